@@ -1,0 +1,159 @@
+//! The command line: `kinrow serve` (the default), `kinrow state`, and the tools
+//! built on the library. `main.rs` only parses and calls [`run`].
+
+use clap::{Parser, Subcommand};
+
+use crate::game::{parse_board_string, Hand, Player, Position, Rules, Status};
+
+/// kinrow: move suggestions for m,n,k-games over HTTP.
+#[derive(Parser, Debug)]
+#[command(name = "kinrow", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run the HTTP server (the default when no subcommand is given).
+    Serve,
+    /// Print the status of a position as JSON.
+    State(StateArgs),
+}
+
+/// A position given on the command line.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PositionArgs {
+    /// The rules as `M,N,K` (columns, rows, line length).
+    #[arg(long, value_name = "M,N,K")]
+    pub rules: String,
+    /// The board, rows separated by `/` (e.g. `x../.o./...`); the empty board when omitted.
+    #[arg(long)]
+    pub board: Option<String>,
+    /// The side to move (`x` or `o`); inferred from the counts when no special piece is held.
+    #[arg(long, value_name = "x|o")]
+    pub to_move: Option<String>,
+    /// Only exactly `k` in a row wins (no overlines).
+    #[arg(long)]
+    pub exact: bool,
+    /// Special pieces x holds, as `BLOCK,REMOVE,BOMB`.
+    #[arg(long, value_name = "B,R,BOMB")]
+    pub x_pieces: Option<String>,
+    /// Special pieces o holds, as `BLOCK,REMOVE,BOMB`.
+    #[arg(long, value_name = "B,R,BOMB")]
+    pub o_pieces: Option<String>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct StateArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+}
+
+fn parse_numbers(s: &str, what: &str, count: usize) -> Result<Vec<u64>, String> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    if parts.len() != count {
+        return Err(format!(
+            "{what}: expected {count} comma-separated numbers, got {s:?}"
+        ));
+    }
+    parts
+        .iter()
+        .map(|p| {
+            p.parse::<u64>()
+                .map_err(|_| format!("{what}: {p:?} is not a whole number"))
+        })
+        .collect()
+}
+
+fn parse_hand(s: &Option<String>, what: &str) -> Result<Hand, String> {
+    match s {
+        None => Ok(Hand::default()),
+        Some(s) => {
+            let v = parse_numbers(s, what, 3)?;
+            let count =
+                |x: u64| u8::try_from(x).map_err(|_| format!("{what}: {x} is too many pieces"));
+            Ok(Hand::new(count(v[0])?, count(v[1])?, count(v[2])?))
+        }
+    }
+}
+
+impl PositionArgs {
+    /// Builds the position, with the rules' and board's own error messages.
+    pub fn position(&self) -> Result<Position, String> {
+        let v = parse_numbers(&self.rules, "--rules", 3)?;
+        let hands = [
+            parse_hand(&self.x_pieces, "--x-pieces")?,
+            parse_hand(&self.o_pieces, "--o-pieces")?,
+        ];
+        let rules = Rules::new(v[0], v[1], v[2], !self.exact, hands).map_err(|e| e.to_string())?;
+        let to_move = match self.to_move.as_deref() {
+            None => None,
+            Some(s) => Some(
+                s.chars()
+                    .next()
+                    .filter(|_| s.chars().count() == 1)
+                    .and_then(Player::from_char)
+                    .ok_or_else(|| format!("--to-move: {s:?} is not x or o"))?,
+            ),
+        };
+        let cells = match &self.board {
+            Some(b) => parse_board_string(b, rules.m(), rules.n()).map_err(|e| e.to_string())?,
+            None => vec![Default::default(); rules.cells()],
+        };
+        Position::from_cells(&rules, cells, to_move).map_err(|e| e.to_string())
+    }
+}
+
+fn state_json(position: &Position) -> serde_json::Value {
+    let mut moves = Vec::new();
+    position.legal_moves_into(&mut moves);
+    let (status, winner, line) = match position.status() {
+        Status::InProgress => ("in_progress", None, None),
+        Status::Draw => ("draw", None, None),
+        Status::Won { winner, line } => (
+            if winner == Player::X {
+                "x_wins"
+            } else {
+                "o_wins"
+            },
+            Some(winner.as_str()),
+            Some(
+                line.iter()
+                    .map(|c| serde_json::json!({ "row": c.row, "col": c.col }))
+                    .collect::<Vec<_>>(),
+            ),
+        ),
+    };
+    serde_json::json!({
+        "board": position.to_rows(),
+        "to_move": position.to_move().as_str(),
+        "status": status,
+        "winner": winner,
+        "winning_line": line,
+        "legal_moves": moves.len(),
+    })
+}
+
+/// Runs the command line; returns the process exit code.
+pub fn run(cli: Cli) -> i32 {
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => {
+            eprintln!("kinrow: the HTTP server is not built yet");
+            1
+        }
+        Command::State(args) => match args.position.position() {
+            Ok(p) => {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&state_json(&p)).expect("json")
+                );
+                0
+            }
+            Err(e) => {
+                eprintln!("kinrow state: {e}");
+                2
+            }
+        },
+    }
+}

@@ -1,0 +1,308 @@
+//! The move-suggesting AIs. Every engine implements [`Engine`]: given a position that
+//! is still in progress, limits and a seeded RNG, it returns an [`Analysis`] with the
+//! chosen move, every evaluated move with its score (and outcome where proven), the
+//! principal variation and search statistics.
+//!
+//! [`EngineKind`] is the one registry: the server's `/v1/engines`, the OpenAPI enum,
+//! the CLI and the tests that run every engine all iterate [`EngineKind::ALL`].
+
+pub mod eval;
+
+use std::time::{Duration, Instant};
+
+use rand::rngs::StdRng;
+
+use crate::game::{Move, Piece, Position};
+
+/// How much work a search may do. Every engine checks these and reports what it used.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Limits {
+    /// Wall-clock budget for the whole analysis.
+    pub time: Duration,
+    /// Maximum search depth in plies, for the engines that search a tree.
+    pub depth: Option<u32>,
+    /// Maximum number of nodes (positions visited, or playouts for `mcts`).
+    pub nodes: Option<u64>,
+    /// `perfect` only: probability of overlooking each branch at every node.
+    pub mistake_probability: f64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            time: Duration::from_millis(1000),
+            depth: None,
+            nodes: None,
+            mistake_probability: 0.0,
+        }
+    }
+}
+
+impl Limits {
+    /// Limits with only a time budget.
+    pub fn with_time(time: Duration) -> Limits {
+        Limits {
+            time,
+            ..Limits::default()
+        }
+    }
+}
+
+/// A search's clock and node counter: the one stop condition every engine checks.
+#[derive(Clone, Debug)]
+pub struct Clock {
+    start: Instant,
+    deadline: Instant,
+    node_limit: u64,
+    /// Nodes visited so far.
+    pub nodes: u64,
+    stopped: bool,
+}
+
+impl Clock {
+    /// Starts the clock for `limits`.
+    pub fn start(limits: &Limits) -> Clock {
+        let start = Instant::now();
+        Clock {
+            start,
+            deadline: start + limits.time,
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            nodes: 0,
+            stopped: false,
+        }
+    }
+
+    /// Counts one node and says whether the search must stop now (node limit reached,
+    /// or, checked every 256 nodes, the deadline passed). Once it says stop, it keeps saying so.
+    #[inline]
+    pub fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.stopped {
+            return true;
+        }
+        if self.nodes >= self.node_limit
+            || (self.nodes & 255 == 0 && Instant::now() >= self.deadline)
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// True once the search must stop (checks the time now).
+    pub fn expired(&mut self) -> bool {
+        if !self.stopped && (self.nodes >= self.node_limit || Instant::now() >= self.deadline) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// True when the search was stopped by a limit.
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Time since the clock started.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Time left before the deadline (zero when past it).
+    pub fn remaining(&self) -> Duration {
+        self.deadline.saturating_duration_since(Instant::now())
+    }
+}
+
+/// The proven result of a move or position for the side to move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Win,
+    Draw,
+    Loss,
+    /// Not proven: the budget ran out, the engine does not prove, or (for `perfect`
+    /// with a mistake probability) the branch was overlooked.
+    Unknown,
+}
+
+impl Outcome {
+    /// The API name: `win`, `draw`, `loss`, `unknown`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Win => "win",
+            Outcome::Draw => "draw",
+            Outcome::Loss => "loss",
+            Outcome::Unknown => "unknown",
+        }
+    }
+}
+
+/// The `priority` engine's action for a cell.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Play an own mark.
+    Basic,
+    /// Disturb the opponent: a block if held, else a mark.
+    Prevent,
+    /// Remove or bomb an opponent piece.
+    Destroy,
+}
+
+impl Action {
+    /// The API name: `basic`, `prevent`, `destroy`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Action::Basic => "basic",
+            Action::Prevent => "prevent",
+            Action::Destroy => "destroy",
+        }
+    }
+}
+
+/// The value of a move (or of the position) for the side to move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    /// Higher is better for the side to move; the unit is the engine's own
+    /// ([`EngineKind::score_unit`]).
+    pub score: f64,
+    pub outcome: Outcome,
+    /// Plies to the end of the game where the outcome is proven.
+    pub plies: Option<u32>,
+}
+
+/// One evaluated move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveEval {
+    pub mv: Move,
+    pub eval: Evaluation,
+    /// Only the `priority` engine sets this.
+    pub action: Option<Action>,
+}
+
+/// What a search did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SearchStats {
+    /// Positions visited (playouts for `mcts`).
+    pub nodes: u64,
+    /// Deepest completed depth in plies (1 for one-ply engines).
+    pub depth: u32,
+    pub elapsed: Duration,
+    /// True when the search finished rather than hit a limit.
+    pub complete: bool,
+    /// Which path a composite engine (`auto`) took, e.g. `"perfect"`.
+    pub path: Option<String>,
+}
+
+/// An engine's answer for one position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    /// The chosen move.
+    pub best: Move,
+    /// The value of the position for the side to move (that of the chosen move).
+    pub evaluation: Evaluation,
+    /// Every evaluated move, best first. Every cell that some legal move targets is
+    /// the target of at least one entry.
+    pub moves: Vec<MoveEval>,
+    /// The principal variation, starting with `best`.
+    pub pv: Vec<Move>,
+    pub stats: SearchStats,
+}
+
+impl Analysis {
+    /// The board-shaped grid of scores: for every cell, the best score of any
+    /// evaluated move that targets it, `None` where none does. Row-major, `m` columns.
+    pub fn score_grid(&self, m: usize, n: usize) -> Vec<Vec<Option<f64>>> {
+        let mut grid = vec![vec![None; m]; n];
+        for e in &self.moves {
+            let c = e.mv.coord(m);
+            let slot: &mut Option<f64> = &mut grid[c.row][c.col];
+            if slot.is_none_or(|s| e.eval.score > s) {
+                *slot = Some(e.eval.score);
+            }
+        }
+        grid
+    }
+}
+
+/// A move-suggesting AI.
+pub trait Engine: Send + Sync {
+    /// Analyses `position`, which must be in progress (`!position.is_over()`), within
+    /// `limits`, drawing any randomness from `rng` so that the same seed gives the same answer.
+    fn analyze(&self, position: &Position, limits: &Limits, rng: &mut StdRng) -> Analysis;
+}
+
+/// Every engine kinrow offers: the one registry.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum EngineKind {}
+
+/// A search parameter of the API's `engine` object that an engine reads.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Parameter {
+    TimeMs,
+    Depth,
+    Nodes,
+    MistakeProbability,
+    Seed,
+}
+
+impl Parameter {
+    /// The field name in the API's `engine` object.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Parameter::TimeMs => "time_ms",
+            Parameter::Depth => "depth",
+            Parameter::Nodes => "nodes",
+            Parameter::MistakeProbability => "mistake_probability",
+            Parameter::Seed => "seed",
+        }
+    }
+}
+
+impl EngineKind {
+    /// Every engine, the default first.
+    pub const ALL: &'static [EngineKind] = &[];
+
+    /// The engine's name in the API.
+    pub fn name(self) -> &'static str {
+        match self {}
+    }
+
+    /// Finds an engine by its API name.
+    pub fn parse(name: &str) -> Option<EngineKind> {
+        EngineKind::ALL.iter().copied().find(|k| k.name() == name)
+    }
+
+    /// One sentence on what the engine does.
+    pub fn description(self) -> &'static str {
+        match self {}
+    }
+
+    /// What the numbers in `scores` mean for this engine.
+    pub fn score_unit(self) -> &'static str {
+        match self {}
+    }
+
+    /// The parameters of the API's `engine` object that this engine reads.
+    pub fn parameters(self) -> &'static [Parameter] {
+        match self {}
+    }
+
+    /// Builds the engine.
+    pub fn build(self) -> Box<dyn Engine> {
+        match self {}
+    }
+}
+
+/// Sorts `moves` best first: by score, then by piece (marks before special pieces)
+/// and cell, so the order is deterministic.
+pub fn sort_best_first(moves: &mut [MoveEval]) {
+    moves.sort_by(|a, b| {
+        b.eval
+            .score
+            .total_cmp(&a.eval.score)
+            .then(piece_rank(a.mv.piece).cmp(&piece_rank(b.mv.piece)))
+            .then(a.mv.cell.cmp(&b.mv.cell))
+    });
+}
+
+fn piece_rank(p: Piece) -> u8 {
+    p as u8
+}

@@ -1,0 +1,293 @@
+//! Lines on the board: the four directions, win detection through a cell, and the
+//! k-windows (every run of `k` cells in a line) that heuristics and solvers count.
+
+use std::sync::OnceLock;
+
+use super::{Coord, Player};
+
+/// One of the four line directions, as a step in rows and columns.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Along a row: `(0, +1)`.
+    Horizontal,
+    /// Along a column: `(+1, 0)`.
+    Vertical,
+    /// Down and right: `(+1, +1)`.
+    Diagonal,
+    /// Down and left: `(+1, -1)`.
+    AntiDiagonal,
+}
+
+/// The four directions, in a fixed order.
+pub const DIRECTIONS: [Direction; 4] = [
+    Direction::Horizontal,
+    Direction::Vertical,
+    Direction::Diagonal,
+    Direction::AntiDiagonal,
+];
+
+impl Direction {
+    /// The `(row, col)` step of one cell along this direction.
+    #[inline]
+    pub fn step(self) -> (isize, isize) {
+        match self {
+            Direction::Horizontal => (0, 1),
+            Direction::Vertical => (1, 0),
+            Direction::Diagonal => (1, 1),
+            Direction::AntiDiagonal => (1, -1),
+        }
+    }
+
+    /// A small index 0..4.
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// A run of `k` consecutive cells along one direction: the unit every line
+/// heuristic counts. `cells` lists their indices in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Window {
+    pub direction: Direction,
+    pub cells: Box<[u16]>,
+}
+
+/// The k-windows of a board, with the windows through every cell.
+#[derive(Debug)]
+pub struct Windows {
+    /// Every k-window of the board.
+    pub all: Vec<Window>,
+    offsets: Vec<u32>,
+    through: Vec<u32>,
+}
+
+impl Windows {
+    /// Indices (into `all`) of the windows that contain `cell`.
+    #[inline]
+    pub fn through(&self, cell: usize) -> &[u32] {
+        &self.through[self.offsets[cell] as usize..self.offsets[cell + 1] as usize]
+    }
+}
+
+/// The fixed shape of a game: board size, `k`, overline, and precomputed line data.
+/// Shared (behind an `Arc`) by every position of one game.
+#[derive(Debug)]
+pub struct Geometry {
+    pub m: usize,
+    pub n: usize,
+    pub k: u32,
+    pub overline: bool,
+    /// For every cell, its up-to-8 neighbours (the 3x3 area a bomb clears, minus the cell).
+    neighbours: Vec<[u16; 8]>,
+    neighbour_counts: Vec<u8>,
+    windows: OnceLock<Windows>,
+}
+
+impl Geometry {
+    /// Precomputes the neighbourhoods of an `m` x `n` board; windows are built on first use.
+    pub fn new(m: usize, n: usize, k: u32, overline: bool) -> Geometry {
+        let mut neighbours = vec![[0u16; 8]; m * n];
+        let mut neighbour_counts = vec![0u8; m * n];
+        for r in 0..n {
+            for c in 0..m {
+                let cell = r * m + c;
+                let mut count = 0;
+                for dr in -1isize..=1 {
+                    for dc in -1isize..=1 {
+                        if dr == 0 && dc == 0 {
+                            continue;
+                        }
+                        let (rr, cc) = (r as isize + dr, c as isize + dc);
+                        if rr >= 0 && cc >= 0 && (rr as usize) < n && (cc as usize) < m {
+                            neighbours[cell][count] = (rr as usize * m + cc as usize) as u16;
+                            count += 1;
+                        }
+                    }
+                }
+                neighbour_counts[cell] = count as u8;
+            }
+        }
+        Geometry {
+            m,
+            n,
+            k,
+            overline,
+            neighbours,
+            neighbour_counts,
+            windows: OnceLock::new(),
+        }
+    }
+
+    /// Number of cells.
+    #[inline]
+    pub fn cells(&self) -> usize {
+        self.m * self.n
+    }
+
+    /// The row and column of cell index `cell`.
+    #[inline]
+    pub fn coord(&self, cell: usize) -> Coord {
+        Coord::new(cell / self.m, cell % self.m)
+    }
+
+    /// The index of `c` (row-major).
+    #[inline]
+    pub fn index(&self, c: Coord) -> usize {
+        c.row * self.m + c.col
+    }
+
+    /// The neighbour of `cell` one step along `(dr, dc)`, if it is on the board.
+    #[inline]
+    pub fn offset(&self, cell: usize, dr: isize, dc: isize) -> Option<usize> {
+        let r = (cell / self.m) as isize + dr;
+        let c = (cell % self.m) as isize + dc;
+        if r >= 0 && c >= 0 && (r as usize) < self.n && (c as usize) < self.m {
+            Some(r as usize * self.m + c as usize)
+        } else {
+            None
+        }
+    }
+
+    /// The up-to-8 cells around `cell`.
+    #[inline]
+    pub fn neighbours(&self, cell: usize) -> &[u16] {
+        &self.neighbours[cell][..self.neighbour_counts[cell] as usize]
+    }
+
+    /// Every k-window of the board and the windows through each cell (built once).
+    pub fn windows(&self) -> &Windows {
+        self.windows.get_or_init(|| self.build_windows())
+    }
+
+    fn build_windows(&self) -> Windows {
+        let k = self.k as usize;
+        let mut all = Vec::new();
+        if k <= self.m.max(self.n) {
+            for start in 0..self.cells() {
+                for direction in DIRECTIONS {
+                    let (dr, dc) = direction.step();
+                    let mut cells = Vec::with_capacity(k);
+                    let mut at = Some(start);
+                    while let Some(cell) = at {
+                        cells.push(cell as u16);
+                        if cells.len() == k {
+                            break;
+                        }
+                        at = self.offset(cell, dr, dc);
+                    }
+                    if cells.len() == k {
+                        all.push(Window {
+                            direction,
+                            cells: cells.into_boxed_slice(),
+                        });
+                    }
+                }
+            }
+        }
+        let mut counts = vec![0u32; self.cells() + 1];
+        for w in &all {
+            for &c in w.cells.iter() {
+                counts[c as usize + 1] += 1;
+            }
+        }
+        for i in 1..counts.len() {
+            counts[i] += counts[i - 1];
+        }
+        let offsets = counts.clone();
+        let mut fill = counts;
+        let mut through = vec![0u32; *offsets.last().unwrap_or(&0) as usize];
+        for (i, w) in all.iter().enumerate() {
+            for &c in w.cells.iter() {
+                through[fill[c as usize] as usize] = i as u32;
+                fill[c as usize] += 1;
+            }
+        }
+        Windows {
+            all,
+            offsets,
+            through,
+        }
+    }
+}
+
+/// A winning line: `len` marks of `player` starting at `start` along `direction`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct WinLine {
+    pub player: Player,
+    pub start: Coord,
+    pub direction: Direction,
+    pub len: usize,
+}
+
+impl WinLine {
+    /// The cells of the line, in order.
+    pub fn cells(&self) -> Vec<Coord> {
+        let (dr, dc) = self.direction.step();
+        (0..self.len as isize)
+            .map(|i| {
+                Coord::new(
+                    (self.start.row as isize + i * dr) as usize,
+                    (self.start.col as isize + i * dc) as usize,
+                )
+            })
+            .collect()
+    }
+}
+
+/// Counts the run of cells equal to `is_own` from `cell` (exclusive) along `(dr, dc)`.
+#[inline]
+pub(crate) fn run_length(
+    geo: &Geometry,
+    cell: usize,
+    (dr, dc): (isize, isize),
+    limit: usize,
+    is_own: impl Fn(usize) -> bool,
+) -> usize {
+    let mut len = 0;
+    let mut at = cell;
+    while len < limit {
+        match geo.offset(at, dr, dc) {
+            Some(next) if is_own(next) => {
+                len += 1;
+                at = next;
+            }
+            _ => break,
+        }
+    }
+    len
+}
+
+/// The winning line through `cell` for the player whose marks satisfy `is_own`,
+/// if the mark at `cell` completes one (respecting overline).
+pub(crate) fn win_through(
+    geo: &Geometry,
+    cell: usize,
+    player: Player,
+    is_own: impl Fn(usize) -> bool + Copy,
+) -> Option<WinLine> {
+    let k = geo.k as usize;
+    // With overline off, look one past k on each side so an overline is seen as such.
+    let limit = if geo.overline { k } else { k + 1 };
+    for direction in DIRECTIONS {
+        let (dr, dc) = direction.step();
+        let back = run_length(geo, cell, (-dr, -dc), limit, is_own);
+        let fwd = run_length(geo, cell, (dr, dc), limit, is_own);
+        let len = back + 1 + fwd;
+        let wins = if geo.overline { len >= k } else { len == k };
+        if wins {
+            let start = geo.coord(cell);
+            let start = Coord::new(
+                (start.row as isize - back as isize * dr) as usize,
+                (start.col as isize - back as isize * dc) as usize,
+            );
+            return Some(WinLine {
+                player,
+                start,
+                direction,
+                len,
+            });
+        }
+    }
+    None
+}

@@ -1,0 +1,132 @@
+//! The rule set of one game: board size, line length, overline, and the hands.
+
+use super::{GameError, Player};
+
+/// The largest board side: `m` and `n` are at most 64.
+pub const MAX_SIDE: usize = 64;
+/// The most special pieces of one kind a player may hold.
+pub const MAX_PIECES: u8 = 64;
+
+/// The special pieces one player still holds. Marks are unlimited and not counted.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Hand {
+    pub block: u8,
+    pub remove: u8,
+    pub bomb: u8,
+}
+
+impl Hand {
+    /// A hand with these counts (checked against [`MAX_PIECES`] by [`Rules::new`]).
+    pub fn new(block: u8, remove: u8, bomb: u8) -> Hand {
+        Hand {
+            block,
+            remove,
+            bomb,
+        }
+    }
+
+    /// True when the hand holds no special piece at all.
+    pub fn is_empty(&self) -> bool {
+        self.block == 0 && self.remove == 0 && self.bomb == 0
+    }
+}
+
+/// A validated rule set: `m` columns, `n` rows, `k` in a row to win, whether a line
+/// longer than `k` wins (`overline`), and the special pieces each player still holds.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    m: usize,
+    n: usize,
+    k: u32,
+    overline: bool,
+    hands: [Hand; 2],
+}
+
+impl Rules {
+    /// Checks and builds a rule set. `m` and `n` must lie in `1..=64`, `k >= 1`,
+    /// and every piece count at most 64. A `k` longer than the board is legal:
+    /// such a game is always drawn.
+    pub fn new(
+        m: u64,
+        n: u64,
+        k: u64,
+        overline: bool,
+        hands: [Hand; 2],
+    ) -> Result<Rules, GameError> {
+        for (name, side) in [("m", m), ("n", n)] {
+            if side == 0 || side > MAX_SIDE as u64 {
+                return Err(GameError::rules(
+                    format!("rules.{name}"),
+                    format!("{name} is {side}, but it must be between 1 and {MAX_SIDE}"),
+                ));
+            }
+        }
+        if k == 0 {
+            return Err(GameError::rules(
+                "rules.k",
+                "k is 0, but it must be at least 1",
+            ));
+        }
+        for p in Player::BOTH {
+            let hand = hands[p.index()];
+            for (piece, count) in [
+                ("block", hand.block),
+                ("remove", hand.remove),
+                ("bomb", hand.bomb),
+            ] {
+                if count > MAX_PIECES {
+                    return Err(GameError::rules(
+                        format!("rules.pieces.{p}.{piece}"),
+                        format!("{p} holds {count} {piece} pieces, but at most {MAX_PIECES} are allowed"),
+                    ));
+                }
+            }
+        }
+        Ok(Rules {
+            m: m as usize,
+            n: n as usize,
+            // Any k beyond the longest line behaves the same: nobody can win.
+            k: k.min(MAX_SIDE as u64 + 1) as u32,
+            overline,
+            hands,
+        })
+    }
+
+    /// The classic rule set `m,n,k` with overline allowed and no special pieces.
+    pub fn mnk(m: u64, n: u64, k: u64) -> Result<Rules, GameError> {
+        Rules::new(m, n, k, true, [Hand::default(); 2])
+    }
+
+    /// Number of columns.
+    pub fn m(&self) -> usize {
+        self.m
+    }
+    /// Number of rows.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+    /// Marks in a row needed to win (values past 65 are stored as 65: nobody can win either way).
+    pub fn k(&self) -> u32 {
+        self.k
+    }
+    /// True when a line longer than `k` also wins (freestyle); false for "exactly k".
+    pub fn overline(&self) -> bool {
+        self.overline
+    }
+    /// What `player` holds at the start of the position.
+    pub fn hand(&self, player: Player) -> Hand {
+        self.hands[player.index()]
+    }
+    /// Both hands, `x` first.
+    pub fn hands(&self) -> [Hand; 2] {
+        self.hands
+    }
+    /// Total number of cells.
+    pub fn cells(&self) -> usize {
+        self.m * self.n
+    }
+    /// True when either player holds any special piece.
+    pub fn has_special_pieces(&self) -> bool {
+        self.hands.iter().any(|h| !h.is_empty())
+    }
+}
