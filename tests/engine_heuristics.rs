@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use kinrow::engine::{Analysis, Engine, EngineKind, Limits, Outcome};
+use kinrow::engine::{Analysis, EngineKind, Limits, Outcome};
 use kinrow::game::{Coord, Hand, Move, Piece, Player, Position, Rules};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
