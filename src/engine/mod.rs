@@ -8,7 +8,10 @@
 
 pub mod eval;
 pub mod greedy;
+pub mod minimax;
 pub mod patterns;
+pub mod perfect;
+pub mod tt;
 
 use std::time::{Duration, Instant};
 
@@ -236,6 +239,8 @@ pub trait Engine: Send + Sync {
 pub enum EngineKind {
     /// Every piece on every target, one ply, scored by the window potential.
     Greedy,
+    Perfect,
+    Minimax,
 }
 
 /// A search parameter of the API's `engine` object that an engine reads.
@@ -263,12 +268,15 @@ impl Parameter {
 
 impl EngineKind {
     /// Every engine, the default first.
-    pub const ALL: &'static [EngineKind] = &[EngineKind::Greedy];
+    pub const ALL: &'static [EngineKind] =
+        &[EngineKind::Greedy, EngineKind::Perfect, EngineKind::Minimax];
 
     /// The engine's name in the API.
     pub fn name(self) -> &'static str {
         match self {
             EngineKind::Greedy => "greedy",
+            EngineKind::Perfect => "perfect",
+            EngineKind::Minimax => "minimax",
         }
     }
 
@@ -281,6 +289,8 @@ impl EngineKind {
     pub fn description(self) -> &'static str {
         match self {
             EngineKind::Greedy => "Tries every piece in hand on every legal target one ply deep and plays the one that most raises its own line potential and lowers the opponent's; no lookahead beyond an immediate win or loss.",
+            EngineKind::Perfect => "Exhaustive game-tree search: every move gets win, draw or loss (unknown where the budget ran out) with the plies to the end; the fastest win, the slowest loss, random among equals; mistake_probability makes it overlook branches.",
+            EngineKind::Minimax => "Depth-limited alpha-beta with iterative deepening over the open-window potential, with a transposition table and symmetry reduction.",
         }
     }
 
@@ -288,6 +298,8 @@ impl EngineKind {
     pub fn score_unit(self) -> &'static str {
         match self {
             EngineKind::Greedy => "change of window potential (own gain plus the opponent's loss; a window with j own marks weighs 4^j); a win scores 100*k*4^k, a move that lets the opponent win at once loses that much",
+            EngineKind::Perfect => "outcome: 10000 - plies for a win, 0 for a draw, -1 for unknown, -10000 + plies for a loss",
+            EngineKind::Minimax => "window potential (own minus opponent's, 4^marks per open window) after the searched depth; 10^15 - plies for a forced win",
         }
     }
 
@@ -295,6 +307,18 @@ impl EngineKind {
     pub fn parameters(self) -> &'static [Parameter] {
         match self {
             EngineKind::Greedy => &[Parameter::Seed],
+            EngineKind::Perfect => &[
+                Parameter::TimeMs,
+                Parameter::Nodes,
+                Parameter::MistakeProbability,
+                Parameter::Seed,
+            ],
+            EngineKind::Minimax => &[
+                Parameter::TimeMs,
+                Parameter::Depth,
+                Parameter::Nodes,
+                Parameter::Seed,
+            ],
         }
     }
 
@@ -302,6 +326,8 @@ impl EngineKind {
     pub fn build(self) -> Box<dyn Engine> {
         match self {
             EngineKind::Greedy => Box::new(greedy::Greedy),
+            EngineKind::Perfect => Box::new(perfect::Perfect),
+            EngineKind::Minimax => Box::new(minimax::Minimax),
         }
     }
 }
