@@ -5,11 +5,11 @@
 use std::collections::BTreeSet;
 
 use kinrow::engine::{Analysis, EngineKind, Limits, Outcome};
-use kinrow::game::{Coord, Hand, Move, Piece, Player, Position, Rules};
+use kinrow::game::{Coord, Hand, Move, Piece, Player, Position, Rules, Symmetry};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-const HEURISTICS: &[EngineKind] = &[EngineKind::Greedy];
+const HEURISTICS: &[EngineKind] = &[EngineKind::Greedy, EngineKind::Threat];
 
 /// A position from rows joined by `/`, with both players' hands and the side to move.
 fn pos(m: u64, n: u64, k: u64, board: &str, hands: [Hand; 2], to_move: Option<Player>) -> Position {
@@ -201,5 +201,100 @@ fn every_heuristic_answers_on_big_full_and_tiny_boards() {
         assert_eq!(a.evaluation.outcome, Outcome::Win);
         run(*kind, &long, 5);
         run(*kind, &special, 5);
+    }
+}
+
+/// A 15x15 board with `x` and `o` marks at the given (row, col) places.
+fn board15(xs: &[(usize, usize)], os: &[(usize, usize)]) -> Position {
+    let mut rows = vec![vec!['.'; 15]; 15];
+    for &(r, c) in xs {
+        rows[r][c] = 'x';
+    }
+    for &(r, c) in os {
+        rows[r][c] = 'o';
+    }
+    let board: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
+    plain(15, 15, 5, &board.join("/"))
+}
+
+const CORNERS: [(usize, usize); 4] = [(0, 0), (0, 14), (14, 0), (14, 14)];
+
+#[test]
+fn threat_makes_its_own_double_threat() {
+    // Two x twos cross at (7, 7): a mark there makes two open threes at once.
+    let p = board15(&[(7, 5), (7, 6), (5, 7), (6, 7)], &CORNERS);
+    let a = run(EngineKind::Threat, &p, 11);
+    assert_eq!(a.best, Move::mark(at(&p, 7, 7)));
+}
+
+#[test]
+fn threat_blocks_the_opponents_double_threat() {
+    let p = board15(&CORNERS, &[(7, 5), (7, 6), (5, 7), (6, 7)]);
+    assert_eq!(p.to_move(), Player::X);
+    let a = run(EngineKind::Threat, &p, 11);
+    assert_eq!(a.best, Move::mark(at(&p, 7, 7)));
+}
+
+#[test]
+fn threat_prefers_its_own_double_threat_to_blocking_one() {
+    let p = board15(
+        &[(3, 2), (3, 3), (1, 4), (2, 4)],
+        &[(10, 9), (10, 10), (8, 11), (9, 11)],
+    );
+    let a = run(EngineKind::Threat, &p, 11);
+    assert_eq!(a.best, Move::mark(at(&p, 3, 4)));
+    let block = a
+        .moves
+        .iter()
+        .find(|e| e.mv == Move::mark(at(&p, 10, 11)))
+        .unwrap();
+    assert!(
+        block.eval.score > a.moves[2].eval.score,
+        "blocking is second best"
+    );
+}
+
+#[test]
+fn threat_removes_the_mark_that_holds_a_double_threat() {
+    let hands = [Hand::new(1, 1, 0), Hand::default()];
+    let p = pos(3, 3, 3, "oo./o../..x", hands, Some(Player::X));
+    let a = run(EngineKind::Threat, &p, 3);
+    assert_eq!(a.best, Move::new(0, Piece::Remove));
+}
+
+#[test]
+fn threat_weighs_symmetric_cells_alike() {
+    let positions = [
+        // Symmetric under the left-right mirror.
+        board15(&[(7, 7), (8, 6), (8, 8)], &[(6, 7), (9, 5), (9, 9)]),
+        // Symmetric under all eight.
+        Position::empty(&Rules::mnk(15, 15, 5).unwrap()),
+        // Symmetric under the half turn.
+        plain(6, 4, 3, "x...../..o.../...o../.....x"),
+    ];
+    for p in positions {
+        let (m, n) = (p.m(), p.n());
+        let a = run(EngineKind::Threat, &p, 1);
+        let grid = a.score_grid(m, n);
+        let mut checked = 0;
+        for &s in Symmetry::all(m, n) {
+            if p.transformed(s).cells() != p.cells() {
+                continue;
+            }
+            checked += 1;
+            for c in 0..m * n {
+                let d = s.map_index(c, m, n);
+                let (x, y) = (grid[c / m][c % m], grid[d / m][d % m]);
+                match (x, y) {
+                    (Some(x), Some(y)) => assert!(
+                        (x - y).abs() <= 1e-9 * x.abs().max(1.0),
+                        "{s:?}: cell {c} {x} vs {d} {y}"
+                    ),
+                    (None, None) => {}
+                    _ => panic!("{s:?}: cell {c} and {d} differ in being scored"),
+                }
+            }
+        }
+        assert!(checked >= 2, "the test position should have a symmetry");
     }
 }

@@ -9,6 +9,7 @@
 pub mod eval;
 pub mod greedy;
 pub mod patterns;
+pub mod threat;
 
 use std::time::{Duration, Instant};
 
@@ -236,6 +237,8 @@ pub trait Engine: Send + Sync {
 pub enum EngineKind {
     /// Every piece on every target, one ply, scored by the window potential.
     Greedy,
+    /// Weighs every cell by the attacks (runs of marks) a mark there makes and spoils.
+    Threat,
 }
 
 /// A search parameter of the API's `engine` object that an engine reads.
@@ -263,12 +266,13 @@ impl Parameter {
 
 impl EngineKind {
     /// Every engine, the default first.
-    pub const ALL: &'static [EngineKind] = &[EngineKind::Greedy];
+    pub const ALL: &'static [EngineKind] = &[EngineKind::Greedy, EngineKind::Threat];
 
     /// The engine's name in the API.
     pub fn name(self) -> &'static str {
         match self {
             EngineKind::Greedy => "greedy",
+            EngineKind::Threat => "threat",
         }
     }
 
@@ -281,6 +285,7 @@ impl EngineKind {
     pub fn description(self) -> &'static str {
         match self {
             EngineKind::Greedy => "Tries every piece in hand on every legal target one ply deep and plays the one that most raises its own line potential and lowers the opponent's; no lookahead beyond an immediate win or loss.",
+            EngineKind::Threat => "Weighs every cell by the runs of marks a mark there would make for itself and spoil for the opponent (a gomoku bot's attack table generalised to any k), with a bonus for double threats; one ply.",
         }
     }
 
@@ -288,6 +293,7 @@ impl EngineKind {
     pub fn score_unit(self) -> &'static str {
         match self {
             EngineKind::Greedy => "change of window potential (own gain plus the opponent's loss; a window with j own marks weighs 4^j); a win scores 100*k*4^k, a move that lets the opponent win at once loses that much",
+            EngineKind::Threat => "cell weight: summed attack weights for both players (an open k-1 run weighs 100), +100/+120 for a double threat, +1e5 on the opponent's winning cell, 1e9 for a win, minus 1e7 for a move that lets the opponent win at once",
         }
     }
 
@@ -295,6 +301,7 @@ impl EngineKind {
     pub fn parameters(self) -> &'static [Parameter] {
         match self {
             EngineKind::Greedy => &[Parameter::Seed],
+            EngineKind::Threat => &[Parameter::Seed],
         }
     }
 
@@ -302,6 +309,7 @@ impl EngineKind {
     pub fn build(self) -> Box<dyn Engine> {
         match self {
             EngineKind::Greedy => Box::new(greedy::Greedy),
+            EngineKind::Threat => Box::new(threat::Threat),
         }
     }
 }
