@@ -9,6 +9,7 @@
 pub mod eval;
 pub mod greedy;
 pub mod patterns;
+pub mod priority;
 pub mod threat;
 
 use std::time::{Duration, Instant};
@@ -239,6 +240,8 @@ pub enum EngineKind {
     Greedy,
     /// Weighs every cell by the attacks (runs of marks) a mark there makes and spoils.
     Threat,
+    /// Pattern rules give every cell a priority and an action (basic, prevent, destroy).
+    Priority,
 }
 
 /// A search parameter of the API's `engine` object that an engine reads.
@@ -266,13 +269,15 @@ impl Parameter {
 
 impl EngineKind {
     /// Every engine, the default first.
-    pub const ALL: &'static [EngineKind] = &[EngineKind::Greedy, EngineKind::Threat];
+    pub const ALL: &'static [EngineKind] =
+        &[EngineKind::Greedy, EngineKind::Threat, EngineKind::Priority];
 
     /// The engine's name in the API.
     pub fn name(self) -> &'static str {
         match self {
             EngineKind::Greedy => "greedy",
             EngineKind::Threat => "threat",
+            EngineKind::Priority => "priority",
         }
     }
 
@@ -286,6 +291,7 @@ impl EngineKind {
         match self {
             EngineKind::Greedy => "Tries every piece in hand on every legal target one ply deep and plays the one that most raises its own line potential and lowers the opponent's; no lookahead beyond an immediate win or loss.",
             EngineKind::Threat => "Weighs every cell by the runs of marks a mark there would make for itself and spoil for the opponent (a gomoku bot's attack table generalised to any k), with a bonus for double threats; one ply.",
+            EngineKind::Priority => "Gives every cell a priority and an action by pattern rules (win 100, stop the opponent's win 95, destroy a mark held back by a clearable block 90, extend or stop a k-2 run 75/74, next to an own mark 50) and plays the best cell it holds the pieces for.",
         }
     }
 
@@ -294,6 +300,7 @@ impl EngineKind {
         match self {
             EngineKind::Greedy => "change of window potential (own gain plus the opponent's loss; a window with j own marks weighs 4^j); a win scores 100*k*4^k, a move that lets the opponent win at once loses that much",
             EngineKind::Threat => "cell weight: summed attack weights for both players (an open k-1 run weighs 100), +100/+120 for a double threat, +1e5 on the opponent's winning cell, 1e9 for a win, minus 1e7 for a move that lets the opponent win at once",
+            EngineKind::Priority => "rule priority: 100 win, 95 prevent the opponent's win, 90 destroy, 75 extend an own k-2 run, 74 prevent an opponent's, 50 next to an own mark, 0 any other empty cell, -1 none (an occupied cell only a held remove or bomb could target)",
         }
     }
 
@@ -302,6 +309,7 @@ impl EngineKind {
         match self {
             EngineKind::Greedy => &[Parameter::Seed],
             EngineKind::Threat => &[Parameter::Seed],
+            EngineKind::Priority => &[Parameter::Seed],
         }
     }
 
@@ -310,6 +318,7 @@ impl EngineKind {
         match self {
             EngineKind::Greedy => Box::new(greedy::Greedy),
             EngineKind::Threat => Box::new(threat::Threat),
+            EngineKind::Priority => Box::new(priority::Priority),
         }
     }
 }
