@@ -7,6 +7,7 @@
 //! the CLI and the tests that run every engine all iterate [`EngineKind::ALL`].
 
 pub mod eval;
+pub mod mcts;
 
 use std::time::{Duration, Instant};
 
@@ -231,7 +232,10 @@ pub trait Engine: Send + Sync {
 
 /// Every engine kinrow offers: the one registry.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum EngineKind {}
+pub enum EngineKind {
+    /// Monte Carlo tree search (PUCT with a window prior, solver, tactical playouts).
+    Mcts,
+}
 
 /// A search parameter of the API's `engine` object that an engine reads.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -258,11 +262,13 @@ impl Parameter {
 
 impl EngineKind {
     /// Every engine, the default first.
-    pub const ALL: &'static [EngineKind] = &[];
+    pub const ALL: &'static [EngineKind] = &[EngineKind::Mcts];
 
     /// The engine's name in the API.
     pub fn name(self) -> &'static str {
-        match self {}
+        match self {
+            EngineKind::Mcts => "mcts",
+        }
     }
 
     /// Finds an engine by its API name.
@@ -272,22 +278,30 @@ impl EngineKind {
 
     /// One sentence on what the engine does.
     pub fn description(self) -> &'static str {
-        match self {}
+        match self {
+            EngineKind::Mcts => "Monte Carlo tree search (PUCT with a k-window prior and a solver) within the budget; playouts take immediate wins and stop immediate losses",
+        }
     }
 
     /// What the numbers in `scores` mean for this engine.
     pub fn score_unit(self) -> &'static str {
-        match self {}
+        match self {
+            EngineKind::Mcts => "share of the root's playouts through the move (0..1); evaluation.score is the chosen move's win rate (1 win, 0.5 draw, 0 loss)",
+        }
     }
 
     /// The parameters of the API's `engine` object that this engine reads.
     pub fn parameters(self) -> &'static [Parameter] {
-        match self {}
+        match self {
+            EngineKind::Mcts => &[Parameter::TimeMs, Parameter::Nodes, Parameter::Seed],
+        }
     }
 
     /// Builds the engine.
     pub fn build(self) -> Box<dyn Engine> {
-        match self {}
+        match self {
+            EngineKind::Mcts => Box::new(mcts::Mcts::default()),
+        }
     }
 }
 
