@@ -14,6 +14,7 @@ pub mod perfect;
 pub mod tt;
 pub mod priority;
 pub mod threat;
+pub mod mcts;
 
 use std::time::{Duration, Instant};
 
@@ -247,6 +248,8 @@ pub enum EngineKind {
     Threat,
     /// Pattern rules give every cell a priority and an action (basic, prevent, destroy).
     Priority,
+    /// Monte Carlo tree search (PUCT with a window prior, solver, tactical playouts).
+    Mcts,
 }
 
 /// A search parameter of the API's `engine` object that an engine reads.
@@ -277,6 +280,7 @@ impl EngineKind {
     pub const ALL: &'static [EngineKind] =
         &[EngineKind::Greedy, EngineKind::Perfect, EngineKind::Minimax];
         &[EngineKind::Greedy, EngineKind::Threat, EngineKind::Priority];
+    pub const ALL: &'static [EngineKind] = &[EngineKind::Mcts];
 
     /// The engine's name in the API.
     pub fn name(self) -> &'static str {
@@ -286,6 +290,7 @@ impl EngineKind {
             EngineKind::Minimax => "minimax",
             EngineKind::Threat => "threat",
             EngineKind::Priority => "priority",
+            EngineKind::Mcts => "mcts",
         }
     }
 
@@ -302,6 +307,7 @@ impl EngineKind {
             EngineKind::Minimax => "Depth-limited alpha-beta with iterative deepening over the open-window potential, with a transposition table and symmetry reduction.",
             EngineKind::Threat => "Weighs every cell by the runs of marks a mark there would make for itself and spoil for the opponent (a gomoku bot's attack table generalised to any k), with a bonus for double threats; one ply.",
             EngineKind::Priority => "Gives every cell a priority and an action by pattern rules (win 100, stop the opponent's win 95, destroy a mark held back by a clearable block 90, extend or stop a k-2 run 75/74, next to an own mark 50) and plays the best cell it holds the pieces for.",
+            EngineKind::Mcts => "Monte Carlo tree search (PUCT with a k-window prior and a solver) within the budget; playouts take immediate wins and stop immediate losses",
         }
     }
 
@@ -313,6 +319,7 @@ impl EngineKind {
             EngineKind::Minimax => "window potential (own minus opponent's, 4^marks per open window) after the searched depth; 10^15 - plies for a forced win",
             EngineKind::Threat => "cell weight: summed attack weights for both players (an open k-1 run weighs 100), +100/+120 for a double threat, +1e5 on the opponent's winning cell, 1e9 for a win, minus 1e7 for a move that lets the opponent win at once",
             EngineKind::Priority => "rule priority: 100 win, 95 prevent the opponent's win, 90 destroy, 75 extend an own k-2 run, 74 prevent an opponent's, 50 next to an own mark, 0 any other empty cell, -1 none (an occupied cell only a held remove or bomb could target)",
+            EngineKind::Mcts => "share of the root's playouts through the move (0..1); evaluation.score is the chosen move's win rate (1 win, 0.5 draw, 0 loss)",
         }
     }
 
@@ -334,6 +341,7 @@ impl EngineKind {
             ],
             EngineKind::Threat => &[Parameter::Seed],
             EngineKind::Priority => &[Parameter::Seed],
+            EngineKind::Mcts => &[Parameter::TimeMs, Parameter::Nodes, Parameter::Seed],
         }
     }
 
@@ -345,6 +353,7 @@ impl EngineKind {
             EngineKind::Minimax => Box::new(minimax::Minimax),
             EngineKind::Threat => Box::new(threat::Threat),
             EngineKind::Priority => Box::new(priority::Priority),
+            EngineKind::Mcts => Box::new(mcts::Mcts::default()),
         }
     }
 }
