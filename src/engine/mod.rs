@@ -8,13 +8,13 @@
 
 pub mod eval;
 pub mod greedy;
+pub mod mcts;
 pub mod minimax;
 pub mod patterns;
 pub mod perfect;
-pub mod tt;
 pub mod priority;
 pub mod threat;
-pub mod mcts;
+pub mod tt;
 
 use std::time::{Duration, Instant};
 
@@ -277,10 +277,14 @@ impl Parameter {
 
 impl EngineKind {
     /// Every engine, the default first.
-    pub const ALL: &'static [EngineKind] =
-        &[EngineKind::Greedy, EngineKind::Perfect, EngineKind::Minimax];
-        &[EngineKind::Greedy, EngineKind::Threat, EngineKind::Priority];
-    pub const ALL: &'static [EngineKind] = &[EngineKind::Mcts];
+    pub const ALL: &'static [EngineKind] = &[
+        EngineKind::Perfect,
+        EngineKind::Minimax,
+        EngineKind::Mcts,
+        EngineKind::Threat,
+        EngineKind::Priority,
+        EngineKind::Greedy,
+    ];
 
     /// The engine's name in the API.
     pub fn name(self) -> &'static str {
