@@ -26,6 +26,12 @@ pub enum Command {
     Openapi,
     /// Print the status of a position as JSON.
     State(StateArgs),
+    /// Play two engines against each other and report the score and Elo difference.
+    Arena(crate::arena::ArenaArgs),
+    /// Speak the Gomocup (piskvork) protocol on stdin/stdout.
+    Pbrain(crate::pbrain::PbrainArgs),
+    /// Measure engine throughput offline (positions/s, nodes/s, µs per call).
+    Bench(crate::bench::BenchArgs),
 }
 
 /// A position given on the command line.
@@ -150,6 +156,9 @@ pub fn run(cli: Cli) -> i32 {
             println!("{}", crate::api::openapi_json());
             0
         }
+        Command::Arena(args) => crate::arena::main(args),
+        Command::Pbrain(args) => crate::pbrain::main(args),
+        Command::Bench(args) => crate::bench::main(args),
         Command::State(args) => match args.position.position() {
             Ok(p) => {
                 println!(
