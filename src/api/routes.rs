@@ -126,6 +126,21 @@ fn game_over_error(p: &Position) -> ApiError {
     GameError::new(GameErrorKind::GameOver, "board", message).into()
 }
 
+/// The position, engine, limits and seed of a suggest request (panics caught).
+pub fn prepare_suggest(
+    req: &SuggestRequest,
+    config: &Config,
+) -> Result<(Position, (EngineKind, Limits, u64)), ApiError> {
+    guarded("parsing the position", || {
+        let position = position(&req.rules, &req.board, req.to_move)?;
+        if position.is_over() {
+            return Err(game_over_error(&position));
+        }
+        let plan = search_plan(&req.engine.clone().unwrap_or_default(), config)?;
+        Ok((position, plan))
+    })
+}
+
 /// Suggest a move.
 ///
 /// Runs an engine on the position and answers the chosen move, every evaluated move
@@ -153,16 +168,7 @@ pub async fn suggest(
     state: web::Data<AppState>,
     body: ApiJson<SuggestRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let req = body.0;
-    let (position, plan) = guarded("parsing the position", || {
-        let position = position(&req.rules, &req.board, req.to_move)?;
-        if position.is_over() {
-            return Err(game_over_error(&position));
-        }
-        let plan = search_plan(&req.engine.clone().unwrap_or_default(), &state.config)?;
-        Ok((position, plan))
-    })?;
-    let (kind, limits, seed) = plan;
+    let (position, (kind, limits, seed)) = prepare_suggest(&body.0, &state.config)?;
     let done = state
         .search
         .run(kind, position.clone(), limits, seed)
@@ -206,12 +212,15 @@ pub async fn suggest(
     )
 )]
 pub async fn state(body: ApiJson<StateRequest>) -> Result<HttpResponse, ApiError> {
-    let req = body.0;
-    let answer = guarded("reading the position", || {
+    Ok(HttpResponse::Ok().json(state_answer(&body.0)?))
+}
+
+/// The answer of `POST /v1/state` (panics caught).
+pub fn state_answer(req: &StateRequest) -> Result<StateResponse, ApiError> {
+    guarded("reading the position", || {
         let p = position(&req.rules, &req.board, req.to_move)?;
         Ok(StateResponse::new(&p))
-    })?;
-    Ok(HttpResponse::Ok().json(answer))
+    })
 }
 
 /// Play a move.
@@ -234,8 +243,12 @@ pub async fn state(body: ApiJson<StateRequest>) -> Result<HttpResponse, ApiError
     )
 )]
 pub async fn play(body: ApiJson<PlayRequest>) -> Result<HttpResponse, ApiError> {
-    let req = body.0;
-    let answer = guarded("playing the move", || {
+    Ok(HttpResponse::Ok().json(play_answer(&body.0)?))
+}
+
+/// The answer of `POST /v1/play` (panics caught).
+pub fn play_answer(req: &PlayRequest) -> Result<PlayResponse, ApiError> {
+    guarded("playing the move", || {
         let mut p = position(&req.rules, &req.board, req.to_move)?;
         if p.is_over() {
             return Err(game_over_error(&p));
@@ -246,8 +259,7 @@ pub async fn play(body: ApiJson<PlayRequest>) -> Result<HttpResponse, ApiError> 
             MoveDto::new(mv, p.m()),
             StateResponse::new(&p),
         ))
-    })?;
-    Ok(HttpResponse::Ok().json(answer))
+    })
 }
 
 /// The engines.

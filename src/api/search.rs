@@ -18,7 +18,7 @@ use tokio::sync::Semaphore;
 
 use super::error::{ApiError, ErrorCode};
 use super::metrics::Metrics;
-use crate::engine::{Analysis, EngineKind, Limits};
+use crate::engine::{Analysis, Engine, EngineKind, Limits};
 use crate::game::Position;
 
 /// A search that ran: the analysis, the time it waited for a slot and the limits it had.
@@ -86,11 +86,27 @@ impl SearchPool {
         &self,
         kind: EngineKind,
         position: Position,
-        mut limits: Limits,
+        limits: Limits,
         seed: u64,
     ) -> Result<Finished, ApiError> {
+        self.run_engine(kind.name(), move || kind.build(), position, limits, seed)
+            .await
+    }
+
+    /// Runs the engine that `build` makes (on the blocking pool, like the search),
+    /// labelled `name` in the metrics and logs. [`SearchPool::run`] for any engine.
+    pub async fn run_engine<F>(
+        &self,
+        name: &'static str,
+        build: F,
+        position: Position,
+        mut limits: Limits,
+        seed: u64,
+    ) -> Result<Finished, ApiError>
+    where
+        F: FnOnce() -> Box<dyn Engine> + Send + 'static,
+    {
         let start = Instant::now();
-        let name = kind.name();
         let count = |result: &str| {
             self.metrics
                 .searches
@@ -139,10 +155,9 @@ impl SearchPool {
             // request has given up waiting: the number of running searches stays bounded.
             let _permit = permit;
             let _in_flight = GaugeGuard(metrics.in_flight.clone());
-            let engine = kind.build();
             let mut rng = StdRng::seed_from_u64(seed);
             catch_unwind(AssertUnwindSafe(|| {
-                engine.analyze(&position, &job_limits, &mut rng)
+                build().analyze(&position, &job_limits, &mut rng)
             }))
             .map_err(|payload| panic_message(&*payload))
         });
