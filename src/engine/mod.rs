@@ -277,10 +277,14 @@ impl Parameter {
 
 impl EngineKind {
     /// Every engine, the default first.
-    pub const ALL: &'static [EngineKind] =
-        &[EngineKind::Greedy, EngineKind::Perfect, EngineKind::Minimax];
-        &[EngineKind::Greedy, EngineKind::Threat, EngineKind::Priority];
-    pub const ALL: &'static [EngineKind] = &[EngineKind::Mcts];
+    pub const ALL: &'static [EngineKind] = &[
+        EngineKind::Perfect,
+        EngineKind::Minimax,
+        EngineKind::Mcts,
+        EngineKind::Threat,
+        EngineKind::Priority,
+        EngineKind::Greedy,
+    ];
 
     /// The engine's name in the API.
     pub fn name(self) -> &'static str {
