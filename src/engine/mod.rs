@@ -7,6 +7,7 @@
 //! the CLI and the tests that run every engine all iterate [`EngineKind::ALL`].
 
 pub mod eval;
+pub mod tss;
 
 use std::time::{Duration, Instant};
 
