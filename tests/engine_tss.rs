@@ -245,15 +245,12 @@ fn the_opponents_threat_is_found_and_every_other_move_loses_to_it() {
 
 #[test]
 fn vct_proofs_hold_against_every_defence() {
-    // x to move: no VCF, but maybe a three that leaves o too little time.
-    let mut found = 0;
-    for rows in positions::NO_VCF {
+    for rows in positions::VCT_WINS {
         let mut pos = plain(rows);
         let mut tss = Tss::with_time(&pos, Duration::from_secs(10));
-        if let Verdict::Win(proof) = tss.vct(Player::X, 1) {
-            check(&mut pos, Player::X, &proof);
-            found += 1;
-        }
+        assert_eq!(tss.vcf(Player::X), Verdict::NoProof, "{rows:?}");
+        let proof = tss.vct(Player::X, 3).proof().expect("a VCT");
+        assert!(proof.size() > 1);
+        assert_eq!(check(&mut pos, Player::X, &proof), proof.plies());
     }
-    assert!(found > 0, "no VCT among the test positions");
 }
