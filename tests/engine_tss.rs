@@ -11,14 +11,7 @@ use kinrow::engine::tss::{Proof, Tss, Verdict};
 use kinrow::game::{Cell, Hand, Move, Piece, Player, Position, Rules};
 
 fn position(rows: &[&str], overline: bool, hands: [Hand; 2], to_move: Option<Player>) -> Position {
-    let rules = Rules::new(
-        rows[0].len() as u64,
-        rows.len() as u64,
-        5,
-        overline,
-        hands,
-    )
-    .unwrap();
+    let rules = Rules::new(rows[0].len() as u64, rows.len() as u64, 5, overline, hands).unwrap();
     Position::new(&rules, Some(rows), to_move).unwrap()
 }
 
@@ -185,7 +178,9 @@ const OVERLINE_ROWS: [&str; 15] = [
 #[test]
 fn exactly_k_is_respected() {
     let mut free = position(&OVERLINE_ROWS, true, [Hand::default(); 2], None);
-    let proof = solve_vcf(&free, Player::X).proof().expect("a double four with overline");
+    let proof = solve_vcf(&free, Player::X)
+        .proof()
+        .expect("a double four with overline");
     assert_eq!(check(&mut free, Player::X, &proof), 3);
     let mut exact = position(&OVERLINE_ROWS, false, [Hand::default(); 2], None);
     assert_eq!(solve_vcf(&exact, Player::X), Verdict::NoProof);
@@ -208,11 +203,24 @@ fn a_defender_with_blocks_is_answered_both_ways() {
 #[test]
 fn no_proof_is_claimed_against_remove_or_bomb() {
     for hand in [Hand::new(0, 1, 0), Hand::new(0, 0, 1)] {
-        let pos = position(positions::VCF_WINS[0], true, [Hand::default(), hand], Some(Player::X));
-        assert!(matches!(solve_vcf(&pos, Player::X), Verdict::Unsupported(_)));
+        let pos = position(
+            positions::VCF_WINS[0],
+            true,
+            [Hand::default(), hand],
+            Some(Player::X),
+        );
+        assert!(matches!(
+            solve_vcf(&pos, Player::X),
+            Verdict::Unsupported(_)
+        ));
     }
     // The attacker's own special pieces do not matter.
-    let pos = position(positions::VCF_WINS[0], true, [Hand::new(1, 1, 1), Hand::default()], Some(Player::X));
+    let pos = position(
+        positions::VCF_WINS[0],
+        true,
+        [Hand::new(1, 1, 1), Hand::default()],
+        Some(Player::X),
+    );
     assert!(matches!(solve_vcf(&pos, Player::X), Verdict::Win(_)));
 }
 
@@ -223,7 +231,15 @@ fn the_opponents_threat_is_found_and_every_other_move_loses_to_it() {
         // Swap the colours: o holds x's attack, and x (to move, one mark more) must defend.
         let swapped: Vec<String> = rows
             .iter()
-            .map(|r| r.chars().map(|c| match c { 'x' => 'o', 'o' => 'x', c => c }).collect())
+            .map(|r| {
+                r.chars()
+                    .map(|c| match c {
+                        'x' => 'o',
+                        'o' => 'x',
+                        c => c,
+                    })
+                    .collect()
+            })
             .collect();
         let rows: Vec<&str> = swapped.iter().map(String::as_str).collect();
         let mut pos = position(&rows, true, [Hand::default(); 2], Some(Player::X));
@@ -252,5 +268,48 @@ fn vct_proofs_hold_against_every_defence() {
         let proof = tss.vct(Player::X, 3).proof().expect("a VCT");
         assert!(proof.size() > 1);
         assert_eq!(check(&mut pos, Player::X, &proof), proof.plies());
+    }
+}
+
+#[test]
+fn the_root_plan_wins_or_defends() {
+    use kinrow::engine::tss::{plan, RootPlan};
+    use kinrow::engine::{Clock, Limits};
+    let clock = || Clock::start(&Limits::with_time(Duration::from_secs(10)));
+    for rows in positions::VCF_WINS {
+        let mut pos = plain(rows);
+        match plan(&pos, clock(), 0).0 {
+            RootPlan::Win(proof) => {
+                check(&mut pos, Player::X, &proof);
+            }
+            other => panic!("expected a win, got {other:?}"),
+        }
+        // The same position with o to move: o must defend against x's VCF.
+        let hands = [Hand::new(1, 0, 0), Hand::default()];
+        let pos = position(rows, true, hands, Some(Player::O));
+        match plan(&pos, clock(), 0).0 {
+            RootPlan::Win(proof) => {
+                // o may have a forced win of its own; it must hold.
+                let mut pos = pos.clone();
+                check(&mut pos, Player::O, &proof);
+            }
+            RootPlan::Defend {
+                moves,
+                lost,
+                threat_plies,
+            } => {
+                assert!(threat_plies >= 4);
+                for (mv, plies) in &lost {
+                    assert!(!moves.contains(mv) && *plies >= 2);
+                }
+                // A surviving defence really leaves x without a VCF.
+                for mv in moves {
+                    let mut after = pos.clone();
+                    after.play(mv);
+                    assert_eq!(solve_vcf(&after, Player::X), Verdict::NoProof);
+                }
+            }
+            RootPlan::Quiet => panic!("x's VCF was not seen"),
+        }
     }
 }

@@ -244,7 +244,11 @@ impl ThreatBoard {
             if !self.exact_ok(w, p) {
                 continue;
             }
-            let e = self.window(w).iter().copied().find(|&c| self.cells[c as usize] == EMPTY);
+            let e = self
+                .window(w)
+                .iter()
+                .copied()
+                .find(|&c| self.cells[c as usize] == EMPTY);
             if let Some(e) = e {
                 if self.seen[e as usize] != stamp {
                     self.seen[e as usize] = stamp;
@@ -256,7 +260,9 @@ impl ThreatBoard {
 
     /// True when `p` has a cell that wins at once.
     pub fn has_win(&self, p: usize) -> bool {
-        self.sets[p][1].iter().any(|&w| self.exact_ok(w as usize, p))
+        self.sets[p][1]
+            .iter()
+            .any(|&w| self.exact_ok(w as usize, p))
     }
 
     /// The win cells of `p` in windows through `cell` (after `p` marked `cell`).
@@ -269,7 +275,11 @@ impl ThreatBoard {
             if self.class[w][p] != 1 || !self.exact_ok(w, p) {
                 continue;
             }
-            let e = self.window(w).iter().copied().find(|&c| self.cells[c as usize] == EMPTY);
+            let e = self
+                .window(w)
+                .iter()
+                .copied()
+                .find(|&c| self.cells[c as usize] == EMPTY);
             if let Some(e) = e {
                 if self.seen[e as usize] != stamp {
                     self.seen[e as usize] = stamp;
@@ -300,11 +310,7 @@ impl ThreatBoard {
 
     /// The empty cells of the windows `p` misses `need` marks in (1..=3), each once, appended to `out`.
     pub fn cells_of_class(&mut self, p: usize, need: usize, out: &mut Vec<u16>, fresh: bool) {
-        let stamp = if fresh {
-            self.next_stamp()
-        } else {
-            self.stamp
-        };
+        let stamp = if fresh { self.next_stamp() } else { self.stamp };
         for i in 0..self.sets[p][need].len() {
             let w = self.sets[p][need][i] as usize;
             for j in 0..self.k {

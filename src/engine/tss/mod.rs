@@ -19,12 +19,15 @@
 //! their own continuation, and one continuation that wins against every other reply.
 
 mod board;
+mod root;
 mod search;
 
 use std::time::Duration;
 
 use crate::engine::{Clock, Limits};
 use crate::game::{Move, Piece, Player, Position};
+
+pub use root::{plan, RootPlan};
 
 use board::ThreatBoard;
 use search::{Solver, R, VCF_DEPTH};
@@ -171,6 +174,7 @@ pub fn unsupported(position: &Position, attacker: Player) -> Option<&'static str
 /// if the side to move passed (a threat the side to move must answer).
 pub struct Tss {
     solver: Solver,
+    to_move: Player,
     unsupported: [Option<&'static str>; 2],
 }
 
@@ -179,6 +183,7 @@ impl Tss {
     pub fn new(position: &Position, clock: Clock) -> Tss {
         Tss {
             solver: Solver::new(ThreatBoard::new(position), clock),
+            to_move: position.to_move(),
             unsupported: Player::BOTH.map(|p| unsupported(position, p)),
         }
     }
@@ -227,6 +232,36 @@ impl Tss {
             }
         }
         self.finish(a, r, true)
+    }
+
+    /// Plays `mv` (a mark or a block of the side to move of the position this searcher
+    /// was built for) and searches the opponent's VCF after it.
+    pub fn vcf_after(&mut self, mv: Move) -> Verdict {
+        let me = self.to_move.index();
+        let opp = self.to_move.opponent();
+        if let Some(why) = self.unsupported[opp.index()] {
+            return Verdict::Unsupported(why);
+        }
+        let board = &mut self.solver.board;
+        if board.cells[mv.cell()] != board::EMPTY
+            || !matches!(mv.piece, Piece::Mark | Piece::Block)
+            || (mv.piece == Piece::Block && board.blocks[me] == 0)
+        {
+            return Verdict::Unsupported("only a mark or a block on an empty cell");
+        }
+        if mv.piece == Piece::Block {
+            board.hand_block(me, -1);
+            board.put(mv.cell(), board::BLOCK);
+        } else {
+            board.put(mv.cell(), board::stone(me));
+        }
+        let verdict = self.vcf(opp);
+        let board = &mut self.solver.board;
+        board.take(mv.cell());
+        if mv.piece == Piece::Block {
+            board.hand_block(me, 1);
+        }
+        verdict
     }
 
     /// The moves of the side to move that could stop `proof`, a forced win of the

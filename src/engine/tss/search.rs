@@ -272,12 +272,13 @@ impl Solver {
         let mut extra = Vec::new();
         let k = self.board.k();
         for &r in &replies {
-            self.board.open_windows_through(d, r as usize, |cells, own| {
-                let later = cells.iter().filter(|c| replies.contains(c)).count();
-                if own + later + 1 >= k - 1 {
-                    extra.extend(cells.iter().copied());
-                }
-            });
+            self.board
+                .open_windows_through(d, r as usize, |cells, own| {
+                    let later = cells.iter().filter(|c| replies.contains(c)).count();
+                    if own + later + 1 >= k - 1 {
+                        extra.extend(cells.iter().copied());
+                    }
+                });
         }
         let mut out: Vec<u16> = used.iter().chain(&marks).chain(&extra).copied().collect();
         out.retain(|&c| self.board.cells[c as usize] == EMPTY);
