@@ -10,9 +10,10 @@
 //! 3. A last **safety check**: a win now is always taken, and an immediate loss is
 //!    always stopped when any move can stop it.
 //!
-//! `stats.path` says which way the answer came: `perfect`, or `minimax` (with
-//! `+ perfect ran out` when a proof was tried first, and `+ safety` when the check
-//! changed the move).
+//! `stats.path` says which way the answer came: `perfect`, or `minimax` followed by
+//! notes: `perfect ran out` (a proof was tried first), `threat-space win` / `threat-space
+//! defence` (what decided minimax's root), `safety check` (the check changed the move),
+//! e.g. `minimax: perfect ran out, threat-space defence`.
 
 use std::time::Duration;
 
@@ -54,7 +55,7 @@ impl Engine for Auto {
         let clock = Clock::start(limits);
         let mut spent_nodes = 0;
         let mut lost = Vec::new();
-        let mut path = "minimax".to_string();
+        let mut notes: Vec<String> = Vec::new();
         if worth_proving(position) {
             let attempt = share(limits, limits.time.mul_f64(PROVE_SHARE), PROVE_SHARE);
             let mut proof = Perfect.analyze(position, &attempt, rng);
@@ -70,7 +71,7 @@ impl Engine for Auto {
                 .filter(|e| e.eval.outcome == Outcome::Loss)
                 .map(|e| e.mv)
                 .collect();
-            path.push_str(" + perfect ran out");
+            notes.push("perfect ran out".into());
         }
         let rest = share(limits, clock.remaining(), 1.0);
         let mut analysis = Minimax.analyze(position, &rest, rng);
@@ -79,9 +80,17 @@ impl Engine for Auto {
                 promote(&mut analysis, i);
             }
         }
-        if safety(position, &mut analysis) {
-            path.push_str(" + safety");
+        if let Some(p) = analysis.stats.path.take() {
+            notes.push(p);
         }
+        if safety(position, &mut analysis) {
+            notes.push("safety check".into());
+        }
+        let path = if notes.is_empty() {
+            "minimax".to_string()
+        } else {
+            format!("minimax: {}", notes.join(", "))
+        };
         analysis.stats.nodes += spent_nodes;
         analysis.stats.elapsed = clock.elapsed();
         analysis.stats.path = Some(path);
@@ -121,7 +130,11 @@ pub fn safety(position: &Position, analysis: &mut Analysis) -> bool {
             return false;
         }
         let eval = Evaluation {
-            score: analysis.moves.first().map_or(0.0, |e| e.eval.score.max(0.0)) + 1.0,
+            score: analysis
+                .moves
+                .first()
+                .map_or(0.0, |e| e.eval.score.max(0.0))
+                + 1.0,
             outcome: Outcome::Win,
             plies: Some(1),
         };
@@ -144,28 +157,40 @@ pub fn safety(position: &Position, analysis: &mut Analysis) -> bool {
     if threats.is_empty() {
         return false;
     }
-    let holds = |mv: Move| {
+    // The opponent's winning cells left after `mv`.
+    let left = |mv: Move| {
         let mut after = position.clone();
         after.play(mv);
-        win_cells(&after, opp).is_empty()
+        win_cells(&after, opp).len()
     };
-    if holds(analysis.best) {
+    let now = left(analysis.best);
+    if now == 0 {
         return false;
     }
-    // Only a mark or block on a threat cell, a remove or a bomb can stop a five.
+    // Only a mark or block on a threat cell, a remove or a bomb can stop a five. When
+    // none stops them all, stop as many as possible: the opponent may still miss one.
     let could = |mv: Move| match mv.piece {
         Piece::Mark | Piece::Block => threats.contains(&mv.cell()),
         Piece::Remove | Piece::Bomb => true,
     };
-    let found = analysis
-        .moves
-        .iter()
-        .position(|e| could(e.mv) && position.is_legal(e.mv) && holds(e.mv));
-    match found {
-        Some(i) => {
+    let mut best: Option<(usize, usize)> = None;
+    for (i, e) in analysis.moves.iter().enumerate() {
+        if !could(e.mv) || !position.is_legal(e.mv) {
+            continue;
+        }
+        let l = left(e.mv);
+        if best.is_none_or(|(_, b)| l < b) {
+            best = Some((i, l));
+        }
+        if l == 0 {
+            break;
+        }
+    }
+    match best {
+        Some((i, l)) if l < now => {
             promote(analysis, i);
             true
         }
-        None => false,
+        _ => false,
     }
 }
