@@ -213,3 +213,23 @@ fn respects_the_time_budget() {
     assert!(took < Duration::from_millis(400), "{took:?}");
     assert!(a.stats.nodes > 10);
 }
+
+#[test]
+fn beats_greedy_on_9x9_with_a_small_node_budget() {
+    use kinrow::arena::{self, ArenaConfig, EngineSpec};
+    // Node-limited, so the games are the same on every run.
+    let config = ArenaConfig {
+        engines: [
+            EngineSpec::parse("mcts:nodes=600").unwrap(),
+            EngineSpec::parse("greedy").unwrap(),
+        ],
+        rules: mnk(9, 9, 5),
+        games: 4,
+        time: Duration::from_secs(10),
+        seed: 1,
+        threads: 2,
+        opening_plies: None,
+    };
+    let s = arena::summarize(&arena::run(&config, &|_| {}));
+    assert!(s.score >= 0.75, "{s:?}");
+}

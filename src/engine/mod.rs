@@ -8,13 +8,13 @@
 
 pub mod eval;
 pub mod greedy;
+pub mod mcts;
 pub mod minimax;
 pub mod patterns;
 pub mod perfect;
-pub mod tt;
 pub mod priority;
 pub mod threat;
-pub mod mcts;
+pub mod tt;
 
 use std::time::{Duration, Instant};
 
