@@ -456,7 +456,7 @@ impl Mcts {
             };
             tree.max_depth = tree.max_depth.max(path.len() as u32 - 1);
             tree.backup(&path, winner);
-            if !clock.tick() && playouts % 32 == 0 {
+            if !clock.tick() && playouts % 8 == 0 {
                 clock.expired();
             }
         }
