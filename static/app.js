@@ -321,8 +321,8 @@
       advance();
     } catch (e) {
       if (gen !== S.gen) return;
-      showError(e, 'Could not start the game');
-      render();
+      showError(e, 'Could not start the game' + (S.game ? ' (the current game goes on)' : ''));
+      advance();
     }
   }
 
@@ -561,7 +561,7 @@
     if (a >= 100) return String(Math.round(v));
     if (a >= 10) return v.toFixed(1);
     if (a >= 1) return v.toFixed(1);
-    return v.toFixed(2).replace(/^(-?)0\./, '$1.');
+    return v.toFixed(2).replace(/0$/, '').replace(/^(-?)0\./, '$1.');
   }
 
   function outcomeLabel(mv) {
