@@ -548,7 +548,8 @@
         S.paused ? 'paused' : 'engine_to_move',
       );
     } else {
-      setStatus(S.toMove + ' to move — your turn: click a cell.', 'human_to_move');
+      const what = S.piece === 'mark' ? 'click a cell' : 'click where your ' + S.piece + ' goes';
+      setStatus(S.toMove + ' to move — your turn: ' + what + '.', 'human_to_move');
     }
   }
 
