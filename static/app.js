@@ -646,7 +646,6 @@
         cell.className = 'cell';
         cell.dataset.row = r;
         cell.dataset.col = c;
-        cell.setAttribute('role', 'gridcell');
         const words = [];
         if (ch === 'x' || ch === 'o') {
           cell.classList.add(ch);
