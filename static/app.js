@@ -52,6 +52,7 @@
     showScores: true,
     piece: 'mark',
     engines: [], // from GET /v1/engines
+    defaultEngine: null,
   };
 
   // ---------------------------------------------------------------- the API
@@ -231,6 +232,7 @@
     try {
       const data = await api('GET', '/v1/engines');
       const raw = Array.isArray(data) ? data : data.engines || [];
+      if (data && typeof data.default === 'string') S.defaultEngine = data.default;
       list = raw
         .map((e) => (typeof e === 'string' ? { name: e } : e))
         .filter((e) => e && typeof e.name === 'string');
@@ -246,10 +248,12 @@
         const opt = document.createElement('option');
         opt.value = e.name;
         opt.textContent = e.name;
-        if (e.description) opt.title = e.description;
+        const params = Array.isArray(e.parameters) ? ' Reads: ' + e.parameters.join(', ') + '.' : '';
+        if (e.description) opt.title = e.description + params;
         sel.append(opt);
       }
-      const want = keep || (list.some((e) => e.name === 'auto') ? 'auto' : list[0].name);
+      const preferred = S.defaultEngine || (list.some((e) => e.name === 'auto') ? 'auto' : list[0].name);
+      const want = keep || preferred;
       if (list.some((e) => e.name === want)) sel.value = want;
     }
     showEngineInfo();

@@ -40,9 +40,10 @@ async fn style_css() -> HttpResponse {
 
 /// Registers `GET /`, `GET /static/app.js` and `GET /static/style.css`.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/", web::get().to(index))
-        .route("/static/app.js", web::get().to(app_js))
-        .route("/static/style.css", web::get().to(style_css));
+    // One resource per path, so that another method answers 405 with `Allow`.
+    cfg.service(web::resource("/").route(web::get().to(index)))
+        .service(web::resource("/static/app.js").route(web::get().to(app_js)))
+        .service(web::resource("/static/style.css").route(web::get().to(style_css)));
 }
 
 #[cfg(test)]
