@@ -125,7 +125,7 @@ for path, dep in deployments:
         cmd = pre.get("exec", {}).get("command", [])
         if cmd and re.search(r"sleep$", cmd[0]) and len(cmd) > 1:
             pre_s = int(cmd[1])
-        drain = int(env.get("KINROW_SHUTDOWN_GRACE_S") or 30)
+        drain = int(env.get("KINROW_SHUTDOWN_GRACE_SECS") or 30)
         need(grace >= pre_s + drain, cw,
              f"terminationGracePeriodSeconds {grace} < preStop {pre_s} s + drain {drain} s")
 
