@@ -262,6 +262,13 @@ load_rc=0
 wait "$LOAD_PID" || load_rc=$?
 LOAD_PID=""
 T_END=$(now)
+# Peak resident memory of each replica (the restarted one only since its restart).
+rss=""
+for i in $(seq 1 "$REPLICAS"); do
+  hwm=$(awk '/^VmHWM/ {print $2}' "/proc/${replica_pid[$i]}/status" 2>/dev/null || echo "?")
+  rss+="replica $i ${hwm} kB; "
+done
+log "peak RSS: ${rss%; }"
 sleep 1.5 # access log flush
 log "load finished (exit $load_rc)"
 cat "$RUN/load.out"
