@@ -7,6 +7,8 @@
 //! the CLI and the tests that run every engine all iterate [`EngineKind::ALL`].
 
 pub mod eval;
+pub mod greedy;
+pub mod patterns;
 
 use std::time::{Duration, Instant};
 
@@ -231,7 +233,10 @@ pub trait Engine: Send + Sync {
 
 /// Every engine kinrow offers: the one registry.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum EngineKind {}
+pub enum EngineKind {
+    /// Every piece on every target, one ply, scored by the window potential.
+    Greedy,
+}
 
 /// A search parameter of the API's `engine` object that an engine reads.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -258,11 +263,13 @@ impl Parameter {
 
 impl EngineKind {
     /// Every engine, the default first.
-    pub const ALL: &'static [EngineKind] = &[];
+    pub const ALL: &'static [EngineKind] = &[EngineKind::Greedy];
 
     /// The engine's name in the API.
     pub fn name(self) -> &'static str {
-        match self {}
+        match self {
+            EngineKind::Greedy => "greedy",
+        }
     }
 
     /// Finds an engine by its API name.
@@ -272,22 +279,30 @@ impl EngineKind {
 
     /// One sentence on what the engine does.
     pub fn description(self) -> &'static str {
-        match self {}
+        match self {
+            EngineKind::Greedy => "Tries every piece in hand on every legal target one ply deep and plays the one that most raises its own line potential and lowers the opponent's; no lookahead beyond an immediate win or loss.",
+        }
     }
 
     /// What the numbers in `scores` mean for this engine.
     pub fn score_unit(self) -> &'static str {
-        match self {}
+        match self {
+            EngineKind::Greedy => "change of window potential (own gain plus the opponent's loss; a window with j own marks weighs 4^j); a win scores 100*k*4^k, a move that lets the opponent win at once loses that much",
+        }
     }
 
     /// The parameters of the API's `engine` object that this engine reads.
     pub fn parameters(self) -> &'static [Parameter] {
-        match self {}
+        match self {
+            EngineKind::Greedy => &[Parameter::Seed],
+        }
     }
 
     /// Builds the engine.
     pub fn build(self) -> Box<dyn Engine> {
-        match self {}
+        match self {
+            EngineKind::Greedy => Box::new(greedy::Greedy),
+        }
     }
 }
 
