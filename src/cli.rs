@@ -19,6 +19,12 @@ pub enum Command {
     Serve,
     /// Print the status of a position as JSON.
     State(StateArgs),
+    /// Play two engines against each other and report the score and Elo difference.
+    Arena(crate::arena::ArenaArgs),
+    /// Speak the Gomocup (piskvork) protocol on stdin/stdout.
+    Pbrain(crate::pbrain::PbrainArgs),
+    /// Measure engine throughput offline (positions/s, nodes/s, µs per call).
+    Bench(crate::bench::BenchArgs),
 }
 
 /// A position given on the command line.
@@ -142,6 +148,9 @@ pub fn run(cli: Cli) -> i32 {
             eprintln!("kinrow: the HTTP server is not built yet");
             1
         }
+        Command::Arena(args) => crate::arena::main(args),
+        Command::Pbrain(args) => crate::pbrain::main(args),
+        Command::Bench(args) => crate::bench::main(args),
         Command::State(args) => match args.position.position() {
             Ok(p) => {
                 println!(

@@ -29,8 +29,8 @@ use rand::rngs::StdRng;
 use rand::RngExt;
 
 use super::eval::{potential_through, window_state, window_weight};
-use super::patterns::{can_win_after, changed_cells, winning_cells};
-use super::{Analysis, Engine, Evaluation, Limits, MoveEval, Outcome, SearchStats};
+use super::patterns::{can_win_after, changed_cells, finish, winning_cells};
+use super::{Analysis, Engine, Evaluation, Limits, MoveEval, Outcome};
 use crate::game::{Move, Piece, Player, Position};
 
 /// The `greedy` engine. Stateless: build it once and share it.
@@ -88,34 +88,6 @@ impl Engine for Greedy {
             ));
         }
         finish(scored, legal.len() as u64, start)
-    }
-}
-
-/// Sorts `(move, random key)` pairs best first, ties to the highest key, and builds
-/// the one-ply analysis around the first. Shared by the one-ply engines.
-pub(super) fn finish(mut scored: Vec<(MoveEval, u64)>, nodes: u64, start: Instant) -> Analysis {
-    scored.sort_by(|a, b| {
-        b.0.eval
-            .score
-            .total_cmp(&a.0.eval.score)
-            .then(b.1.cmp(&a.1))
-    });
-    let moves: Vec<MoveEval> = scored.into_iter().map(|(m, _)| m).collect();
-    let first = moves
-        .first()
-        .expect("the position is in progress, so there is a legal move");
-    Analysis {
-        best: first.mv,
-        evaluation: first.eval.clone(),
-        pv: vec![first.mv],
-        stats: SearchStats {
-            nodes,
-            depth: 1,
-            elapsed: start.elapsed(),
-            complete: true,
-            path: None,
-        },
-        moves,
     }
 }
 

@@ -2,6 +2,9 @@
 //! `priority`): where a player wins at once, and whether a move leaves the opponent
 //! such a win.
 
+use std::time::Instant;
+
+use super::{Analysis, MoveEval, SearchStats};
 use crate::game::{Cell, Move, Piece, Player, Position, DIRECTIONS};
 
 /// The empty cells where a mark of `player` would complete a winning line now.
@@ -59,4 +62,32 @@ pub fn can_win_after(
         }
     }
     false
+}
+
+/// Sorts `(move, random key)` pairs best first, ties to the highest key, and builds
+/// the one-ply analysis around the first. Shared by the one-ply engines.
+pub fn finish(mut scored: Vec<(MoveEval, u64)>, nodes: u64, start: Instant) -> Analysis {
+    scored.sort_by(|a, b| {
+        b.0.eval
+            .score
+            .total_cmp(&a.0.eval.score)
+            .then(b.1.cmp(&a.1))
+    });
+    let moves: Vec<MoveEval> = scored.into_iter().map(|(m, _)| m).collect();
+    let first = moves
+        .first()
+        .expect("the position is in progress, so there is a legal move");
+    Analysis {
+        best: first.mv,
+        evaluation: first.eval.clone(),
+        pv: vec![first.mv],
+        stats: SearchStats {
+            nodes,
+            depth: 1,
+            elapsed: start.elapsed(),
+            complete: true,
+            path: None,
+        },
+        moves,
+    }
 }
