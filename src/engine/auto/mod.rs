@@ -15,6 +15,9 @@
 //! defence` (what decided minimax's root), `safety check` (the check changed the move),
 //! e.g. `minimax: perfect ran out, threat-space defence`.
 
+mod pattern;
+mod search;
+
 use std::time::Duration;
 
 use rand::rngs::StdRng;
@@ -74,22 +77,30 @@ impl Engine for Auto {
             notes.push("perfect ran out".into());
         }
         let rest = share(limits, clock.remaining(), 1.0);
-        let mut analysis = Minimax.analyze(position, &rest, rng);
+        let (mut analysis, base) = if pattern::applies(position) {
+            (pattern::analyze(position, &rest, rng), "pattern search")
+        } else {
+            (Minimax.analyze(position, &rest, rng), "minimax")
+        };
+        if let Some(p) = analysis.stats.path.take() {
+            if let Some(rest) = p.strip_prefix(base).and_then(|r| r.strip_prefix(": ")) {
+                notes.push(rest.to_string());
+            } else if p != base {
+                notes.push(p);
+            }
+        }
         if !lost.is_empty() && lost.contains(&analysis.best) {
             if let Some(i) = analysis.moves.iter().position(|e| !lost.contains(&e.mv)) {
                 promote(&mut analysis, i);
             }
         }
-        if let Some(p) = analysis.stats.path.take() {
-            notes.push(p);
-        }
         if safety(position, &mut analysis) {
             notes.push("safety check".into());
         }
         let path = if notes.is_empty() {
-            "minimax".to_string()
+            base.to_string()
         } else {
-            format!("minimax: {}", notes.join(", "))
+            format!("{base}: {}", notes.join(", "))
         };
         analysis.stats.nodes += spent_nodes;
         analysis.stats.elapsed = clock.elapsed();
