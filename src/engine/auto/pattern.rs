@@ -7,9 +7,7 @@ use rand::RngExt;
 
 use super::search::{PatternSearch, RootMove, MATE};
 use crate::engine::tss::{self, RootPlan};
-use crate::engine::{
-    sort_best_first, Analysis, Clock, Evaluation, Limits, MoveEval, Outcome, SearchStats,
-};
+use crate::engine::{Analysis, Clock, Evaluation, Limits, MoveEval, Outcome, SearchStats};
 use crate::game::{Move, Position};
 
 /// The share of the budget the root's threat searches may use.
@@ -158,16 +156,18 @@ pub fn analyze(position: &Position, limits: &Limits, rng: &mut StdRng) -> Analys
             });
         }
     }
-    sort_best_first(&mut moves);
-    let top = moves[0].eval.score;
-    let ties = moves
-        .iter()
-        .take_while(|e| e.eval.score == top && e.eval.outcome == moves[0].eval.outcome)
-        .count();
-    if ties > 1 {
-        let pick = rng.random_range(0..ties);
-        moves[..=pick].rotate_right(1);
-    }
+    // Among equal values the search's own order decides (it ranks by the deepest
+    // iteration, then by the ordering score); the RNG is not needed here.
+    let _ = rng.random::<u32>();
+    let order: Vec<Move> = moves.iter().map(|e| e.mv).collect();
+    moves.sort_by(|a, b| {
+        b.eval.score.total_cmp(&a.eval.score).then(
+            order
+                .iter()
+                .position(|&m| m == a.mv)
+                .cmp(&order.iter().position(|&m| m == b.mv)),
+        )
+    });
     let best = moves[0].clone();
     let pv = match &plan {
         RootPlan::Win(proof) if proof.first_move() == best.mv => proof.main_line(),

@@ -11,6 +11,7 @@
 use std::sync::Arc;
 
 use crate::engine::tss::board::{stone, ThreatBoard, EMPTY};
+use crate::engine::tss::search::{Solver, R};
 use crate::engine::Clock;
 use crate::game::{Geometry, Position};
 
@@ -22,6 +23,8 @@ const MAX_PLY: usize = 96;
 const SIDE_KEY: u64 = 0x6A09_E667_F3BC_C909;
 /// Moves searched at an inner node (the best by the ordering score).
 const WIDTH: usize = 12;
+/// Fours a leaf's VCF may chain.
+const LEAF_VCF: u32 = 8;
 
 const EXACT: u8 = 0;
 const LOWER: u8 = 1;
@@ -38,7 +41,8 @@ struct Entry {
 
 /// The searcher: board, side to move, neighbourhood counts, table and clock.
 pub struct PatternSearch {
-    b: ThreatBoard,
+    /// The board lives in the threat solver, which the leaves ask for VCFs.
+    solver: Solver,
     side: usize,
     near: Vec<u8>,
     ring: Vec<Vec<u16>>,
@@ -74,7 +78,7 @@ impl PatternSearch {
         PatternSearch {
             side: position.to_move().index(),
             history: vec![0; geo.cells()],
-            b,
+            solver: Solver::new(b, clock.clone()),
             near,
             ring,
             tt: vec![Entry::default(); size],
@@ -85,7 +89,7 @@ impl PatternSearch {
     }
 
     fn play(&mut self, c: usize) {
-        self.b.put(c, stone(self.side));
+        self.solver.board.put(c, stone(self.side));
         for i in 0..self.ring[c].len() {
             self.near[self.ring[c][i] as usize] += 1;
         }
@@ -94,7 +98,7 @@ impl PatternSearch {
 
     fn undo(&mut self, c: usize) {
         self.side ^= 1;
-        self.b.take(c);
+        self.solver.board.take(c);
         for i in 0..self.ring[c].len() {
             self.near[self.ring[c][i] as usize] -= 1;
         }
@@ -102,8 +106,8 @@ impl PatternSearch {
 
     /// The static value for the side to move.
     pub fn eval(&self) -> i64 {
-        let me = self.b.score[self.side];
-        let them = self.b.score[self.side ^ 1];
+        let me = self.solver.board.score[self.side];
+        let them = self.solver.board.score[self.side ^ 1];
         me + me / 8 - them
     }
 
@@ -111,23 +115,26 @@ impl PatternSearch {
     pub fn candidates(&self, out: &mut Vec<(i64, u16)>) {
         out.clear();
         let me = self.side;
-        let any = self.b.cells.iter().any(|&c| c != EMPTY);
-        for c in 0..self.b.cells.len() {
-            if self.b.cells[c] != EMPTY || (any && self.near[c] == 0) {
+        let any = self.solver.board.cells.iter().any(|&c| c != EMPTY);
+        for c in 0..self.solver.board.cells.len() {
+            if self.solver.board.cells[c] != EMPTY || (any && self.near[c] == 0) {
                 continue;
             }
-            let s = self.b.gain(me, c) * 6 / 5 + self.b.gain(me ^ 1, c);
-            out.push((s + self.history[c] as i64, c as u16));
+            let s = self.solver.board.gain(me, c) * 6 / 5 + self.solver.board.gain(me ^ 1, c);
+            out.push((s, c as u16));
         }
         if !any {
-            let (m, n) = (self.b.geometry().m, self.b.geometry().n);
+            let (m, n) = (
+                self.solver.board.geometry().m,
+                self.solver.board.geometry().n,
+            );
             out.push((1, ((n / 2) * m + m / 2) as u16));
         }
         out.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     }
 
     fn key(&self) -> u64 {
-        self.b.hash ^ if self.side == 1 { SIDE_KEY } else { 0 }
+        self.solver.board.hash ^ if self.side == 1 { SIDE_KEY } else { 0 }
     }
 
     /// Negamax with alpha-beta (principal variation search); 0 once the clock stopped.
@@ -136,14 +143,14 @@ impl PatternSearch {
             return 0;
         }
         let me = self.side;
-        if self.b.has_win(me) {
+        if self.solver.board.has_win(me) {
             return WIN - ply as i64 - 1;
         }
         if ply >= MAX_PLY - 1 {
             return self.eval();
         }
         let mut wins = std::mem::take(&mut self.wins);
-        self.b.win_cells(me ^ 1, &mut wins);
+        self.solver.board.win_cells(me ^ 1, &mut wins);
         let forced = match wins.len() {
             0 => None,
             1 => Some(wins[0]),
@@ -154,9 +161,13 @@ impl PatternSearch {
         };
         self.wins = wins;
         if forced.is_none() && depth <= 0 {
+            // A leaf: forced wins by continuous fours are read to the end.
+            if self.solver.board.may_four(me) && self.solver.vcf(me, LEAF_VCF) == R::Win {
+                return WIN - ply as i64 - 3;
+            }
             return self.eval();
         }
-        if self.b.cells.iter().all(|&c| c != EMPTY) {
+        if self.solver.board.cells.iter().all(|&c| c != EMPTY) {
             return 0;
         }
         let key = self.key();
@@ -185,6 +196,7 @@ impl PatternSearch {
                 moves.truncate(WIDTH);
                 let k = self.killers[ply];
                 for m in moves.iter_mut() {
+                    m.0 += self.history[m.1 as usize] as i64;
                     if m.1 == tt_move {
                         m.0 = i64::MAX;
                     } else if m.1 == k[0] || m.1 == k[1] {
@@ -192,7 +204,7 @@ impl PatternSearch {
                     }
                 }
                 if tt_move != u16::MAX
-                    && self.b.cells[tt_move as usize] == EMPTY
+                    && self.solver.board.cells[tt_move as usize] == EMPTY
                     && !moves.iter().any(|m| m.1 == tt_move)
                 {
                     moves.push((i64::MAX, tt_move));
@@ -304,7 +316,7 @@ impl PatternSearch {
                 break;
             }
             let took = self.clock.elapsed() - started;
-            if took * 4 > self.clock.remaining() {
+            if took > self.clock.remaining() {
                 break;
             }
         }

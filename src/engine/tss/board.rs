@@ -117,7 +117,13 @@ impl ThreatBoard {
             stamp: 0,
             score: [0; 2],
             weights: (0..=k)
-                .map(|c| if c == 0 { 0 } else { 10i64.pow((c as u32 - 1).min(12)) })
+                .map(|c| {
+                    if c == 0 {
+                        0
+                    } else {
+                        10i64.pow((c as u32 - 1).min(12))
+                    }
+                })
                 .collect(),
         };
         for p in 0..2 {
@@ -297,6 +303,12 @@ impl ThreatBoard {
                 }
             }
         }
+    }
+
+    /// True when `p` has a window missing only two marks (a four can be made there).
+    #[inline]
+    pub fn may_four(&self, p: usize) -> bool {
+        !self.sets[p][2].is_empty()
     }
 
     /// True when `p` has a cell that wins at once.

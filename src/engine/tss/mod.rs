@@ -20,7 +20,7 @@
 
 pub(crate) mod board;
 mod root;
-mod search;
+pub(crate) mod search;
 
 use std::time::Duration;
 
