@@ -64,12 +64,19 @@ pub fn analyze(position: &Position, limits: &Limits, rng: &mut StdRng) -> Analys
             threat_plies,
         } => {
             note = Some("threat-space defence");
+            // When every defence is proven lost too, they are still searched: the
+            // opponent may not find the win, and they hold out longest.
+            let hold: Vec<Move> = if moves.is_empty() {
+                lost.iter().map(|&(mv, _)| mv).collect()
+            } else {
+                moves.clone()
+            };
             for c in 0..position.cells().len() {
                 if position.cell(c) != crate::game::Cell::Empty {
                     continue;
                 }
                 let mv = Move::mark(c);
-                if moves.contains(&mv) {
+                if hold.contains(&mv) {
                     roots.push(RootMove {
                         cell: c as u16,
                         value: 0,
@@ -122,16 +129,24 @@ pub fn analyze(position: &Position, limits: &Limits, rng: &mut StdRng) -> Analys
         }
         // Search values near a win are not proofs (inner nodes see only the best moves).
         let score = r.value.clamp(-MATE, MATE) as f64;
+        let mv = Move::mark(r.cell as usize);
+        let (outcome, plies) = match &plan {
+            RootPlan::Defend { lost, .. } => lost
+                .iter()
+                .find(|&&(m, _)| m == mv)
+                .map_or((Outcome::Unknown, None), |&(_, p)| (Outcome::Loss, Some(p))),
+            _ => (Outcome::Unknown, None),
+        };
         moves.push(MoveEval {
-            mv: Move::mark(r.cell as usize),
-            eval: eval(score, Outcome::Unknown, None),
+            mv,
+            eval: eval(score, outcome, plies),
             action: None,
         });
         done[r.cell as usize] = true;
     }
     let floor = moves
         .iter()
-        .filter(|e| e.eval.outcome == Outcome::Unknown)
+        .filter(|e| e.eval.score.abs() < PROVEN / 2.0)
         .map(|e| e.eval.score)
         .fold(f64::INFINITY, f64::min);
     let floor = if floor.is_finite() { floor } else { 0.0 };

@@ -194,6 +194,16 @@ impl PatternSearch {
             None => {
                 self.candidates(&mut moves);
                 moves.truncate(WIDTH);
+                // Fours are forcing and cheap to answer: always look at them, so a
+                // defence by counter-fours is never pruned away.
+                let mut fours = std::mem::take(&mut self.wins);
+                self.solver.board.four_moves(me, &mut fours);
+                for &c in &fours {
+                    if !moves.iter().any(|m| m.1 == c) {
+                        moves.push((0, c));
+                    }
+                }
+                self.wins = fours;
                 let k = self.killers[ply];
                 for m in moves.iter_mut() {
                     m.0 += self.history[m.1 as usize] as i64;
