@@ -282,7 +282,8 @@ async function main() {
     check(/invalid_rules/.test(err.text) && /rules/i.test(err.text), 'm = 99 shows the invalid_rules message');
     await shot(page, '06-api-error.png');
 
-    // 9. Engine against engine on 3x3 (perfect against the default engine) plays to the end.
+    // 9. Engine against engine on 3x3 plays to the end (x may open with the default engine
+    //    before its select switches to perfect; both prove 3x3, so it must be a draw).
     await setSelect(page, 'preset', 'ttt');
     await page.waitForFunction(() => document.getElementById('board').dataset.m === '3', null, { timeout: TIMEOUT });
     await setSelect(page, 'o-engine', 'perfect');
