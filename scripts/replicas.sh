@@ -11,7 +11,8 @@
 # totals (every request it sent and how each one ended).
 #
 # Usage: scripts/replicas.sh            (settings through the environment below)
-#   REPLICAS=3 DURATION=30 KILL_AT=10 DOWN_FOR=5 CONNECTIONS=6 THREADS=1
+#   REPLICAS=3 DURATION=30 KILL_AT=10 DOWN_FOR=5 THREADS=1
+#   CONNECTIONS (default (REPLICAS-1) x KINROW_MAX_CONCURRENT_SEARCHES)
 #   BASE_PORT=18080 (nginx; replicas on BASE_PORT+1..N) KILL_SIGNAL=KILL
 #   KINROW_WORKERS=1 KINROW_MAX_CONCURRENT_SEARCHES=1 (per replica)
 #   LOADGEN=wrk|loadtest  (loadtest: scripts/loadtest.sh --target URL --duration S)
@@ -28,7 +29,6 @@ REPLICAS=${REPLICAS:-3}
 DURATION=${DURATION:-30}
 KILL_AT=${KILL_AT:-$((DURATION / 3))}
 DOWN_FOR=${DOWN_FOR:-5}
-CONNECTIONS=${CONNECTIONS:-6}
 THREADS=${THREADS:-1}
 BASE_PORT=${BASE_PORT:-18080}
 KILL_SIGNAL=${KILL_SIGNAL:-KILL}
@@ -37,6 +37,11 @@ LOADGEN=${LOADGEN:-wrk}
 export KINROW_WORKERS=${KINROW_WORKERS:-1}
 export KINROW_MAX_CONCURRENT_SEARCHES=${KINROW_MAX_CONCURRENT_SEARCHES:-1}
 export RUST_LOG=${RUST_LOG:-warn}
+# Default load: as many requests in flight as the replicas LEFT after the loss
+# have search slots, i.e. what N-1 replicas can carry without queueing (a
+# queued request spends its own time budget waiting). More than that is an
+# overload test: expect 503 + Retry-After.
+CONNECTIONS=${CONNECTIONS:-$(((REPLICAS - 1) * KINROW_MAX_CONCURRENT_SEARCHES))}
 
 die() { echo "replicas.sh: $*" >&2; exit 1; }
 log() { printf '[%(%H:%M:%S)T] %s\n' -1 "$*"; }
@@ -87,9 +92,10 @@ log "run directory: $RUN"
 
 # --- ports --------------------------------------------------------------------
 NGINX_PORT=$BASE_PORT
+LAST_RESORT_PORT=$((BASE_PORT + 99))
 ports=()
 for i in $(seq 1 "$REPLICAS"); do ports+=($((BASE_PORT + i))); done
-for p in "$NGINX_PORT" "${ports[@]}"; do
+for p in "$NGINX_PORT" "$LAST_RESORT_PORT" "${ports[@]}"; do
   if ss -Hltn "sport = :$p" | grep -q .; then die "port $p is in use (set BASE_PORT)"; fi
 done
 
@@ -151,12 +157,24 @@ http {
     uwsgi_temp_path $RUN/nginx-tmp/uwsgi;
     scgi_temp_path $RUN/nginx-tmp/scgi;
     upstream kinrow {
+        least_conn;
 EOF
   for p in "${ports[@]}"; do
-    echo "        server 127.0.0.1:$p max_fails=3 fail_timeout=2s;"
+    echo "        server 127.0.0.1:$p max_fails=5 fail_timeout=1s;"
   done
   cat <<EOF
+        server 127.0.0.1:$LAST_RESORT_PORT backup;
         keepalive 32;
+    }
+    # As in deploy/nginx.conf: the API's own 503 when every replica is marked failed.
+    server {
+        listen 127.0.0.1:$LAST_RESORT_PORT;
+        location / {
+            access_log off;
+            default_type application/json;
+            add_header Retry-After 1 always;
+            return 503 '{"error":{"code":"overloaded","message":"every kinrow replica is busy or down; retry later"}}\n';
+        }
     }
     server {
         listen 127.0.0.1:$NGINX_PORT;
