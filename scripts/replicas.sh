@@ -92,10 +92,9 @@ log "run directory: $RUN"
 
 # --- ports --------------------------------------------------------------------
 NGINX_PORT=$BASE_PORT
-LAST_RESORT_PORT=$((BASE_PORT + 99))
 ports=()
 for i in $(seq 1 "$REPLICAS"); do ports+=($((BASE_PORT + i))); done
-for p in "$NGINX_PORT" "$LAST_RESORT_PORT" "${ports[@]}"; do
+for p in "$NGINX_PORT" "${ports[@]}"; do
   if ss -Hltn "sport = :$p" | grep -q .; then die "port $p is in use (set BASE_PORT)"; fi
 done
 
@@ -163,24 +162,20 @@ EOF
     echo "        server 127.0.0.1:$p max_fails=5 fail_timeout=1s;"
   done
   cat <<EOF
-        server 127.0.0.1:$LAST_RESORT_PORT backup;
         keepalive 32;
-    }
-    # As in deploy/nginx.conf: the API's own 503 when every replica is marked failed.
-    server {
-        listen 127.0.0.1:$LAST_RESORT_PORT;
-        location / {
-            access_log off;
-            default_type application/json;
-            add_header Retry-After 1 always;
-            return 503 '{"error":{"code":"overloaded","message":"every kinrow replica is busy or down; retry later"}}\n';
-        }
     }
     server {
         listen 127.0.0.1:$NGINX_PORT;
         location / {
             include $ROOT/deploy/nginx-proxy.conf;
             proxy_pass http://kinrow;
+        }
+        # As in deploy/nginx.conf: the API's 503 + Retry-After when no replica could answer.
+        error_page 502 504 = @unavailable;
+        location @unavailable {
+            default_type application/json;
+            add_header Retry-After 1 always;
+            return 503 '{"error":{"code":"overloaded","message":"no kinrow replica could answer; retry later"}}\n';
         }
     }
 }
