@@ -242,7 +242,6 @@ while IFS= read -r body; do
 done <"$RUN/bodies.jsonl"
 
 # --- the run ------------------------------------------------------------------
-: >"$RUN/access.log.start"
 sleep 1.2 # let nginx flush the probes, then mark where the run's log starts
 log_offset=$(stat -c %s "$RUN/access.log" 2>/dev/null || echo 0)
 T0=$(now)
