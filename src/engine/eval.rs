@@ -63,3 +63,118 @@ pub fn potential_through(position: &Position, cell: usize) -> [f64; 2] {
     }
     out
 }
+
+/// [`window_weight`] as an integer, for the searches that keep exact integer sums.
+/// The same `4^own` up to `own = 15`, flat beyond (only lines of `k > 16` get there).
+#[inline]
+pub fn window_weight_int(own: u32) -> i64 {
+    1i64 << (2 * own.min(15))
+}
+
+/// The window potential of both players kept up to date cell by cell: every k-window's
+/// counts of x marks, o marks and blocks, and the summed integer weights
+/// ([`window_weight_int`]) of the windows each player can still complete. A change at
+/// one cell touches only the windows through it (at most `4k` of them).
+#[derive(Clone, Debug)]
+pub struct Incremental {
+    k: u32,
+    /// Per window: x marks, o marks, blocks.
+    counts: Vec<[u8; 3]>,
+    potential: [i64; 2],
+    /// Per player: open windows missing only one mark (a win next move, overline aside).
+    fours: [u32; 2],
+}
+
+impl Incremental {
+    /// The counts of `position`, computed once from scratch.
+    pub fn new(position: &Position) -> Incremental {
+        let windows = position.geometry().windows();
+        let mut inc = Incremental {
+            k: position.k(),
+            counts: vec![[0; 3]; windows.all.len()],
+            potential: [0; 2],
+            fours: [0; 2],
+        };
+        for (i, w) in windows.all.iter().enumerate() {
+            let mut c = [0u8; 3];
+            for &cell in w.cells.iter() {
+                match position.cell(cell as usize) {
+                    Cell::Empty => {}
+                    Cell::Mark(p) => c[p.index()] += 1,
+                    Cell::Block => c[2] += 1,
+                }
+            }
+            inc.counts[i] = c;
+            inc.account(c, 1);
+        }
+        inc
+    }
+
+    #[inline]
+    fn account(&mut self, c: [u8; 3], sign: i64) {
+        if c[2] > 0 {
+            return;
+        }
+        for p in 0..2 {
+            if c[1 - p] == 0 {
+                let own = c[p] as u32;
+                self.potential[p] += sign * window_weight_int(own);
+                if own + 1 == self.k {
+                    self.fours[p] = (self.fours[p] as i64 + sign) as u32;
+                }
+            }
+        }
+    }
+
+    /// Records that `cell` changed from `old` to `new`.
+    #[inline]
+    pub fn update(&mut self, position: &Position, cell: usize, old: Cell, new: Cell) {
+        if old == new {
+            return;
+        }
+        let slot = |c: Cell| match c {
+            Cell::Empty => None,
+            Cell::Mark(p) => Some(p.index()),
+            Cell::Block => Some(2),
+        };
+        let windows = position.geometry().windows();
+        for &wi in windows.through(cell) {
+            let wi = wi as usize;
+            let before = self.counts[wi];
+            let mut after = before;
+            if let Some(s) = slot(old) {
+                after[s] -= 1;
+            }
+            if let Some(s) = slot(new) {
+                after[s] += 1;
+            }
+            self.account(before, -1);
+            self.account(after, 1);
+            self.counts[wi] = after;
+        }
+    }
+
+    /// The potential of `player`, as an integer (equal to [`potential`] while `k <= 16`).
+    #[inline]
+    pub fn potential(&self, player: Player) -> i64 {
+        self.potential[player.index()]
+    }
+
+    /// Own potential minus the opponent's, for `player`.
+    #[inline]
+    pub fn evaluate(&self, player: Player) -> i64 {
+        self.potential[player.index()] - self.potential[player.opponent().index()]
+    }
+
+    /// Open windows in which `player` misses only one mark.
+    #[inline]
+    pub fn fours(&self, player: Player) -> u32 {
+        self.fours[player.index()]
+    }
+
+    /// The counts (x marks, o marks, blocks) of window `index`.
+    #[inline]
+    pub fn counts(&self, index: usize) -> [u8; 3] {
+        self.counts[index]
+    }
+}

@@ -7,6 +7,9 @@
 //! the CLI and the tests that run every engine all iterate [`EngineKind::ALL`].
 
 pub mod eval;
+pub mod minimax;
+pub mod perfect;
+pub mod tt;
 
 use std::time::{Duration, Instant};
 
@@ -231,7 +234,10 @@ pub trait Engine: Send + Sync {
 
 /// Every engine kinrow offers: the one registry.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum EngineKind {}
+pub enum EngineKind {
+    Perfect,
+    Minimax,
+}
 
 /// A search parameter of the API's `engine` object that an engine reads.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -258,11 +264,14 @@ impl Parameter {
 
 impl EngineKind {
     /// Every engine, the default first.
-    pub const ALL: &'static [EngineKind] = &[];
+    pub const ALL: &'static [EngineKind] = &[EngineKind::Perfect, EngineKind::Minimax];
 
     /// The engine's name in the API.
     pub fn name(self) -> &'static str {
-        match self {}
+        match self {
+            EngineKind::Perfect => "perfect",
+            EngineKind::Minimax => "minimax",
+        }
     }
 
     /// Finds an engine by its API name.
@@ -272,22 +281,44 @@ impl EngineKind {
 
     /// One sentence on what the engine does.
     pub fn description(self) -> &'static str {
-        match self {}
+        match self {
+            EngineKind::Perfect => "Exhaustive game-tree search: every move gets win, draw or loss (unknown where the budget ran out) with the plies to the end; the fastest win, the slowest loss, random among equals; mistake_probability makes it overlook branches.",
+            EngineKind::Minimax => "Depth-limited alpha-beta with iterative deepening over the open-window potential, with a transposition table and symmetry reduction.",
+        }
     }
 
     /// What the numbers in `scores` mean for this engine.
     pub fn score_unit(self) -> &'static str {
-        match self {}
+        match self {
+            EngineKind::Perfect => "outcome: 10000 - plies for a win, 0 for a draw, -1 for unknown, -10000 + plies for a loss",
+            EngineKind::Minimax => "window potential (own minus opponent's, 4^marks per open window) after the searched depth; 10^15 - plies for a forced win",
+        }
     }
 
     /// The parameters of the API's `engine` object that this engine reads.
     pub fn parameters(self) -> &'static [Parameter] {
-        match self {}
+        match self {
+            EngineKind::Perfect => &[
+                Parameter::TimeMs,
+                Parameter::Nodes,
+                Parameter::MistakeProbability,
+                Parameter::Seed,
+            ],
+            EngineKind::Minimax => &[
+                Parameter::TimeMs,
+                Parameter::Depth,
+                Parameter::Nodes,
+                Parameter::Seed,
+            ],
+        }
     }
 
     /// Builds the engine.
     pub fn build(self) -> Box<dyn Engine> {
-        match self {}
+        match self {
+            EngineKind::Perfect => Box::new(perfect::Perfect),
+            EngineKind::Minimax => Box::new(minimax::Minimax),
+        }
     }
 }
 

@@ -1,0 +1,248 @@
+//! `minimax`: depth-limited alpha-beta (negamax) with iterative deepening inside the
+//! budget, over the window-potential heuristic of the m,n,k minimax write-up.
+//!
+//! A player's potential counts every k-window they can still complete, weighted `4^own`
+//! by their marks in it; a position is worth the side to move's potential minus the
+//! opponent's ([`crate::engine::eval`]), updated incrementally on every move (only the
+//! windows through the changed cells). A won position is worth `WIN - plies`, so quick
+//! wins and slow losses are preferred. Where the write-up cached evaluations by a base-3
+//! key of the board and skipped symmetric children, this search keeps a Zobrist
+//! transposition table with bounds and best moves, and searches root moves that are
+//! images of each other under a symmetry of the position once.
+//!
+//! On boards of more than [`search::FULL_WIDTH_CELLS`] cells only candidates are searched:
+//! empty cells within two of a piece and the special-piece moves aimed at strong lines.
+//! Every other legal move still gets a score: its static value, shifted below the
+//! lowest candidate's.
+//!
+//! The root ([`Minimax::analyze`]) keeps one [`RootMove`] per move with its value and,
+//! where proven, its outcome: the place where a threat-space search can later put a
+//! forced win or loss it found before the answer is assembled.
+
+mod search;
+
+use rand::rngs::StdRng;
+use rand::RngExt;
+
+use crate::engine::tt::TranspositionTable;
+use crate::engine::{
+    sort_best_first, Analysis, Clock, Engine, Evaluation, Limits, MoveEval, Outcome, SearchStats,
+};
+use crate::game::{Move, Player, Position, Symmetry};
+
+use search::{Searcher, MATE, WIN};
+
+/// The alpha-beta engine.
+#[derive(Clone, Debug, Default)]
+pub struct Minimax;
+
+/// The deepest iteration tried when no depth is given.
+const MAX_DEPTH: u32 = 64;
+
+/// One searched root move.
+#[derive(Copy, Clone, Debug)]
+struct RootMove {
+    mv: Move,
+    /// The value from the last completed iteration (fail-soft: exact for the best move,
+    /// an upper bound for the others).
+    value: i64,
+    /// True when `value` is exact rather than a bound.
+    exact: bool,
+    /// A proven result, when the search (or a proof search) found one.
+    outcome: Outcome,
+    plies: Option<u32>,
+}
+
+impl Engine for Minimax {
+    fn analyze(&self, position: &Position, limits: &Limits, rng: &mut StdRng) -> Analysis {
+        let mut clock = Clock::start(limits);
+        let tt = TranspositionTable::for_budget(limits.time.as_millis());
+        let mut s = Searcher::new(position, tt, &mut clock);
+        let (m, n) = (position.m(), position.n());
+
+        // Candidates, merged by the symmetries that fix the position.
+        let mut scored = Vec::new();
+        s.moves(&mut scored);
+        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let fixing: Vec<Symmetry> = Symmetry::all(m, n)
+            .iter()
+            .copied()
+            .filter(|&sym| {
+                sym == Symmetry::Identity || position.transformed(sym).cells() == position.cells()
+            })
+            .collect();
+        let class_of = |mv: Move| {
+            fixing
+                .iter()
+                .map(|sym| Move::new(sym.map_index(mv.cell(), m, n), mv.piece))
+                .min()
+                .unwrap_or(mv)
+        };
+        let mut roots: Vec<RootMove> = Vec::new();
+        for &(_, mv) in &scored {
+            let rep = class_of(mv);
+            if !roots.iter().any(|r| r.mv == rep) {
+                roots.push(RootMove {
+                    mv: rep,
+                    value: 0,
+                    exact: false,
+                    outcome: Outcome::Unknown,
+                    plies: None,
+                });
+            }
+        }
+
+        // Iterative deepening.
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_DEPTH)
+            .clamp(1, MAX_DEPTH)
+            .min(game_length_bound(position).max(1));
+        let mut completed = 0;
+        let mut searched = vec![false; roots.len()];
+        for depth in 1..=max_depth {
+            let mut values = vec![None; roots.len()];
+            let mut alpha = -WIN - 1;
+            for (i, r) in roots.iter().enumerate() {
+                let ch = s.make(r.mv);
+                let v = -s.negamax(depth - 1, 1, -WIN - 1, -alpha);
+                s.unmake(ch);
+                if s.clock.stopped() {
+                    break;
+                }
+                values[i] = Some((v, v > alpha));
+                alpha = alpha.max(v);
+            }
+            if s.clock.stopped() && depth > 1 {
+                break;
+            }
+            for (i, r) in roots.iter_mut().enumerate() {
+                if let Some((v, exact)) = values[i] {
+                    r.value = v;
+                    r.exact = exact;
+                    searched[i] = true;
+                }
+            }
+            if s.clock.stopped() {
+                break;
+            }
+            completed = depth;
+            // best first for the next iteration (stable: the old order breaks ties)
+            let mut order: Vec<usize> = (0..roots.len()).collect();
+            order.sort_by(|&a, &b| roots[b].value.cmp(&roots[a].value));
+            roots = order.iter().map(|&i| roots[i]).collect();
+            if roots[0].value >= MATE || roots.iter().all(|r| r.value.abs() >= MATE) {
+                break;
+            }
+        }
+        // Candidates the first iteration never reached: their static value.
+        for (i, r) in roots.iter_mut().enumerate() {
+            if !searched[i] {
+                let ch = s.make(r.mv);
+                r.value = -s.leaf(1);
+                s.unmake(ch);
+                r.exact = false;
+            }
+        }
+        // Proven results (mate scores are proofs only when every move was searched).
+        for r in roots.iter_mut() {
+            if s.full_width && r.value.abs() >= MATE && (r.exact || r.value < 0) {
+                let plies = (WIN - r.value.abs()) as u32;
+                r.outcome = if r.value > 0 {
+                    Outcome::Win
+                } else {
+                    Outcome::Loss
+                };
+                r.plies = r.exact.then_some(plies);
+            }
+        }
+
+        // Every legal move: symmetric images copy their class, the rest score statically
+        // below the lowest candidate.
+        let floor = roots.iter().map(|r| r.value).min().unwrap_or(0);
+        let legal = position.legal_moves();
+        let mut statics = Vec::new();
+        let mut moves = Vec::with_capacity(legal.len());
+        for &mv in &legal {
+            let rep = class_of(mv);
+            if let Some(r) = roots.iter().find(|r| r.mv == rep) {
+                moves.push(move_eval(mv, r.value, r.outcome, r.plies));
+            } else {
+                let ch = s.make(mv);
+                let v = -s.leaf(1);
+                s.unmake(ch);
+                statics.push((mv, v));
+            }
+        }
+        let top_static = statics.iter().map(|&(_, v)| v).max().unwrap_or(0);
+        for (mv, v) in statics {
+            let shifted = floor - 1 - (top_static - v);
+            moves.push(move_eval(mv, shifted, Outcome::Unknown, None));
+        }
+        sort_best_first(&mut moves);
+        let top = moves[0].eval.score;
+        let ties = moves.iter().take_while(|e| e.eval.score == top).count();
+        let pick = if ties > 1 {
+            rng.random_range(0..ties)
+        } else {
+            0
+        };
+        moves[..=pick].rotate_right(1);
+        let best = moves[0].clone();
+
+        // The principal variation from the table.
+        let mut pv = vec![best.mv];
+        let mut changes = vec![s.make(best.mv)];
+        while pv.len() < completed.max(1) as usize && !s.pos.is_over() {
+            match s.stored_move() {
+                Some(mv) => {
+                    changes.push(s.make(mv));
+                    pv.push(mv);
+                }
+                None => break,
+            }
+        }
+        while let Some(ch) = changes.pop() {
+            s.unmake(ch);
+        }
+
+        let complete = !s.clock.stopped();
+        let stats = SearchStats {
+            nodes: s.clock.nodes,
+            depth: completed,
+            elapsed: s.clock.elapsed(),
+            complete,
+            path: None,
+        };
+        Analysis {
+            best: best.mv,
+            evaluation: best.eval,
+            moves,
+            pv,
+            stats,
+        }
+    }
+}
+
+fn move_eval(mv: Move, value: i64, outcome: Outcome, plies: Option<u32>) -> MoveEval {
+    MoveEval {
+        mv,
+        eval: Evaluation {
+            score: value as f64,
+            outcome,
+            plies,
+        },
+        action: None,
+    }
+}
+
+/// An upper bound on the plies left in the game: every ply fills at most one empty
+/// cell, except that a remove (one ply) can empty one cell and a bomb (one ply) nine.
+fn game_length_bound(position: &Position) -> u32 {
+    let mut plies = position.empties();
+    for p in Player::BOTH {
+        let h = position.hand(p);
+        plies += 10 * h.bomb as u32 + 2 * h.remove as u32;
+    }
+    plies
+}

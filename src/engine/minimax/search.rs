@@ -1,0 +1,327 @@
+//! The depth-limited negamax with alpha-beta under the root: make/unmake on the
+//! [`Position`], the window potential updated incrementally, a transposition table with
+//! bounds and best moves, and the move generator with its candidate restriction.
+
+use crate::engine::eval::{window_weight_int, Incremental};
+use crate::engine::tt::{from_tt, pack_move, to_tt, unpack_move, Bound, TranspositionTable};
+use crate::engine::Clock;
+use crate::game::{Cell, Move, Piece, Position, Undo};
+
+/// The value of a win on move 0; a win on move `p` scores `WIN - p`. Far above any
+/// potential (`window_weight_int` is capped, so sums stay below 10^14).
+pub const WIN: i64 = 1_000_000_000_000_000;
+/// Values beyond this are wins or losses.
+pub const MATE: i64 = WIN / 2;
+
+/// Boards of at most this many cells are searched full-width: every legal move at
+/// every node. Larger boards search only candidates (see [`Searcher::moves`]).
+pub const FULL_WIDTH_CELLS: usize = 64;
+/// Candidates lie within this many cells (king moves) of a piece.
+const RADIUS: isize = 2;
+
+/// What one move changed: up to 9 cells (a bomb) with their contents before and after.
+pub struct Change {
+    undo: Undo,
+    cells: [(u16, Cell, Cell); 9],
+    len: usize,
+}
+
+/// The search state: the position, its incremental evaluation, the table and the clock.
+pub struct Searcher<'a> {
+    pub pos: Position,
+    pub inc: Incremental,
+    pub tt: TranspositionTable,
+    pub clock: &'a mut Clock,
+    /// True when every legal move is searched (small board): values are then exact
+    /// within the depth, and mate scores are proofs.
+    pub full_width: bool,
+    /// For each cell, how many pieces lie within [`RADIUS`].
+    near: Vec<u16>,
+    lists: Vec<Vec<(i64, Move)>>,
+    pub max_ply: u32,
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(position: &Position, tt: TranspositionTable, clock: &'a mut Clock) -> Self {
+        let cells = position.cells().len();
+        let mut s = Searcher {
+            pos: position.clone(),
+            inc: Incremental::new(position),
+            tt,
+            clock,
+            full_width: cells <= FULL_WIDTH_CELLS,
+            near: vec![0; cells],
+            lists: Vec::new(),
+            max_ply: 0,
+        };
+        for c in 0..cells {
+            if position.cell(c).is_piece() {
+                s.touch(c, 1);
+            }
+        }
+        s
+    }
+
+    fn touch(&mut self, cell: usize, delta: i32) {
+        let geo = self.pos.geometry();
+        for dr in -RADIUS..=RADIUS {
+            for dc in -RADIUS..=RADIUS {
+                if let Some(c) = geo.offset(cell, dr, dc) {
+                    self.near[c] = (self.near[c] as i32 + delta) as u16;
+                }
+            }
+        }
+    }
+
+    /// Plays `mv` (legal) and updates the evaluation and the neighbourhood counts.
+    pub fn make(&mut self, mv: Move) -> Change {
+        let cell = mv.cell();
+        // What the move may change: the target, and for a bomb its neighbours.
+        let mut cells = [(0u16, Cell::Empty, Cell::Empty); 9];
+        cells[0] = (cell as u16, self.pos.cell(cell), Cell::Empty);
+        let mut n = 1;
+        if mv.piece == Piece::Bomb {
+            for &nb in self.pos.geometry().neighbours(cell) {
+                cells[n] = (nb, self.pos.cell(nb as usize), Cell::Empty);
+                n += 1;
+            }
+        }
+        let undo = self.pos.play_unchecked(mv);
+        let mut len = 0;
+        for i in 0..n {
+            let (c, old, _) = cells[i];
+            let new = self.pos.cell(c as usize);
+            if old != new {
+                cells[len] = (c, old, new);
+                len += 1;
+            }
+        }
+        for &(c, old, new) in &cells[..len] {
+            self.inc.update(&self.pos, c as usize, old, new);
+            self.touch(c as usize, if new.is_piece() { 1 } else { -1 });
+        }
+        Change { undo, cells, len }
+    }
+
+    /// Takes back the move that returned `ch`.
+    pub fn unmake(&mut self, ch: Change) {
+        for i in 0..ch.len {
+            let (c, old, new) = ch.cells[i];
+            self.inc.update(&self.pos, c as usize, new, old);
+            self.touch(c as usize, if new.is_piece() { -1 } else { 1 });
+        }
+        self.pos.undo(ch.undo);
+    }
+
+    /// The static value for the side to move, at a leaf.
+    #[inline]
+    pub fn leaf(&self, ply: u32) -> i64 {
+        let me = self.pos.to_move();
+        if self.pos.geometry().overline && self.inc.fours(me) > 0 {
+            // a window missing one mark with no obstacle: a mark there wins now
+            return WIN - (ply as i64 + 1);
+        }
+        self.inc.evaluate(me)
+    }
+
+    /// The ordering score of a mark (or block) on `cell`: every open window through it,
+    /// for either side, weighted by how full it is; completing or stopping a line first.
+    fn cell_score(&self, cell: usize, me: usize) -> i64 {
+        let windows = self.pos.geometry().windows();
+        let k = self.pos.k() as u8;
+        let mut s = 0;
+        for &wi in windows.through(cell) {
+            let c = self.inc.counts(wi as usize);
+            if c[2] > 0 {
+                continue;
+            }
+            for p in 0..2 {
+                if c[1 - p] == 0 {
+                    s += window_weight_int(c[p] as u32);
+                    if c[p] + 1 == k {
+                        s += if p == me { 1 << 52 } else { 1 << 50 };
+                    }
+                }
+            }
+        }
+        s
+    }
+
+    /// The moves to search here, with ordering scores, into `out`. Full-width on small
+    /// boards; otherwise marks on empty cells near a piece (the centre on an empty
+    /// board), blocks on cells of the opponent's strong windows, removes of their marks
+    /// in those windows and of blocks in one's own, bombs next to such marks.
+    pub fn moves(&self, out: &mut Vec<(i64, Move)>) {
+        out.clear();
+        let pos = &self.pos;
+        let me = pos.to_move();
+        let hand = pos.hand(me);
+        let cells = pos.cells().len();
+        let k = pos.k();
+        let any_piece = pos.empties() < cells as u32;
+        for c in 0..cells {
+            if pos.cell(c) != Cell::Empty {
+                continue;
+            }
+            if !self.full_width && any_piece && self.near[c] == 0 {
+                continue;
+            }
+            let s = self.cell_score(c, me.index());
+            out.push((s, Move::mark(c)));
+        }
+        if !any_piece && !self.full_width {
+            // empty large board: the centre
+            out.clear();
+            let centre = (pos.n() / 2) * pos.m() + pos.m() / 2;
+            out.push((0, Move::mark(centre)));
+        }
+        if hand.is_empty() {
+            return;
+        }
+        // Cells of strong windows: opponent's (to stop) and own blocked ones (to reopen).
+        let strong = k.saturating_sub(2).max(1) as u8;
+        let windows = pos.geometry().windows();
+        let (mi, oi) = (me.index(), me.opponent().index());
+        let mut hot = vec![false; cells];
+        let mut reopen = vec![false; cells];
+        for (wi, w) in windows.all.iter().enumerate() {
+            let c = self.inc.counts(wi);
+            if c[2] == 0 && c[mi] == 0 && c[oi] >= strong {
+                for &cell in w.cells.iter() {
+                    hot[cell as usize] = true;
+                }
+            }
+            if c[oi] == 0 && c[2] > 0 && c[mi] >= strong {
+                for &cell in w.cells.iter() {
+                    reopen[cell as usize] = true;
+                }
+            }
+        }
+        let opp_mark = Cell::Mark(me.opponent());
+        for c in 0..cells {
+            let here = pos.cell(c);
+            let wide = self.full_width;
+            if hand.block > 0 && here == Cell::Empty && (wide || hot[c]) {
+                out.push((self.cell_score(c, mi) / 2, Move::new(c, Piece::Block)));
+            }
+            if hand.remove > 0
+                && ((here == opp_mark && (wide || hot[c]))
+                    || (here == Cell::Block && (wide || reopen[c])))
+            {
+                out.push((1, Move::new(c, Piece::Remove)));
+            }
+            if hand.bomb > 0 {
+                let geo = pos.geometry();
+                let area_hot = hot[c] && here == opp_mark
+                    || geo
+                        .neighbours(c)
+                        .iter()
+                        .any(|&nb| hot[nb as usize] && pos.cell(nb as usize) == opp_mark);
+                let legal = here.is_piece()
+                    || geo
+                        .neighbours(c)
+                        .iter()
+                        .any(|&nb| pos.cell(nb as usize).is_piece());
+                if legal && (wide || area_hot) {
+                    out.push((0, Move::new(c, Piece::Bomb)));
+                }
+            }
+        }
+    }
+
+    /// Negamax with alpha-beta to `depth` plies; fail-soft. Returns 0 once the clock
+    /// has stopped (the caller throws such results away).
+    pub fn negamax(&mut self, depth: u32, ply: u32, mut alpha: i64, beta: i64) -> i64 {
+        if self.clock.tick() {
+            return 0;
+        }
+        self.max_ply = self.max_ply.max(ply);
+        let ply_i = ply as i64;
+        if self.pos.winner().is_some() {
+            // the previous move won
+            return -(WIN - ply_i);
+        }
+        if !self.pos.has_legal_move() {
+            return 0;
+        }
+        if depth == 0 {
+            return self.leaf(ply);
+        }
+        let key = self.pos.hash();
+        let mut tt_move = None;
+        if let Some(e) = self.tt.probe(key) {
+            tt_move = unpack_move(e.mv);
+            if e.depth as u32 >= depth {
+                let v = from_tt(e.value, ply_i, MATE);
+                match e.bound {
+                    Bound::Exact => return v,
+                    Bound::Lower if v >= beta => return v,
+                    Bound::Upper if v <= alpha => return v,
+                    _ => {}
+                }
+            }
+        }
+        let a0 = alpha;
+        let mut list = std::mem::take(self.list(ply));
+        self.moves(&mut list);
+        if let Some(tm) = tt_move {
+            if let Some(e) = list.iter_mut().find(|e| e.1 == tm) {
+                e.0 = i64::MAX;
+            }
+        }
+        list.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        let mut best = i64::MIN;
+        let mut best_move = None;
+        for &(_, mv) in list.iter() {
+            let ch = self.make(mv);
+            let v = -self.negamax(depth - 1, ply + 1, -beta, -alpha);
+            self.unmake(ch);
+            if self.clock.stopped() {
+                *self.list(ply) = list;
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(mv);
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        *self.list(ply) = list;
+        let bound = if best <= a0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.tt.store(
+            key,
+            to_tt(best, ply_i, MATE),
+            depth as u16,
+            bound,
+            best_move
+                .map(pack_move)
+                .unwrap_or(crate::engine::tt::NO_MOVE),
+        );
+        best
+    }
+
+    fn list(&mut self, ply: u32) -> &mut Vec<(i64, Move)> {
+        let i = ply as usize;
+        while self.lists.len() <= i {
+            self.lists.push(Vec::new());
+        }
+        &mut self.lists[i]
+    }
+
+    /// The table's best move for the current position, if it is legal here.
+    pub fn stored_move(&self) -> Option<Move> {
+        let e = self.tt.probe(self.pos.hash())?;
+        unpack_move(e.mv).filter(|&mv| self.pos.is_legal(mv))
+    }
+}

@@ -1,0 +1,355 @@
+//! `perfect`: exact game-tree search to the end of the game.
+//!
+//! Every legal move gets its outcome from the mover's side, `win`, `draw` or `loss` with
+//! the number of plies to the end, or `unknown` where the budget ran out. The choice is
+//! win over draw over unknown over loss, the fastest win and the slowest loss, and a
+//! random one (from the seeded RNG) among equals.
+//!
+//! Boards of up to 128 cells are solved on bit sets ([`search`]): each distinct root
+//! move (root moves that are images of each other under a symmetry of the position are
+//! searched once) is first decided as win, draw or loss with the null window `(-1, 1)`,
+//! then every win and loss is searched again inside its own range (wins `(0, WIN)`,
+//! losses `(-WIN, 0)`), where draws and slower results are cut at once, to pin its
+//! number of plies. The transposition table is shared by all of these searches.
+//! Larger boards get only what two plies prove (wins now, losses to a threat left open).
+//!
+//! With a `mistake_probability` p > 0 the engine searches as the write-up does: at every
+//! node each branch is overlooked with probability p, and an overlooked branch is
+//! `unknown` ([`careless`]).
+
+mod bits;
+mod board;
+mod careless;
+mod search;
+
+use rand::rngs::StdRng;
+use rand::RngExt;
+
+use crate::engine::tt::TranspositionTable;
+use crate::engine::{
+    sort_best_first, Analysis, Clock, Engine, Evaluation, Limits, MoveEval, Outcome, SearchStats,
+};
+use crate::game::{Move, Piece, Position};
+
+use bits::Bits;
+use board::Shape;
+use search::{Solver, WIN};
+
+/// The exact solver.
+#[derive(Clone, Debug, Default)]
+pub struct Perfect;
+
+/// What the engine knows about one root move.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub(crate) struct Verdict {
+    pub mv: Move,
+    pub outcome: Outcome,
+    pub plies: Option<u32>,
+}
+
+impl Verdict {
+    fn unknown(mv: Move) -> Verdict {
+        Verdict {
+            mv,
+            outcome: Outcome::Unknown,
+            plies: None,
+        }
+    }
+}
+
+/// The score of an outcome: `10000 - plies` for a win (1 when the plies are not known),
+/// 0 for a draw, -1 for unknown, `-10000 + plies` for a loss (-5000 when the plies are
+/// not known). So win > draw > unknown > loss, faster wins and slower losses first.
+pub fn outcome_score(outcome: Outcome, plies: Option<u32>) -> f64 {
+    match (outcome, plies) {
+        (Outcome::Win, Some(p)) => 10000.0 - p as f64,
+        (Outcome::Win, None) => 1.0,
+        (Outcome::Draw, _) => 0.0,
+        (Outcome::Unknown, _) => -1.0,
+        (Outcome::Loss, Some(p)) => -10000.0 + p as f64,
+        (Outcome::Loss, None) => -5000.0,
+    }
+}
+
+impl Engine for Perfect {
+    fn analyze(&self, position: &Position, limits: &Limits, rng: &mut StdRng) -> Analysis {
+        let mut clock = Clock::start(limits);
+        let (verdicts, pv_tail, depth) = if limits.mistake_probability > 0.0 {
+            careless::analyze(position, limits.mistake_probability, &mut clock, rng)
+        } else if position.m() * position.n() <= 64 {
+            solve::<u64>(position, limits, &mut clock)
+        } else if position.m() * position.n() <= 128 {
+            solve::<u128>(position, limits, &mut clock)
+        } else {
+            shallow(position)
+        };
+        finish(verdicts, pv_tail, depth, &clock, rng)
+    }
+}
+
+/// The principal variation after a root move, as far as the search can tell.
+type PvTail = Box<dyn Fn(Move) -> Vec<Move>>;
+
+/// Builds the answer: scores, the chosen move (random among the best), the order.
+fn finish(
+    verdicts: Vec<Verdict>,
+    pv_tail: PvTail,
+    depth: u32,
+    clock: &Clock,
+    rng: &mut StdRng,
+) -> Analysis {
+    let mut moves: Vec<MoveEval> = verdicts
+        .iter()
+        .map(|v| MoveEval {
+            mv: v.mv,
+            eval: Evaluation {
+                score: outcome_score(v.outcome, v.plies),
+                outcome: v.outcome,
+                plies: v.plies,
+            },
+            action: None,
+        })
+        .collect();
+    sort_best_first(&mut moves);
+    let top = moves[0].eval.score;
+    let ties = moves.iter().take_while(|e| e.eval.score == top).count();
+    let pick = if ties > 1 {
+        rng.random_range(0..ties)
+    } else {
+        0
+    };
+    moves[..=pick].rotate_right(1);
+    let best = moves[0].clone();
+    let mut pv = vec![best.mv];
+    pv.extend(pv_tail(best.mv));
+    let complete = !clock.stopped() && moves.iter().all(|e| e.eval.outcome != Outcome::Unknown);
+    Analysis {
+        best: best.mv,
+        evaluation: best.eval,
+        moves,
+        pv,
+        stats: SearchStats {
+            nodes: clock.nodes,
+            depth,
+            elapsed: clock.elapsed(),
+            complete,
+            path: None,
+        },
+    }
+}
+
+/// Solves `position` on bit sets of type `B`.
+fn solve<B: Bits + 'static>(
+    position: &Position,
+    limits: &Limits,
+    clock: &mut Clock,
+) -> (Vec<Verdict>, PvTail, u32) {
+    let shape = Shape::<B>::new(position.geometry()).expect("the board fits the bit set");
+    let root = shape.state(position);
+    let legal = position.legal_moves();
+    let tt = TranspositionTable::for_budget(limits.time.as_millis());
+    let mut solver = Solver::new(&shape, tt, clock);
+
+    // Root moves that are images of each other under a symmetry fixing the root.
+    let fixing: Vec<usize> = (0..shape.symmetries())
+        .filter(|&s| s == 0 || shape.fixes(&root, s))
+        .collect();
+    let class_of = |mv: Move| {
+        fixing
+            .iter()
+            .map(|&s| Move::new(shape.maps[s][mv.cell()] as usize, mv.piece))
+            .min()
+            .unwrap_or(mv)
+    };
+    let classes: Vec<Move> = legal.iter().map(|&mv| class_of(mv)).collect();
+    let mut reps: Vec<Move> = classes.clone();
+    reps.sort();
+    reps.dedup();
+
+    let me = root.side;
+    let scan = solver.scan(&root, true);
+    let mut keyed: Vec<(u64, Move)> = reps
+        .iter()
+        .map(|&mv| {
+            let base = if mv.piece == Piece::Mark || mv.piece == Piece::Block {
+                solver.score_of(mv.cell()) as u64
+            } else {
+                0
+            };
+            let threat = scan.threats[me ^ 1].has(mv.cell()) || scan.threats[me].has(mv.cell());
+            let s = base + if threat { 1 << 40 } else { 0 };
+            let s = if mv.piece == Piece::Mark { s * 2 } else { s };
+            (s, mv)
+        })
+        .collect();
+    keyed.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+
+    let mut found: Vec<Verdict> = keyed.iter().map(|&(_, mv)| Verdict::unknown(mv)).collect();
+    let draw_plies = if root.can_clear() {
+        None
+    } else {
+        Some((shape.full & !root.occupied()).count())
+    };
+    // Pass 1: win, draw or loss.
+    for v in found.iter_mut() {
+        if v.mv.piece == Piece::Mark && scan.threats[me].has(v.mv.cell()) {
+            *v = Verdict {
+                mv: v.mv,
+                outcome: Outcome::Win,
+                plies: Some(1),
+            };
+            continue;
+        }
+        let child = shape.play(&root, v.mv);
+        let value = -solver.search(&child, 1, -1, 1);
+        if solver.aborted {
+            break;
+        }
+        v.outcome = match value {
+            x if x >= 1 => Outcome::Win,
+            x if x <= -1 => Outcome::Loss,
+            _ => Outcome::Draw,
+        };
+        if v.outcome == Outcome::Draw {
+            v.plies = draw_plies;
+        }
+    }
+    // Pass 2: the number of plies of every win, then of every loss.
+    for want in [Outcome::Win, Outcome::Loss] {
+        for v in found.iter_mut() {
+            if solver.aborted || v.outcome != want || v.plies.is_some() {
+                continue;
+            }
+            let child = shape.play(&root, v.mv);
+            let value = if want == Outcome::Win {
+                -solver.search(&child, 1, -WIN, 0)
+            } else {
+                -solver.search(&child, 1, 0, WIN)
+            };
+            if solver.aborted {
+                break;
+            }
+            v.plies = Some((WIN - value.abs()) as u32);
+        }
+    }
+    let depth = solver.max_ply;
+
+    // The principal variation from the table's best moves.
+    let pv_tail: PvTail = {
+        let start = position.clone();
+        let mut line_of = std::collections::HashMap::new();
+        for v in &found {
+            if v.outcome == Outcome::Unknown {
+                continue;
+            }
+            let mut pos = start.clone();
+            pos.play_unchecked(v.mv);
+            let mut st = shape.play(&root, v.mv);
+            let mut tail = Vec::new();
+            while !pos.is_over() && tail.len() < 64 {
+                let scan = solver.scan(&st, false);
+                let mv = if !scan.threats[st.side].none() {
+                    Some(Move::mark(scan.threats[st.side].first()))
+                } else {
+                    solver.stored_move(&st)
+                };
+                match mv {
+                    Some(mv) if pos.is_legal(mv) => {
+                        pos.play_unchecked(mv);
+                        st = shape.play(&st, mv);
+                        tail.push(mv);
+                    }
+                    _ => break,
+                }
+            }
+            line_of.insert(v.mv, tail);
+        }
+        let classes = classes.clone();
+        let legal = legal.clone();
+        let maps = shape.maps.clone();
+        let fixing = fixing.clone();
+        Box::new(move |mv: Move| {
+            // The table's line belongs to the class representative: map it back.
+            let i = legal.iter().position(|&l| l == mv).unwrap_or(0);
+            let rep = classes[i];
+            let Some(tail) = line_of.get(&rep) else {
+                return Vec::new();
+            };
+            let s = fixing
+                .iter()
+                .copied()
+                .find(|&s| maps[s][mv.cell()] as usize == rep.cell())
+                .unwrap_or(0);
+            let back: Vec<usize> = (0..maps[s].len())
+                .map(|c| maps[s].iter().position(|&x| x as usize == c).unwrap_or(c))
+                .collect();
+            tail.iter()
+                .map(|m| Move::new(back[m.cell()], m.piece))
+                .collect()
+        })
+    };
+
+    let verdicts = legal
+        .iter()
+        .zip(&classes)
+        .map(|(&mv, rep)| {
+            let v = found
+                .iter()
+                .find(|v| v.mv == *rep)
+                .copied()
+                .unwrap_or(Verdict::unknown(*rep));
+            Verdict { mv, ..v }
+        })
+        .collect();
+    (verdicts, pv_tail, depth)
+}
+
+/// What two plies prove on boards too large for the bit-set solver: a mark that wins
+/// now wins in 1; a move that leaves the opponent a winning cell loses in 2; with no
+/// k-window on the board at all, everything is a draw. The rest is unknown.
+fn shallow(position: &Position) -> (Vec<Verdict>, PvTail, u32) {
+    let me = position.to_move();
+    let opp = me.opponent();
+    let no_lines = position.geometry().windows().all.is_empty();
+    let draw_plies = if position.hand(me).remove
+        + position.hand(me).bomb
+        + position.hand(opp).remove
+        + position.hand(opp).bomb
+        == 0
+    {
+        Some(position.empties())
+    } else {
+        None
+    };
+    let empties: Vec<usize> = (0..position.cells().len())
+        .filter(|&c| !position.cell(c).is_piece())
+        .collect();
+    let their_wins: Vec<usize> = if no_lines {
+        Vec::new()
+    } else {
+        empties
+            .iter()
+            .copied()
+            .filter(|&c| position.wins_at(c, opp))
+            .collect()
+    };
+    let verdicts = position
+        .legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let (outcome, plies) = if no_lines {
+                (Outcome::Draw, draw_plies)
+            } else if mv.piece == Piece::Mark && position.wins_at(mv.cell(), me) {
+                (Outcome::Win, Some(1))
+            } else if matches!(mv.piece, Piece::Mark | Piece::Block)
+                && their_wins.iter().any(|&c| c != mv.cell())
+            {
+                (Outcome::Loss, Some(2))
+            } else {
+                (Outcome::Unknown, None)
+            };
+            Verdict { mv, outcome, plies }
+        })
+        .collect();
+    (verdicts, Box::new(|_| Vec::new()), 2)
+}

@@ -1,0 +1,314 @@
+//! The exact search: negamax with alpha-beta over game values.
+//!
+//! A value is from the side to move's view: `WIN - p` for a win on move number `p`
+//! (counted from the root, so faster wins are bigger), `0` for a draw, `-(WIN - p)` for a
+//! loss on move `p`. Searching with the window `(-1, 1)` decides win/draw/loss only;
+//! a wider window also pins the number of plies.
+//!
+//! At every node, before any move is tried:
+//! - a move that wins now ends the search (`WIN - (ply + 1)`);
+//! - two distinct opponent threats (cells where a mark wins for them) lose;
+//!   exactly one forces the reply onto that cell (unless the mover can clear pieces);
+//! - bounds while nobody holds remove or bomb: Erdős–Selfridge (the opponent's
+//!   potential `sum 2^-missing` below 1 means they can never complete a line; one's own
+//!   below 1/2 with the move means one never can), lines needing more marks than their
+//!   owner has moves left, and the fewest moves any line still needs, which bounds how
+//!   soon a win can come;
+//! - the transposition table, keyed by the canonical (symmetry-reduced) hash.
+//!
+//! Moves are ordered by a line-potential score of their cell: every still-open window
+//! through it, for either player, weighted by how full it already is. Empty cells on no
+//! open window ("dead" cells) are all alike, so only one of them is tried.
+
+use crate::engine::tt::{from_tt, pack_move, to_tt, unpack_move, Bound, TranspositionTable};
+use crate::engine::Clock;
+use crate::game::{Move, Piece};
+
+use super::bits::{cells, Bits};
+use super::board::{Shape, State};
+
+/// The value of a win on move 0; a win on move `p` is worth `WIN - p`.
+pub const WIN: i32 = 1 << 24;
+const MATE: i64 = (WIN / 2) as i64;
+
+/// What one pass over the windows learns about a position.
+pub struct Scan<B> {
+    /// Cells where a mark of x / o wins now.
+    pub threats: [B; 2],
+    /// Erdős–Selfridge potential of x / o: sum over open windows of `2^-missing`.
+    pub potential: [f64; 2],
+    /// The fewest marks x / o still needs in any open window (`u32::MAX` when none).
+    pub missing: [u32; 2],
+    /// Empty cells on some window that someone can still complete.
+    pub live: B,
+}
+
+/// The exact solver over one board shape.
+pub struct Solver<'a, B: Bits> {
+    pub shape: &'a Shape<B>,
+    pub tt: TranspositionTable,
+    pub clock: &'a mut Clock,
+    /// Set once the clock stopped the search: every value since is meaningless.
+    pub aborted: bool,
+    /// The deepest ply reached.
+    pub max_ply: u32,
+    lists: Vec<Vec<(u32, Move)>>,
+    scores: Vec<u32>,
+}
+
+impl<'a, B: Bits> Solver<'a, B> {
+    pub fn new(shape: &'a Shape<B>, tt: TranspositionTable, clock: &'a mut Clock) -> Self {
+        Solver {
+            shape,
+            tt,
+            clock,
+            aborted: false,
+            max_ply: 0,
+            lists: Vec::new(),
+            scores: vec![0; shape.cells],
+        }
+    }
+
+    /// One pass over the windows; with `score`, also the move-ordering score of every
+    /// empty cell into `self.scores`.
+    pub fn scan(&mut self, st: &State<B>, score: bool) -> Scan<B> {
+        let shape = self.shape;
+        let k = shape.k;
+        let occupied = st.occupied();
+        let mut out = Scan {
+            threats: [B::default(); 2],
+            potential: [0.0; 2],
+            missing: [u32::MAX; 2],
+            live: B::default(),
+        };
+        if score {
+            self.scores.iter_mut().for_each(|s| *s = 0);
+        }
+        for line in &shape.lines {
+            let mask = line.mask;
+            if !(st.blocks & mask).none() {
+                continue;
+            }
+            let counts = [(st.marks[0] & mask).count(), (st.marks[1] & mask).count()];
+            if counts[0] > 0 && counts[1] > 0 {
+                continue;
+            }
+            let empty = mask & !occupied;
+            for p in 0..2 {
+                let own = counts[p];
+                if counts[p ^ 1] > 0 || own >= k {
+                    continue;
+                }
+                if !shape.overline && !(st.marks[p] & line.ext).none() {
+                    continue;
+                }
+                let missing = k - own;
+                out.potential[p] += shape.inv_pow[missing as usize];
+                out.missing[p] = out.missing[p].min(missing);
+                out.live |= empty;
+                if missing == 1 {
+                    out.threats[p] |= empty;
+                }
+                if score {
+                    let w = shape.weight[own as usize];
+                    for c in cells(empty) {
+                        self.scores[c] += w;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The exact value of `st` (from its side to move's view) if it lies inside
+    /// `(alpha, beta)`; otherwise a bound on the side of the window it fell out of.
+    pub fn search(&mut self, st: &State<B>, ply: u32, alpha: i32, beta: i32) -> i32 {
+        if self.clock.tick() {
+            self.aborted = true;
+            return 0;
+        }
+        self.max_ply = self.max_ply.max(ply);
+        let shape = self.shape;
+        let ply_i = ply as i32;
+        // Nobody can win before their own next move.
+        let mut lb = -(WIN - (ply_i + 2));
+        let mut ub = WIN - (ply_i + 1);
+
+        let (key, sym) = shape.canonical(st);
+        let mut tt_move = None;
+        if let Some(e) = self.tt.probe(key) {
+            let v = from_tt(e.value, ply as i64, MATE) as i32;
+            match e.bound {
+                Bound::Exact => return v,
+                Bound::Lower => lb = lb.max(v),
+                Bound::Upper => ub = ub.min(v),
+            }
+            if lb >= beta || lb >= ub {
+                return lb;
+            }
+            if ub <= alpha {
+                return ub;
+            }
+            tt_move = unpack_move(e.mv).map(|mv| {
+                let back = &shape.maps[shape.inverse[sym]];
+                Move::new(back[mv.cell()] as usize, mv.piece)
+            });
+        }
+
+        let me = st.side;
+        let opp = me ^ 1;
+        let scan = self.scan(st, true);
+        if !scan.threats[me].none() {
+            return WIN - (ply_i + 1);
+        }
+        if !st.has_move(shape.full) {
+            return 0;
+        }
+        let hand = st.hands[me];
+        let i_can_clear = hand.remove > 0 || hand.bomb > 0;
+        let threats = scan.threats[opp];
+        if !i_can_clear && threats.count() >= 2 {
+            return -(WIN - (ply_i + 2));
+        }
+        let empties = shape.full & !st.occupied();
+        let clearing = st.can_clear();
+        if !clearing {
+            let left = empties.count();
+            let (mine_left, theirs_left) = (left.div_ceil(2), left / 2);
+            let i_can_win = scan.potential[me] >= 0.5 && scan.missing[me] <= mine_left;
+            let they_can_win = scan.potential[opp] >= 1.0 && scan.missing[opp] <= theirs_left;
+            ub = ub.min(if i_can_win {
+                WIN - (ply_i + 2 * scan.missing[me] as i32 - 1)
+            } else {
+                0
+            });
+            lb = lb.max(if they_can_win {
+                -(WIN - (ply_i + 2 * scan.missing[opp] as i32))
+            } else {
+                0
+            });
+        }
+        if lb >= beta || lb >= ub {
+            return lb;
+        }
+        if ub <= alpha {
+            return ub;
+        }
+        let (a0, b0) = (alpha, beta);
+        let mut alpha = alpha.max(lb);
+        let beta = beta.min(ub);
+
+        // Moves, best first.
+        let mut list = std::mem::take(self.list(ply));
+        list.clear();
+        if !threats.none() && !i_can_clear {
+            let c = threats.first();
+            list.push((2, Move::mark(c)));
+            if hand.block > 0 {
+                list.push((1, Move::new(c, Piece::Block)));
+            }
+        } else {
+            let targets = if clearing || !shape.overline {
+                empties
+            } else {
+                let dead = empties & !scan.live;
+                let one_dead = if dead.none() {
+                    B::default()
+                } else {
+                    B::bit(dead.first())
+                };
+                (empties & scan.live) | one_dead
+            };
+            for c in cells(targets) {
+                let s = self.scores[c] + if threats.has(c) { 1 << 30 } else { 0 };
+                list.push((s, Move::mark(c)));
+                if hand.block > 0 {
+                    list.push((s / 2, Move::new(c, Piece::Block)));
+                }
+            }
+            if hand.remove > 0 {
+                for c in cells(st.marks[opp] | st.blocks) {
+                    list.push((0, Move::new(c, Piece::Remove)));
+                }
+            }
+            if hand.bomb > 0 {
+                let occupied = st.occupied();
+                for c in 0..shape.cells {
+                    if !(shape.area[c] & occupied).none() {
+                        list.push((0, Move::new(c, Piece::Bomb)));
+                    }
+                }
+            }
+            if let Some(tm) = tt_move {
+                for e in list.iter_mut() {
+                    if e.1 == tm {
+                        e.0 = u32::MAX;
+                    }
+                }
+            }
+            list.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        }
+
+        let mut best = i32::MIN;
+        let mut best_move = list[0].1;
+        for &(_, mv) in list.iter() {
+            let child = shape.play(st, mv);
+            let v = -self.search(&child, ply + 1, -beta, -alpha);
+            if self.aborted {
+                *self.list(ply) = list;
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = mv;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        *self.list(ply) = list;
+
+        let result = best.clamp(lb, ub);
+        let bound = if result <= a0 {
+            Bound::Upper
+        } else if result >= b0 {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        let canonical_move = Move::new(shape.maps[sym][best_move.cell()] as usize, best_move.piece);
+        self.tt.store(
+            key,
+            to_tt(result as i64, ply as i64, MATE),
+            empties.count() as u16,
+            bound,
+            pack_move(canonical_move),
+        );
+        result
+    }
+
+    fn list(&mut self, ply: u32) -> &mut Vec<(u32, Move)> {
+        let i = ply as usize;
+        while self.lists.len() <= i {
+            self.lists.push(Vec::with_capacity(self.shape.cells));
+        }
+        &mut self.lists[i]
+    }
+
+    /// The move-ordering score of `cell` from the last [`Solver::scan`] with scores.
+    pub fn score_of(&self, cell: usize) -> u32 {
+        self.scores[cell]
+    }
+
+    /// The best move stored for `st`, if any (for the principal variation).
+    pub fn stored_move(&self, st: &State<B>) -> Option<Move> {
+        let (key, sym) = self.shape.canonical(st);
+        let e = self.tt.probe(key)?;
+        let mv = unpack_move(e.mv)?;
+        let back = &self.shape.maps[self.shape.inverse[sym]];
+        Some(Move::new(back[mv.cell()] as usize, mv.piece))
+    }
+}
