@@ -54,6 +54,8 @@ pub struct Solver<'a, B: Bits> {
     pub max_ply: u32,
     lists: Vec<Vec<(u32, Move)>>,
     scores: Vec<u32>,
+    /// Per cell: the weight of the side to move's own open windows through it, and the opponent's.
+    split: Vec<[u32; 2]>,
 }
 
 impl<'a, B: Bits> Solver<'a, B> {
@@ -66,6 +68,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             max_ply: 0,
             lists: Vec::new(),
             scores: vec![0; shape.cells],
+            split: vec![[0; 2]; shape.cells],
         }
     }
 
@@ -82,7 +85,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             live: B::default(),
         };
         if score {
-            self.scores.iter_mut().for_each(|s| *s = 0);
+            self.split.iter_mut().for_each(|s| *s = [0; 2]);
         }
         for line in &shape.lines {
             let mask = line.mask;
@@ -111,10 +114,16 @@ impl<'a, B: Bits> Solver<'a, B> {
                 }
                 if score {
                     let w = shape.weight[own as usize];
+                    let slot = (p != st.side) as usize;
                     for c in cells(empty) {
-                        self.scores[c] += w;
+                        self.split[c][slot] += w;
                     }
                 }
+            }
+        }
+        if score {
+            for (sc, sp) in self.scores.iter_mut().zip(&self.split) {
+                *sc = sp[0] + sp[1];
             }
         }
         out
@@ -246,7 +255,7 @@ impl<'a, B: Bits> Solver<'a, B> {
                     }
                 }
             }
-            list.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+            list.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
         }
 
         let mut best = i32::MIN;
