@@ -19,7 +19,7 @@ pub fn window_weight(own: u32) -> f64 {
 /// Counts `player`'s marks in window `w` and whether it is still open for them
 /// (no opponent mark, no block).
 #[inline]
-fn window_state(position: &Position, cells: &[u16], player: Player) -> Option<u32> {
+pub fn window_state(position: &Position, cells: &[u16], player: Player) -> Option<u32> {
     let mut own = 0;
     for &c in cells {
         match position.cell(c as usize) {

@@ -235,7 +235,24 @@ impl WinLine {
     }
 }
 
-/// Counts the run of cells equal to `is_own` from `cell` (exclusive) along `(dr, dc)`.
+/// How many steps along `(dr, dc)` stay on the board from (`row`, `col`).
+#[inline]
+fn room(geo: &Geometry, row: usize, col: usize, (dr, dc): (isize, isize)) -> usize {
+    let rows = match dr {
+        1 => geo.n - 1 - row,
+        -1 => row,
+        _ => usize::MAX,
+    };
+    let cols = match dc {
+        1 => geo.m - 1 - col,
+        -1 => col,
+        _ => usize::MAX,
+    };
+    rows.min(cols)
+}
+
+/// Counts the run of cells satisfying `is_own` from `cell` (exclusive) along
+/// `(dr, dc)`, stopping at `limit`.
 #[inline]
 pub(crate) fn run_length(
     geo: &Geometry,
@@ -244,18 +261,16 @@ pub(crate) fn run_length(
     limit: usize,
     is_own: impl Fn(usize) -> bool,
 ) -> usize {
-    let mut len = 0;
-    let mut at = cell;
-    while len < limit {
-        match geo.offset(at, dr, dc) {
-            Some(next) if is_own(next) => {
-                len += 1;
-                at = next;
-            }
-            _ => break,
+    let steps = limit.min(room(geo, cell / geo.m, cell % geo.m, (dr, dc)));
+    let delta = dr * geo.m as isize + dc;
+    let mut at = cell as isize;
+    for len in 0..steps {
+        at += delta;
+        if !is_own(at as usize) {
+            return len;
         }
     }
-    len
+    steps
 }
 
 /// The winning line through `cell` for the player whose marks satisfy `is_own`,

@@ -1,0 +1,590 @@
+//! `kinrow arena`: plays two engines against each other and measures the difference.
+//!
+//! Games come in pairs: both games of a pair start from the same opening, a few random
+//! marks near the centre drawn from a seeded generator and kept only when a quick
+//! static evaluation finds them balanced, and the engines swap colours between the
+//! two. The summary gives engine A's wins, draws and losses, its score, the Elo
+//! difference with a 95% interval, and each engine's mean time per move; every game's
+//! move list can be written as JSON lines.
+//!
+//! Reproducibility: openings and every engine's RNG seed follow from `--seed`, and
+//! results are collected in game order whatever `--threads` says. Engines that stop on a
+//! node or depth limit therefore replay bit for bit; a time limit depends on the
+//! machine's speed and load, so time-limited matches are only statistically repeatable.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+use crate::engine::{eval, EngineKind, Limits, Parameter};
+use crate::game::{Hand, Move, Player, Position, Rules};
+
+/// One contestant: an engine and its parameters, written `name[:key=value]*`,
+/// e.g. `minimax:depth=4` or `perfect:mistake_probability=0.1:time_ms=50`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineSpec {
+    pub kind: EngineKind,
+    pub time_ms: Option<u64>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub mistake_probability: Option<f64>,
+    /// The text it was parsed from: the engine's label in the results.
+    pub label: String,
+}
+
+impl EngineSpec {
+    /// Parses `name[:key=value]*`.
+    pub fn parse(text: &str) -> Result<EngineSpec, String> {
+        let mut parts = text.trim().split(':');
+        let name = parts.next().unwrap_or_default();
+        let kind = EngineKind::parse(name).ok_or_else(|| {
+            let known: Vec<&str> = EngineKind::ALL.iter().map(|k| k.name()).collect();
+            format!("unknown engine {name:?} (known: {})", known.join(", "))
+        })?;
+        let mut spec = EngineSpec {
+            kind,
+            time_ms: None,
+            depth: None,
+            nodes: None,
+            mistake_probability: None,
+            label: text.trim().to_string(),
+        };
+        for part in parts {
+            let (key, value) = part
+                .split_once('=')
+                .ok_or_else(|| format!("{text:?}: parameter {part:?} is not key=value"))?;
+            let bad = |what: &str| format!("{text:?}: {key}={value:?} is not {what}");
+            let param = match key {
+                "time_ms" => {
+                    spec.time_ms = Some(value.parse().map_err(|_| bad("a whole number"))?);
+                    Parameter::TimeMs
+                }
+                "depth" => {
+                    spec.depth = Some(value.parse().map_err(|_| bad("a whole number"))?);
+                    Parameter::Depth
+                }
+                "nodes" => {
+                    spec.nodes = Some(value.parse().map_err(|_| bad("a whole number"))?);
+                    Parameter::Nodes
+                }
+                "mistake_probability" => {
+                    let p: f64 = value.parse().map_err(|_| bad("a number"))?;
+                    if !(0.0..=1.0).contains(&p) {
+                        return Err(bad("between 0 and 1"));
+                    }
+                    spec.mistake_probability = Some(p);
+                    Parameter::MistakeProbability
+                }
+                _ => {
+                    return Err(format!(
+                        "{text:?}: unknown parameter {key:?} (time_ms, depth, nodes, mistake_probability)"
+                    ))
+                }
+            };
+            if !kind.parameters().contains(&param) {
+                return Err(format!("{text:?}: {name} does not read {key}"));
+            }
+        }
+        Ok(spec)
+    }
+
+    /// The limits of one move: the spec's own values over the match's time budget.
+    pub fn limits(&self, default_time: Duration) -> Limits {
+        Limits {
+            time: self.time_ms.map_or(default_time, Duration::from_millis),
+            depth: self.depth,
+            nodes: self.nodes,
+            mistake_probability: self.mistake_probability.unwrap_or(0.0),
+        }
+    }
+}
+
+/// A whole match.
+#[derive(Clone, Debug)]
+pub struct ArenaConfig {
+    /// Engine A and engine B.
+    pub engines: [EngineSpec; 2],
+    pub rules: Rules,
+    pub games: usize,
+    /// Time per move unless an engine's spec says otherwise.
+    pub time: Duration,
+    pub seed: u64,
+    pub threads: usize,
+    /// Random marks in each opening; `None` picks by board size.
+    pub opening_plies: Option<usize>,
+}
+
+/// How a game ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    Won(Player),
+    Draw,
+}
+
+/// One played game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub index: usize,
+    /// Which engine (0 = A, 1 = B) played x.
+    pub x_engine: usize,
+    pub opening: Vec<Move>,
+    /// The engines' moves after the opening.
+    pub moves: Vec<Move>,
+    pub result: GameResult,
+    /// Total thinking time and number of moves per engine (A, B).
+    pub think: [Duration; 2],
+    pub counts: [u32; 2],
+}
+
+impl GameRecord {
+    /// The winning engine (0 = A, 1 = B), `None` for a draw.
+    pub fn winner_engine(&self) -> Option<usize> {
+        match self.result {
+            GameResult::Won(Player::X) => Some(self.x_engine),
+            GameResult::Won(Player::O) => Some(1 - self.x_engine),
+            GameResult::Draw => None,
+        }
+    }
+}
+
+/// The match's totals, from engine A's side.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// A's points per game (a win 1, a draw ½).
+    pub score: f64,
+    /// A's Elo advantage and its 95% interval (infinite at a score of 0 or 1).
+    pub elo: f64,
+    pub elo_low: f64,
+    pub elo_high: f64,
+    /// Mean time per move of A and B.
+    pub mean_move: [Duration; 2],
+}
+
+/// Elo difference for a score fraction in `[0, 1]`.
+pub fn elo_from_score(score: f64) -> f64 {
+    if score <= 0.0 {
+        f64::NEG_INFINITY
+    } else if score >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / score - 1.0).log10()
+    }
+}
+
+/// Totals a list of games.
+pub fn summarize(games: &[GameRecord]) -> Summary {
+    let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
+    let mut think = [Duration::ZERO; 2];
+    let mut counts = [0u32; 2];
+    for g in games {
+        match g.winner_engine() {
+            Some(0) => wins += 1,
+            Some(_) => losses += 1,
+            None => draws += 1,
+        }
+        for e in 0..2 {
+            think[e] += g.think[e];
+            counts[e] += g.counts[e];
+        }
+    }
+    let n = games.len().max(1) as f64;
+    let score = (f64::from(wins) + 0.5 * f64::from(draws)) / n;
+    // Standard error of the per-game score, normal approximation.
+    let var = (f64::from(wins) * (1.0 - score).powi(2)
+        + f64::from(draws) * (0.5 - score).powi(2)
+        + f64::from(losses) * score.powi(2))
+        / n;
+    let margin = 1.96 * (var / n).sqrt();
+    let mean = |e: usize| {
+        if counts[e] == 0 {
+            Duration::ZERO
+        } else {
+            think[e] / counts[e]
+        }
+    };
+    Summary {
+        wins,
+        draws,
+        losses,
+        score,
+        elo: elo_from_score(score),
+        elo_low: elo_from_score(score - margin),
+        elo_high: elo_from_score(score + margin),
+        mean_move: [mean(0), mean(1)],
+    }
+}
+
+/// The default number of random opening marks for a board.
+pub fn default_opening_plies(rules: &Rules) -> usize {
+    match rules.cells() {
+        0..=16 => 1,
+        17..=64 => 2,
+        _ => 4,
+    }
+}
+
+/// True when the side to move or the opponent could complete a line at once.
+fn has_immediate_win(p: &Position) -> bool {
+    (0..p.cells().len()).any(|c| {
+        p.cell(c) == crate::game::Cell::Empty
+            && (p.wins_at(c, Player::X) || p.wins_at(c, Player::O))
+    })
+}
+
+/// How lopsided a position looks: |own − opponent's window potential| over their sum.
+fn imbalance(p: &Position) -> f64 {
+    let me = eval::potential(p, p.to_move());
+    let them = eval::potential(p, p.to_move().opponent());
+    if me + them == 0.0 {
+        0.0
+    } else {
+        (me - them).abs() / (me + them)
+    }
+}
+
+/// The opening of pair `pair`: `plies` random marks within a small square around the
+/// centre, redrawn (up to 200 times) while the game is decided, a line is one move
+/// from completion, or the static evaluation is lopsided; the least lopsided draw is
+/// kept when none passes.
+pub fn opening(rules: &Rules, plies: usize, seed: u64, pair: usize) -> Vec<Move> {
+    let mut rng = StdRng::seed_from_u64(seed ^ (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let (m, n) = (rules.m(), rules.n());
+    let radius = (m.min(n) / 4).max(1);
+    let (cr, cc) = (n / 2, m / 2);
+    let mut region: Vec<usize> = Vec::new();
+    for r in cr.saturating_sub(radius)..(cr + radius + 1).min(n) {
+        for c in cc.saturating_sub(radius)..(cc + radius + 1).min(m) {
+            region.push(r * m + c);
+        }
+    }
+    let plies = plies.min(region.len()).min(rules.cells().saturating_sub(1));
+    let mut best: Option<(f64, Vec<Move>)> = None;
+    for _ in 0..200 {
+        let mut p = Position::empty(rules);
+        let mut moves = Vec::new();
+        while moves.len() < plies {
+            let cell = region[rng.random_range(0..region.len())];
+            let mv = Move::mark(cell);
+            if p.is_legal(mv) {
+                p.play(mv);
+                moves.push(mv);
+            }
+            if p.is_over() {
+                break;
+            }
+        }
+        if p.is_over() || (rules.k() > 2 && has_immediate_win(&p)) {
+            continue;
+        }
+        let lopsided = imbalance(&p);
+        if lopsided < 0.15 {
+            return moves;
+        }
+        if best.as_ref().is_none_or(|(b, _)| lopsided < *b) {
+            best = Some((lopsided, moves));
+        }
+    }
+    best.map(|(_, m)| m).unwrap_or_default()
+}
+
+fn engine_seed(seed: u64, game: usize, engine: usize) -> u64 {
+    seed.wrapping_mul(0xD134_2543_DE82_EF95)
+        ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ (engine as u64 + 1).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+}
+
+/// Plays game `index` of the match.
+pub fn play_game(config: &ArenaConfig, index: usize) -> GameRecord {
+    let plies = config
+        .opening_plies
+        .unwrap_or_else(|| default_opening_plies(&config.rules));
+    let opening = opening(&config.rules, plies, config.seed, index / 2);
+    let x_engine = index % 2;
+    let engines = [
+        config.engines[0].kind.build(),
+        config.engines[1].kind.build(),
+    ];
+    let limits = [
+        config.engines[0].limits(config.time),
+        config.engines[1].limits(config.time),
+    ];
+    let mut rngs = [0, 1].map(|e| StdRng::seed_from_u64(engine_seed(config.seed, index, e)));
+    let mut p = Position::empty(&config.rules);
+    for &mv in &opening {
+        p.play(mv);
+    }
+    let mut moves = Vec::new();
+    let mut think = [Duration::ZERO; 2];
+    let mut counts = [0u32; 2];
+    let mut result = None;
+    while !p.is_over() {
+        let e = if p.to_move() == Player::X {
+            x_engine
+        } else {
+            1 - x_engine
+        };
+        let start = Instant::now();
+        let analysis = engines[e].analyze(&p, &limits[e], &mut rngs[e]);
+        think[e] += start.elapsed();
+        counts[e] += 1;
+        if p.try_play(analysis.best).is_err() {
+            // An illegal move forfeits the game.
+            result = Some(GameResult::Won(p.to_move().opponent()));
+            break;
+        }
+        moves.push(analysis.best);
+    }
+    let result = result.unwrap_or_else(|| match p.winner() {
+        Some(w) => GameResult::Won(w),
+        None => GameResult::Draw,
+    });
+    GameRecord {
+        index,
+        x_engine,
+        opening,
+        moves,
+        result,
+        think,
+        counts,
+    }
+}
+
+/// Plays the whole match on `config.threads` threads; `progress` hears of every
+/// finished game (in completion order). Returns the games in game order.
+pub fn run(config: &ArenaConfig, progress: &(dyn Fn(&GameRecord) + Sync)) -> Vec<GameRecord> {
+    let next = AtomicUsize::new(0);
+    let done: Mutex<Vec<GameRecord>> = Mutex::new(Vec::with_capacity(config.games));
+    std::thread::scope(|s| {
+        for _ in 0..config.threads.max(1) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= config.games {
+                    break;
+                }
+                let g = play_game(config, i);
+                progress(&g);
+                done.lock().expect("no panics while holding").push(g);
+            });
+        }
+    });
+    let mut games = done.into_inner().expect("threads finished");
+    games.sort_by_key(|g| g.index);
+    games
+}
+
+fn move_json(mv: Move, m: usize) -> serde_json::Value {
+    let c = mv.coord(m);
+    serde_json::json!({ "row": c.row, "col": c.col, "piece": mv.piece.as_str() })
+}
+
+/// One game as a JSON object (one line of the `--out` file).
+pub fn game_json(config: &ArenaConfig, g: &GameRecord) -> serde_json::Value {
+    let m = config.rules.m();
+    let label = |e: usize| config.engines[e].label.clone();
+    let ms = |e: usize| {
+        if g.counts[e] == 0 {
+            0.0
+        } else {
+            g.think[e].as_secs_f64() * 1000.0 / f64::from(g.counts[e])
+        }
+    };
+    serde_json::json!({
+        "game": g.index,
+        "rules": { "m": config.rules.m(), "n": config.rules.n(), "k": config.rules.k(),
+                   "overline": config.rules.overline() },
+        "x": label(g.x_engine),
+        "o": label(1 - g.x_engine),
+        "opening": g.opening.iter().map(|&mv| move_json(mv, m)).collect::<Vec<_>>(),
+        "moves": g.moves.iter().map(|&mv| move_json(mv, m)).collect::<Vec<_>>(),
+        "result": match g.result {
+            GameResult::Won(p) => p.as_str(),
+            GameResult::Draw => "draw",
+        },
+        "winner": g.winner_engine().map(label),
+        "mean_ms": { "x": ms(g.x_engine), "o": ms(1 - g.x_engine) },
+    })
+}
+
+fn fmt_elo(e: f64) -> String {
+    if e.is_infinite() {
+        if e > 0.0 { "+inf" } else { "-inf" }.to_string()
+    } else if e.abs() < 0.5 {
+        "0".to_string()
+    } else {
+        format!("{e:+.0}")
+    }
+}
+
+/// The summary as printed by `kinrow arena`.
+pub fn report(config: &ArenaConfig, s: &Summary) -> String {
+    let [a, b] = &config.engines;
+    let games = s.wins + s.draws + s.losses;
+    format!(
+        "{} vs {} on {},{},{}{}: {} games\n\
+         {}: {} wins, {} draws, {} losses; score {:.1}%\n\
+         Elo difference {} (95% interval {} .. {})\n\
+         mean time per move: {} {:.1} ms, {} {:.1} ms",
+        a.label,
+        b.label,
+        config.rules.m(),
+        config.rules.n(),
+        config.rules.k(),
+        if config.rules.overline() {
+            ""
+        } else {
+            " exact"
+        },
+        games,
+        a.label,
+        s.wins,
+        s.draws,
+        s.losses,
+        s.score * 100.0,
+        fmt_elo(s.elo),
+        fmt_elo(s.elo_low),
+        fmt_elo(s.elo_high),
+        a.label,
+        s.mean_move[0].as_secs_f64() * 1000.0,
+        b.label,
+        s.mean_move[1].as_secs_f64() * 1000.0,
+    )
+}
+
+/// `kinrow arena` on the command line.
+#[derive(clap::Args, Debug)]
+pub struct ArenaArgs {
+    /// The two engines, `a,b`, each `name[:key=value]*` (keys: time_ms, depth, nodes,
+    /// mistake_probability), e.g. `mcts,minimax:depth=4`.
+    #[arg(long)]
+    pub engines: String,
+    /// The rules as `M,N,K`.
+    #[arg(long, value_name = "M,N,K", default_value = "15,15,5")]
+    pub rules: String,
+    /// Only exactly `k` in a row wins.
+    #[arg(long)]
+    pub exact: bool,
+    /// Special pieces each player starts with, as `BLOCK,REMOVE,BOMB`.
+    #[arg(long, value_name = "B,R,BOMB")]
+    pub pieces: Option<String>,
+    /// Number of games (colours alternate; pairs share an opening).
+    #[arg(long, default_value_t = 10)]
+    pub games: usize,
+    /// Time per move in milliseconds (an engine's own `time_ms` overrides it).
+    #[arg(long, default_value_t = 100)]
+    pub time_ms: u64,
+    /// Seed of the openings and of every engine's RNG.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Random marks per opening (default: 1 up to 16 cells, 2 up to 64, else 4).
+    #[arg(long)]
+    pub opening_plies: Option<usize>,
+    /// Write every game as a JSON line to this file.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print one line per finished game.
+    #[arg(long)]
+    pub verbose: bool,
+}
+
+fn parse_config(args: &ArenaArgs) -> Result<ArenaConfig, String> {
+    let specs: Vec<&str> = args.engines.split(',').collect();
+    if specs.len() != 2 {
+        return Err(format!(
+            "--engines: expected two engines `a,b`, got {:?}",
+            args.engines
+        ));
+    }
+    let engines = [EngineSpec::parse(specs[0])?, EngineSpec::parse(specs[1])?];
+    let nums: Vec<u64> = args
+        .rules
+        .split(',')
+        .map(|s| s.trim().parse::<u64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("--rules: {:?} is not M,N,K", args.rules))?;
+    if nums.len() != 3 {
+        return Err(format!("--rules: {:?} is not M,N,K", args.rules));
+    }
+    let hand = match &args.pieces {
+        None => Hand::default(),
+        Some(s) => {
+            let v: Vec<u8> = s
+                .split(',')
+                .map(|x| x.trim().parse::<u8>())
+                .collect::<Result<_, _>>()
+                .map_err(|_| format!("--pieces: {s:?} is not BLOCK,REMOVE,BOMB"))?;
+            if v.len() != 3 {
+                return Err(format!("--pieces: {s:?} is not BLOCK,REMOVE,BOMB"));
+            }
+            Hand::new(v[0], v[1], v[2])
+        }
+    };
+    let rules = Rules::new(nums[0], nums[1], nums[2], !args.exact, [hand, hand])
+        .map_err(|e| e.to_string())?;
+    if args.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    Ok(ArenaConfig {
+        engines,
+        rules,
+        games: args.games,
+        time: Duration::from_millis(args.time_ms),
+        seed: args.seed,
+        threads: args.threads.max(1),
+        opening_plies: args.opening_plies,
+    })
+}
+
+/// Runs `kinrow arena`; returns the exit code.
+pub fn main(args: ArenaArgs) -> i32 {
+    let config = match parse_config(&args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("kinrow arena: {e}");
+            return 2;
+        }
+    };
+    let verbose = args.verbose;
+    let progress = |g: &GameRecord| {
+        if verbose {
+            let who = |e: usize| config.engines[e].label.as_str();
+            let result = match g.winner_engine() {
+                Some(e) => format!("{} wins", who(e)),
+                None => "draw".to_string(),
+            };
+            eprintln!(
+                "game {:>3}: x {} / o {}: {} after {} moves",
+                g.index,
+                who(g.x_engine),
+                who(1 - g.x_engine),
+                result,
+                g.opening.len() + g.moves.len()
+            );
+        }
+    };
+    let games = run(&config, &progress);
+    if let Some(path) = &args.out {
+        let written = std::fs::File::create(path).and_then(|mut f| {
+            for g in &games {
+                writeln!(f, "{}", game_json(&config, g))?;
+            }
+            Ok(())
+        });
+        if let Err(e) = written {
+            eprintln!("kinrow arena: cannot write {}: {e}", path.display());
+            return 1;
+        }
+    }
+    println!("{}", report(&config, &summarize(&games)));
+    0
+}

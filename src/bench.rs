@@ -1,0 +1,199 @@
+//! `kinrow bench`: offline engine throughput, no HTTP in the way.
+//!
+//! For every engine in [`EngineKind::ALL`] and every board size, the engine analyses a
+//! fixed set of middle-game positions (the arena's balanced openings, a few plies deep)
+//! over and over for a measuring window. Each call gets the same per-call budget
+//! (`--time-ms`, and `--nodes` if given), so fast engines make many calls and searching
+//! engines use their budget. The table gives positions (calls) per second, nodes per
+//! second and microseconds per call.
+
+use std::time::{Duration, Instant};
+
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+
+use crate::arena;
+use crate::engine::{EngineKind, Limits};
+use crate::game::{Position, Rules};
+
+/// One measured cell of the table.
+#[derive(Clone, Debug)]
+pub struct BenchRow {
+    pub engine: EngineKind,
+    pub board: String,
+    pub calls: u64,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+impl BenchRow {
+    pub fn positions_per_sec(&self) -> f64 {
+        self.calls as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+    pub fn nodes_per_sec(&self) -> f64 {
+        self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+    pub fn micros_per_call(&self) -> f64 {
+        self.elapsed.as_secs_f64() * 1e6 / self.calls.max(1) as f64
+    }
+}
+
+/// The positions benchmarked on `rules`: `count` balanced openings of `plies` marks.
+pub fn positions(rules: &Rules, plies: usize, count: usize) -> Vec<Position> {
+    (0..count)
+        .map(|i| {
+            let mut p = Position::empty(rules);
+            for mv in arena::opening(rules, plies, 0xBE7C, i) {
+                p.play(mv);
+            }
+            p
+        })
+        .filter(|p| !p.is_over())
+        .collect()
+}
+
+/// Measures `engine` on `positions` for at least `window` (and at least one call per
+/// position), each call within `limits`.
+pub fn measure(
+    engine: EngineKind,
+    board: &str,
+    positions: &[Position],
+    limits: &Limits,
+    window: Duration,
+) -> BenchRow {
+    let built = engine.build();
+    let mut rng = StdRng::seed_from_u64(7);
+    let (mut calls, mut nodes) = (0u64, 0u64);
+    let start = Instant::now();
+    loop {
+        for p in positions {
+            let a = built.analyze(p, limits, &mut rng);
+            calls += 1;
+            nodes += a.stats.nodes;
+        }
+        if start.elapsed() >= window {
+            break;
+        }
+    }
+    BenchRow {
+        engine,
+        board: board.to_string(),
+        calls,
+        nodes,
+        elapsed: start.elapsed(),
+    }
+}
+
+/// The table as printed (Markdown).
+pub fn table(rows: &[BenchRow]) -> String {
+    let mut out = String::from(
+        "| engine | board | calls | positions/s | nodes/s | µs/call |\n| --- | --- | ---: | ---: | ---: | ---: |\n",
+    );
+    for r in rows {
+        out.push_str(&format!(
+            "| {} | {} | {} | {:.1} | {:.0} | {:.0} |\n",
+            r.engine.name(),
+            r.board,
+            r.calls,
+            r.positions_per_sec(),
+            r.nodes_per_sec(),
+            r.micros_per_call()
+        ));
+    }
+    out
+}
+
+/// `kinrow bench` on the command line.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// Engines to measure, comma-separated (default: all).
+    #[arg(long)]
+    pub engines: Option<String>,
+    /// Boards as `M,N,K` separated by `;` (default: 3,3,3;7,7,4;9,9,5;15,15,5).
+    #[arg(long, default_value = "3,3,3;7,7,4;9,9,5;15,15,5")]
+    pub boards: String,
+    /// Budget of one call in milliseconds.
+    #[arg(long, default_value_t = 50)]
+    pub time_ms: u64,
+    /// Node budget of one call (engines that count nodes stop there).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Measuring window per engine and board, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    pub window_ms: u64,
+    /// Positions per board.
+    #[arg(long, default_value_t = 4)]
+    pub positions: usize,
+}
+
+/// Runs `kinrow bench`; returns the exit code.
+pub fn main(args: BenchArgs) -> i32 {
+    let engines: Vec<EngineKind> = match &args.engines {
+        None => EngineKind::ALL.to_vec(),
+        Some(list) => {
+            let mut v = Vec::new();
+            for name in list.split(',') {
+                match EngineKind::parse(name.trim()) {
+                    Some(k) => v.push(k),
+                    None => {
+                        eprintln!("kinrow bench: unknown engine {name:?}");
+                        return 2;
+                    }
+                }
+            }
+            v
+        }
+    };
+    let mut boards = Vec::new();
+    for spec in args.boards.split(';') {
+        let nums: Result<Vec<u64>, _> = spec.split(',').map(|s| s.trim().parse()).collect();
+        match nums.ok().filter(|v| v.len() == 3) {
+            Some(v) => match Rules::mnk(v[0], v[1], v[2]) {
+                Ok(r) => boards.push((format!("{}x{}x{}", v[0], v[1], v[2]), r)),
+                Err(e) => {
+                    eprintln!("kinrow bench: {spec}: {e}");
+                    return 2;
+                }
+            },
+            None => {
+                eprintln!("kinrow bench: {spec:?} is not M,N,K");
+                return 2;
+            }
+        }
+    }
+    let limits = Limits {
+        time: Duration::from_millis(args.time_ms),
+        nodes: args.nodes,
+        ..Limits::default()
+    };
+    let window = Duration::from_millis(args.window_ms);
+    let mut rows = Vec::new();
+    for (name, rules) in &boards {
+        let plies = (arena::default_opening_plies(rules) * 2).min(rules.cells() / 3);
+        let ps = positions(rules, plies, args.positions.max(1));
+        if ps.is_empty() {
+            continue;
+        }
+        for &engine in &engines {
+            let row = measure(engine, name, &ps, &limits, window);
+            eprintln!(
+                "{} {}: {:.0} µs/call",
+                engine.name(),
+                name,
+                row.micros_per_call()
+            );
+            rows.push(row);
+        }
+    }
+    println!(
+        "per-call budget {} ms{}, window {} ms, {} positions per board\n",
+        args.time_ms,
+        args.nodes
+            .map(|n| format!(", {n} nodes"))
+            .unwrap_or_default(),
+        args.window_ms,
+        args.positions
+    );
+    print!("{}", table(&rows));
+    0
+}

@@ -1,0 +1,551 @@
+//! `mcts`: Monte Carlo tree search with a heuristic prior (PUCT) and a solver.
+//!
+//! Every iteration walks down the tree from the root, at each node picking the child
+//! with the best `Q + c * P * sqrt(N) / (1 + n)` (`Q` its win rate, `P` its prior from the
+//! k-windows its cell advances and spoils, `N` and `n` the visit counts), expands the node
+//! it ends on (from its second visit), plays the game out at random from there and
+//! credits the result to every node on the way. Playouts take an immediate win and
+//! stop an immediate loss; the rest of their moves are random cells near pieces.
+//!
+//! A node whose side to move can win at once gets that move as its only child; one
+//! whose opponent threatens to win at once gets only the moves that can stop it
+//! (marks and blocks on the threatened cells, removes, bombs). Proven results (a win,
+//! a draw, a loss) travel up the tree as in MCTS-solver, so short forced wins are
+//! found and reported with their length. On boards of more than 64 cells the tree
+//! only considers cells within two of a piece; a result that rests on that
+//! restriction is not reported as proven.
+//!
+//! Reported numbers: each move's `score` is its share of the root's playouts (the
+//! `scores` grid is the visit share); the analysis' `evaluation.score` is the chosen
+//! move's win rate (1 a win, 0.5 a draw, 0 a loss, averaged over its playouts).
+//! [`Mcts::search`] gives every root move's visits and win rate.
+
+mod sim;
+
+use rand::rngs::StdRng;
+use rand::Rng;
+
+use self::sim::{FastRng, Sim};
+use super::{
+    sort_best_first, Analysis, Clock, Engine, Evaluation, Limits, MoveEval, Outcome, SearchStats,
+};
+use crate::game::{Move, Piece, Position};
+
+/// The proven value of a node for the player who made its move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Proof {
+    Unknown,
+    Win,
+    Draw,
+    Loss,
+}
+
+#[derive(Clone, Debug)]
+struct Node {
+    mv: Move,
+    first_child: u32,
+    n_children: u32,
+    visits: u32,
+    /// Sum of results for the player who made `mv` (1 win, 0.5 draw, 0 loss).
+    value: f32,
+    prior: f32,
+    proof: Proof,
+    /// The proof rests on a move list restricted to cells near pieces.
+    soft: bool,
+    /// Plies from the parent position to the end of the game, where proven.
+    plies: u16,
+    expanded: bool,
+    /// The children cover every legal move, or the omitted ones lose at once.
+    complete: bool,
+}
+
+impl Node {
+    fn new(mv: Move, prior: f32) -> Node {
+        Node {
+            mv,
+            first_child: 0,
+            n_children: 0,
+            visits: 0,
+            value: 0.0,
+            prior,
+            proof: Proof::Unknown,
+            soft: false,
+            plies: 0,
+            expanded: false,
+            complete: false,
+        }
+    }
+
+    fn children(&self) -> std::ops::Range<usize> {
+        self.first_child as usize..(self.first_child + self.n_children) as usize
+    }
+
+    fn win_rate(&self) -> Option<f64> {
+        match self.proof {
+            Proof::Win if !self.soft => Some(1.0),
+            Proof::Loss if !self.soft => Some(0.0),
+            _ if self.visits > 0 => Some(f64::from(self.value) / f64::from(self.visits)),
+            Proof::Draw => Some(0.5),
+            _ => None,
+        }
+    }
+}
+
+/// One root move as the search saw it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RootMove {
+    pub mv: Move,
+    /// Playouts through this move.
+    pub visits: u32,
+    /// Mean result of those playouts for the side to move (1 win, 0.5 draw, 0 loss);
+    /// 1 or 0 for a proven win or loss; `None` when never visited.
+    pub win_rate: Option<f64>,
+    /// The heuristic prior (a probability over the root's tree moves).
+    pub prior: f64,
+    pub outcome: Outcome,
+    pub plies: Option<u32>,
+}
+
+/// What [`Mcts::search`] found: the root's tree moves and the chosen one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchReport {
+    /// The moves the tree considered at the root (a subset of the legal moves on
+    /// large boards, or when the opponent threatens to win at once).
+    pub root: Vec<RootMove>,
+    /// Index into `root` of the chosen move.
+    pub best: usize,
+    /// The principal variation (most visited line).
+    pub pv: Vec<Move>,
+    /// True when the opponent threatens to win at once, so every mark or block that is
+    /// not in `root` loses in two plies.
+    pub forced: bool,
+    pub playouts: u64,
+    pub max_depth: u32,
+    /// True when the root's value is proven.
+    pub solved: bool,
+}
+
+/// The Monte Carlo tree search engine.
+#[derive(Clone, Debug)]
+pub struct Mcts {
+    /// The PUCT exploration constant.
+    pub exploration: f32,
+    /// The tree stops growing at this many nodes (playouts go on from its leaves).
+    pub max_tree_nodes: usize,
+}
+
+impl Default for Mcts {
+    fn default() -> Self {
+        Mcts {
+            exploration: 1.5,
+            max_tree_nodes: 1_500_000,
+        }
+    }
+}
+
+struct Tree {
+    nodes: Vec<Node>,
+    exploration: f32,
+    /// The side to move at the root (0 for x, 1 for o).
+    root_player: usize,
+    scratch_moves: Vec<Move>,
+    scratch_cells: Vec<u16>,
+    max_depth: u32,
+}
+
+impl Tree {
+    /// The player who made the move of the node at depth `depth` (the root is depth 0).
+    fn mover(&self, depth: usize) -> usize {
+        if depth % 2 == 1 {
+            self.root_player
+        } else {
+            1 - self.root_player
+        }
+    }
+
+    /// Creates the children of `node` for the position `sim`; may prove things.
+    fn expand(&mut self, node: usize, sim: &mut Sim) {
+        let me = sim.to_move();
+        self.nodes[node].expanded = true;
+        if !sim.has_legal_move() {
+            let n = &mut self.nodes[node];
+            n.proof = Proof::Draw;
+            n.plies = 1;
+            return;
+        }
+        let mut moves = std::mem::take(&mut self.scratch_moves);
+        let mut threats = std::mem::take(&mut self.scratch_cells);
+        moves.clear();
+        let mut complete = !sim.shape.restrict;
+        let mut winning = false;
+        if let Some(p) = sim.winning_cell(me) {
+            moves.push(Move::mark(sim.shape.plain(p)));
+            winning = true;
+            complete = true;
+        } else {
+            sim.winning_cells(1 - me, &mut threats);
+            if threats.is_empty() {
+                sim.tree_moves(&mut moves);
+            } else {
+                let hand = sim.hand();
+                for &p in &threats {
+                    moves.push(Move::mark(sim.shape.plain(p as usize)));
+                }
+                if hand.block > 0 {
+                    for &p in &threats {
+                        moves.push(Move::new(sim.shape.plain(p as usize), Piece::Block));
+                    }
+                }
+                sim.special_moves(hand, &mut moves);
+                complete = true;
+            }
+        }
+        let first = self.nodes.len();
+        let mut total = 0.0f32;
+        for &mv in &moves {
+            let s = if winning { 1.0 } else { sim.prior_score(mv) };
+            total += s;
+            self.nodes.push(Node::new(mv, s));
+        }
+        let count = moves.len();
+        for child in &mut self.nodes[first..] {
+            child.prior = 0.9 * child.prior / total + 0.1 / count as f32;
+        }
+        if winning {
+            let child = &mut self.nodes[first];
+            child.proof = Proof::Win;
+            child.plies = 1;
+        }
+        let n = &mut self.nodes[node];
+        n.first_child = first as u32;
+        n.n_children = count as u32;
+        n.complete = complete;
+        self.scratch_moves = moves;
+        self.scratch_cells = threats;
+        self.update_proof(node);
+    }
+
+    /// Derives `node`'s proof from its children; true when it became proven.
+    fn update_proof(&mut self, node: usize) -> bool {
+        let n = &self.nodes[node];
+        if n.proof != Proof::Unknown || !n.expanded || n.n_children == 0 {
+            return false;
+        }
+        let mut fastest_win: Option<(u16, bool)> = None;
+        let mut all_proven = true;
+        let mut draw: Option<(u16, bool)> = None;
+        let mut slowest_loss: (u16, bool) = (0, false);
+        for c in n.children() {
+            let child = &self.nodes[c];
+            match child.proof {
+                Proof::Win => {
+                    if fastest_win.is_none_or(|(p, _)| child.plies < p) {
+                        fastest_win = Some((child.plies, child.soft));
+                    }
+                }
+                Proof::Draw => {
+                    if draw.is_none_or(|(p, _)| child.plies > p) {
+                        draw = Some((child.plies, child.soft));
+                    }
+                }
+                Proof::Loss => {
+                    if child.plies >= slowest_loss.0 {
+                        slowest_loss = (child.plies, slowest_loss.1 || child.soft);
+                    }
+                }
+                Proof::Unknown => all_proven = false,
+            }
+        }
+        let restricted = !n.complete;
+        let (proof, plies, soft) = if let Some((p, soft)) = fastest_win {
+            (Proof::Loss, p, soft)
+        } else if !all_proven {
+            return false;
+        } else if let Some((p, soft)) = draw {
+            (Proof::Draw, p, soft || restricted)
+        } else {
+            (Proof::Win, slowest_loss.0, slowest_loss.1 || restricted)
+        };
+        let n = &mut self.nodes[node];
+        n.proof = proof;
+        n.plies = plies.saturating_add(1);
+        n.soft = soft;
+        true
+    }
+
+    /// The child of `node` to descend into.
+    fn select(&self, node: usize) -> usize {
+        let parent = &self.nodes[node];
+        let sqrt_n = (parent.visits.max(1) as f32).sqrt();
+        let fpu = if parent.visits > 0 {
+            1.0 - parent.value / parent.visits as f32
+        } else {
+            0.5
+        };
+        let mut best = None;
+        let mut best_score = f32::NEG_INFINITY;
+        let mut fallback = parent.first_child as usize;
+        for c in parent.children() {
+            let child = &self.nodes[c];
+            let q = match child.proof {
+                Proof::Win => return c,
+                Proof::Loss => {
+                    if child.plies > self.nodes[fallback].plies {
+                        fallback = c;
+                    }
+                    continue;
+                }
+                Proof::Draw => 0.5,
+                Proof::Unknown if child.visits > 0 => child.value / child.visits as f32,
+                Proof::Unknown => fpu,
+            };
+            let u = self.exploration * child.prior * sqrt_n / (1.0 + child.visits as f32);
+            if q + u > best_score {
+                best_score = q + u;
+                best = Some(c);
+            }
+        }
+        best.unwrap_or(fallback)
+    }
+
+    /// The result of a proven node as a winner (`None` for a draw).
+    fn proven_winner(&self, node: usize, depth: usize) -> Option<usize> {
+        let mover = self.mover(depth);
+        match self.nodes[node].proof {
+            Proof::Win => Some(mover),
+            Proof::Loss => Some(1 - mover),
+            _ => None,
+        }
+    }
+
+    fn backup(&mut self, path: &[usize], winner: Option<usize>) {
+        for (depth, &i) in path.iter().enumerate() {
+            let mover = self.mover(depth);
+            let n = &mut self.nodes[i];
+            n.visits += 1;
+            n.value += match winner {
+                Some(w) if w == mover => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            };
+        }
+        for j in (1..path.len()).rev() {
+            if self.nodes[path[j]].proof == Proof::Unknown || !self.update_proof(path[j - 1]) {
+                break;
+            }
+        }
+    }
+
+    /// The child of `node` to play: a proven win (fastest), else the most visited
+    /// child not proven lost, else the slowest loss.
+    fn best_child(&self, node: usize) -> Option<usize> {
+        let n = &self.nodes[node];
+        let key = |c: usize| {
+            let ch = &self.nodes[c];
+            let class = match ch.proof {
+                Proof::Win => 3,
+                Proof::Loss => 0,
+                Proof::Draw | Proof::Unknown => 1,
+            };
+            let plies = match ch.proof {
+                Proof::Win => -(ch.plies as i64),
+                Proof::Loss => ch.plies as i64,
+                _ => 0,
+            };
+            (
+                class,
+                plies,
+                ch.visits,
+                ch.win_rate().unwrap_or(0.0),
+                ch.prior,
+            )
+        };
+        n.children().max_by(|&a, &b| {
+            let (ka, kb) = (key(a), key(b));
+            ka.0.cmp(&kb.0)
+                .then(ka.1.cmp(&kb.1))
+                .then(ka.2.cmp(&kb.2))
+                .then(ka.3.total_cmp(&kb.3))
+                .then(ka.4.total_cmp(&kb.4))
+                .then(b.cmp(&a))
+        })
+    }
+}
+
+impl Mcts {
+    /// Runs the search and reports every root tree move with its visits and win rate.
+    pub fn search(&self, position: &Position, limits: &Limits, rng: &mut StdRng) -> SearchReport {
+        let mut clock = Clock::start(limits);
+        let root_sim = Sim::new(position);
+        let mut sim = root_sim.clone();
+        let mut fast = FastRng::new(rng.next_u64());
+        let mut tree = Tree {
+            nodes: Vec::with_capacity(4096),
+            exploration: self.exploration,
+            root_player: position.to_move().index(),
+            scratch_moves: Vec::new(),
+            scratch_cells: Vec::new(),
+            max_depth: 0,
+        };
+        tree.nodes.push(Node::new(Move::mark(0), 1.0));
+        tree.expand(0, &mut sim);
+        let forced = {
+            let mut threats = Vec::new();
+            sim.winning_cells(1 - sim.to_move(), &mut threats);
+            sim.winning_cell(sim.to_move()).is_none() && !threats.is_empty()
+        };
+        let mut path: Vec<usize> = Vec::with_capacity(64);
+        let mut playouts = 0u64;
+        while tree.nodes[0].proof == Proof::Unknown && !clock.stopped() {
+            playouts += 1;
+            sim.copy_from(&root_sim);
+            path.clear();
+            path.push(0);
+            let mut node = 0;
+            let winner = loop {
+                if tree.nodes[node].proof != Proof::Unknown {
+                    break tree.proven_winner(node, path.len() - 1);
+                }
+                if !tree.nodes[node].expanded {
+                    let grow = tree.nodes[node].visits > 0
+                        && tree.nodes.len() + sim.near().len() * 2 < self.max_tree_nodes;
+                    if !grow {
+                        break sim.playout(&mut fast);
+                    }
+                    tree.expand(node, &mut sim);
+                    if tree.nodes[node].proof != Proof::Unknown {
+                        break tree.proven_winner(node, path.len() - 1);
+                    }
+                }
+                let child = tree.select(node);
+                sim.play(tree.nodes[child].mv);
+                path.push(child);
+                node = child;
+                if let Some(w) = sim.winner {
+                    let n = &mut tree.nodes[child];
+                    n.proof = Proof::Win;
+                    n.plies = 1;
+                    break Some(w);
+                }
+            };
+            tree.max_depth = tree.max_depth.max(path.len() as u32 - 1);
+            tree.backup(&path, winner);
+            if !clock.tick() && playouts % 32 == 0 {
+                clock.expired();
+            }
+        }
+        let root = &tree.nodes[0];
+        let report_moves: Vec<RootMove> = root
+            .children()
+            .map(|c| {
+                let ch = &tree.nodes[c];
+                let (outcome, plies) = match (ch.proof, ch.soft) {
+                    (Proof::Unknown, _) | (_, true) => (Outcome::Unknown, None),
+                    (Proof::Win, _) => (Outcome::Win, Some(u32::from(ch.plies))),
+                    (Proof::Draw, _) => (Outcome::Draw, Some(u32::from(ch.plies))),
+                    (Proof::Loss, _) => (Outcome::Loss, Some(u32::from(ch.plies))),
+                };
+                RootMove {
+                    mv: ch.mv,
+                    visits: ch.visits,
+                    win_rate: ch.win_rate(),
+                    prior: f64::from(ch.prior),
+                    outcome,
+                    plies,
+                }
+            })
+            .collect();
+        let best_node = tree
+            .best_child(0)
+            .expect("a position in progress has a move");
+        let mut pv = vec![tree.nodes[best_node].mv];
+        let mut at = best_node;
+        while let Some(next) = tree
+            .best_child(at)
+            .filter(|&c| tree.nodes[c].visits > 0 || tree.nodes[c].proof != Proof::Unknown)
+        {
+            pv.push(tree.nodes[next].mv);
+            at = next;
+        }
+        SearchReport {
+            best: best_node - root.first_child as usize,
+            root: report_moves,
+            pv,
+            forced,
+            playouts,
+            max_depth: tree.max_depth,
+            solved: root.proof != Proof::Unknown && !root.soft,
+        }
+    }
+}
+
+impl Engine for Mcts {
+    fn analyze(&self, position: &Position, limits: &Limits, rng: &mut StdRng) -> Analysis {
+        let clock = Clock::start(limits);
+        let report = self.search(position, limits, rng);
+        let total: u64 = report.root.iter().map(|r| u64::from(r.visits)).sum();
+        let share = |visits: u32| {
+            if total == 0 {
+                0.0
+            } else {
+                f64::from(visits) / total as f64
+            }
+        };
+        let mut legal = Vec::new();
+        position.legal_moves_into(&mut legal);
+        let in_tree: std::collections::HashMap<Move, &RootMove> =
+            report.root.iter().map(|r| (r.mv, r)).collect();
+        let mut moves: Vec<MoveEval> = legal
+            .iter()
+            .map(|&mv| {
+                let eval = match in_tree.get(&mv) {
+                    Some(r) => Evaluation {
+                        score: share(r.visits),
+                        outcome: r.outcome,
+                        plies: r.plies,
+                    },
+                    None if report.forced && matches!(mv.piece, Piece::Mark | Piece::Block) => {
+                        Evaluation {
+                            score: 0.0,
+                            outcome: Outcome::Loss,
+                            plies: Some(2),
+                        }
+                    }
+                    None => Evaluation {
+                        score: 0.0,
+                        outcome: Outcome::Unknown,
+                        plies: None,
+                    },
+                };
+                MoveEval {
+                    mv,
+                    eval,
+                    action: None,
+                }
+            })
+            .collect();
+        sort_best_first(&mut moves);
+        let chosen = &report.root[report.best];
+        if let Some(i) = moves.iter().position(|e| e.mv == chosen.mv) {
+            moves[..=i].rotate_right(1);
+        }
+        let evaluation = Evaluation {
+            score: chosen.win_rate.unwrap_or(0.5),
+            outcome: chosen.outcome,
+            plies: chosen.plies,
+        };
+        Analysis {
+            best: chosen.mv,
+            evaluation,
+            moves,
+            pv: report.pv,
+            stats: SearchStats {
+                nodes: report.playouts,
+                depth: report.max_depth,
+                elapsed: clock.elapsed(),
+                complete: report.solved,
+                path: None,
+            },
+        }
+    }
+}

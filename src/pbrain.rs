@@ -1,0 +1,352 @@
+//! `kinrow pbrain`: the engine over the Gomocup (piskvork) protocol on stdin/stdout,
+//! so gomoku GUIs and tournament managers can play it.
+//!
+//! Commands: `START n`, `RECTSTART w,h`, `BEGIN`, `TURN x,y`, `BOARD` .. `DONE`,
+//! `TAKEBACK x,y`, `INFO key value` (`timeout_turn`, `timeout_match`, `time_left`,
+//! `rule`, `max_memory`, and the rest accepted silently), `RESTART`, `ABOUT`, `END`.
+//! Coordinates are `x,y` = column,row, zero-based. Whatever the brain cannot do (a
+//! board larger than 64, renju or caro rules, a move on an occupied cell, a command
+//! before `START`) is answered `ERROR` with the reason; an unknown command gets
+//! `UNKNOWN`.
+//!
+//! Time: a move uses at most `timeout_turn` minus a safety margin, and, when a match
+//! clock is running, at most a twentieth of `time_left`.
+
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+
+use crate::engine::{Engine, EngineKind, Limits};
+use crate::game::{Cell, Piece, Player, Position, Rules, MAX_SIDE};
+
+/// What a cell holds from the brain's point of view.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Stone {
+    Empty,
+    Own,
+    Theirs,
+}
+
+/// The brain's state between commands.
+pub struct Brain {
+    engine: Box<dyn Engine>,
+    engine_name: &'static str,
+    k: u64,
+    size: Option<(usize, usize)>,
+    board: Vec<Stone>,
+    exact: bool,
+    timeout_turn: Duration,
+    timeout_match: Duration,
+    time_left: Option<Duration>,
+    /// Lines collected between `BOARD` and `DONE`.
+    pending_board: Option<Vec<(usize, usize, u8)>>,
+    rng: StdRng,
+    /// Set by `END`.
+    pub finished: bool,
+}
+
+/// The engine pbrain plays with when none is named: `auto` when registered, else the
+/// registry's default (the first of [`EngineKind::ALL`]).
+pub fn default_engine() -> Option<EngineKind> {
+    EngineKind::parse("auto").or_else(|| EngineKind::ALL.first().copied())
+}
+
+/// Time kept in reserve on every move for the protocol round trip.
+const MARGIN: Duration = Duration::from_millis(30);
+
+impl Brain {
+    /// A brain playing `engine` with `k` in a row.
+    pub fn new(engine: EngineKind, k: u64, seed: u64) -> Brain {
+        Brain {
+            engine: engine.build(),
+            engine_name: engine.name(),
+            k,
+            size: None,
+            board: Vec::new(),
+            exact: false,
+            timeout_turn: Duration::from_millis(5000),
+            timeout_match: Duration::ZERO,
+            time_left: None,
+            pending_board: None,
+            rng: StdRng::seed_from_u64(seed),
+            finished: false,
+        }
+    }
+
+    /// Handles one input line; returns the lines to answer (possibly none).
+    pub fn handle(&mut self, line: &str) -> Vec<String> {
+        let line = line.trim();
+        if line.is_empty() {
+            return Vec::new();
+        }
+        if self.pending_board.is_some() {
+            return self.board_line(line);
+        }
+        let (cmd, rest) = match line.split_once(char::is_whitespace) {
+            Some((c, r)) => (c, r.trim()),
+            None => (line, ""),
+        };
+        match cmd.to_ascii_uppercase().as_str() {
+            "START" => match rest.parse::<usize>() {
+                Ok(s) => self.start(s, s),
+                Err(_) => vec![format!("ERROR START needs a board size, got {rest:?}")],
+            },
+            "RECTSTART" => match parse_pair(rest) {
+                Some((w, h)) => self.start(w, h),
+                None => vec![format!("ERROR RECTSTART needs width,height, got {rest:?}")],
+            },
+            "RESTART" => match self.size {
+                Some(_) => {
+                    self.board.iter_mut().for_each(|s| *s = Stone::Empty);
+                    vec!["OK".into()]
+                }
+                None => vec!["ERROR RESTART before START".into()],
+            },
+            "BEGIN" => self.think(),
+            "TURN" => match parse_pair(rest) {
+                Some((x, y)) => match self.place(x, y, Stone::Theirs) {
+                    Ok(()) => self.think(),
+                    Err(e) => vec![format!("ERROR {e}")],
+                },
+                None => vec![format!("ERROR TURN needs x,y, got {rest:?}")],
+            },
+            "TAKEBACK" => match parse_pair(rest) {
+                Some((x, y)) => match self.index(x, y) {
+                    Ok(i) => {
+                        self.board[i] = Stone::Empty;
+                        vec!["OK".into()]
+                    }
+                    Err(e) => vec![format!("ERROR {e}")],
+                },
+                None => vec![format!("ERROR TAKEBACK needs x,y, got {rest:?}")],
+            },
+            "BOARD" => {
+                if self.size.is_none() {
+                    return vec!["ERROR BOARD before START".into()];
+                }
+                self.pending_board = Some(Vec::new());
+                Vec::new()
+            }
+            "INFO" => self.info(rest),
+            "ABOUT" => vec![format!(
+                "name=\"kinrow\", version=\"{}\", author=\"kinrow\", country=\"-\", www=\"-\", engine=\"{}\"",
+                env!("CARGO_PKG_VERSION"),
+                self.engine_name
+            )],
+            "END" => {
+                self.finished = true;
+                Vec::new()
+            }
+            "SWAP2BOARD" => vec!["ERROR swap2 openings are not supported".into()],
+            _ => vec![format!("UNKNOWN command {cmd:?}")],
+        }
+    }
+
+    fn start(&mut self, w: usize, h: usize) -> Vec<String> {
+        if w == 0 || h == 0 || w > MAX_SIDE || h > MAX_SIDE {
+            return vec![format!(
+                "ERROR unsupported board size {w}x{h}: sides must be 1 to {MAX_SIDE}"
+            )];
+        }
+        self.size = Some((w, h));
+        self.board = vec![Stone::Empty; w * h];
+        vec!["OK".into()]
+    }
+
+    fn index(&self, x: usize, y: usize) -> Result<usize, String> {
+        let (w, h) = self.size.ok_or("no board yet: send START first")?;
+        if x >= w || y >= h {
+            return Err(format!("{x},{y} is off the {w}x{h} board"));
+        }
+        Ok(y * w + x)
+    }
+
+    fn place(&mut self, x: usize, y: usize, stone: Stone) -> Result<(), String> {
+        let i = self.index(x, y)?;
+        if self.board[i] != Stone::Empty {
+            return Err(format!("{x},{y} is already occupied"));
+        }
+        self.board[i] = stone;
+        Ok(())
+    }
+
+    fn board_line(&mut self, line: &str) -> Vec<String> {
+        if line.eq_ignore_ascii_case("DONE") {
+            let lines = self.pending_board.take().unwrap_or_default();
+            self.board.iter_mut().for_each(|s| *s = Stone::Empty);
+            for (x, y, field) in lines {
+                let stone = match field {
+                    1 => Stone::Own,
+                    2 => Stone::Theirs,
+                    _ => return vec![format!("ERROR field {field} at {x},{y} is not supported (only 1 = own, 2 = opponent)")],
+                };
+                if let Err(e) = self.place(x, y, stone) {
+                    return vec![format!("ERROR {e}")];
+                }
+            }
+            return self.think();
+        }
+        let parts: Vec<&str> = line.split(',').map(str::trim).collect();
+        let parsed = (parts.len() == 3)
+            .then(|| {
+                Some((
+                    parts[0].parse().ok()?,
+                    parts[1].parse().ok()?,
+                    parts[2].parse().ok()?,
+                ))
+            })
+            .flatten();
+        match parsed {
+            Some(t) => {
+                self.pending_board.get_or_insert_with(Vec::new).push(t);
+                Vec::new()
+            }
+            None => vec![format!("ERROR BOARD line {line:?} is not x,y,field")],
+        }
+    }
+
+    fn info(&mut self, rest: &str) -> Vec<String> {
+        let (key, value) = match rest.split_once(char::is_whitespace) {
+            Some((k, v)) => (k.to_ascii_lowercase(), v.trim()),
+            None => return vec![format!("ERROR INFO needs a key and a value, got {rest:?}")],
+        };
+        let ms = || value.parse::<u64>().ok().map(Duration::from_millis);
+        match key.as_str() {
+            "timeout_turn" => match ms() {
+                Some(d) => self.timeout_turn = d,
+                None => return vec![format!("ERROR timeout_turn {value:?} is not milliseconds")],
+            },
+            "timeout_match" => match ms() {
+                Some(d) => self.timeout_match = d,
+                None => return vec![format!("ERROR timeout_match {value:?} is not milliseconds")],
+            },
+            "time_left" => match ms() {
+                Some(d) => self.time_left = Some(d),
+                None => return vec![format!("ERROR time_left {value:?} is not milliseconds")],
+            },
+            "rule" => match value.parse::<u32>() {
+                Ok(r) if r & 4 != 0 => {
+                    return vec!["ERROR renju rules are not supported; playing freestyle".into()]
+                }
+                Ok(r) if r & 8 != 0 => {
+                    return vec!["ERROR caro rules are not supported; playing freestyle".into()]
+                }
+                Ok(r) => self.exact = r & 1 != 0,
+                Err(_) => return vec![format!("ERROR rule {value:?} is not a number")],
+            },
+            // Accepted, nothing to do: the engines' memory is bounded by their own caps.
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    /// The time budget of the next move.
+    pub fn move_budget(&self) -> Duration {
+        let turn = if self.timeout_turn.is_zero() {
+            Duration::from_millis(100)
+        } else {
+            self.timeout_turn
+        };
+        let mut budget = turn.saturating_sub(MARGIN.max(turn / 10));
+        if let Some(left) = self.time_left {
+            if !self.timeout_match.is_zero() || left < Duration::from_secs(3600) {
+                budget = budget.min(left / 20);
+            }
+        }
+        budget.max(Duration::from_millis(1))
+    }
+
+    fn position(&self) -> Result<Position, String> {
+        let (w, h) = self.size.ok_or("no board yet: send START first")?;
+        let own = self.board.iter().filter(|&&s| s == Stone::Own).count();
+        let theirs = self.board.iter().filter(|&&s| s == Stone::Theirs).count();
+        // X moves first: with equal counts the brain (to move) is X.
+        let me = if own == theirs {
+            Player::X
+        } else if theirs == own + 1 {
+            Player::O
+        } else {
+            return Err(format!(
+                "the board has {own} own and {theirs} opponent stones: it cannot be the brain's turn"
+            ));
+        };
+        let rules = Rules::new(w as u64, h as u64, self.k, !self.exact, Default::default())
+            .map_err(|e| e.to_string())?;
+        let cells = self
+            .board
+            .iter()
+            .map(|s| match s {
+                Stone::Empty => Cell::Empty,
+                Stone::Own => Cell::Mark(me),
+                Stone::Theirs => Cell::Mark(me.opponent()),
+            })
+            .collect();
+        Position::from_cells(&rules, cells, Some(me)).map_err(|e| e.to_string())
+    }
+
+    fn think(&mut self) -> Vec<String> {
+        let position = match self.position() {
+            Ok(p) => p,
+            Err(e) => return vec![format!("ERROR {e}")],
+        };
+        if position.is_over() {
+            return vec!["ERROR the game is over: there is no move to make".into()];
+        }
+        let limits = Limits::with_time(self.move_budget());
+        let analysis = self.engine.analyze(&position, &limits, &mut self.rng);
+        let c = analysis.best.coord(position.m());
+        let mv = analysis.best;
+        if mv.piece == Piece::Mark && position.is_legal(mv) {
+            self.board[mv.cell()] = Stone::Own;
+        }
+        vec![format!("{},{}", c.col, c.row)]
+    }
+}
+
+fn parse_pair(s: &str) -> Option<(usize, usize)> {
+    let (a, b) = s.split_once(',')?;
+    Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
+}
+
+/// `kinrow pbrain` on the command line.
+#[derive(clap::Args, Debug)]
+pub struct PbrainArgs {
+    /// The engine (default: `auto` when available, else the registry's default).
+    #[arg(long)]
+    pub engine: Option<String>,
+    /// Marks in a row to win.
+    #[arg(long, default_value_t = 5)]
+    pub k: u64,
+    /// Seed of the engine's RNG.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Runs the protocol on stdin/stdout until `END` or end of input; returns the exit code.
+pub fn main(args: PbrainArgs) -> i32 {
+    let kind = match &args.engine {
+        Some(name) => EngineKind::parse(name),
+        None => default_engine(),
+    };
+    let Some(kind) = kind else {
+        println!("ERROR no such engine: {}", args.engine.unwrap_or_default());
+        return 2;
+    };
+    let mut brain = Brain::new(kind, args.k, args.seed);
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        for answer in brain.handle(&line) {
+            if writeln!(out, "{answer}").and_then(|_| out.flush()).is_err() {
+                return 1;
+            }
+        }
+        if brain.finished {
+            break;
+        }
+    }
+    0
+}
