@@ -100,6 +100,11 @@ fn state_reports_turn_status_and_winning_line() {
     assert_eq!(st, 200, "{b}");
     assert_eq!(b["status"], "draw");
 
+    // JSON Schema counts 3.0 as an integer, and so does the API.
+    let (st, b) = s.call("/v1/state", &json!({"rules": {"m": 3.0, "n": 3, "k": 3.0}}));
+    assert_eq!(st, 200, "{b}");
+    assert_eq!(b["rules"]["m"], 3);
+
     // The empty board when omitted; the rules come back with full hands.
     let (st, b) = s.call("/v1/state", &json!({"rules": {"m": 4, "n": 2, "k": 3}}));
     assert_eq!(st, 200, "{b}");

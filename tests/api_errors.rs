@@ -38,6 +38,12 @@ fn wrong_shapes_are_invalid_request_with_their_field() {
         ),
         (json!({"rules": ttt(), "colour": "red"}), "colour"),
         (json!({"rules": {"m": "3", "n": 3, "k": 3}}), "rules.m"),
+        (json!({"rules": {"m": 3.5, "n": 3, "k": 3}}), "rules.m"),
+        (json!({"rules": {"m": 3, "n": 3, "k": 1e300}}), "rules.k"),
+        (
+            json!({"rules": {"m": 3, "n": 3, "k": 9_223_372_036_854_775_808u64}}),
+            "rules.k",
+        ),
         (
             json!({"rules": ttt(), "board": ["...", 5, "..."]}),
             "board[1]",

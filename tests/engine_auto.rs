@@ -213,3 +213,64 @@ fn never_loses_on_3x3x3_and_4x4x4() {
         }
     }
 }
+
+#[test]
+fn searches_large_boards_with_patterns_and_scores_every_cell() {
+    for (m, n, k) in [(15, 15, 5), (64, 64, 5), (20, 9, 6), (15, 15, 20)] {
+        let rules = Rules::mnk(m, n, k).unwrap();
+        let mut pos = Position::empty(&rules);
+        for c in [0usize, 1, m as usize + 3, 2 * m as usize + 2] {
+            pos.play(Move::mark(c));
+        }
+        let a = EngineKind::Auto
+            .build()
+            .analyze(&pos, &limits(60), &mut StdRng::seed_from_u64(9));
+        assert!(a
+            .stats
+            .path
+            .as_deref()
+            .unwrap()
+            .starts_with("pattern search"));
+        assert!(pos.is_legal(a.best));
+        assert_eq!(a.moves.len(), pos.empties() as usize, "{m}x{n}");
+        assert!(
+            a.stats.elapsed < Duration::from_millis(400),
+            "{:?}",
+            a.stats.elapsed
+        );
+        // Same seed, same answer.
+        let b = EngineKind::Auto
+            .build()
+            .analyze(&pos, &limits(60), &mut StdRng::seed_from_u64(9));
+        assert!(pos.is_legal(b.best));
+    }
+}
+
+#[test]
+fn special_pieces_go_to_minimax() {
+    let hands = [Hand::new(1, 1, 0), Hand::new(1, 1, 0)];
+    let rules = Rules::new(15, 15, 5, true, hands).unwrap();
+    let rows: Vec<String> = (0..15)
+        .map(|r| {
+            if r == 7 {
+                ".....oooo......".into()
+            } else if r == 8 {
+                "......xxx......".into()
+            } else {
+                "...............".into()
+            }
+        })
+        .collect();
+    let pos = Position::new(&rules, Some(&rows[..]), Some(Player::X)).unwrap();
+    let a = EngineKind::Auto
+        .build()
+        .analyze(&pos, &limits(100), &mut StdRng::seed_from_u64(2));
+    assert!(a.stats.path.as_deref().unwrap().starts_with("minimax"));
+    // o has an open four: only a remove (or a block plus luck) keeps x alive; x must not ignore it.
+    let mut after = pos.clone();
+    after.play(a.best);
+    let o_wins = (0..225)
+        .filter(|&c| after.cell(c) == kinrow::game::Cell::Empty && after.wins_at(c, Player::O))
+        .count();
+    assert!(o_wins <= 1, "{:?} leaves o {o_wins} winning cells", a.best);
+}

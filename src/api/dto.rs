@@ -12,6 +12,70 @@ use super::error::{ApiError, ErrorCode};
 use crate::engine::{Action, Analysis, EngineKind, Evaluation, MoveEval, Outcome};
 use crate::game::{Coord, Hand, Move, Piece, Player, Position, Rules, Status, MAX_SIDE};
 
+/// Integer fields: JSON Schema counts `3.0` as an integer, so these accept integral
+/// floats as well as integers; anything outside `i64` is an error.
+mod int {
+    use serde::de::{self, Deserializer, Visitor};
+    use std::fmt;
+
+    struct Int;
+
+    impl Visitor<'_> for Int {
+        type Value = i64;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an integer between -2^63 and 2^63 - 1")
+        }
+
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<i64, E> {
+            Ok(v)
+        }
+
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<i64, E> {
+            i64::try_from(v).map_err(|_| E::invalid_value(de::Unexpected::Unsigned(v), &self))
+        }
+
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<i64, E> {
+            // 2^63 is exactly representable; every integral float below it fits.
+            if v.fract() == 0.0 && v >= -(2f64.powi(63)) && v < 2f64.powi(63) {
+                Ok(v as i64)
+            } else {
+                Err(E::invalid_value(de::Unexpected::Float(v), &self))
+            }
+        }
+    }
+
+    pub fn required<'de, D: Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+        d.deserialize_any(Int)
+    }
+
+    struct OptInt;
+
+    impl<'de> Visitor<'de> for OptInt {
+        type Value = Option<i64>;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an integer or null")
+        }
+
+        fn visit_none<E: de::Error>(self) -> Result<Option<i64>, E> {
+            Ok(None)
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<Option<i64>, E> {
+            Ok(None)
+        }
+
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<i64>, D::Error> {
+            required(d).map(Some)
+        }
+    }
+
+    pub fn optional<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+        d.deserialize_option(OptInt)
+    }
+}
+
 // ----- pieces of positions -----
 
 /// A player: `x` (moves first) or `o`.
@@ -83,12 +147,15 @@ impl From<Piece> for PieceName {
 pub struct HandDto {
     /// Blocks held.
     #[schema(minimum = 0, maximum = 64, example = 1)]
+    #[serde(default, deserialize_with = "int::optional")]
     pub block: Option<i64>,
     /// Removes held.
     #[schema(minimum = 0, maximum = 64, example = 1)]
+    #[serde(default, deserialize_with = "int::optional")]
     pub remove: Option<i64>,
     /// Bombs held.
     #[schema(minimum = 0, maximum = 64, example = 0)]
+    #[serde(default, deserialize_with = "int::optional")]
     pub bomb: Option<i64>,
 }
 
@@ -110,13 +177,16 @@ pub struct PiecesDto {
 pub struct RulesDto {
     /// Columns, 1 to 64.
     #[schema(minimum = 1, maximum = 64, example = 15)]
+    #[serde(deserialize_with = "int::required")]
     pub m: i64,
     /// Rows, 1 to 64.
     #[schema(minimum = 1, maximum = 64, example = 15)]
+    #[serde(deserialize_with = "int::required")]
     pub n: i64,
     /// Marks in an unbroken line needed to win, at least 1. A `k` longer than both sides is
     /// legal: such a game is always drawn.
     #[schema(minimum = 1, example = 5)]
+    #[serde(deserialize_with = "int::required")]
     pub k: i64,
     /// True (the default): a line longer than `k` wins too (freestyle). False: only exactly `k`.
     pub overline: Option<bool>,
@@ -261,8 +331,10 @@ impl MoveDto {
 #[schema(example = json!({"row": 1, "col": 1, "piece": "mark"}))]
 pub struct MoveRequest {
     #[schema(minimum = 0, maximum = 63, example = 1)]
+    #[serde(deserialize_with = "int::required")]
     pub row: i64,
     #[schema(minimum = 0, maximum = 63, example = 1)]
+    #[serde(deserialize_with = "int::required")]
     pub col: i64,
     /// Defaults to `mark`.
     pub piece: Option<PieceName>,
@@ -336,14 +408,17 @@ pub struct EngineParams {
     /// Maximum search depth in plies (1 to 4096), for the engines that search a tree.
     /// No limit but time when omitted.
     #[schema(minimum = 1, maximum = 4096, example = 6)]
+    #[serde(default, deserialize_with = "int::optional")]
     pub depth: Option<i64>,
     /// Wall-clock budget in milliseconds, at least 1. Defaults to the server's
     /// `KINROW_DEFAULT_TIME_MS` (1000) and is cut to `KINROW_MAX_TIME_MS` (10000);
     /// `limits.time_ms` in the answer says what was used.
     #[schema(minimum = 1, example = 300)]
+    #[serde(default, deserialize_with = "int::optional")]
     pub time_ms: Option<i64>,
     /// Maximum nodes (positions visited; playouts for `mcts`), 1 to 10^10. No limit but time when omitted.
     #[schema(minimum = 1, maximum = 10_000_000_000i64, example = 1_000_000)]
+    #[serde(default, deserialize_with = "int::optional")]
     pub nodes: Option<i64>,
     /// `perfect` only: the probability, 0 to 1, of overlooking each branch at every node,
     /// so that people can beat it. Default 0.
@@ -352,7 +427,8 @@ pub struct EngineParams {
     /// Makes the answer reproducible: the same request with the same seed gives the same
     /// answer. Without one the server draws a seed (below 2^53) and reports it in `stats.seed`.
     #[schema(minimum = 0, example = 42)]
-    pub seed: Option<u64>,
+    #[serde(default, deserialize_with = "int::optional")]
+    pub seed: Option<i64>,
 }
 
 // ----- requests -----

@@ -42,24 +42,15 @@ pub fn parse_body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
         )
     })?;
     let mut de = serde_json::Deserializer::from_slice(bytes);
+    // The syntax is fine, so whatever fails now is the shape: `invalid_request`. (serde_json
+    // reports some shape errors, like an array where an enum goes, as syntax errors.)
     let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
-        let inner = e.into_inner();
-        let code = if inner.is_data() {
-            ErrorCode::InvalidRequest
+        let message = e.into_inner().to_string();
+        if matches!(path.as_str(), "." | "" | "?") {
+            ApiError::new(ErrorCode::InvalidRequest, message)
         } else {
-            ErrorCode::InvalidJson
-        };
-        let message = if code == ErrorCode::InvalidJson {
-            format!("the body is not valid JSON: {inner}")
-        } else {
-            inner.to_string()
-        };
-        // A syntax error has no meaningful place in the document's structure.
-        if code == ErrorCode::InvalidJson || matches!(path.as_str(), "." | "" | "?") {
-            ApiError::new(code, message)
-        } else {
-            ApiError::at(code, path, message)
+            ApiError::at(ErrorCode::InvalidRequest, path, message)
         }
     })?;
     de.end().map_err(|e| {

@@ -94,9 +94,12 @@ pub fn search_plan(
         })?,
     };
     // Drawn seeds stay below 2^53 so that JavaScript clients can send them back exactly.
-    let seed = params
-        .seed
-        .unwrap_or_else(|| rand::rng().random_range(0..1u64 << 53));
+    let seed = match params.seed {
+        None => rand::rng().random_range(0..1u64 << 53),
+        Some(s) => u64::try_from(s).map_err(|_| {
+            invalid_limit("seed", format!("seed is {s}, but it must be at least 0"))
+        })?,
+    };
     let limits = Limits {
         time,
         depth,

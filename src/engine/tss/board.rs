@@ -72,6 +72,9 @@ pub struct ThreatBoard {
     /// Scratch stamps to de-duplicate cells in lists.
     seen: Vec<u32>,
     stamp: u32,
+    /// Each player's summed [`ThreatBoard::weight`] over the windows open for them.
+    pub score: [i64; 2],
+    weights: Vec<i64>,
 }
 
 impl ThreatBoard {
@@ -112,6 +115,16 @@ impl ThreatBoard {
             sets: Default::default(),
             seen: vec![0; cells],
             stamp: 0,
+            score: [0; 2],
+            weights: (0..=k)
+                .map(|c| {
+                    if c == 0 {
+                        0
+                    } else {
+                        10i64.pow((c as u32 - 1).min(12))
+                    }
+                })
+                .collect(),
         };
         for p in 0..2 {
             board.hash ^= blocks_key(p, board.blocks[p]);
@@ -167,14 +180,48 @@ impl ThreatBoard {
         let geo = Arc::clone(&self.geo);
         for &w in geo.windows().through(cell) {
             let w = w as usize;
+            for p in 0..2 {
+                self.score[p] -= self.contribution(w, p);
+            }
             if content == BLOCK {
                 self.blocked[w] = (self.blocked[w] as i8 + delta) as u8;
             } else {
                 let p = (content - 1) as usize;
                 self.count[w][p] = (self.count[w][p] as i8 + delta) as u8;
             }
+            for p in 0..2 {
+                self.score[p] += self.contribution(w, p);
+            }
             self.reclassify(w);
         }
+    }
+
+    /// What window `w` adds to `p`'s score: 10^(marks - 1) while it is open for `p`.
+    #[inline]
+    fn contribution(&self, w: usize, p: usize) -> i64 {
+        if self.blocked[w] == 0 && self.count[w][1 - p] == 0 {
+            self.weights[self.count[w][p] as usize]
+        } else {
+            0
+        }
+    }
+
+    /// How much `p`'s score would grow with a mark of `p` on the empty `cell`.
+    pub fn gain(&self, p: usize, cell: usize) -> i64 {
+        let mut g = 0;
+        for &w in self.geo.windows().through(cell) {
+            let w = w as usize;
+            if self.blocked[w] == 0 && self.count[w][1 - p] == 0 {
+                let c = self.count[w][p] as usize;
+                g += self.weights[(c + 1).min(self.k)] - self.weights[c];
+            }
+        }
+        g
+    }
+
+    /// The shared geometry.
+    pub fn geometry(&self) -> &Arc<Geometry> {
+        &self.geo
     }
 
     fn reclassify(&mut self, w: usize) {
@@ -256,6 +303,12 @@ impl ThreatBoard {
                 }
             }
         }
+    }
+
+    /// True when `p` has a window missing only two marks (a four can be made there).
+    #[inline]
+    pub fn may_four(&self, p: usize) -> bool {
+        !self.sets[p][2].is_empty()
     }
 
     /// True when `p` has a cell that wins at once.

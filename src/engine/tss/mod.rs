@@ -18,9 +18,9 @@
 //! A [`Proof`] is a strategy tree: the attacker's move, the defender replies that need
 //! their own continuation, and one continuation that wins against every other reply.
 
-mod board;
+pub(crate) mod board;
 mod root;
-mod search;
+pub(crate) mod search;
 
 use std::time::Duration;
 
@@ -29,7 +29,7 @@ use crate::game::{Move, Piece, Player, Position};
 
 pub use root::{plan, RootPlan};
 
-use board::ThreatBoard;
+pub(crate) use board::ThreatBoard;
 use search::{Solver, R, VCF_DEPTH};
 
 /// A forced win for the attacker, who is to move at its root.
