@@ -24,7 +24,7 @@ const SIDE_KEY: u64 = 0x6A09_E667_F3BC_C909;
 /// Moves searched at an inner node (the best by the ordering score).
 const WIDTH: usize = 12;
 /// Fours a leaf's VCF may chain.
-const LEAF_VCF: u32 = 5;
+const LEAF_VCF: u32 = 8;
 
 const EXACT: u8 = 0;
 const LOWER: u8 = 1;
