@@ -3,20 +3,27 @@
 
 use clap::{Parser, Subcommand};
 
+use crate::config::ServeArgs;
 use crate::game::{parse_board_string, Hand, Player, Position, Rules, Status};
 
 /// kinrow: move suggestions for m,n,k-games over HTTP.
 #[derive(Parser, Debug)]
 #[command(name = "kinrow", version, about, long_about = None)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// `kinrow` alone runs the server: these are `kinrow serve`'s flags.
+    #[command(flatten)]
+    pub serve: ServeArgs,
 }
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Run the HTTP server (the default when no subcommand is given).
-    Serve,
+    Serve(ServeArgs),
+    /// Print the OpenAPI document (what `GET /openapi.json` serves).
+    Openapi,
     /// Print the status of a position as JSON.
     State(StateArgs),
     /// Play two engines against each other and report the score and Elo difference.
@@ -143,10 +150,11 @@ fn state_json(position: &Position) -> serde_json::Value {
 
 /// Runs the command line; returns the process exit code.
 pub fn run(cli: Cli) -> i32 {
-    match cli.command.unwrap_or(Command::Serve) {
-        Command::Serve => {
-            eprintln!("kinrow: the HTTP server is not built yet");
-            1
+    match cli.command.unwrap_or(Command::Serve(cli.serve)) {
+        Command::Serve(args) => serve(args),
+        Command::Openapi => {
+            println!("{}", crate::api::openapi_json());
+            0
         }
         Command::Arena(args) => crate::arena::main(args),
         Command::Pbrain(args) => crate::pbrain::main(args),
@@ -164,5 +172,24 @@ pub fn run(cli: Cli) -> i32 {
                 2
             }
         },
+    }
+}
+
+/// `kinrow serve`: logs to stderr (`RUST_LOG`, default `info`) and serves until a signal.
+fn serve(args: ServeArgs) -> i32 {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
+    let config = match args.into_config() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("kinrow serve: {e}");
+            return 2;
+        }
+    };
+    match crate::server::serve(config) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("kinrow serve: {e}");
+            1
+        }
     }
 }

@@ -1,6 +1,9 @@
+pub mod api;
 pub mod arena;
 pub mod bench;
 pub mod cli;
+pub mod config;
 pub mod engine;
 pub mod game;
 pub mod pbrain;
+pub mod server;

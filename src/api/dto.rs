@@ -1,0 +1,836 @@
+//! The request and response bodies of the API (serde + utoipa), and their conversions
+//! into the game and engine types. Every conversion error names its field.
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+use utoipa::openapi::RefOr;
+use utoipa::{PartialSchema, ToSchema};
+
+use super::error::{ApiError, ErrorCode};
+use crate::engine::{Action, Analysis, EngineKind, Evaluation, MoveEval, Outcome};
+use crate::game::{Coord, Hand, Move, Piece, Player, Position, Rules, Status, MAX_SIDE};
+
+/// Integer fields: JSON Schema counts `3.0` as an integer, so these accept integral
+/// floats as well as integers; anything outside `i64` is an error.
+mod int {
+    use serde::de::{self, Deserializer, Visitor};
+    use std::fmt;
+
+    struct Int;
+
+    impl Visitor<'_> for Int {
+        type Value = i64;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an integer between -2^63 and 2^63 - 1")
+        }
+
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<i64, E> {
+            Ok(v)
+        }
+
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<i64, E> {
+            i64::try_from(v).map_err(|_| E::invalid_value(de::Unexpected::Unsigned(v), &self))
+        }
+
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<i64, E> {
+            // 2^63 is exactly representable; every integral float below it fits.
+            if v.fract() == 0.0 && v >= -(2f64.powi(63)) && v < 2f64.powi(63) {
+                Ok(v as i64)
+            } else {
+                Err(E::invalid_value(de::Unexpected::Float(v), &self))
+            }
+        }
+    }
+
+    pub fn required<'de, D: Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+        d.deserialize_any(Int)
+    }
+
+    struct OptInt;
+
+    impl<'de> Visitor<'de> for OptInt {
+        type Value = Option<i64>;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an integer or null")
+        }
+
+        fn visit_none<E: de::Error>(self) -> Result<Option<i64>, E> {
+            Ok(None)
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<Option<i64>, E> {
+            Ok(None)
+        }
+
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<i64>, D::Error> {
+            required(d).map(Some)
+        }
+    }
+
+    pub fn optional<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+        d.deserialize_option(OptInt)
+    }
+}
+
+// ----- pieces of positions -----
+
+/// A player: `x` (moves first) or `o`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    #[serde(alias = "X")]
+    X,
+    #[serde(alias = "O")]
+    O,
+}
+
+impl From<Side> for Player {
+    fn from(s: Side) -> Player {
+        match s {
+            Side::X => Player::X,
+            Side::O => Player::O,
+        }
+    }
+}
+
+impl From<Player> for Side {
+    fn from(p: Player) -> Side {
+        match p {
+            Player::X => Side::X,
+            Player::O => Side::O,
+        }
+    }
+}
+
+/// What a move plays: `mark` (own mark on an empty cell), `block` (a neutral block on an
+/// empty cell), `remove` (clears an opponent mark or a block), `bomb` (clears the 3x3 area
+/// around the target, which must hold at least one piece).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum PieceName {
+    Mark,
+    Block,
+    Remove,
+    Bomb,
+}
+
+impl From<PieceName> for Piece {
+    fn from(p: PieceName) -> Piece {
+        match p {
+            PieceName::Mark => Piece::Mark,
+            PieceName::Block => Piece::Block,
+            PieceName::Remove => Piece::Remove,
+            PieceName::Bomb => Piece::Bomb,
+        }
+    }
+}
+
+impl From<Piece> for PieceName {
+    fn from(p: Piece) -> PieceName {
+        match p {
+            Piece::Mark => PieceName::Mark,
+            Piece::Block => PieceName::Block,
+            Piece::Remove => PieceName::Remove,
+            Piece::Bomb => PieceName::Bomb,
+        }
+    }
+}
+
+/// The special pieces one player still holds. Omitted counts are 0; each is at most 64.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = Hand)]
+#[serde(deny_unknown_fields)]
+pub struct HandDto {
+    /// Blocks held.
+    #[schema(minimum = 0, maximum = 64, example = 1)]
+    #[serde(default, deserialize_with = "int::optional")]
+    pub block: Option<i64>,
+    /// Removes held.
+    #[schema(minimum = 0, maximum = 64, example = 1)]
+    #[serde(default, deserialize_with = "int::optional")]
+    pub remove: Option<i64>,
+    /// Bombs held.
+    #[schema(minimum = 0, maximum = 64, example = 0)]
+    #[serde(default, deserialize_with = "int::optional")]
+    pub bomb: Option<i64>,
+}
+
+/// What each player STILL holds (the request is a snapshot). Omitted players hold nothing.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = Pieces)]
+#[serde(deny_unknown_fields)]
+pub struct PiecesDto {
+    pub x: Option<HandDto>,
+    pub o: Option<HandDto>,
+}
+
+/// The rule set: `m` columns, `n` rows, `k` in a row wins.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = Rules)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"m": 15, "n": 15, "k": 5, "overline": true,
+    "pieces": {"x": {"block": 1, "remove": 1, "bomb": 0}, "o": {"block": 1, "remove": 1, "bomb": 0}}}))]
+pub struct RulesDto {
+    /// Columns, 1 to 64.
+    #[schema(minimum = 1, maximum = 64, example = 15)]
+    #[serde(deserialize_with = "int::required")]
+    pub m: i64,
+    /// Rows, 1 to 64.
+    #[schema(minimum = 1, maximum = 64, example = 15)]
+    #[serde(deserialize_with = "int::required")]
+    pub n: i64,
+    /// Marks in an unbroken line needed to win, at least 1. A `k` longer than both sides is
+    /// legal: such a game is always drawn.
+    #[schema(minimum = 1, example = 5)]
+    #[serde(deserialize_with = "int::required")]
+    pub k: i64,
+    /// True (the default): a line longer than `k` wins too (freestyle). False: only exactly `k`.
+    pub overline: Option<bool>,
+    /// The special pieces each player still holds; none when omitted.
+    pub pieces: Option<PiecesDto>,
+}
+
+fn count(v: Option<i64>, field: String) -> Result<u8, ApiError> {
+    let v = v.unwrap_or(0);
+    u8::try_from(v).map_err(|_| {
+        ApiError::at(
+            ErrorCode::InvalidRules,
+            field,
+            format!("{v} is not a piece count; counts go from 0 to 64"),
+        )
+    })
+}
+
+fn hand(h: &Option<HandDto>, player: &str) -> Result<Hand, ApiError> {
+    let h = h.clone().unwrap_or_default();
+    let f = |piece: &str| format!("rules.pieces.{player}.{piece}");
+    Ok(Hand::new(
+        count(h.block, f("block"))?,
+        count(h.remove, f("remove"))?,
+        count(h.bomb, f("bomb"))?,
+    ))
+}
+
+impl TryFrom<&RulesDto> for Rules {
+    type Error = ApiError;
+
+    fn try_from(r: &RulesDto) -> Result<Rules, ApiError> {
+        let side = |v: i64, name: &str| {
+            u64::try_from(v).map_err(|_| {
+                ApiError::at(
+                    ErrorCode::InvalidRules,
+                    format!("rules.{name}"),
+                    format!("{name} is {v}, but it must be between 1 and {MAX_SIDE}"),
+                )
+            })
+        };
+        let k = u64::try_from(r.k).map_err(|_| {
+            ApiError::at(
+                ErrorCode::InvalidRules,
+                "rules.k",
+                format!("k is {}, but it must be at least 1", r.k),
+            )
+        })?;
+        let pieces = r.pieces.clone().unwrap_or_default();
+        let hands = [hand(&pieces.x, "x")?, hand(&pieces.o, "o")?];
+        Ok(Rules::new(
+            side(r.m, "m")?,
+            side(r.n, "n")?,
+            k,
+            r.overline.unwrap_or(true),
+            hands,
+        )?)
+    }
+}
+
+fn hand_dto(h: Hand) -> HandDto {
+    HandDto {
+        block: Some(h.block.into()),
+        remove: Some(h.remove.into()),
+        bomb: Some(h.bomb.into()),
+    }
+}
+
+impl From<&Rules> for RulesDto {
+    fn from(r: &Rules) -> RulesDto {
+        RulesDto {
+            m: r.m() as i64,
+            n: r.n() as i64,
+            k: r.k() as i64,
+            overline: Some(r.overline()),
+            pieces: Some(PiecesDto {
+                x: Some(hand_dto(r.hand(Player::X))),
+                o: Some(hand_dto(r.hand(Player::O))),
+            }),
+        }
+    }
+}
+
+/// Builds the position of a request: rules, board (`None` = empty) and side to move.
+pub fn position(
+    rules: &RulesDto,
+    board: &Option<Vec<String>>,
+    to_move: Option<Side>,
+) -> Result<Position, ApiError> {
+    let rules = Rules::try_from(rules)?;
+    Ok(Position::new(
+        &rules,
+        board.as_deref(),
+        to_move.map(Player::from),
+    )?)
+}
+
+/// A cell: zero-based `row` (0 is the first board string) and `col`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = Cell)]
+pub struct CellDto {
+    #[schema(example = 7)]
+    pub row: u32,
+    #[schema(example = 7)]
+    pub col: u32,
+}
+
+impl From<Coord> for CellDto {
+    fn from(c: Coord) -> CellDto {
+        CellDto {
+            row: c.row as u32,
+            col: c.col as u32,
+        }
+    }
+}
+
+/// A move of an answer: `piece` played on the cell at `row`, `col`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = Move)]
+pub struct MoveDto {
+    #[schema(example = 7)]
+    pub row: u32,
+    #[schema(example = 7)]
+    pub col: u32,
+    pub piece: PieceName,
+}
+
+impl MoveDto {
+    pub fn new(mv: Move, m: usize) -> MoveDto {
+        let c = mv.coord(m);
+        MoveDto {
+            row: c.row as u32,
+            col: c.col as u32,
+            piece: mv.piece.into(),
+        }
+    }
+}
+
+/// The move to play: `piece` (default `mark`) on the cell at zero-based `row`, `col`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"row": 1, "col": 1, "piece": "mark"}))]
+pub struct MoveRequest {
+    #[schema(minimum = 0, maximum = 63, example = 1)]
+    #[serde(deserialize_with = "int::required")]
+    pub row: i64,
+    #[schema(minimum = 0, maximum = 63, example = 1)]
+    #[serde(deserialize_with = "int::required")]
+    pub col: i64,
+    /// Defaults to `mark`.
+    pub piece: Option<PieceName>,
+}
+
+impl MoveRequest {
+    /// The game move on `position`'s board; a cell off the board is an `illegal_move`
+    /// naming `move.row` or `move.col`.
+    pub fn to_move(&self, position: &Position) -> Result<Move, ApiError> {
+        let check = |v: i64, limit: usize, name: &str, what: &str| {
+            usize::try_from(v)
+                .ok()
+                .filter(|&x| x < limit)
+                .ok_or_else(|| {
+                    ApiError::at(
+                        ErrorCode::IllegalMove,
+                        format!("move.{name}"),
+                        format!(
+                            "{name} {v} is off the board: it has {limit} {what}, numbered from 0"
+                        ),
+                    )
+                })
+        };
+        let row = check(self.row, position.n(), "row", "rows")?;
+        let col = check(self.col, position.m(), "col", "columns")?;
+        let piece = self.piece.unwrap_or(PieceName::Mark).into();
+        Ok(Move::new(row * position.m() + col, piece))
+    }
+}
+
+// ----- engines -----
+
+/// The name of an engine of the registry (`GET /v1/engines` lists them).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct EngineName(pub String);
+
+impl PartialSchema for EngineName {
+    fn schema() -> RefOr<Schema> {
+        let names: Vec<&str> = EngineKind::ALL.iter().map(|k| k.name()).collect();
+        let mut b = ObjectBuilder::new()
+            .schema_type(Type::String)
+            .description(Some(
+                "An engine of the registry; see `GET /v1/engines` for what each does.",
+            ));
+        if !names.is_empty() {
+            b = b.enum_values(Some(names));
+        }
+        RefOr::T(Schema::Object(b.build()))
+    }
+}
+
+impl ToSchema for EngineName {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("EngineName")
+    }
+}
+
+/// The default engine: `auto` when it exists, otherwise the first of the registry.
+pub fn default_engine() -> Option<EngineKind> {
+    EngineKind::parse("auto").or_else(|| EngineKind::ALL.first().copied())
+}
+
+/// The engine and its limits; every field is optional.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "minimax", "depth": 6, "time_ms": 300, "seed": 42}))]
+pub struct EngineParams {
+    /// The engine; the server's default (`auto` when present) when omitted.
+    pub name: Option<EngineName>,
+    /// Maximum search depth in plies (1 to 4096), for the engines that search a tree.
+    /// No limit but time when omitted.
+    #[schema(minimum = 1, maximum = 4096, example = 6)]
+    #[serde(default, deserialize_with = "int::optional")]
+    pub depth: Option<i64>,
+    /// Wall-clock budget in milliseconds, at least 1. Defaults to the server's
+    /// `KINROW_DEFAULT_TIME_MS` (1000) and is cut to `KINROW_MAX_TIME_MS` (10000);
+    /// `limits.time_ms` in the answer says what was used.
+    #[schema(minimum = 1, example = 300)]
+    #[serde(default, deserialize_with = "int::optional")]
+    pub time_ms: Option<i64>,
+    /// Maximum nodes (positions visited; playouts for `mcts`), 1 to 10^10. No limit but time when omitted.
+    #[schema(minimum = 1, maximum = 10_000_000_000i64, example = 1_000_000)]
+    #[serde(default, deserialize_with = "int::optional")]
+    pub nodes: Option<i64>,
+    /// `perfect` only: the probability, 0 to 1, of overlooking each branch at every node,
+    /// so that people can beat it. Default 0.
+    #[schema(minimum = 0.0, maximum = 1.0, example = 0.0)]
+    pub mistake_probability: Option<f64>,
+    /// Makes the answer reproducible: the same request with the same seed gives the same
+    /// answer. Without one the server draws a seed (below 2^53) and reports it in `stats.seed`.
+    #[schema(minimum = 0, example = 42)]
+    #[serde(default, deserialize_with = "int::optional")]
+    pub seed: Option<i64>,
+}
+
+// ----- requests -----
+
+/// A position: rules, board and (optionally) the side to move.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"rules": {"m": 3, "n": 3, "k": 3}, "board": ["x..", ".o.", "..."]}))]
+pub struct StateRequest {
+    pub rules: RulesDto,
+    /// `n` strings of `m` characters: `.` (or `-`, `_`) empty, `x`/`X`, `o`/`O`, `#` block.
+    /// The empty board when omitted.
+    #[schema(max_items = 64, example = json!(["x..", ".o.", "..."]))]
+    pub board: Option<Vec<String>>,
+    /// Whose turn it is. Without special pieces it follows from the counts (`x` when equal,
+    /// `o` when `x` has one more) and a given value must agree; with special pieces in play it is required.
+    pub to_move: Option<Side>,
+}
+
+/// A position and the engine to analyse it with.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"rules": {"m": 3, "n": 3, "k": 3}, "board": ["x..", ".o.", "..."],
+    "engine": {"time_ms": 200, "seed": 42}}))]
+pub struct SuggestRequest {
+    pub rules: RulesDto,
+    /// As in `StateRequest`; the empty board when omitted.
+    #[schema(max_items = 64, example = json!(["x..", ".o.", "..."]))]
+    pub board: Option<Vec<String>>,
+    /// As in `StateRequest`.
+    pub to_move: Option<Side>,
+    /// The engine and its limits; the default engine with the default budget when omitted.
+    pub engine: Option<EngineParams>,
+}
+
+/// A position and a move to play on it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"rules": {"m": 3, "n": 3, "k": 3}, "board": ["x..", "...", "..."],
+    "move": {"row": 1, "col": 1}}))]
+pub struct PlayRequest {
+    pub rules: RulesDto,
+    /// As in `StateRequest`; the empty board when omitted.
+    #[schema(max_items = 64, example = json!(["x..", "...", "..."]))]
+    pub board: Option<Vec<String>>,
+    /// As in `StateRequest`.
+    pub to_move: Option<Side>,
+    #[serde(rename = "move")]
+    pub mv: MoveRequest,
+}
+
+// ----- answers -----
+
+/// How the game stands.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GameStatus {
+    InProgress,
+    XWins,
+    OWins,
+    Draw,
+}
+
+/// The state of a position.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct StateResponse {
+    /// The rules with the pieces each player holds now.
+    pub rules: RulesDto,
+    /// The board in canonical notation (`.`, `x`, `o`, `#`).
+    pub board: Vec<String>,
+    /// Whose turn it is (after a win: the side that would move next).
+    pub to_move: Side,
+    pub status: GameStatus,
+    /// The winner, null unless `status` is `x_wins` or `o_wins`.
+    pub winner: Option<Side>,
+    /// The cells of a winning line, null when nobody has won.
+    pub winning_line: Option<Vec<CellDto>>,
+    /// Number of legal moves of the side to move (every piece on every target); 0 when the game is over.
+    pub legal_moves: u32,
+}
+
+impl StateResponse {
+    pub fn new(p: &Position) -> StateResponse {
+        let (status, winner, line) = match p.status() {
+            Status::InProgress => (GameStatus::InProgress, None, None),
+            Status::Draw => (GameStatus::Draw, None, None),
+            Status::Won { winner, line } => (
+                match winner {
+                    Player::X => GameStatus::XWins,
+                    Player::O => GameStatus::OWins,
+                },
+                Some(winner.into()),
+                Some(line.into_iter().map(CellDto::from).collect()),
+            ),
+        };
+        let legal = if status == GameStatus::InProgress {
+            p.legal_moves().len() as u32
+        } else {
+            0
+        };
+        StateResponse {
+            rules: RulesDto::from(&p.rules()),
+            board: p.to_rows(),
+            to_move: p.to_move().into(),
+            status,
+            winner,
+            winning_line: line,
+            legal_moves: legal,
+        }
+    }
+}
+
+/// The position after a move.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct PlayResponse {
+    /// The move that was played.
+    #[serde(rename = "move")]
+    pub mv: MoveDto,
+    /// The rules with the decremented `pieces`: send them back with the next request.
+    pub rules: RulesDto,
+    /// The new board in canonical notation.
+    pub board: Vec<String>,
+    /// Whose turn it is now.
+    pub to_move: Side,
+    pub status: GameStatus,
+    /// The winner, null unless `status` is `x_wins` or `o_wins`.
+    pub winner: Option<Side>,
+    /// The cells of a winning line, null when nobody has won.
+    pub winning_line: Option<Vec<CellDto>>,
+    /// Number of legal moves of the side to move; 0 when the game is over.
+    pub legal_moves: u32,
+}
+
+impl PlayResponse {
+    pub fn new(mv: MoveDto, state: StateResponse) -> PlayResponse {
+        PlayResponse {
+            mv,
+            rules: state.rules,
+            board: state.board,
+            to_move: state.to_move,
+            status: state.status,
+            winner: state.winner,
+            winning_line: state.winning_line,
+            legal_moves: state.legal_moves,
+        }
+    }
+}
+
+/// A proven result for the side to move, or `unknown`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum OutcomeName {
+    Win,
+    Draw,
+    Loss,
+    Unknown,
+}
+
+impl From<Outcome> for OutcomeName {
+    fn from(o: Outcome) -> OutcomeName {
+        match o {
+            Outcome::Win => OutcomeName::Win,
+            Outcome::Draw => OutcomeName::Draw,
+            Outcome::Loss => OutcomeName::Loss,
+            Outcome::Unknown => OutcomeName::Unknown,
+        }
+    }
+}
+
+/// The `priority` engine's action: `basic` (own mark), `prevent` (disturb the opponent),
+/// `destroy` (remove or bomb an opponent piece).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ActionName {
+    Basic,
+    Prevent,
+    Destroy,
+}
+
+impl From<Action> for ActionName {
+    fn from(a: Action) -> ActionName {
+        match a {
+            Action::Basic => ActionName::Basic,
+            Action::Prevent => ActionName::Prevent,
+            Action::Destroy => ActionName::Destroy,
+        }
+    }
+}
+
+/// JSON has no infinity: scores are clamped to finite numbers.
+fn finite(x: f64) -> f64 {
+    if x.is_nan() {
+        0.0
+    } else {
+        x.clamp(f64::MIN, f64::MAX)
+    }
+}
+
+/// The value of a move or position for the side to move.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = Evaluation)]
+pub struct EvaluationDto {
+    /// Higher is better for the side to move, in the engine's unit (`score_unit` of `GET /v1/engines`).
+    #[schema(example = 35.0)]
+    pub score: f64,
+    pub outcome: OutcomeName,
+    /// Plies to the end of the game where the outcome is proven, else null.
+    pub plies: Option<u32>,
+}
+
+impl From<&Evaluation> for EvaluationDto {
+    fn from(e: &Evaluation) -> EvaluationDto {
+        EvaluationDto {
+            score: finite(e.score),
+            outcome: e.outcome.into(),
+            plies: e.plies,
+        }
+    }
+}
+
+/// One evaluated move.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = MoveEval)]
+pub struct MoveEvalDto {
+    pub row: u32,
+    pub col: u32,
+    pub piece: PieceName,
+    /// As in `evaluation.score`.
+    pub score: f64,
+    pub outcome: OutcomeName,
+    /// Plies to the end where proven, else null.
+    pub plies: Option<u32>,
+    /// The `priority` engine's action; null for the other engines.
+    pub action: Option<ActionName>,
+}
+
+impl MoveEvalDto {
+    fn new(e: &MoveEval, m: usize) -> MoveEvalDto {
+        let mv = MoveDto::new(e.mv, m);
+        MoveEvalDto {
+            row: mv.row,
+            col: mv.col,
+            piece: mv.piece,
+            score: finite(e.eval.score),
+            outcome: e.eval.outcome.into(),
+            plies: e.eval.plies,
+            action: e.action.map(ActionName::from),
+        }
+    }
+}
+
+/// What the search did.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = Stats)]
+pub struct StatsDto {
+    /// Positions visited (playouts for `mcts`).
+    pub nodes: u64,
+    /// Deepest completed depth in plies (1 for one-ply engines).
+    pub depth: u32,
+    /// Time the engine took, in milliseconds.
+    pub elapsed_ms: f64,
+    /// Time the request waited for a free search slot, in milliseconds (deducted from the budget).
+    pub queued_ms: f64,
+    /// True when the search finished rather than hit a limit.
+    pub complete: bool,
+    /// The seed of the engine's random choices: the request's, or the one the server drew.
+    pub seed: u64,
+    /// Which path a composite engine (`auto`) took, e.g. `perfect`; null for the others.
+    pub path: Option<String>,
+}
+
+/// The limits the search actually ran with (after defaults and caps).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct LimitsUsed {
+    /// The time budget given to the engine, in milliseconds: the request's (or the default),
+    /// capped by the server, less the time spent waiting for a slot.
+    pub time_ms: u64,
+    /// The depth limit, null when none.
+    pub depth: Option<u32>,
+    /// The node limit, null when none.
+    pub nodes: Option<u64>,
+    pub mistake_probability: f64,
+}
+
+/// An engine's suggestion for a position.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct SuggestResponse {
+    /// The chosen move.
+    #[serde(rename = "move")]
+    pub mv: MoveDto,
+    /// The side the suggestion is for.
+    pub to_move: Side,
+    /// The engine that answered.
+    pub engine: String,
+    /// The value of the position for the side to move (that of the chosen move).
+    pub evaluation: EvaluationDto,
+    /// The board's shape (`scores[row][col]`): the best score of any move that targets the cell,
+    /// null where no legal move targets it. Higher is better for the side to move.
+    pub scores: Vec<Vec<Option<f64>>>,
+    /// Every evaluated move, best first.
+    pub moves: Vec<MoveEvalDto>,
+    /// The principal variation, starting with `move`.
+    pub pv: Vec<MoveDto>,
+    pub stats: StatsDto,
+    pub limits: LimitsUsed,
+}
+
+impl SuggestResponse {
+    /// The answer for `analysis` of `position` by `engine`.
+    pub fn new(
+        position: &Position,
+        engine: EngineKind,
+        analysis: &Analysis,
+        stats_extra: (f64, u64),
+        limits: LimitsUsed,
+    ) -> SuggestResponse {
+        let m = position.m();
+        let scores = analysis
+            .score_grid(m, position.n())
+            .into_iter()
+            .map(|row| row.into_iter().map(|s| s.map(finite)).collect())
+            .collect();
+        let (queued_ms, seed) = stats_extra;
+        SuggestResponse {
+            mv: MoveDto::new(analysis.best, m),
+            to_move: position.to_move().into(),
+            engine: engine.name().to_string(),
+            evaluation: (&analysis.evaluation).into(),
+            scores,
+            moves: analysis
+                .moves
+                .iter()
+                .map(|e| MoveEvalDto::new(e, m))
+                .collect(),
+            pv: analysis.pv.iter().map(|&mv| MoveDto::new(mv, m)).collect(),
+            stats: StatsDto {
+                nodes: analysis.stats.nodes,
+                depth: analysis.stats.depth,
+                elapsed_ms: analysis.stats.elapsed.as_secs_f64() * 1000.0,
+                queued_ms,
+                complete: analysis.stats.complete,
+                seed,
+                path: analysis.stats.path.clone(),
+            },
+            limits,
+        }
+    }
+}
+
+/// One engine of the registry.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct EngineInfo {
+    /// The name to put in `engine.name`.
+    pub name: String,
+    /// What it does.
+    pub description: String,
+    /// What the numbers in `scores` mean for this engine.
+    pub score_unit: String,
+    /// The fields of the request's `engine` object that this engine reads.
+    pub parameters: Vec<String>,
+    /// True for the engine used when a request names none.
+    pub default: bool,
+}
+
+/// The server's limits on search requests.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct ServerLimits {
+    /// `engine.time_ms` when a request gives none.
+    pub default_time_ms: u64,
+    /// Cap on `engine.time_ms`.
+    pub max_time_ms: u64,
+    /// How long past its budget a search answer may take before the request answers 503.
+    pub time_margin_ms: u64,
+    /// Largest `engine.depth`.
+    pub max_depth: u64,
+    /// Largest `engine.nodes`.
+    pub max_nodes: u64,
+    /// Searches running at once.
+    pub max_concurrent_searches: u64,
+    /// Searches that may wait for a slot; past that, 503.
+    pub search_queue: u64,
+    /// Largest request body in bytes.
+    pub max_body_bytes: u64,
+    /// Largest `m` and `n`.
+    pub max_side: u64,
+    /// Largest count of one special piece in a hand.
+    pub max_pieces: u64,
+}
+
+/// Every engine with its description and parameters, and the server's limits.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct EnginesResponse {
+    /// The engine used when a request names none (null only if no engine is built in).
+    pub default: Option<String>,
+    pub engines: Vec<EngineInfo>,
+    pub limits: ServerLimits,
+}
+
+/// Liveness.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Health {
+    /// Always `ok` while the server answers.
+    #[schema(example = "ok")]
+    pub status: String,
+}

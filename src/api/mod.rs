@@ -1,0 +1,172 @@
+//! The HTTP layer: the only place that knows actix, serde and utoipa.
+//!
+//! [`configure`] registers every route; [`ApiDoc`] is the OpenAPI document;
+//! [`json_errors`] turns the bare errors that actix produces itself (404, 405, 413...)
+//! into the API's JSON error shape.
+
+pub mod dto;
+pub mod error;
+pub mod extract;
+pub mod metrics;
+pub mod page;
+pub mod routes;
+pub mod search;
+
+use actix_web::dev::ServiceResponse;
+use actix_web::http::header;
+use actix_web::middleware::ErrorHandlerResponse;
+use actix_web::{web, HttpResponse};
+use utoipa::OpenApi;
+
+use crate::config::Config;
+use error::{ApiError, ErrorCode};
+
+/// What every handler shares.
+pub struct AppState {
+    pub config: Config,
+    pub search: search::SearchPool,
+    pub metrics: metrics::Metrics,
+    /// The OpenAPI document, rendered once.
+    pub openapi_json: String,
+}
+
+impl AppState {
+    pub fn new(config: Config, metrics: metrics::Metrics) -> AppState {
+        let search = search::SearchPool::new(
+            config.max_concurrent_searches,
+            config.search_queue,
+            config.margin,
+            metrics.clone(),
+        );
+        AppState {
+            config,
+            search,
+            metrics,
+            openapi_json: openapi_json(),
+        }
+    }
+}
+
+/// The OpenAPI document of kinrow.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "kinrow",
+        description = "Move suggestions for m,n,k-games: tic-tac-toe on 3x3, gomoku on 15x15 and \
+every board size, line length and special-piece rule set in between.\n\n\
+The server keeps no game state: every request carries the whole position (`rules`, `board`, \
+`to_move`). The board is `n` strings of `m` characters (`.` empty, `x`, `o`, `#` block); cells \
+are addressed by zero-based `row` (0 is the first string) and `col`. `x` moves first; `k` of \
+one's own marks in an unbroken horizontal, vertical or diagonal line wins.\n\n\
+Every error, 404 and 405 included, is `{\"error\": {\"code\", \"message\", \"field\"}}` with a \
+stable code: 400 `invalid_json` / `invalid_request`; 422 `invalid_board`, `invalid_rules`, \
+`inconsistent_turn`, `game_over`, `illegal_move`, `unknown_engine`, `invalid_limits`; \
+404 `not_found`; 405 `method_not_allowed` (with `Allow`); 413 `payload_too_large` (bodies over \
+64 KiB); 415 `unsupported_media_type`; 503 `overloaded` (with `Retry-After`); 500 `internal` \
+(a bug). `field` names the offending place: `board[3]`, `rules.k`, `engine.time_ms`, `move.row`."
+    ),
+    paths(
+        routes::suggest,
+        routes::state,
+        routes::play,
+        routes::engines,
+        routes::healthz,
+        routes::metrics,
+        routes::openapi_json
+    ),
+    tags(
+        (name = "moves", description = "Engines and their suggestions"),
+        (name = "positions", description = "The rules: state of a position, playing a move"),
+        (name = "operations", description = "Liveness, metrics, this document")
+    )
+)]
+pub struct ApiDoc;
+
+/// The OpenAPI document as pretty JSON (what `kinrow openapi` prints and
+/// `openapi/openapi.json` holds).
+pub fn openapi_json() -> String {
+    ApiDoc::openapi()
+        .to_pretty_json()
+        .expect("the OpenAPI document serializes")
+}
+
+/// Registers every route of the API. The demo page (`GET /`) registers itself here too.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    // Each path is one resource with its methods, so that another method answers 405
+    // with an `Allow` header (the route macros would answer 404).
+    cfg.service(web::resource("/v1/suggest").route(web::post().to(routes::suggest)))
+        .service(web::resource("/v1/state").route(web::post().to(routes::state)))
+        .service(web::resource("/v1/play").route(web::post().to(routes::play)))
+        .service(web::resource("/v1/engines").route(web::get().to(routes::engines)))
+        .service(web::resource("/healthz").route(web::get().to(routes::healthz)))
+        .service(web::resource("/metrics").route(web::get().to(routes::metrics)))
+        .service(web::resource("/openapi.json").route(web::get().to(routes::openapi_json)))
+        .service(web::resource("/docs").route(web::get().to(|| async {
+            HttpResponse::PermanentRedirect()
+                .insert_header((header::LOCATION, "/docs/"))
+                .finish()
+        })))
+        .service(
+            utoipa_swagger_ui::SwaggerUi::new("/docs/{_:.*}")
+                .config(utoipa_swagger_ui::Config::from("/openapi.json")),
+        );
+    page::configure(cfg);
+}
+
+/// The answer for a path that matches no route.
+pub async fn not_found(req: actix_web::HttpRequest) -> Result<HttpResponse, ApiError> {
+    Err(ApiError::new(
+        ErrorCode::NotFound,
+        format!("there is no {} {}", req.method(), req.path()),
+    ))
+}
+
+/// Error-handler middleware: rewrites an error response that is not JSON yet (actix's
+/// own 404/405/413/400 answers) into the API's JSON shape, keeping its headers (`Allow`,
+/// `Retry-After`, CORS).
+pub fn json_errors<B>(res: ServiceResponse<B>) -> actix_web::Result<ErrorHandlerResponse<B>> {
+    let is_json = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if is_json {
+        return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
+    }
+    let status = res.status();
+    let code = ErrorCode::for_status(status);
+    let message = match code {
+        ErrorCode::MethodNotAllowed => {
+            let allowed = res
+                .headers()
+                .get(header::ALLOW)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("")
+                .to_string();
+            format!(
+                "{} is not allowed on {}; allowed: {allowed}",
+                res.request().method(),
+                res.request().path()
+            )
+        }
+        ErrorCode::NotFound => format!(
+            "there is no {} {}",
+            res.request().method(),
+            res.request().path()
+        ),
+        _ => match res.response().error() {
+            Some(e) => e.to_string(),
+            None => status.canonical_reason().unwrap_or("error").to_lowercase(),
+        },
+    };
+    let (req, old) = res.into_parts();
+    let mut new = HttpResponse::build(status).json(ApiError::new(code, message).body());
+    for (name, value) in old.headers() {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            new.headers_mut().insert(name.clone(), value.clone());
+        }
+    }
+    Ok(ErrorHandlerResponse::Response(
+        ServiceResponse::new(req, new).map_into_right_body::<B>(),
+    ))
+}

@@ -1,0 +1,206 @@
+//! Running engine searches without ever blocking an HTTP worker, and without piling up:
+//!
+//! - at most `max_concurrent_searches` run at once, each on tokio's blocking pool;
+//! - at most `search_queue` more wait for a slot; past that a request gets 503 at once;
+//! - time spent waiting comes out of the request's budget, so a request answers within
+//!   its budget plus the margin: a search that overruns it answers 503 (the search
+//!   itself finishes in the background and keeps its slot until then, so the ceiling holds);
+//! - a panic in an engine becomes a logged 500 for that request only.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+use tokio::sync::Semaphore;
+
+use super::error::{ApiError, ErrorCode};
+use super::metrics::Metrics;
+use crate::engine::{Analysis, Engine, EngineKind, Limits};
+use crate::game::Position;
+
+/// A search that ran: the analysis, the time it waited for a slot and the limits it had.
+pub struct Finished {
+    pub analysis: Analysis,
+    pub queued: Duration,
+    pub limits: Limits,
+}
+
+/// The bounded pool of search slots shared by every HTTP worker.
+pub struct SearchPool {
+    slots: Arc<Semaphore>,
+    admitted: AtomicUsize,
+    capacity: usize,
+    margin: Duration,
+    metrics: Metrics,
+}
+
+/// Counts a request as admitted (running or waiting) until dropped.
+struct Admission<'a>(&'a AtomicUsize);
+
+impl Drop for Admission<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Decrements a gauge when dropped (also when the request is cancelled).
+struct GaugeGuard(prometheus::IntGauge);
+
+impl Drop for GaugeGuard {
+    fn drop(&mut self) {
+        self.0.dec();
+    }
+}
+
+fn overloaded(message: &str) -> ApiError {
+    ApiError::new(ErrorCode::Overloaded, message)
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic without a message".to_string()
+    }
+}
+
+impl SearchPool {
+    pub fn new(concurrent: usize, queue: usize, margin: Duration, metrics: Metrics) -> SearchPool {
+        SearchPool {
+            slots: Arc::new(Semaphore::new(concurrent.max(1))),
+            admitted: AtomicUsize::new(0),
+            capacity: concurrent.max(1) + queue,
+            margin,
+            metrics,
+        }
+    }
+
+    /// Runs `kind` on `position` within `limits` (whose `time` is the whole request's
+    /// budget, queueing included) with the RNG seeded by `seed`.
+    pub async fn run(
+        &self,
+        kind: EngineKind,
+        position: Position,
+        limits: Limits,
+        seed: u64,
+    ) -> Result<Finished, ApiError> {
+        self.run_engine(kind.name(), move || kind.build(), position, limits, seed)
+            .await
+    }
+
+    /// Runs the engine that `build` makes (on the blocking pool, like the search),
+    /// labelled `name` in the metrics and logs. [`SearchPool::run`] for any engine.
+    pub async fn run_engine<F>(
+        &self,
+        name: &'static str,
+        build: F,
+        position: Position,
+        mut limits: Limits,
+        seed: u64,
+    ) -> Result<Finished, ApiError>
+    where
+        F: FnOnce() -> Box<dyn Engine> + Send + 'static,
+    {
+        let start = Instant::now();
+        let count = |result: &str| {
+            self.metrics
+                .searches
+                .with_label_values(&[name, result])
+                .inc()
+        };
+        if self.admitted.fetch_add(1, Ordering::AcqRel) >= self.capacity {
+            self.admitted.fetch_sub(1, Ordering::AcqRel);
+            count("overloaded");
+            return Err(overloaded(
+                "every search slot and queue place is taken; retry later",
+            ));
+        }
+        let _admission = Admission(&self.admitted);
+
+        let budget = limits.time;
+        let permit = {
+            self.metrics.queued.inc();
+            let _queued = GaugeGuard(self.metrics.queued.clone());
+            tokio::time::timeout(budget, Arc::clone(&self.slots).acquire_owned()).await
+        };
+        let queued = start.elapsed();
+        self.metrics.queue_seconds.observe(queued.as_secs_f64());
+        let permit = match permit {
+            Ok(Ok(permit)) => permit,
+            _ => {
+                count("overloaded");
+                return Err(overloaded(
+                    "no search slot came free within the time budget; retry later",
+                ));
+            }
+        };
+        // What is left of the budget, at least a millisecond: the answer still arrives
+        // within budget + margin, and reports the time the engine had.
+        limits.time = budget.saturating_sub(queued).max(Duration::from_millis(1));
+
+        let metrics = self.metrics.clone();
+        let job_limits = limits.clone();
+        metrics.in_flight.inc();
+        let handle = tokio::task::spawn_blocking(move || {
+            // The slot and the gauge are held until the engine returns, even if the
+            // request has given up waiting: the number of running searches stays bounded.
+            let _permit = permit;
+            let _in_flight = GaugeGuard(metrics.in_flight.clone());
+            let mut rng = StdRng::seed_from_u64(seed);
+            catch_unwind(AssertUnwindSafe(|| {
+                build().analyze(&position, &job_limits, &mut rng)
+            }))
+            .map_err(|payload| panic_message(&*payload))
+        });
+        match tokio::time::timeout(limits.time + self.margin, handle).await {
+            Ok(Ok(Ok(analysis))) => {
+                count("ok");
+                self.metrics
+                    .nodes
+                    .with_label_values(&[name])
+                    .inc_by(analysis.stats.nodes);
+                self.metrics
+                    .search_seconds
+                    .with_label_values(&[name])
+                    .observe(analysis.stats.elapsed.as_secs_f64());
+                Ok(Finished {
+                    analysis,
+                    queued,
+                    limits,
+                })
+            }
+            Ok(Ok(Err(panic))) => {
+                count("panic");
+                log::error!("engine {name} panicked: {panic}");
+                Err(ApiError::new(
+                    ErrorCode::Internal,
+                    format!("the {name} engine failed on this position (a bug, logged)"),
+                ))
+            }
+            Ok(Err(join_error)) => {
+                count("panic");
+                log::error!("search task of engine {name} failed: {join_error}");
+                Err(ApiError::new(
+                    ErrorCode::Internal,
+                    "the search task failed (a bug, logged)",
+                ))
+            }
+            Err(_) => {
+                count("overrun");
+                log::warn!(
+                    "engine {name} overran its budget of {} ms by more than {} ms",
+                    limits.time.as_millis(),
+                    self.margin.as_millis()
+                );
+                Err(overloaded(
+                    "the search did not finish within its time budget; retry later",
+                ))
+            }
+        }
+    }
+}

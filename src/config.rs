@@ -1,0 +1,152 @@
+//! The server's configuration: environment variables, overridden by command-line
+//! flags of the same names (`KINROW_MAX_TIME_MS` <-> `--max-time-ms`).
+
+use std::time::Duration;
+
+/// Default `engine.time_ms` when a request gives none.
+pub const DEFAULT_TIME_MS: u64 = 1000;
+/// Default cap on `engine.time_ms`: a longer budget is cut down to this.
+pub const MAX_TIME_MS: u64 = 10_000;
+/// Extra time a search answer may take beyond its budget (building the answer,
+/// scheduling). Past budget + margin the request answers 503 `overloaded`.
+pub const DEFAULT_MARGIN_MS: u64 = 100;
+/// The largest body a request may carry.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+/// The largest `engine.depth` accepted (a 64x64 board has 4096 cells).
+pub const MAX_DEPTH: i64 = 4096;
+/// The largest `engine.nodes` accepted.
+pub const MAX_NODES: i64 = 10_000_000_000;
+
+/// The number of cores (at least 1).
+pub fn cores() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+}
+
+/// Everything the server needs to start.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Address to bind, `host:port`; port 0 picks a free port.
+    pub addr: String,
+    /// actix worker threads (HTTP handling; searches run on a separate blocking pool).
+    pub workers: usize,
+    /// Searches running at once.
+    pub max_concurrent_searches: usize,
+    /// Searches waiting for a slot; past that a request gets 503 at once.
+    pub search_queue: usize,
+    /// Budget when `engine.time_ms` is omitted.
+    pub default_time: Duration,
+    /// Cap on `engine.time_ms`.
+    pub max_time: Duration,
+    /// Allowed time past the budget before the request answers 503.
+    pub margin: Duration,
+    /// Seconds in-flight requests get to finish after SIGTERM/SIGINT.
+    pub shutdown_grace_secs: u64,
+    /// Origins allowed by CORS; empty = any origin.
+    pub cors_origins: Vec<String>,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        let cores = cores();
+        Config {
+            addr: "127.0.0.1:8080".to_string(),
+            workers: cores,
+            max_concurrent_searches: cores,
+            search_queue: 4 * cores,
+            default_time: Duration::from_millis(DEFAULT_TIME_MS),
+            max_time: Duration::from_millis(MAX_TIME_MS),
+            margin: Duration::from_millis(DEFAULT_MARGIN_MS),
+            shutdown_grace_secs: 30,
+            cors_origins: Vec::new(),
+        }
+    }
+}
+
+impl Config {
+    /// A configuration for tests: port 0 on loopback, everything else default.
+    pub fn for_tests() -> Config {
+        Config {
+            addr: "127.0.0.1:0".to_string(),
+            workers: 2,
+            ..Config::default()
+        }
+    }
+}
+
+/// The flags of `kinrow serve`; each falls back to its environment variable, then to the default.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct ServeArgs {
+    /// Address to listen on, host:port [default: 127.0.0.1:8080].
+    #[arg(long, env = "KINROW_ADDR")]
+    pub addr: Option<String>,
+    /// HTTP worker threads [default: the number of cores].
+    #[arg(long, env = "KINROW_WORKERS")]
+    pub workers: Option<usize>,
+    /// Searches running at once [default: the number of cores].
+    #[arg(long, env = "KINROW_MAX_CONCURRENT_SEARCHES")]
+    pub max_concurrent_searches: Option<usize>,
+    /// Searches allowed to wait for a slot; past that, 503 at once [default: 4 x cores].
+    #[arg(long, env = "KINROW_SEARCH_QUEUE")]
+    pub search_queue: Option<usize>,
+    /// Budget of a search whose request gives no engine.time_ms [default: 1000].
+    #[arg(long, env = "KINROW_DEFAULT_TIME_MS")]
+    pub default_time_ms: Option<u64>,
+    /// Cap on engine.time_ms [default: 10000].
+    #[arg(long, env = "KINROW_MAX_TIME_MS")]
+    pub max_time_ms: Option<u64>,
+    /// Time a search answer may take past its budget before it answers 503 [default: 100].
+    #[arg(long, env = "KINROW_TIME_MARGIN_MS")]
+    pub time_margin_ms: Option<u64>,
+    /// Seconds in-flight requests get to finish after SIGTERM/SIGINT [default: 30].
+    #[arg(long, env = "KINROW_SHUTDOWN_GRACE_SECS")]
+    pub shutdown_grace_secs: Option<u64>,
+    /// Comma-separated origins allowed by CORS [default: any origin].
+    #[arg(long, env = "KINROW_CORS_ORIGINS", value_delimiter = ',')]
+    pub cors_origins: Option<Vec<String>>,
+}
+
+impl ServeArgs {
+    /// The configuration these flags (and environment variables) describe.
+    pub fn into_config(self) -> Result<Config, String> {
+        let d = Config::default();
+        let nonzero = |name: &str, v: usize| {
+            if v == 0 {
+                Err(format!("--{name} must be at least 1"))
+            } else {
+                Ok(v)
+            }
+        };
+        let max_concurrent_searches = nonzero(
+            "max-concurrent-searches",
+            self.max_concurrent_searches
+                .unwrap_or(d.max_concurrent_searches),
+        )?;
+        let max_time = self.max_time_ms.map_or(d.max_time, Duration::from_millis);
+        let default_time = self
+            .default_time_ms
+            .map_or(d.default_time, Duration::from_millis)
+            .min(max_time);
+        if max_time.is_zero() || default_time.is_zero() {
+            return Err("--max-time-ms and --default-time-ms must be at least 1".to_string());
+        }
+        Ok(Config {
+            addr: self.addr.unwrap_or(d.addr),
+            workers: nonzero("workers", self.workers.unwrap_or(d.workers))?,
+            max_concurrent_searches,
+            search_queue: self.search_queue.unwrap_or(4 * max_concurrent_searches),
+            default_time,
+            max_time,
+            margin: self.time_margin_ms.map_or(d.margin, Duration::from_millis),
+            shutdown_grace_secs: self.shutdown_grace_secs.unwrap_or(d.shutdown_grace_secs),
+            cors_origins: self
+                .cors_origins
+                .unwrap_or_default()
+                .into_iter()
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty() && s != "*")
+                .collect(),
+        })
+    }
+}

@@ -1,0 +1,223 @@
+//! The search pool's guarantees, with test engines: a panic is a 500 for that request
+//! only, an engine that overruns its budget answers 503 at budget + margin and keeps its
+//! slot until it really stops, and the queue is bounded.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use kinrow::api::error::ErrorCode;
+use kinrow::api::metrics::Metrics;
+use kinrow::api::search::SearchPool;
+use kinrow::engine::{Analysis, Engine, Evaluation, Limits, MoveEval, Outcome, SearchStats};
+use kinrow::game::{Position, Rules};
+use rand::rngs::StdRng;
+
+/// Sleeps for `factor` times its budget, then plays the first legal move.
+struct Sleeper {
+    factor: f64,
+    running: Arc<AtomicUsize>,
+    peak: Arc<AtomicUsize>,
+}
+
+impl Engine for Sleeper {
+    fn analyze(&self, position: &Position, limits: &Limits, _rng: &mut StdRng) -> Analysis {
+        let now = self.running.fetch_add(1, Ordering::SeqCst) + 1;
+        self.peak.fetch_max(now, Ordering::SeqCst);
+        std::thread::sleep(limits.time.mul_f64(self.factor));
+        self.running.fetch_sub(1, Ordering::SeqCst);
+        let mv = position.legal_moves()[0];
+        let eval = Evaluation {
+            score: 0.0,
+            outcome: Outcome::Unknown,
+            plies: None,
+        };
+        Analysis {
+            best: mv,
+            evaluation: eval.clone(),
+            moves: vec![MoveEval {
+                mv,
+                eval,
+                action: None,
+            }],
+            pv: vec![mv],
+            stats: SearchStats::default(),
+        }
+    }
+}
+
+struct Panicker;
+
+impl Engine for Panicker {
+    fn analyze(&self, _: &Position, _: &Limits, _: &mut StdRng) -> Analysis {
+        panic!("a deliberate bug in a test engine");
+    }
+}
+
+fn position() -> Position {
+    Position::empty(&Rules::mnk(3, 3, 3).unwrap())
+}
+
+fn sleeper(factor: f64, running: &Arc<AtomicUsize>, peak: &Arc<AtomicUsize>) -> Box<dyn Engine> {
+    Box::new(Sleeper {
+        factor,
+        running: Arc::clone(running),
+        peak: Arc::clone(peak),
+    })
+}
+
+#[test]
+fn a_panic_is_a_500_for_that_request_only() {
+    actix_web::rt::System::new().block_on(async {
+        let pool = SearchPool::new(1, 0, Duration::from_millis(50), Metrics::new());
+        let limits = Limits::with_time(Duration::from_millis(2000));
+        let t0 = Instant::now();
+        let err = pool
+            .run_engine(
+                "panicker",
+                || Box::new(Panicker),
+                position(),
+                limits.clone(),
+                1,
+            )
+            .await
+            .err()
+            .expect("a panic is an error");
+        assert_eq!(
+            err.code,
+            ErrorCode::Internal,
+            "{err} after {:?}",
+            t0.elapsed()
+        );
+        // The slot came back: the next search runs. (The budget is long because a
+        // panic under RUST_BACKTRACE=1 spends a while printing its backtrace.)
+        let running = Arc::new(AtomicUsize::new(0));
+        let peak = Arc::new(AtomicUsize::new(0));
+        let (r, p) = (running.clone(), peak.clone());
+        let ok = pool
+            .run_engine(
+                "sleeper",
+                move || sleeper(0.1, &r, &p),
+                position(),
+                limits,
+                1,
+            )
+            .await;
+        assert!(ok.is_ok());
+    });
+}
+
+#[test]
+fn an_overrun_answers_503_at_budget_plus_margin_and_keeps_its_slot() {
+    actix_web::rt::System::new().block_on(async {
+        let margin = Duration::from_millis(50);
+        let pool = SearchPool::new(1, 0, margin, Metrics::new());
+        let running = Arc::new(AtomicUsize::new(0));
+        let peak = Arc::new(AtomicUsize::new(0));
+        let budget = Duration::from_millis(100);
+        let start = Instant::now();
+        let (r, p) = (running.clone(), peak.clone());
+        let err = pool
+            .run_engine(
+                "sleeper",
+                move || sleeper(4.0, &r, &p),
+                position(),
+                Limits::with_time(budget),
+                1,
+            )
+            .await
+            .err()
+            .expect("an overrun is an error");
+        let took = start.elapsed();
+        assert_eq!(err.code, ErrorCode::Overloaded);
+        assert!(took >= budget + margin, "{took:?}");
+        assert!(
+            took < budget + margin + Duration::from_millis(100),
+            "{took:?}"
+        );
+        // The overrunning engine still holds the only slot: the next request is refused.
+        let (r, p) = (running.clone(), peak.clone());
+        let err = pool
+            .run_engine(
+                "sleeper",
+                move || sleeper(0.1, &r, &p),
+                position(),
+                Limits::with_time(budget),
+                1,
+            )
+            .await
+            .err()
+            .expect("no slot while the overrun lasts");
+        assert_eq!(err.code, ErrorCode::Overloaded);
+        // Once it stops, the slot is free again.
+        actix_web::rt::time::sleep(Duration::from_millis(300)).await;
+        let (r, p) = (running.clone(), peak.clone());
+        assert!(pool
+            .run_engine(
+                "sleeper",
+                move || sleeper(0.1, &r, &p),
+                position(),
+                Limits::with_time(budget),
+                1
+            )
+            .await
+            .is_ok());
+        assert_eq!(peak.load(Ordering::SeqCst), 1, "never two searches at once");
+    });
+}
+
+#[test]
+fn at_most_the_limit_runs_and_the_queue_is_bounded() {
+    actix_web::rt::System::new().block_on(async {
+        let pool = Arc::new(SearchPool::new(
+            2,
+            2,
+            Duration::from_millis(100),
+            Metrics::new(),
+        ));
+        let running = Arc::new(AtomicUsize::new(0));
+        let peak = Arc::new(AtomicUsize::new(0));
+        let mut tasks = Vec::new();
+        for i in 0..10 {
+            let pool = Arc::clone(&pool);
+            let (r, p) = (running.clone(), peak.clone());
+            tasks.push(actix_web::rt::spawn(async move {
+                let start = Instant::now();
+                // Long budget; the engine uses a quarter of it, so queued ones get served.
+                let res = pool
+                    .run_engine(
+                        "sleeper",
+                        move || sleeper(0.25, &r, &p),
+                        position(),
+                        Limits::with_time(Duration::from_millis(400)),
+                        i,
+                    )
+                    .await;
+                (res.map(|_| ()).map_err(|e| e.code), start.elapsed())
+            }));
+        }
+        let mut ok = 0;
+        let mut refused_fast = 0;
+        for t in tasks {
+            let (res, took) = t.await.unwrap();
+            match res {
+                Ok(()) => ok += 1,
+                Err(ErrorCode::Overloaded) => {
+                    assert!(
+                        took < Duration::from_millis(50),
+                        "refused at once: {took:?}"
+                    );
+                    refused_fast += 1;
+                }
+                Err(other) => panic!("unexpected {other:?}"),
+            }
+            assert!(
+                took < Duration::from_millis(500),
+                "within budget + margin: {took:?}"
+            );
+        }
+        assert_eq!(ok, 4, "2 running + 2 queued");
+        assert_eq!(refused_fast, 6);
+        assert_eq!(peak.load(Ordering::SeqCst), 2);
+    });
+}
