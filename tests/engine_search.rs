@@ -493,3 +493,22 @@ fn budgets_are_kept() {
     assert!(a.stats.elapsed < Duration::from_millis(150));
     assert_eq!(a.best, Move::mark(7 * 15 + 7));
 }
+
+#[test]
+fn minimax_answers_on_a_full_board_with_only_special_moves() {
+    // 15x15 filled without a five; x holds a remove that no strong line calls for
+    let mut rows = Vec::new();
+    for r in 0..15 {
+        let row: String = (0..15)
+            .map(|c| if ((c / 2) + r) % 2 == 0 { 'x' } else { 'o' })
+            .collect();
+        rows.push(row);
+    }
+    let rules = Rules::new(15, 15, 5, true, [Hand::new(0, 1, 0), Hand::default()]).unwrap();
+    let cells = parse_board_string(&rows.join("/"), 15, 15).unwrap();
+    let p = Position::from_cells(&rules, cells, Some(Player::X)).unwrap();
+    assert!(!p.is_over());
+    let a = run(&Minimax, &p, &limits(300), 1);
+    assert_eq!(a.moves.len(), p.legal_moves().len());
+    assert_eq!(a.best.piece, Piece::Remove);
+}

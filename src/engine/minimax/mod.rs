@@ -141,6 +141,11 @@ impl Engine for Minimax {
         let mut completed = 0;
         let mut searched = vec![false; roots.len()];
         for depth in 1..=max_depth {
+            if roots.is_empty() {
+                // no candidate (a full board where no special move aims at a strong line):
+                // every legal move gets its static value below
+                break;
+            }
             let mut values = vec![None; roots.len()];
             let mut alpha = -WIN - 1;
             for (i, r) in roots.iter().enumerate() {

@@ -11,9 +11,10 @@
 //!   exactly one forces the reply onto that cell (unless the mover can clear pieces);
 //! - bounds while nobody holds remove or bomb: Erdős–Selfridge (the opponent's
 //!   potential `sum 2^-missing` below 1 means they can never complete a line; one's own
-//!   below 1/2 with the move means one never can), lines needing more marks than their
-//!   owner has moves left, and the fewest moves any line still needs, which bounds how
-//!   soon a win can come;
+//!   below 1/2 with the move means one never can), also one move ahead (after the mover's
+//!   best cell for it: own potential below 1, or the opponent's below 1/2, with the
+//!   opponent to move), windows needing more marks than their owner has moves left count
+//!   as dead, and the fewest moves any line still needs bounds how soon a win can come;
 //! - the transposition table, keyed by the canonical (symmetry-reduced) hash.
 //!
 //! Moves are ordered by a line-potential score of their cell: every still-open window
