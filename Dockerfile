@@ -16,12 +16,19 @@ FROM debian:bookworm-slim AS runtime
 RUN apt-get update \
     && apt-get install -y --no-install-recommends curl ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
-    && useradd --system --uid 10001 --no-create-home --shell /usr/sbin/nologin kinrow
+    && groupadd --system --gid 10001 kinrow \
+    && useradd --system --uid 10001 --gid 10001 --no-create-home --shell /usr/sbin/nologin kinrow
 COPY --from=builder /usr/local/bin/kinrow /usr/local/bin/kinrow
-USER 10001
+# Numeric uid:gid, so that Kubernetes' runAsNonRoot can verify it without
+# reading /etc/passwd, and the process never runs with the root group.
+USER 10001:10001
 ENV KINROW_ADDR=0.0.0.0:8080 \
     RUST_LOG=info
 EXPOSE 8080
+# SIGTERM starts a graceful drain of up to KINROW_SHUTDOWN_GRACE_SECS (30 s by
+# default); give `docker stop` at least that: `docker stop -t 35`, or
+# `stop_grace_period` in compose (deploy/compose.yaml does).
+STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
     CMD curl -fsS http://127.0.0.1:8080/healthz || exit 1
 ENTRYPOINT ["/usr/local/bin/kinrow"]

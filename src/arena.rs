@@ -160,7 +160,7 @@ pub struct Summary {
     pub losses: u32,
     /// A's points per game (a win 1, a draw ½).
     pub score: f64,
-    /// A's Elo advantage and its 95% interval (infinite at a score of 0 or 1).
+    /// A's Elo advantage (infinite at a score of 0 or 1) and its 95% interval (Wilson).
     pub elo: f64,
     pub elo_low: f64,
     pub elo_high: f64,
@@ -197,12 +197,11 @@ pub fn summarize(games: &[GameRecord]) -> Summary {
     }
     let n = games.len().max(1) as f64;
     let score = (f64::from(wins) + 0.5 * f64::from(draws)) / n;
-    // Standard error of the per-game score, normal approximation.
-    let var = (f64::from(wins) * (1.0 - score).powi(2)
-        + f64::from(draws) * (0.5 - score).powi(2)
-        + f64::from(losses) * score.powi(2))
-        / n;
-    let margin = 1.96 * (var / n).sqrt();
+    // Wilson score interval with the binomial variance (conservative when there are
+    // draws); unlike the plain normal approximation it stays finite at 0% and 100%.
+    let z = 1.96f64;
+    let centre = (score + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z / (1.0 + z * z / n) * (score * (1.0 - score) / n + z * z / (4.0 * n * n)).sqrt();
     let mean = |e: usize| {
         if counts[e] == 0 {
             Duration::ZERO
@@ -216,8 +215,8 @@ pub fn summarize(games: &[GameRecord]) -> Summary {
         losses,
         score,
         elo: elo_from_score(score),
-        elo_low: elo_from_score(score - margin),
-        elo_high: elo_from_score(score + margin),
+        elo_low: elo_from_score(centre - half),
+        elo_high: elo_from_score(centre + half),
         mean_move: [mean(0), mean(1)],
     }
 }

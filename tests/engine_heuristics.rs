@@ -383,3 +383,34 @@ fn priority_extends_its_own_runs_before_the_opponents() {
     assert_eq!(grid[6][6], Some(0.0));
     assert_eq!(grid[1][2], None, "own marks are nobody's target");
 }
+
+#[test]
+fn every_heuristic_respects_overline_off() {
+    // k = 3, exactly: x filling (0, 2) makes four, no win; o threatens (1, 2).
+    let rules = Rules::new(7, 2, 3, false, [Hand::default(); 2]).unwrap();
+    let p = Position::new(&rules, Some(&["xx.x...", "oo....o"]), None).unwrap();
+    assert!(!p.wins_at(2, Player::X));
+    for kind in HEURISTICS {
+        let a = run(*kind, &p, 9);
+        assert_eq!(a.best, Move::mark(at(&p, 1, 2)), "{}", kind.name());
+    }
+}
+
+#[test]
+fn every_heuristic_answers_with_only_special_pieces_left() {
+    // A full board and no line: x can only remove or bomb.
+    for hands in [Hand::new(0, 1, 0), Hand::new(0, 0, 1), Hand::new(1, 1, 1)] {
+        let p = pos(
+            3,
+            3,
+            3,
+            "xox/xoo/oxx",
+            [hands, Hand::default()],
+            Some(Player::X),
+        );
+        for kind in HEURISTICS {
+            let a = run(*kind, &p, 9);
+            assert_ne!(a.best.piece, Piece::Mark, "{}", kind.name());
+        }
+    }
+}

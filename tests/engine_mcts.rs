@@ -213,3 +213,50 @@ fn respects_the_time_budget() {
     assert!(took < Duration::from_millis(400), "{took:?}");
     assert!(a.stats.nodes > 10);
 }
+
+#[test]
+fn beats_greedy_on_9x9_with_a_small_node_budget() {
+    use kinrow::arena::{self, ArenaConfig, EngineSpec};
+    // Node-limited, so the games are the same on every run.
+    let config = ArenaConfig {
+        engines: [
+            EngineSpec::parse("mcts:nodes=600").unwrap(),
+            EngineSpec::parse("greedy").unwrap(),
+        ],
+        rules: mnk(9, 9, 5),
+        games: 4,
+        time: Duration::from_secs(10),
+        seed: 1,
+        threads: 2,
+        opening_plies: None,
+    };
+    let s = arena::summarize(&arena::run(&config, &|_| {}));
+    assert!(s.score >= 0.75, "{s:?}");
+}
+
+#[test]
+fn odd_boards_and_hands() {
+    let cases: &[(u64, u64, u64, Hand)] = &[
+        (1, 1, 1, Hand::default()),
+        (1, 5, 3, Hand::default()),
+        (3, 3, 5, Hand::default()),
+        (64, 64, 5, Hand::default()),
+        (64, 2, 6, Hand::new(2, 2, 2)),
+        (4, 4, 3, Hand::new(0, 3, 3)),
+    ];
+    for &(m, n, k, hand) in cases {
+        let r = Rules::new(m, n, k, true, [hand, hand]).unwrap();
+        let mut p = Position::empty(&r);
+        let mut rng = StdRng::seed_from_u64(1);
+        for _ in 0..6 {
+            if p.is_over() {
+                break;
+            }
+            let a = Mcts::default().analyze(&p, &playouts(200), &mut rng);
+            let legal: HashSet<Move> = p.legal_moves().into_iter().collect();
+            let listed: HashSet<Move> = a.moves.iter().map(|e| e.mv).collect();
+            assert_eq!(legal, listed, "{m}x{n}x{k}");
+            p.try_play(a.best).unwrap();
+        }
+    }
+}

@@ -8,6 +8,7 @@ pub mod dto;
 pub mod error;
 pub mod extract;
 pub mod metrics;
+pub mod page;
 pub mod routes;
 pub mod search;
 
@@ -109,7 +110,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             utoipa_swagger_ui::SwaggerUi::new("/docs/{_:.*}")
                 .config(utoipa_swagger_ui::Config::from("/openapi.json")),
         );
-    // The demo page: page::configure(cfg);
+    page::configure(cfg);
 }
 
 /// The answer for a path that matches no route.

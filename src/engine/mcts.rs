@@ -3,9 +3,12 @@
 //! Every iteration walks down the tree from the root, at each node picking the child
 //! with the best `Q + c * P * sqrt(N) / (1 + n)` (`Q` its win rate, `P` its prior from the
 //! k-windows its cell advances and spoils, `N` and `n` the visit counts), expands the node
-//! it ends on (from its second visit), plays the game out at random from there and
-//! credits the result to every node on the way. Playouts take an immediate win and
-//! stop an immediate loss; the rest of their moves are random cells near pieces.
+//! it ends on (from its second visit) and scores the leaf with a playout, crediting the
+//! result to every node on the way. A playout first takes an immediate win and stops an
+//! immediate loss (for both sides, as long as there is one); on boards of up to 64
+//! cells it then plays random moves to the end, on larger boards it stops there and
+//! scores the position with a logistic of the window-potential difference (measured in
+//! the arena: random playouts to the end were clearly weaker there).
 //!
 //! A node whose side to move can win at once gets that move as its only child; one
 //! whose opponent threatens to win at once gets only the moves that can stop it
@@ -132,13 +135,24 @@ pub struct Mcts {
     pub exploration: f32,
     /// The tree stops growing at this many nodes (playouts go on from its leaves).
     pub max_tree_nodes: usize,
+    /// Random plies of a playout before it stops and the static evaluation scores it;
+    /// `None`: by board size (0 on boards of more than 64 cells, where random
+    /// playouts measured weaker than the evaluation, else play to the end).
+    pub playout_plies: Option<u32>,
+    /// The evaluation's logistic scale, in units of `4^(k-2)`.
+    pub eval_scale: f32,
+    /// Priors are the window scores raised to this power, normalised.
+    pub prior_power: f32,
 }
 
 impl Default for Mcts {
     fn default() -> Self {
         Mcts {
-            exploration: 1.5,
+            exploration: 2.0,
             max_tree_nodes: 1_500_000,
+            playout_plies: None,
+            eval_scale: 2.0,
+            prior_power: 1.0,
         }
     }
 }
@@ -146,6 +160,7 @@ impl Default for Mcts {
 struct Tree {
     nodes: Vec<Node>,
     exploration: f32,
+    prior_power: f32,
     /// The side to move at the root (0 for x, 1 for o).
     root_player: usize,
     scratch_moves: Vec<Move>,
@@ -203,7 +218,11 @@ impl Tree {
         let first = self.nodes.len();
         let mut total = 0.0f32;
         for &mv in &moves {
-            let s = if winning { 1.0 } else { sim.prior_score(mv) };
+            let s = if winning {
+                1.0
+            } else {
+                sim.prior_score(mv).powf(self.prior_power)
+            };
             total += s;
             self.nodes.push(Node::new(mv, s));
         }
@@ -308,26 +327,28 @@ impl Tree {
         best.unwrap_or(fallback)
     }
 
-    /// The result of a proven node as a winner (`None` for a draw).
-    fn proven_winner(&self, node: usize, depth: usize) -> Option<usize> {
+    /// The result of a proven node as a value for x (1 x wins, 0 o wins, 0.5 a draw).
+    fn proven_value(&self, node: usize, depth: usize) -> f32 {
         let mover = self.mover(depth);
-        match self.nodes[node].proof {
-            Proof::Win => Some(mover),
-            Proof::Loss => Some(1 - mover),
-            _ => None,
+        let winner = match self.nodes[node].proof {
+            Proof::Win => mover,
+            Proof::Loss => 1 - mover,
+            _ => return 0.5,
+        };
+        if winner == 0 {
+            1.0
+        } else {
+            0.0
         }
     }
 
-    fn backup(&mut self, path: &[usize], winner: Option<usize>) {
+    /// Credits `x_value` (the result for x) to every node on `path` and moves proofs up.
+    fn backup(&mut self, path: &[usize], x_value: f32) {
         for (depth, &i) in path.iter().enumerate() {
             let mover = self.mover(depth);
             let n = &mut self.nodes[i];
             n.visits += 1;
-            n.value += match winner {
-                Some(w) if w == mover => 1.0,
-                Some(_) => 0.0,
-                None => 0.5,
-            };
+            n.value += if mover == 0 { x_value } else { 1.0 - x_value };
         }
         for j in (1..path.len()).rev() {
             if self.nodes[path[j]].proof == Proof::Unknown || !self.update_proof(path[j - 1]) {
@@ -382,6 +403,7 @@ impl Mcts {
         let mut tree = Tree {
             nodes: Vec::with_capacity(4096),
             exploration: self.exploration,
+            prior_power: self.prior_power,
             root_player: position.to_move().index(),
             scratch_moves: Vec::new(),
             scratch_cells: Vec::new(),
@@ -395,6 +417,10 @@ impl Mcts {
             sim.winning_cell(sim.to_move()).is_none() && !threats.is_empty()
         };
         let mut path: Vec<usize> = Vec::with_capacity(64);
+        let playout_plies =
+            self.playout_plies
+                .unwrap_or(if sim.shape.restrict { 0 } else { u32::MAX });
+        let eval_scale = self.eval_scale * 4f32.powi(position.k().saturating_sub(2).min(20) as i32);
         let mut playouts = 0u64;
         while tree.nodes[0].proof == Proof::Unknown && !clock.stopped() {
             playouts += 1;
@@ -404,17 +430,17 @@ impl Mcts {
             let mut node = 0;
             let winner = loop {
                 if tree.nodes[node].proof != Proof::Unknown {
-                    break tree.proven_winner(node, path.len() - 1);
+                    break tree.proven_value(node, path.len() - 1);
                 }
                 if !tree.nodes[node].expanded {
                     let grow = tree.nodes[node].visits > 0
                         && tree.nodes.len() + sim.near().len() * 2 < self.max_tree_nodes;
                     if !grow {
-                        break sim.playout(&mut fast);
+                        break sim.playout(&mut fast, playout_plies, eval_scale);
                     }
                     tree.expand(node, &mut sim);
                     if tree.nodes[node].proof != Proof::Unknown {
-                        break tree.proven_winner(node, path.len() - 1);
+                        break tree.proven_value(node, path.len() - 1);
                     }
                 }
                 let child = tree.select(node);
@@ -425,12 +451,12 @@ impl Mcts {
                     let n = &mut tree.nodes[child];
                     n.proof = Proof::Win;
                     n.plies = 1;
-                    break Some(w);
+                    break if w == 0 { 1.0 } else { 0.0 };
                 }
             };
             tree.max_depth = tree.max_depth.max(path.len() as u32 - 1);
             tree.backup(&path, winner);
-            if !clock.tick() && playouts % 32 == 0 {
+            if !clock.tick() && playouts % 8 == 0 {
                 clock.expired();
             }
         }

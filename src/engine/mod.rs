@@ -6,6 +6,7 @@
 //! [`EngineKind`] is the one registry: the server's `/v1/engines`, the OpenAPI enum,
 //! the CLI and the tests that run every engine all iterate [`EngineKind::ALL`].
 
+pub mod auto;
 pub mod eval;
 pub mod greedy;
 pub mod mcts;
@@ -14,6 +15,7 @@ pub mod patterns;
 pub mod perfect;
 pub mod priority;
 pub mod threat;
+pub mod tss;
 pub mod tt;
 
 use std::time::{Duration, Instant};
@@ -240,6 +242,9 @@ pub trait Engine: Send + Sync {
 /// Every engine kinrow offers: the one registry.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum EngineKind {
+    /// The default: `perfect` when the position is provable within the budget, else
+    /// `minimax` with threat-space search at its root.
+    Auto,
     /// Every piece on every target, one ply, scored by the window potential.
     Greedy,
     Perfect,
@@ -278,6 +283,7 @@ impl Parameter {
 impl EngineKind {
     /// Every engine, the default first.
     pub const ALL: &'static [EngineKind] = &[
+        EngineKind::Auto,
         EngineKind::Perfect,
         EngineKind::Minimax,
         EngineKind::Mcts,
@@ -289,6 +295,7 @@ impl EngineKind {
     /// The engine's name in the API.
     pub fn name(self) -> &'static str {
         match self {
+            EngineKind::Auto => "auto",
             EngineKind::Greedy => "greedy",
             EngineKind::Perfect => "perfect",
             EngineKind::Minimax => "minimax",
@@ -306,6 +313,7 @@ impl EngineKind {
     /// One sentence on what the engine does.
     pub fn description(self) -> &'static str {
         match self {
+            EngineKind::Auto => "The strongest choice for the position: proves it with perfect when that fits the budget (small boards, late positions), otherwise alpha-beta over the window potential with threat-space search (forced wins by continuous fours and threats played, the opponent's stopped); never misses a win now or an immediate loss it can stop.",
             EngineKind::Greedy => "Tries every piece in hand on every legal target one ply deep and plays the one that most raises its own line potential and lowers the opponent's; no lookahead beyond an immediate win or loss.",
             EngineKind::Perfect => "Exhaustive game-tree search: every move gets win, draw or loss (unknown where the budget ran out) with the plies to the end; the fastest win, the slowest loss, random among equals; mistake_probability makes it overlook branches.",
             EngineKind::Minimax => "Depth-limited alpha-beta with iterative deepening over the open-window potential, with a transposition table and symmetry reduction.",
@@ -318,10 +326,11 @@ impl EngineKind {
     /// What the numbers in `scores` mean for this engine.
     pub fn score_unit(self) -> &'static str {
         match self {
+            EngineKind::Auto => "the unit of the path taken (stats.path): perfect's outcome score when proven, else minimax's window potential",
             EngineKind::Greedy => "change of window potential (own gain plus the opponent's loss; a window with j own marks weighs 4^j); a win scores 100*k*4^k, a move that lets the opponent win at once loses that much",
             EngineKind::Perfect => "outcome: 10000 - plies for a win, 0 for a draw, -1 for unknown, -10000 + plies for a loss",
             EngineKind::Minimax => "window potential (own minus opponent's, 4^marks per open window) after the searched depth; 10^15 - plies for a forced win",
-            EngineKind::Threat => "cell weight: summed attack weights for both players (an open k-1 run weighs 100), +100/+120 for a double threat, +1e5 on the opponent's winning cell, 1e9 for a win, minus 1e7 for a move that lets the opponent win at once",
+            EngineKind::Threat => "cell weight: summed attack weights for both players (an open k-1 run weighs 100; the mover's count 1.25 times), +100/+120 for a double threat, +300/+400 for one that cannot be answered, +1e5 on the opponent's winning cell, 1e9 for a win, minus 1e7 for a move that lets the opponent win at once",
             EngineKind::Priority => "rule priority: 100 win, 95 prevent the opponent's win, 90 destroy, 75 extend an own k-2 run, 74 prevent an opponent's, 50 next to an own mark, 0 any other empty cell, -1 none (an occupied cell only a held remove or bomb could target)",
             EngineKind::Mcts => "share of the root's playouts through the move (0..1); evaluation.score is the chosen move's win rate (1 win, 0.5 draw, 0 loss)",
         }
@@ -330,6 +339,12 @@ impl EngineKind {
     /// The parameters of the API's `engine` object that this engine reads.
     pub fn parameters(self) -> &'static [Parameter] {
         match self {
+            EngineKind::Auto => &[
+                Parameter::TimeMs,
+                Parameter::Depth,
+                Parameter::Nodes,
+                Parameter::Seed,
+            ],
             EngineKind::Greedy => &[Parameter::Seed],
             EngineKind::Perfect => &[
                 Parameter::TimeMs,
@@ -352,6 +367,7 @@ impl EngineKind {
     /// Builds the engine.
     pub fn build(self) -> Box<dyn Engine> {
         match self {
+            EngineKind::Auto => Box::new(auto::Auto),
             EngineKind::Greedy => Box::new(greedy::Greedy),
             EngineKind::Perfect => Box::new(perfect::Perfect),
             EngineKind::Minimax => Box::new(minimax::Minimax),

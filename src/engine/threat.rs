@@ -34,9 +34,15 @@
 //! *Break points* are attacks the other side must answer at once: power `k - 1` with an
 //! open end; power `k - 2` with both ends open and room for `k + 1`; a central attack
 //! and the broken attack one empty cell beyond it whose powers add up to `k - 1` (or
-//! `k - 2` when both are open at both ends). Two break points of one player through one
-//! cell (a double threat) add [`FORK`] for the opponent's and [`OWN_FORK`] for the
-//! mover's: one's own fork comes first, so it outranks the opponent's.
+//! `k - 2` when both are open at both ends). Those one mark short of `k` are *fours*.
+//! Two break points of one player through one cell (a double threat) add [`FORK`] for
+//! the opponent's and [`OWN_FORK`] for the mover's (the write-up's 100; one's own fork
+//! comes first, so it outranks the opponent's). A threat that cannot be answered at all
+//! (an open four, two fours, or a four with another break point) adds [`DECISIVE`] for
+//! the opponent's and [`OWN_DECISIVE`] for the mover's instead: without that tier, a
+//! double open three of one's own would outrank blocking the opponent's open three,
+//! which wins first. The mover's own line weights count [`ATTACK`] (1.25) times: the
+//! same attack is worth more to the side that plays it now.
 //!
 //! Tactics and special pieces: a move after which the opponent can complete `k` at once
 //! loses [`LOSS`]. A `block` on an empty cell is worth the opponent's part of the cell's
@@ -65,10 +71,18 @@ pub const WIN: f64 = 1e9;
 pub const LOSS: f64 = 1e7;
 /// Added to the cell where the opponent would complete `k`.
 pub const BLOCK: f64 = 1e5;
-/// Added for two break points of the opponent through one cell.
+/// Added for two break points of the opponent through one cell (none a four).
 pub const FORK: f64 = 100.0;
 /// Added for two break points of the mover through one cell.
 pub const OWN_FORK: f64 = 120.0;
+/// Added where a mark makes a threat that cannot be answered for the opponent: an
+/// open four, two fours, or a four and a break point.
+pub const DECISIVE: f64 = 300.0;
+/// The same for the mover.
+pub const OWN_DECISIVE: f64 = 400.0;
+/// The mover's own attacks count this much more than the same attacks of the opponent:
+/// the mover plays first.
+pub const ATTACK: f64 = 1.25;
 /// The share of a cleared mark's weight that a `remove` or `bomb` is worth.
 const CLEAR_SHARE: f64 = 0.5;
 
@@ -109,6 +123,10 @@ enum St {
 struct LineEval {
     weight: f64,
     break_point: bool,
+    /// The break point is a four: one more mark completes `k`.
+    four: bool,
+    /// Power `k - 1` open at both ends: it cannot be stopped.
+    open_four: bool,
 }
 
 /// Evaluates one line through a cell holding the player's mark. `back[i]` and
@@ -130,8 +148,9 @@ fn line_eval(back: &[St], fwd: &[St], k: usize) -> LineEval {
     let open_f = fwd.get(rf) == Some(&St::Empty);
     let potential = open_b as u32 + open_f as u32;
     let mut weight = attack_weight(k - power, potential);
-    let mut break_point =
-        (potential >= 1 && power + 1 >= k) || (potential == 2 && power + 2 >= k && span > k);
+    let open_four = potential == 2 && power + 1 == k;
+    let mut four = potential >= 1 && power + 1 >= k;
+    let mut break_point = four || (potential == 2 && power + 2 >= k && span > k);
     for (side, r, open) in [(back, rb, open_b), (fwd, rf, open_f)] {
         if !open {
             continue;
@@ -160,6 +179,7 @@ fn line_eval(back: &[St], fwd: &[St], k: usize) -> LineEval {
                     let both_open = (potential == 2 && pot == 2) as usize;
                     if gaps == 1 && power + p + both_open + 1 >= k {
                         break_point = true;
+                        four |= power + p + 1 >= k;
                     }
                 }
             }
@@ -168,6 +188,8 @@ fn line_eval(back: &[St], fwd: &[St], k: usize) -> LineEval {
     LineEval {
         weight,
         break_point,
+        four,
+        open_four,
     }
 }
 
@@ -177,16 +199,20 @@ fn line_eval(back: &[St], fwd: &[St], k: usize) -> LineEval {
 struct CellEval {
     lines: [f64; 2],
     break_points: [u32; 2],
+    fours: [u32; 2],
+    open_fours: [u32; 2],
 }
 
 impl CellEval {
     fn add(&mut self, p: usize, e: LineEval) {
         self.lines[p] += e.weight;
         self.break_points[p] += e.break_point as u32;
+        self.fours[p] += e.four as u32;
+        self.open_fours[p] += e.open_four as u32;
     }
 }
 
-/// Cells on each side of a scanned cell: `k + 1`, plus room for the largest `k`.
+/// Room for the `k + 1` cells scanned on each side, for every `k` up to `MAX_SIDE + 1`.
 const SCAN: usize = crate::game::MAX_SIDE + 3;
 
 /// The weights of lines with no piece near the cell, by the number of board cells on
@@ -236,7 +262,8 @@ struct Scanner<'a> {
 impl<'a> Scanner<'a> {
     fn new(pos: &'a Position) -> Scanner<'a> {
         let (m, n) = (pos.m(), pos.n());
-        let k = (pos.k() as usize).min(SCAN - 3);
+        let k = pos.k() as usize;
+        debug_assert!(k < SCAN, "k is at most MAX_SIDE + 1");
         let mut near = vec![false; m * n];
         for (c, &cell) in pos.cells().iter().enumerate() {
             if cell == Cell::Empty {
@@ -320,10 +347,20 @@ impl<'a> Scanner<'a> {
     }
 }
 
-/// A player's value of a cell: line weights plus the fork bonus.
+/// A player's value of a cell: line weights (the mover's times [`ATTACK`]) plus the
+/// fork bonus.
 fn value(e: &CellEval, p: Player, me: Player) -> f64 {
-    let fork = if e.break_points[p.index()] >= 2 {
-        if p == me {
+    let i = p.index();
+    let own = p == me;
+    let (bp, fours) = (e.break_points[i], e.fours[i]);
+    let fork = if e.open_fours[i] >= 1 || fours >= 2 || (fours >= 1 && bp >= 2) {
+        if own {
+            OWN_DECISIVE
+        } else {
+            DECISIVE
+        }
+    } else if bp >= 2 {
+        if own {
             OWN_FORK
         } else {
             FORK
@@ -331,7 +368,8 @@ fn value(e: &CellEval, p: Player, me: Player) -> f64 {
     } else {
         0.0
     };
-    e.lines[p.index()] + fork
+    let bias = if own { ATTACK } else { 1.0 };
+    e.lines[i] * bias + fork
 }
 
 impl Engine for Threat {
@@ -343,6 +381,13 @@ impl Engine for Threat {
         let mut legal = Vec::new();
         pos.legal_moves_into(&mut legal);
         let their_wins = winning_cells(&pos, opp);
+        let mut wins = vec![[false; 2]; pos.cells().len()];
+        for c in winning_cells(&pos, me) {
+            wins[c][me.index()] = true;
+        }
+        for &c in &their_wins {
+            wins[c][opp.index()] = true;
+        }
         let mut cache: Vec<Option<CellEval>> = vec![None; pos.cells().len()];
         let mut scored = Vec::with_capacity(legal.len());
         {
@@ -354,7 +399,7 @@ impl Engine for Threat {
                 let c = mv.cell();
                 let mut won = false;
                 let score = match mv.piece {
-                    Piece::Mark if position.wins_at(c, me) => {
+                    Piece::Mark if wins[c][me.index()] => {
                         won = true;
                         WIN
                     }
@@ -365,7 +410,7 @@ impl Engine for Threat {
                         } else {
                             0.0
                         };
-                        let block = if position.wins_at(c, opp) { BLOCK } else { 0.0 };
+                        let block = if wins[c][opp.index()] { BLOCK } else { 0.0 };
                         own + value(&e, opp, me) + block
                     }
                     Piece::Remove | Piece::Bomb => {
@@ -503,7 +548,7 @@ mod tests {
         // Two open threes, and a lone open mark on each diagonal.
         assert_eq!(
             value(&e, Player::X, Player::X),
-            7.0 + 7.0 + OWN_FORK + 2.0 * 0.25
+            (7.0 + 7.0 + 2.0 * 0.25) * ATTACK + OWN_FORK
         );
         // One cell further along the row: one broken three, one break point.
         assert_eq!(scan.eval(7 * 15 + 8).break_points, [1, 0]);

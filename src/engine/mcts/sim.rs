@@ -44,6 +44,8 @@ pub(super) struct Shape {
     around: Vec<Vec<u16>>,
     /// `4^own` window weights for the prior.
     pub weight: Vec<f32>,
+    /// Every k-window as (padded start cell, step): what the static evaluation counts.
+    windows: Vec<(u16, u16)>,
 }
 
 impl Shape {
@@ -73,7 +75,20 @@ impl Shape {
                 }
             }
         }
+        let mut windows = Vec::new();
+        for r in 0..n as isize {
+            for c in 0..m as isize {
+                for (dr, dc) in [(0isize, 1isize), (1, 0), (1, 1), (1, -1)] {
+                    let (er, ec) = (r + dr * (k as isize - 1), c + dc * (k as isize - 1));
+                    if er >= 0 && ec >= 0 && (er as usize) < n && (ec as usize) < m && k >= 1 {
+                        let step = (dr * w as isize + dc) as u16;
+                        windows.push((Shape::pad_rc(w, r as usize, c as usize) as u16, step));
+                    }
+                }
+            }
+        }
         Shape {
+            windows,
             m,
             n,
             k,
@@ -573,28 +588,70 @@ impl Sim {
         (attack, defence)
     }
 
+    /// The static value of the position for the side to move, in `0..1`: a logistic
+    /// of the difference of the two players' window potentials (`4^marks` per open window).
+    pub fn evaluate(&self, scale: f32) -> f32 {
+        let me = mark_of(self.to_move);
+        let opp = mark_of(1 - self.to_move);
+        let k = self.shape.k;
+        let (mut mine, mut theirs) = (0.0f32, 0.0f32);
+        for &(start, step) in &self.shape.windows {
+            let (mut a, mut b, mut dead) = (0usize, 0usize, false);
+            let mut at = start as usize;
+            for _ in 0..k {
+                let c = self.cells[at];
+                if c == me {
+                    a += 1;
+                } else if c == opp {
+                    b += 1;
+                } else if c != EMPTY {
+                    dead = true;
+                    break;
+                }
+                at += step as usize;
+            }
+            if dead || (a > 0 && b > 0) {
+                continue;
+            }
+            if b == 0 && a > 0 {
+                mine += self.shape.weight[a];
+            } else if a == 0 && b > 0 {
+                theirs += self.shape.weight[b];
+            }
+        }
+        // The side to move gets the tempo: its potential counts a little more.
+        let diff = 1.5 * mine - theirs;
+        1.0 / (1.0 + (-diff / scale).exp())
+    }
+
     /// Plays random moves (taking an immediate win, else stopping the opponent's) until
-    /// the game ends; returns the winner's index, `None` for a draw. Special pieces are
-    /// not used here: once the board is full the playout counts as a draw.
-    pub fn playout(&mut self, rng: &mut FastRng) -> Option<usize> {
+    /// the game ends or `max_plies` are played, then evaluates; returns the value for x
+    /// (1 x wins, 0 o wins, 0.5 a draw). Special pieces are not used here: once the
+    /// board is full the playout counts as a draw.
+    pub fn playout(&mut self, rng: &mut FastRng, max_plies: u32, scale: f32) -> f32 {
+        let mut plies = 0;
         loop {
             if let Some(w) = self.winner {
-                return Some(w);
+                return if w == 0 { 1.0 } else { 0.0 };
             }
             if self.empties == 0 {
-                return None;
+                return 0.5;
             }
             let me = self.to_move;
             let p = if let Some(p) = self.winning_cell(me) {
                 p
             } else if let Some(p) = self.winning_cell(1 - me) {
                 p
+            } else if plies >= max_plies {
+                let v = self.evaluate(scale);
+                return if me == 0 { v } else { 1.0 - v };
             } else if !self.near.is_empty() {
                 self.near[rng.below(self.near.len())] as usize
             } else {
                 self.any_empty(rng)
             };
             self.play_mark(p);
+            plies += 1;
         }
     }
 

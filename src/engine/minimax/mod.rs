@@ -24,6 +24,7 @@ mod search;
 use rand::rngs::StdRng;
 use rand::RngExt;
 
+use crate::engine::tss::{self, RootPlan};
 use crate::engine::tt::TranspositionTable;
 use crate::engine::{
     sort_best_first, Analysis, Clock, Engine, Evaluation, Limits, MoveEval, Outcome, SearchStats,
@@ -92,12 +93,51 @@ impl Engine for Minimax {
             }
         }
 
+        // Threat-space search first (k >= 4): a forced win is played without searching;
+        // against the opponent's forced win only the moves that may stop it are searched.
+        let threats = root_threats(position, limits);
+        let proven_win = match &threats.plan {
+            RootPlan::Win(proof) => Some((class_of(proof.first_move()), proof.plies())),
+            _ => None,
+        };
+        let mut defence: Option<Vec<Move>> = None;
+        if let RootPlan::Defend { moves, .. } = &threats.plan {
+            let reps: Vec<Move> = moves.iter().map(|&mv| class_of(mv)).collect();
+            if !reps.is_empty() {
+                roots.retain(|r| reps.contains(&r.mv));
+                for &rep in &reps {
+                    if !roots.iter().any(|r| r.mv == rep) {
+                        roots.push(RootMove {
+                            mv: rep,
+                            value: 0,
+                            exact: false,
+                            outcome: Outcome::Unknown,
+                            plies: None,
+                        });
+                    }
+                }
+            }
+            defence = Some(reps);
+        }
+        if let Some((rep, _)) = proven_win {
+            if !roots.iter().any(|r| r.mv == rep) {
+                roots.push(RootMove {
+                    mv: rep,
+                    value: 0,
+                    exact: false,
+                    outcome: Outcome::Unknown,
+                    plies: None,
+                });
+            }
+        }
+
         // Iterative deepening.
         let max_depth = limits
             .depth
             .unwrap_or(MAX_DEPTH)
             .clamp(1, MAX_DEPTH)
             .min(game_length_bound(position).max(1));
+        let max_depth = if proven_win.is_some() { 0 } else { max_depth };
         let mut completed = 0;
         let mut searched = vec![false; roots.len()];
         for depth in 1..=max_depth {
@@ -179,6 +219,31 @@ impl Engine for Minimax {
             let shifted = floor - 1 - (top_static - v);
             moves.push(move_eval(mv, shifted, Outcome::Unknown, None));
         }
+        // What the threat searches proved overrides the heuristic values.
+        if let Some((rep, plies)) = proven_win {
+            for e in moves.iter_mut().filter(|e| class_of(e.mv) == rep) {
+                *e = move_eval(e.mv, WIN - plies as i64, Outcome::Win, Some(plies));
+            }
+        }
+        if let (
+            Some(reps),
+            RootPlan::Defend {
+                lost, threat_plies, ..
+            },
+        ) = (&defence, &threats.plan)
+        {
+            for e in moves.iter_mut() {
+                let rep = class_of(e.mv);
+                if reps.contains(&rep) {
+                    continue;
+                }
+                let plies = lost
+                    .iter()
+                    .find(|(mv, _)| class_of(*mv) == rep)
+                    .map_or(*threat_plies, |&(_, p)| p);
+                *e = move_eval(e.mv, -(WIN - plies as i64), Outcome::Loss, Some(plies));
+            }
+        }
         sort_best_first(&mut moves);
         let top = moves[0].eval.score;
         let ties = moves.iter().take_while(|e| e.eval.score == top).count();
@@ -192,6 +257,11 @@ impl Engine for Minimax {
 
         // The principal variation from the table.
         let mut pv = vec![best.mv];
+        if let RootPlan::Win(proof) = &threats.plan {
+            if proof.first_move() == best.mv {
+                pv = proof.main_line();
+            }
+        }
         let mut changes = vec![s.make(best.mv)];
         while pv.len() < completed.max(1) as usize && !s.pos.is_over() {
             match s.stored_move() {
@@ -208,11 +278,11 @@ impl Engine for Minimax {
 
         let complete = !s.clock.stopped();
         let stats = SearchStats {
-            nodes: s.clock.nodes,
+            nodes: s.clock.nodes + threats.nodes,
             depth: completed,
             elapsed: s.clock.elapsed(),
-            complete,
-            path: None,
+            complete: complete || proven_win.is_some(),
+            path: threats.path().map(str::to_string),
         };
         Analysis {
             best: best.mv,
@@ -222,6 +292,44 @@ impl Engine for Minimax {
             stats,
         }
     }
+}
+
+/// The share of the budget the root's threat-space search may use.
+const TSS_SHARE: f64 = 0.25;
+/// Quiet threats the root's VCT may chain.
+const TSS_VCT_DEPTH: u32 = 2;
+
+/// What the root's threat-space search found, and what it cost.
+struct RootThreats {
+    plan: RootPlan,
+    nodes: u64,
+}
+
+impl RootThreats {
+    fn path(&self) -> Option<&'static str> {
+        match self.plan {
+            RootPlan::Win(_) => Some("threat-space win"),
+            RootPlan::Defend { .. } => Some("threat-space defence"),
+            RootPlan::Quiet => None,
+        }
+    }
+}
+
+/// Runs [`tss::plan`] on part of the budget when `k >= 4`.
+fn root_threats(position: &Position, limits: &Limits) -> RootThreats {
+    if position.k() < 4 {
+        return RootThreats {
+            plan: RootPlan::Quiet,
+            nodes: 0,
+        };
+    }
+    let budget = Limits {
+        time: limits.time.mul_f64(TSS_SHARE),
+        nodes: limits.nodes.map(|n| (n as f64 * TSS_SHARE) as u64),
+        ..Limits::default()
+    };
+    let (plan, nodes) = tss::plan(position, Clock::start(&budget), TSS_VCT_DEPTH);
+    RootThreats { plan, nodes }
 }
 
 fn move_eval(mv: Move, value: i64, outcome: Outcome, plies: Option<u32>) -> MoveEval {

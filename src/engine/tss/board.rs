@@ -1,0 +1,403 @@
+//! The threat solver's own board: the cells, and for every k-window how many marks
+//! each player has in it and whether a block breaks it. Windows that a player can
+//! still complete and that miss only 1, 2 or 3 of their marks are kept in per-player
+//! sets (updated on every move), so the solver lists fives, fours and threes without
+//! scanning the board.
+
+use std::sync::Arc;
+
+use crate::game::{Cell, Geometry, Player, Position};
+
+/// An empty cell.
+pub const EMPTY: u8 = 0;
+/// A neutral block.
+pub const BLOCK: u8 = 3;
+/// No cell (off the board).
+const NONE: u16 = u16::MAX;
+
+/// What a mark of `p` looks like in [`ThreatBoard::cells`].
+#[inline]
+pub fn stone(p: usize) -> u8 {
+    p as u8 + 1
+}
+
+#[inline]
+fn splitmix64(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[inline]
+fn cell_key(cell: usize, content: u8) -> u64 {
+    if content == EMPTY {
+        0
+    } else {
+        splitmix64(((cell as u64) << 2) | content as u64)
+    }
+}
+
+#[inline]
+fn blocks_key(p: usize, count: u8) -> u64 {
+    splitmix64(0xB10C_0000_0000 | ((p as u64) << 8) | count as u64)
+}
+
+/// The solver's board. Players are indices (0 = `x`, 1 = `o`).
+pub struct ThreatBoard {
+    geo: Arc<Geometry>,
+    k: usize,
+    overline: bool,
+    /// Row-major contents: [`EMPTY`], [`stone`]`(p)` or [`BLOCK`].
+    pub cells: Vec<u8>,
+    /// Blocks each player still holds.
+    pub blocks: [u8; 2],
+    /// Zobrist hash of cells and block counts.
+    pub hash: u64,
+    /// The cells of window `w` are `wcells[w * k..(w + 1) * k]`.
+    wcells: Vec<u16>,
+    /// The cells just before and just after each window along its line (for exactly-k).
+    ends: Vec<[u16; 2]>,
+    /// Marks of each player in each window.
+    count: Vec<[u8; 2]>,
+    /// Blocks in each window.
+    blocked: Vec<u8>,
+    /// For each window and player: how many marks the player still misses (1..=3)
+    /// if the window is open for them and in a set, else 0.
+    class: Vec<[u8; 2]>,
+    /// Position of the window inside its set, per player.
+    slot: Vec<[u32; 2]>,
+    /// `sets[p][need]`: windows open for `p` that miss exactly `need` marks (1..=3).
+    sets: [[Vec<u32>; 4]; 2],
+    /// Scratch stamps to de-duplicate cells in lists.
+    seen: Vec<u32>,
+    stamp: u32,
+    /// Each player's summed [`ThreatBoard::weight`] over the windows open for them.
+    pub score: [i64; 2],
+    weights: Vec<i64>,
+}
+
+impl ThreatBoard {
+    /// The board of `position` (marks, blocks and the blocks each side holds).
+    pub fn new(position: &Position) -> ThreatBoard {
+        let geo = Arc::clone(position.geometry());
+        let k = geo.k as usize;
+        let windows = geo.windows();
+        let nw = windows.all.len();
+        let mut wcells = Vec::with_capacity(nw * k);
+        let mut ends = Vec::with_capacity(nw);
+        for w in &windows.all {
+            wcells.extend_from_slice(&w.cells);
+            let (dr, dc) = w.direction.step();
+            let first = w.cells[0] as usize;
+            let last = w.cells[w.cells.len() - 1] as usize;
+            let before = geo.offset(first, -dr, -dc).map_or(NONE, |c| c as u16);
+            let after = geo.offset(last, dr, dc).map_or(NONE, |c| c as u16);
+            ends.push([before, after]);
+        }
+        let cells = geo.cells();
+        let mut board = ThreatBoard {
+            geo,
+            k,
+            overline: position.geometry().overline,
+            cells: vec![EMPTY; cells],
+            blocks: [
+                position.hand(Player::X).block,
+                position.hand(Player::O).block,
+            ],
+            hash: 0,
+            wcells,
+            ends,
+            count: vec![[0; 2]; nw],
+            blocked: vec![0; nw],
+            class: vec![[0; 2]; nw],
+            slot: vec![[0; 2]; nw],
+            sets: Default::default(),
+            seen: vec![0; cells],
+            stamp: 0,
+            score: [0; 2],
+            weights: (0..=k)
+                .map(|c| {
+                    if c == 0 {
+                        0
+                    } else {
+                        10i64.pow((c as u32 - 1).min(12))
+                    }
+                })
+                .collect(),
+        };
+        for p in 0..2 {
+            board.hash ^= blocks_key(p, board.blocks[p]);
+        }
+        for w in 0..nw {
+            board.reclassify(w);
+        }
+        for (i, &c) in position.cells().iter().enumerate() {
+            let content = match c {
+                Cell::Empty => continue,
+                Cell::Mark(p) => stone(p.index()),
+                Cell::Block => BLOCK,
+            };
+            board.put(i, content);
+        }
+        board
+    }
+
+    /// Marks in a row needed to win.
+    #[inline]
+    pub fn k(&self) -> usize {
+        self.k
+    }
+
+    /// Puts `content` on the empty cell `cell`.
+    #[inline]
+    pub fn put(&mut self, cell: usize, content: u8) {
+        debug_assert_eq!(self.cells[cell], EMPTY);
+        self.cells[cell] = content;
+        self.hash ^= cell_key(cell, content);
+        self.adjust(cell, content, 1);
+    }
+
+    /// Empties `cell` again.
+    #[inline]
+    pub fn take(&mut self, cell: usize) {
+        let content = self.cells[cell];
+        debug_assert_ne!(content, EMPTY);
+        self.cells[cell] = EMPTY;
+        self.hash ^= cell_key(cell, content);
+        self.adjust(cell, content, -1);
+    }
+
+    /// Player `p` spends (`delta = -1`) or takes back (`+1`) a block from their hand.
+    #[inline]
+    pub fn hand_block(&mut self, p: usize, delta: i8) {
+        self.hash ^= blocks_key(p, self.blocks[p]);
+        self.blocks[p] = (self.blocks[p] as i8 + delta) as u8;
+        self.hash ^= blocks_key(p, self.blocks[p]);
+    }
+
+    fn adjust(&mut self, cell: usize, content: u8, delta: i8) {
+        let geo = Arc::clone(&self.geo);
+        for &w in geo.windows().through(cell) {
+            let w = w as usize;
+            for p in 0..2 {
+                self.score[p] -= self.contribution(w, p);
+            }
+            if content == BLOCK {
+                self.blocked[w] = (self.blocked[w] as i8 + delta) as u8;
+            } else {
+                let p = (content - 1) as usize;
+                self.count[w][p] = (self.count[w][p] as i8 + delta) as u8;
+            }
+            for p in 0..2 {
+                self.score[p] += self.contribution(w, p);
+            }
+            self.reclassify(w);
+        }
+    }
+
+    /// What window `w` adds to `p`'s score: 10^(marks - 1) while it is open for `p`.
+    #[inline]
+    fn contribution(&self, w: usize, p: usize) -> i64 {
+        if self.blocked[w] == 0 && self.count[w][1 - p] == 0 {
+            self.weights[self.count[w][p] as usize]
+        } else {
+            0
+        }
+    }
+
+    /// How much `p`'s score would grow with a mark of `p` on the empty `cell`.
+    pub fn gain(&self, p: usize, cell: usize) -> i64 {
+        let mut g = 0;
+        for &w in self.geo.windows().through(cell) {
+            let w = w as usize;
+            if self.blocked[w] == 0 && self.count[w][1 - p] == 0 {
+                let c = self.count[w][p] as usize;
+                g += self.weights[(c + 1).min(self.k)] - self.weights[c];
+            }
+        }
+        g
+    }
+
+    /// The shared geometry.
+    pub fn geometry(&self) -> &Arc<Geometry> {
+        &self.geo
+    }
+
+    fn reclassify(&mut self, w: usize) {
+        for p in 0..2 {
+            let open = self.blocked[w] == 0 && self.count[w][1 - p] == 0;
+            let need = self.k - self.count[w][p] as usize;
+            let class = if open && (1..=3).contains(&need) {
+                need as u8
+            } else {
+                0
+            };
+            let old = self.class[w][p];
+            if old == class {
+                continue;
+            }
+            if old != 0 {
+                let set = &mut self.sets[p][old as usize];
+                let at = self.slot[w][p] as usize;
+                set.swap_remove(at);
+                if at < set.len() {
+                    let moved = set[at] as usize;
+                    self.slot[moved][p] = at as u32;
+                }
+            }
+            if class != 0 {
+                let set = &mut self.sets[p][class as usize];
+                self.slot[w][p] = set.len() as u32;
+                set.push(w as u32);
+            }
+            self.class[w][p] = class;
+        }
+    }
+
+    #[inline]
+    fn window(&self, w: usize) -> &[u16] {
+        &self.wcells[w * self.k..(w + 1) * self.k]
+    }
+
+    /// True when filling window `w` with `p`'s marks makes a winning line: always
+    /// with overline, else only when the cells just outside it are not `p`'s.
+    #[inline]
+    fn exact_ok(&self, w: usize, p: usize) -> bool {
+        self.overline
+            || self.ends[w]
+                .iter()
+                .all(|&c| c == NONE || self.cells[c as usize] != stone(p))
+    }
+
+    fn next_stamp(&mut self) -> u32 {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.iter_mut().for_each(|s| *s = 0);
+            self.stamp = 1;
+        }
+        self.stamp
+    }
+
+    /// The empty cells where a mark of `p` wins at once, into `out` (cleared first).
+    pub fn win_cells(&mut self, p: usize, out: &mut Vec<u16>) {
+        out.clear();
+        if self.sets[p][1].is_empty() {
+            return;
+        }
+        let stamp = self.next_stamp();
+        for i in 0..self.sets[p][1].len() {
+            let w = self.sets[p][1][i] as usize;
+            if !self.exact_ok(w, p) {
+                continue;
+            }
+            let e = self
+                .window(w)
+                .iter()
+                .copied()
+                .find(|&c| self.cells[c as usize] == EMPTY);
+            if let Some(e) = e {
+                if self.seen[e as usize] != stamp {
+                    self.seen[e as usize] = stamp;
+                    out.push(e);
+                }
+            }
+        }
+    }
+
+    /// True when `p` has a window missing only two marks (a four can be made there).
+    #[inline]
+    pub fn may_four(&self, p: usize) -> bool {
+        !self.sets[p][2].is_empty()
+    }
+
+    /// True when `p` has a cell that wins at once.
+    pub fn has_win(&self, p: usize) -> bool {
+        self.sets[p][1]
+            .iter()
+            .any(|&w| self.exact_ok(w as usize, p))
+    }
+
+    /// The win cells of `p` in windows through `cell` (after `p` marked `cell`).
+    pub fn win_cells_through(&mut self, p: usize, cell: usize, out: &mut Vec<u16>) {
+        out.clear();
+        let stamp = self.next_stamp();
+        let geo = Arc::clone(&self.geo);
+        for &w in geo.windows().through(cell) {
+            let w = w as usize;
+            if self.class[w][p] != 1 || !self.exact_ok(w, p) {
+                continue;
+            }
+            let e = self
+                .window(w)
+                .iter()
+                .copied()
+                .find(|&c| self.cells[c as usize] == EMPTY);
+            if let Some(e) = e {
+                if self.seen[e as usize] != stamp {
+                    self.seen[e as usize] = stamp;
+                    out.push(e);
+                }
+            }
+        }
+    }
+
+    /// The cells where a mark of `p` makes a four (leaves a cell that then wins), each once.
+    pub fn four_moves(&mut self, p: usize, out: &mut Vec<u16>) {
+        out.clear();
+        let stamp = self.next_stamp();
+        for i in 0..self.sets[p][2].len() {
+            let w = self.sets[p][2][i] as usize;
+            if !self.exact_ok(w, p) {
+                continue;
+            }
+            for j in 0..self.k {
+                let c = self.wcells[w * self.k + j] as usize;
+                if self.cells[c] == EMPTY && self.seen[c] != stamp {
+                    self.seen[c] = stamp;
+                    out.push(c as u16);
+                }
+            }
+        }
+    }
+
+    /// The empty cells of the windows `p` misses `need` marks in (1..=3), each once, appended to `out`.
+    pub fn cells_of_class(&mut self, p: usize, need: usize, out: &mut Vec<u16>, fresh: bool) {
+        let stamp = if fresh { self.next_stamp() } else { self.stamp };
+        for i in 0..self.sets[p][need].len() {
+            let w = self.sets[p][need][i] as usize;
+            for j in 0..self.k {
+                let c = self.wcells[w * self.k + j] as usize;
+                if self.cells[c] == EMPTY && self.seen[c] != stamp {
+                    self.seen[c] = stamp;
+                    out.push(c as u16);
+                }
+            }
+        }
+    }
+
+    /// How many windows open for `p` through `cell` miss at most `need` marks: a cheap
+    /// measure of how much a mark there builds (for move ordering).
+    pub fn lines_through(&self, p: usize, cell: usize) -> u32 {
+        let mut score = 0;
+        for &w in self.geo.windows().through(cell) {
+            let c = self.class[w as usize][p];
+            if c != 0 {
+                score += [0, 64, 16, 4][c as usize];
+            } else if self.blocked[w as usize] == 0 && self.count[w as usize][1 - p] == 0 {
+                score += 1;
+            }
+        }
+        score
+    }
+
+    /// Calls `f(window_cells, own_marks)` for every window through `cell` that is open for `p`.
+    pub fn open_windows_through(&self, p: usize, cell: usize, mut f: impl FnMut(&[u16], usize)) {
+        for &w in self.geo.windows().through(cell) {
+            let w = w as usize;
+            if self.blocked[w] == 0 && self.count[w][1 - p] == 0 {
+                f(self.window(w), self.count[w][p] as usize);
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! Threat-space search at the root of a game-tree search: does the side to move win
+//! by force, or must it stop the opponent's forced win, and with which moves?
+
+use crate::engine::Clock;
+use crate::game::{Cell, Move, Position};
+
+use super::{unsupported, Proof, Tss, Verdict};
+
+/// What the threat searches say about the position for the side to move.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RootPlan {
+    /// The side to move wins by force: play the proof's first move.
+    Win(Proof),
+    /// The opponent would win by continuous fours if the side to move passed. Only
+    /// `moves` may still hold; each move in `lost` loses in the given plies (the
+    /// opponent's VCF after it), and every other move loses in `threat_plies`.
+    Defend {
+        moves: Vec<Move>,
+        lost: Vec<(Move, u32)>,
+        threat_plies: u32,
+    },
+    /// Nothing forcing was found (or proofs do not apply here).
+    Quiet,
+}
+
+/// Runs the root searches within `clock`: the mover's VCF, the opponent's VCF (and
+/// which of the mover's moves survive it), then the mover's VCT up to `vct_depth`
+/// quiet threats. Returns the plan and the nodes visited.
+pub fn plan(position: &Position, clock: Clock, vct_depth: u32) -> (RootPlan, u64) {
+    let me = position.to_move();
+    let opp = me.opponent();
+    // A five wins whatever anyone holds.
+    if let Some(c) = (0..position.cells().len())
+        .find(|&c| position.cell(c) == Cell::Empty && position.wins_at(c, me))
+    {
+        return (RootPlan::Win(Proof::Five { cell: c as u16 }), 0);
+    }
+    let mut tss = Tss::new(position, clock);
+    if let Verdict::Win(p) = tss.vcf(me) {
+        return (RootPlan::Win(p), tss.nodes());
+    }
+    let mut defend = None;
+    if unsupported(position, opp).is_none() {
+        if let Verdict::Win(threat) = tss.vcf(opp) {
+            let mut moves = Vec::new();
+            let mut lost = Vec::new();
+            for mv in tss.defences(opp, &threat) {
+                match tss.vcf_after(mv) {
+                    Verdict::Win(p) => lost.push((mv, p.plies() + 1)),
+                    _ => moves.push(mv),
+                }
+            }
+            defend = Some(RootPlan::Defend {
+                moves,
+                lost,
+                threat_plies: threat.plies() + 1,
+            });
+        }
+    }
+    if vct_depth > 0 {
+        if let Verdict::Win(p) = tss.vct(me, vct_depth) {
+            return (RootPlan::Win(p), tss.nodes());
+        }
+    }
+    (defend.unwrap_or(RootPlan::Quiet), tss.nodes())
+}

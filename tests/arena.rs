@@ -1,0 +1,149 @@
+//! `kinrow arena`: engine specs, Elo arithmetic, openings, determinism under threads,
+//! and the real binary's output file.
+
+use std::time::Duration;
+
+use kinrow::arena::{self, ArenaConfig, EngineSpec, GameResult};
+use kinrow::engine::EngineKind;
+use kinrow::game::{Position, Rules};
+
+fn config(games: usize, threads: usize, seed: u64) -> ArenaConfig {
+    ArenaConfig {
+        engines: [
+            EngineSpec::parse("mcts:nodes=400").unwrap(),
+            EngineSpec::parse("mcts:nodes=100").unwrap(),
+        ],
+        rules: Rules::mnk(7, 7, 4).unwrap(),
+        games,
+        time: Duration::from_secs(10),
+        seed,
+        threads,
+        opening_plies: None,
+    }
+}
+
+#[test]
+fn engine_specs_parse_with_parameters_and_reject_nonsense() {
+    let s = EngineSpec::parse("mcts:nodes=500:time_ms=20").unwrap();
+    assert_eq!(s.kind, EngineKind::Mcts);
+    assert_eq!(s.nodes, Some(500));
+    assert_eq!(
+        s.limits(Duration::from_millis(100)).time,
+        Duration::from_millis(20)
+    );
+    assert!(EngineSpec::parse("nosuch")
+        .unwrap_err()
+        .contains("unknown engine"));
+    assert!(EngineSpec::parse("mcts:nodes=x").is_err());
+    assert!(EngineSpec::parse("mcts:colour=red").is_err());
+    // mcts has no depth parameter.
+    assert!(EngineSpec::parse("mcts:depth=3")
+        .unwrap_err()
+        .contains("does not read"));
+}
+
+#[test]
+fn elo_follows_the_score() {
+    assert_eq!(arena::elo_from_score(0.5), 0.0);
+    assert!((arena::elo_from_score(0.75) - 190.85).abs() < 0.1);
+    assert!(arena::elo_from_score(1.0).is_infinite());
+    assert!(arena::elo_from_score(0.25) < 0.0);
+}
+
+#[test]
+fn openings_are_seeded_legal_and_differ() {
+    let rules = Rules::mnk(15, 15, 5).unwrap();
+    let a = arena::opening(&rules, 4, 11, 0);
+    assert_eq!(a, arena::opening(&rules, 4, 11, 0));
+    assert_eq!(a.len(), 4);
+    let mut p = Position::empty(&rules);
+    for &mv in &a {
+        p.try_play(mv).unwrap();
+    }
+    assert!(!p.is_over());
+    let distinct: std::collections::HashSet<_> =
+        (0..8).map(|i| arena::opening(&rules, 4, 11, i)).collect();
+    assert!(distinct.len() >= 6, "{}", distinct.len());
+}
+
+#[test]
+fn colours_alternate_and_results_do_not_depend_on_threads() {
+    let one = arena::run(&config(4, 1, 5), &|_| {});
+    let two = arena::run(&config(4, 2, 5), &|_| {});
+    assert_eq!(one.len(), 4);
+    for (a, b) in one.iter().zip(&two) {
+        assert_eq!(a.index, b.index);
+        assert_eq!(a.opening, b.opening);
+        assert_eq!(a.moves, b.moves);
+        assert_eq!(a.result, b.result);
+        assert_eq!(a.x_engine, a.index % 2);
+    }
+    // Pairs share their opening.
+    assert_eq!(one[0].opening, one[1].opening);
+    let s = arena::summarize(&one);
+    assert_eq!(s.wins + s.draws + s.losses, 4);
+    assert!((0.0..=1.0).contains(&s.score));
+    assert!(s.elo_low <= s.elo && s.elo <= s.elo_high);
+    // Every game is a finished, legal game.
+    for g in &one {
+        let mut p = Position::empty(&Rules::mnk(7, 7, 4).unwrap());
+        for &mv in g.opening.iter().chain(&g.moves) {
+            p.try_play(mv).unwrap();
+        }
+        assert!(p.is_over());
+        match g.result {
+            GameResult::Won(w) => assert_eq!(p.winner(), Some(w)),
+            GameResult::Draw => assert_eq!(p.winner(), None),
+        }
+    }
+}
+
+#[test]
+fn the_binary_prints_a_summary_and_writes_the_games() {
+    let out = std::env::temp_dir().join(format!("kinrow-arena-{}.jsonl", std::process::id()));
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_kinrow"))
+        .args([
+            "arena",
+            "--engines",
+            "mcts:nodes=200,mcts:nodes=50",
+            "--rules",
+            "5,5,4",
+        ])
+        .args([
+            "--games",
+            "4",
+            "--seed",
+            "3",
+            "--threads",
+            "2",
+            "--pieces",
+            "0,1,0",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let text = String::from_utf8(run.stdout).unwrap();
+    assert!(text.contains("4 games"), "{text}");
+    assert!(text.contains("Elo difference"), "{text}");
+    assert!(text.contains("mean time per move"), "{text}");
+    let lines = std::fs::read_to_string(&out).unwrap();
+    let games: Vec<serde_json::Value> = lines
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(games.len(), 4);
+    assert_eq!(games[1]["x"], "mcts:nodes=50");
+    assert!(!games[0]["moves"].as_array().unwrap().is_empty());
+    std::fs::remove_file(&out).ok();
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_kinrow"))
+        .args(["arena", "--engines", "mcts"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}

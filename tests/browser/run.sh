@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The demo page's browser test: Debian's chromium driven by playwright-core against a
+# real kinrow release server on a free loopback port. Installs what is missing
+# (chromium from Debian's packages, playwright-core from npm; never a downloaded
+# browser), saves screenshots to tests/browser/screenshots/ (gitignored).
+#
+#   bash tests/browser/run.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+DIR=$ROOT/tests/browser
+SHOTS=$DIR/screenshots
+mkdir -p "$SHOTS"
+
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+if [ ! -x /usr/bin/chromium ]; then
+  echo "browser test: installing Debian's chromium"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+if [ ! -f "$DIR/node_modules/playwright-core/package.json" ]; then
+  echo "browser test: installing playwright-core (npm ci)"
+  (cd "$DIR" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+echo "browser test: cargo build --release"
+cargo build --release --bin kinrow
+BIN=$ROOT/target/release/kinrow
+
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+BASE_URL=http://127.0.0.1:$PORT
+KINROW_ADDR=127.0.0.1:$PORT "$BIN" >"$SHOTS/server.log" 2>&1 &
+SERVER=$!
+trap 'kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true' EXIT
+
+for _ in $(seq 1 100); do
+  if curl -fsS "$BASE_URL/healthz" >/dev/null 2>&1; then break; fi
+  if ! kill -0 "$SERVER" 2>/dev/null; then
+    echo "browser test: the server exited; its log:" >&2
+    cat "$SHOTS/server.log" >&2
+    exit 1
+  fi
+  sleep 0.2
+done
+curl -fsS "$BASE_URL/healthz" >/dev/null || { echo "browser test: no answer from $BASE_URL/healthz" >&2; exit 1; }
+
+echo "browser test: server pid $SERVER on $BASE_URL"
+BASE_URL=$BASE_URL SCREENSHOTS=$SHOTS timeout 300 node "$DIR/page.test.js"
+echo "browser test: screenshots in $SHOTS"

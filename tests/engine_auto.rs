@@ -1,0 +1,276 @@
+//! The default engine: proofs on small boards, a win now always taken, an immediate
+//! loss always stopped, forced wins found by threat-space search, and never a loss on
+//! 3x3x3 or 4x4x4 against any engine.
+
+use std::time::Duration;
+
+use kinrow::engine::{EngineKind, Limits, Outcome};
+use kinrow::game::{Hand, Move, Player, Position, Rules};
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+
+fn limits(ms: u64) -> Limits {
+    Limits::with_time(Duration::from_millis(ms))
+}
+
+fn position(m: u64, n: u64, k: u64, rows: &[&str]) -> Position {
+    Position::new(&Rules::mnk(m, n, k).unwrap(), Some(rows), None).unwrap()
+}
+
+fn cell(pos: &Position, row: usize, col: usize) -> usize {
+    row * pos.m() + col
+}
+
+#[test]
+fn auto_is_the_default_engine() {
+    assert_eq!(EngineKind::ALL[0], EngineKind::Auto);
+    assert_eq!(EngineKind::parse("auto"), Some(EngineKind::Auto));
+}
+
+#[test]
+fn proves_small_boards_with_perfect() {
+    let rules = Rules::mnk(3, 3, 3).unwrap();
+    let pos = Position::empty(&rules);
+    let a = EngineKind::Auto
+        .build()
+        .analyze(&pos, &limits(500), &mut StdRng::seed_from_u64(1));
+    assert_eq!(a.stats.path.as_deref(), Some("perfect"));
+    assert_eq!(a.evaluation.outcome, Outcome::Draw);
+    assert!(a.stats.complete);
+}
+
+#[test]
+fn takes_a_win_now_and_stops_a_loss_now_on_any_board() {
+    // x to move; x wins at (2,4) on 9x9; on 15x15 o threatens at (7,9) and x must block.
+    let win = position(
+        9,
+        9,
+        4,
+        &[
+            ".........",
+            ".........",
+            ".xxx.....",
+            ".........",
+            "..o......",
+            "...o.....",
+            "....o....",
+            ".........",
+            ".........",
+        ],
+    );
+    let block = position(
+        15,
+        15,
+        5,
+        &[
+            "..............x",
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            ".....oooo......",
+            "......x........",
+            "......x........",
+            "......x........",
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+        ],
+    );
+    for seed in 0..3 {
+        let engine = EngineKind::Auto.build();
+        let a = engine.analyze(&win, &limits(100), &mut StdRng::seed_from_u64(seed));
+        assert!(
+            [cell(&win, 2, 0), cell(&win, 2, 4)].contains(&a.best.cell()),
+            "{:?}",
+            a.best
+        );
+        assert_eq!(a.evaluation.outcome, Outcome::Win);
+        let b = engine.analyze(&block, &limits(100), &mut StdRng::seed_from_u64(seed));
+        // x has three in a column but o has an open four: both ends lose one way or the other;
+        // x must take one of them (or lose at once).
+        assert!(
+            [cell(&block, 7, 4), cell(&block, 7, 9)].contains(&b.best.cell()),
+            "{:?}",
+            b.best
+        );
+    }
+}
+
+#[test]
+fn plays_a_forced_win_by_continuous_fours() {
+    // x to move has a VCF (see tests/tss/positions.rs): auto and minimax announce it.
+    let rows = [
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        ".....x.xx......",
+        "......xoo......",
+        "......xoxx.....",
+        "......oxo......",
+        "....o.o........",
+        ".....o.........",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+    ];
+    let pos = position(15, 15, 5, &rows);
+    for kind in [EngineKind::Auto, EngineKind::Minimax] {
+        let a = kind
+            .build()
+            .analyze(&pos, &limits(200), &mut StdRng::seed_from_u64(3));
+        assert_eq!(a.evaluation.outcome, Outcome::Win, "{kind:?}");
+        assert!(a.evaluation.plies.is_some_and(|p| p >= 3));
+        assert!(a
+            .stats
+            .path
+            .as_deref()
+            .unwrap_or("")
+            .contains("threat-space win"));
+        assert_eq!(a.pv[0], a.best);
+    }
+}
+
+#[test]
+fn stops_the_opponents_forced_win_in_time() {
+    // The same position with the colours swapped: o has the VCF, x (to move) must stop it.
+    let rows = [
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        ".....o.oo......",
+        "......oxx......",
+        "......oxoo.....",
+        "......xox......",
+        "....x.x........",
+        ".....x.........",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+    ];
+    let rules = Rules::new(15, 15, 5, true, [Hand::default(); 2]).unwrap();
+    let pos = Position::new(&rules, Some(&rows[..]), Some(Player::X)).unwrap();
+    let a = EngineKind::Auto
+        .build()
+        .analyze(&pos, &limits(300), &mut StdRng::seed_from_u64(5));
+    let mut after = pos.clone();
+    after.play(a.best);
+    let mut tss = kinrow::engine::tss::Tss::with_time(&after, Duration::from_secs(5));
+    let verdict = tss.vcf(Player::O);
+    // Either x found a move that stops every VCF of o, or every move loses and auto says so.
+    if a.evaluation.outcome != Outcome::Loss {
+        assert_eq!(
+            verdict,
+            kinrow::engine::tss::Verdict::NoProof,
+            "{:?}",
+            a.best
+        );
+    }
+}
+
+/// Plays one game; returns the winner.
+fn play(rules: &Rules, x: EngineKind, o: EngineKind, opening: Move, seed: u64) -> Option<Player> {
+    let mut pos = Position::empty(rules);
+    pos.play(opening);
+    let mut rng = StdRng::seed_from_u64(seed);
+    while !pos.is_over() {
+        let kind = if pos.to_move() == Player::X { x } else { o };
+        let a = kind.build().analyze(&pos, &limits(10), &mut rng);
+        pos.play(a.best);
+    }
+    pos.winner()
+}
+
+#[test]
+fn never_loses_on_3x3x3_and_4x4x4() {
+    for (m, k, openings) in [(3, 3, vec![0, 1, 4]), (4, 4, vec![0, 1, 5])] {
+        let rules = Rules::mnk(m, m, k).unwrap();
+        for &opponent in EngineKind::ALL.iter().filter(|&&e| e != EngineKind::Auto) {
+            for &c in &openings {
+                // auto answers the opening as o, and plays x after the opponent's opening.
+                let w = play(&rules, opponent, EngineKind::Auto, Move::mark(c), c as u64);
+                assert_ne!(
+                    w,
+                    Some(Player::X),
+                    "{opponent:?} beat auto as x on {m}x{m}, opening {c}"
+                );
+                let w = play(&rules, EngineKind::Auto, opponent, Move::mark(c), c as u64);
+                assert_ne!(
+                    w,
+                    Some(Player::O),
+                    "{opponent:?} beat auto as o on {m}x{m}, opening {c}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn searches_large_boards_with_patterns_and_scores_every_cell() {
+    for (m, n, k) in [(15, 15, 5), (64, 64, 5), (20, 9, 6), (15, 15, 20)] {
+        let rules = Rules::mnk(m, n, k).unwrap();
+        let mut pos = Position::empty(&rules);
+        for c in [0usize, 1, m as usize + 3, 2 * m as usize + 2] {
+            pos.play(Move::mark(c));
+        }
+        let a = EngineKind::Auto
+            .build()
+            .analyze(&pos, &limits(60), &mut StdRng::seed_from_u64(9));
+        assert!(a
+            .stats
+            .path
+            .as_deref()
+            .unwrap()
+            .starts_with("pattern search"));
+        assert!(pos.is_legal(a.best));
+        assert_eq!(a.moves.len(), pos.empties() as usize, "{m}x{n}");
+        assert!(
+            a.stats.elapsed < Duration::from_millis(400),
+            "{:?}",
+            a.stats.elapsed
+        );
+        // Same seed, same answer.
+        let b = EngineKind::Auto
+            .build()
+            .analyze(&pos, &limits(60), &mut StdRng::seed_from_u64(9));
+        assert!(pos.is_legal(b.best));
+    }
+}
+
+#[test]
+fn special_pieces_go_to_minimax() {
+    let hands = [Hand::new(1, 1, 0), Hand::new(1, 1, 0)];
+    let rules = Rules::new(15, 15, 5, true, hands).unwrap();
+    let rows: Vec<String> = (0..15)
+        .map(|r| {
+            if r == 7 {
+                ".....oooo......".into()
+            } else if r == 8 {
+                "......xxx......".into()
+            } else {
+                "...............".into()
+            }
+        })
+        .collect();
+    let pos = Position::new(&rules, Some(&rows[..]), Some(Player::X)).unwrap();
+    let a = EngineKind::Auto
+        .build()
+        .analyze(&pos, &limits(100), &mut StdRng::seed_from_u64(2));
+    assert!(a.stats.path.as_deref().unwrap().starts_with("minimax"));
+    // o has an open four: only a remove (or a block plus luck) keeps x alive; x must not ignore it.
+    let mut after = pos.clone();
+    after.play(a.best);
+    let o_wins = (0..225)
+        .filter(|&c| after.cell(c) == kinrow::game::Cell::Empty && after.wins_at(c, Player::O))
+        .count();
+    assert!(o_wins <= 1, "{:?} leaves o {o_wins} winning cells", a.best);
+}

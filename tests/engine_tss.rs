@@ -1,0 +1,315 @@
+//! Threat-space search: every proof is replayed against every defence, the solver's
+//! VCF verdicts agree with an exhaustive reference search, and the rules that bound
+//! its claims (exactly-k, defenders with blocks, remove or bomb) hold.
+
+#[path = "tss/positions.rs"]
+mod positions;
+
+use std::time::Duration;
+
+use kinrow::engine::tss::{Proof, Tss, Verdict};
+use kinrow::game::{Cell, Hand, Move, Piece, Player, Position, Rules};
+
+fn position(rows: &[&str], overline: bool, hands: [Hand; 2], to_move: Option<Player>) -> Position {
+    let rules = Rules::new(rows[0].len() as u64, rows.len() as u64, 5, overline, hands).unwrap();
+    Position::new(&rules, Some(rows), to_move).unwrap()
+}
+
+fn plain(rows: &[&str]) -> Position {
+    position(rows, true, [Hand::default(); 2], None)
+}
+
+/// Replays `proof` for `attacker` (to move) against every legal defender reply at
+/// every step, and checks that the attacker wins every line. Returns the longest line.
+fn check(pos: &mut Position, attacker: Player, proof: &Proof) -> u32 {
+    assert_eq!(pos.to_move(), attacker);
+    let mv = proof.first_move();
+    assert!(pos.is_legal(mv), "the proof plays an illegal move {mv:?}");
+    let undo = pos.play(mv);
+    let plies = match proof {
+        Proof::Five { .. } => {
+            assert_eq!(pos.winner(), Some(attacker), "a five that does not win");
+            1
+        }
+        Proof::Threat {
+            replies, otherwise, ..
+        } => {
+            assert_eq!(pos.winner(), None);
+            let mut longest = 0;
+            for reply in pos.legal_moves() {
+                let u = pos.play(reply);
+                assert_eq!(pos.winner(), None, "the defender wins with {reply:?}");
+                let next = replies
+                    .iter()
+                    .find(|(m, _)| *m == reply)
+                    .map_or(&**otherwise, |(_, p)| p);
+                longest = longest.max(check(pos, attacker, next));
+                pos.undo(u);
+            }
+            2 + longest
+        }
+    };
+    pos.undo(undo);
+    plies
+}
+
+/// The cells where `p` would win at once.
+fn win_cells(pos: &Position, p: Player) -> Vec<usize> {
+    (0..pos.cells().len())
+        .filter(|&c| pos.cell(c) == Cell::Empty && pos.wins_at(c, p))
+        .collect()
+}
+
+/// An exhaustive VCF search over the rules core, independent of the solver: the
+/// attacker tries every empty cell that leaves a winning cell; the defender answers on
+/// that cell with a mark (or a block, if held).
+fn reference_vcf(pos: &mut Position, a: Player, fours: u32) -> bool {
+    if !win_cells(pos, a).is_empty() {
+        return true;
+    }
+    if fours == 0 {
+        return false;
+    }
+    let theirs = win_cells(pos, a.opponent());
+    let candidates: Vec<usize> = match theirs.len() {
+        0 => (0..pos.cells().len())
+            .filter(|&c| pos.cell(c) == Cell::Empty)
+            .collect(),
+        1 => theirs,
+        _ => return false,
+    };
+    for c in candidates {
+        let u = pos.play(Move::mark(c));
+        let wins = win_cells(pos, a);
+        let won = match wins.len() {
+            0 => false,
+            1 => {
+                let mut answers = vec![Move::mark(wins[0])];
+                if pos.hand(a.opponent()).block > 0 {
+                    answers.push(Move::new(wins[0], Piece::Block));
+                }
+                answers.into_iter().all(|r| {
+                    let u2 = pos.play(r);
+                    let ok = pos.winner().is_none() && reference_vcf(pos, a, fours - 1);
+                    pos.undo(u2);
+                    ok
+                })
+            }
+            _ => true,
+        };
+        pos.undo(u);
+        if won {
+            return true;
+        }
+    }
+    false
+}
+
+fn solve_vcf(pos: &Position, attacker: Player) -> Verdict {
+    Tss::with_time(pos, Duration::from_secs(10)).vcf(attacker)
+}
+
+#[test]
+fn every_vcf_proof_wins_against_every_defence() {
+    for rows in positions::VCF_WINS {
+        let mut pos = plain(rows);
+        let proof = solve_vcf(&pos, Player::X)
+            .proof()
+            .unwrap_or_else(|| panic!("no VCF found in {rows:?}"));
+        let longest = check(&mut pos, Player::X, &proof);
+        assert_eq!(longest, proof.plies(), "plies must be the longest defence");
+        assert!(proof.plies() >= 9);
+    }
+}
+
+#[test]
+fn says_no_proof_where_there_is_no_vcf() {
+    for rows in positions::NO_VCF {
+        let mut pos = plain(rows);
+        assert_eq!(solve_vcf(&pos, Player::X), Verdict::NoProof, "{rows:?}");
+        assert!(!reference_vcf(&mut pos, Player::X, 6), "{rows:?}");
+    }
+}
+
+#[test]
+fn agrees_with_the_reference_search_for_both_sides() {
+    for rows in positions::VCF_WINS.iter().chain(positions::NO_VCF) {
+        for attacker in Player::BOTH {
+            // The attacker holds a block only so that either side may be to move.
+            let mut hands = [Hand::default(); 2];
+            hands[attacker.index()].block = 1;
+            let mut pos = position(rows, true, hands, Some(attacker));
+            match solve_vcf(&pos, attacker) {
+                Verdict::Win(proof) => {
+                    check(&mut pos, attacker, &proof);
+                    if proof.plies() <= 7 {
+                        assert!(reference_vcf(&mut pos, attacker, 3), "{attacker} {rows:?}");
+                    }
+                }
+                Verdict::NoProof => {
+                    assert!(!reference_vcf(&mut pos, attacker, 3), "{attacker} {rows:?}")
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+}
+
+/// Row 7 holds `xx.x.x` (columns 3..=8): with overline, x at column 5 leaves two winning
+/// cells (2 and 7); with exactly five, column 7 would make six, so it is a single four.
+const OVERLINE_ROWS: [&str; 15] = [
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    "..........o....",
+    "...........o...",
+    "...xx.x.x......",
+    "........o......",
+    ".........o.....",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+];
+
+#[test]
+fn exactly_k_is_respected() {
+    let mut free = position(&OVERLINE_ROWS, true, [Hand::default(); 2], None);
+    let proof = solve_vcf(&free, Player::X)
+        .proof()
+        .expect("a double four with overline");
+    assert_eq!(check(&mut free, Player::X, &proof), 3);
+    let mut exact = position(&OVERLINE_ROWS, false, [Hand::default(); 2], None);
+    assert_eq!(solve_vcf(&exact, Player::X), Verdict::NoProof);
+    assert!(!reference_vcf(&mut exact, Player::X, 4));
+}
+
+#[test]
+fn a_defender_with_blocks_is_answered_both_ways() {
+    let hands = [Hand::default(), Hand::new(2, 0, 0)];
+    for rows in positions::VCF_WINS {
+        let mut pos = position(rows, true, hands, Some(Player::X));
+        if let Verdict::Win(proof) = solve_vcf(&pos, Player::X) {
+            check(&mut pos, Player::X, &proof);
+        } else {
+            assert!(!reference_vcf(&mut pos, Player::X, 3), "{rows:?}");
+        }
+    }
+}
+
+#[test]
+fn no_proof_is_claimed_against_remove_or_bomb() {
+    for hand in [Hand::new(0, 1, 0), Hand::new(0, 0, 1)] {
+        let pos = position(
+            positions::VCF_WINS[0],
+            true,
+            [Hand::default(), hand],
+            Some(Player::X),
+        );
+        assert!(matches!(
+            solve_vcf(&pos, Player::X),
+            Verdict::Unsupported(_)
+        ));
+    }
+    // The attacker's own special pieces do not matter.
+    let pos = position(
+        positions::VCF_WINS[0],
+        true,
+        [Hand::new(1, 1, 1), Hand::default()],
+        Some(Player::X),
+    );
+    assert!(matches!(solve_vcf(&pos, Player::X), Verdict::Win(_)));
+}
+
+#[test]
+fn the_opponents_threat_is_found_and_every_other_move_loses_to_it() {
+    // x to move, but o has a VCF if x passes; x's only hope is among the defences.
+    for rows in positions::VCF_WINS {
+        // Swap the colours: o holds x's attack, and x (to move, one mark more) must defend.
+        let swapped: Vec<String> = rows
+            .iter()
+            .map(|r| {
+                r.chars()
+                    .map(|c| match c {
+                        'x' => 'o',
+                        'o' => 'x',
+                        c => c,
+                    })
+                    .collect()
+            })
+            .collect();
+        let rows: Vec<&str> = swapped.iter().map(String::as_str).collect();
+        let mut pos = position(&rows, true, [Hand::default(); 2], Some(Player::X));
+        let mut tss = Tss::with_time(&pos, Duration::from_secs(10));
+        let proof = tss.vcf(Player::O).proof().expect("o's VCF");
+        let defences = tss.defences(Player::O, &proof);
+        assert!(!defences.is_empty() && defences.len() < 60);
+        // Every x move outside the defences loses to o's proof.
+        for mv in pos.legal_moves() {
+            if defences.contains(&mv) || pos.wins_at(mv.cell(), Player::X) {
+                continue;
+            }
+            let u = pos.play(mv);
+            check(&mut pos, Player::O, &proof);
+            pos.undo(u);
+        }
+    }
+}
+
+#[test]
+fn vct_proofs_hold_against_every_defence() {
+    for rows in positions::VCT_WINS {
+        let mut pos = plain(rows);
+        let mut tss = Tss::with_time(&pos, Duration::from_secs(10));
+        assert_eq!(tss.vcf(Player::X), Verdict::NoProof, "{rows:?}");
+        let proof = tss.vct(Player::X, 3).proof().expect("a VCT");
+        assert!(proof.size() > 1);
+        assert_eq!(check(&mut pos, Player::X, &proof), proof.plies());
+    }
+}
+
+#[test]
+fn the_root_plan_wins_or_defends() {
+    use kinrow::engine::tss::{plan, RootPlan};
+    use kinrow::engine::{Clock, Limits};
+    let clock = || Clock::start(&Limits::with_time(Duration::from_secs(10)));
+    for rows in positions::VCF_WINS {
+        let mut pos = plain(rows);
+        match plan(&pos, clock(), 0).0 {
+            RootPlan::Win(proof) => {
+                check(&mut pos, Player::X, &proof);
+            }
+            other => panic!("expected a win, got {other:?}"),
+        }
+        // The same position with o to move: o must defend against x's VCF.
+        let hands = [Hand::new(1, 0, 0), Hand::default()];
+        let pos = position(rows, true, hands, Some(Player::O));
+        match plan(&pos, clock(), 0).0 {
+            RootPlan::Win(proof) => {
+                // o may have a forced win of its own; it must hold.
+                let mut pos = pos.clone();
+                check(&mut pos, Player::O, &proof);
+            }
+            RootPlan::Defend {
+                moves,
+                lost,
+                threat_plies,
+            } => {
+                assert!(threat_plies >= 4);
+                for (mv, plies) in &lost {
+                    assert!(!moves.contains(mv) && *plies >= 2);
+                }
+                // A surviving defence really leaves x without a VCF.
+                for mv in moves {
+                    let mut after = pos.clone();
+                    after.play(mv);
+                    assert_eq!(solve_vcf(&after, Player::X), Verdict::NoProof);
+                }
+            }
+            RootPlan::Quiet => panic!("x's VCF was not seen"),
+        }
+    }
+}
