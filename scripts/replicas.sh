@@ -11,10 +11,13 @@
 # totals (every request it sent and how each one ended).
 #
 # Usage: scripts/replicas.sh            (settings through the environment below)
-#   REPLICAS=3 DURATION=30 KILL_AT=10 DOWN_FOR=5 CONNECTIONS=6 THREADS=1
+#   REPLICAS=3 DURATION=30 KILL_AT=10 DOWN_FOR=5 THREADS=1
+#   CONNECTIONS (default (REPLICAS-1) x KINROW_MAX_CONCURRENT_SEARCHES)
 #   BASE_PORT=18080 (nginx; replicas on BASE_PORT+1..N) KILL_SIGNAL=KILL
 #   KINROW_WORKERS=1 KINROW_MAX_CONCURRENT_SEARCHES=1 (per replica)
-#   LOADGEN=wrk|loadtest  (loadtest: scripts/loadtest.sh --target URL --duration S)
+#   LOADGEN=wrk (default: scripts/suggest-mix.lua, valid suggest bodies only) or
+#   LOADGEN=loadtest (LOADTEST=scripts/loadtest.sh --url nginx --duration DURATION
+#   per phase; the kill lands in its phase 3, an intended overload)
 #   SKIP_BUILD=1 (use the existing binary)  KINROW_BIN=path (default target/release/kinrow)
 #
 # Everything stays on 127.0.0.1, every load run is bounded by DURATION, and the
@@ -28,15 +31,20 @@ REPLICAS=${REPLICAS:-3}
 DURATION=${DURATION:-30}
 KILL_AT=${KILL_AT:-$((DURATION / 3))}
 DOWN_FOR=${DOWN_FOR:-5}
-CONNECTIONS=${CONNECTIONS:-6}
 THREADS=${THREADS:-1}
 BASE_PORT=${BASE_PORT:-18080}
 KILL_SIGNAL=${KILL_SIGNAL:-KILL}
 VICTIM=${VICTIM:-2}
 LOADGEN=${LOADGEN:-wrk}
+LOADTEST=${LOADTEST:-$ROOT/scripts/loadtest.sh}
 export KINROW_WORKERS=${KINROW_WORKERS:-1}
 export KINROW_MAX_CONCURRENT_SEARCHES=${KINROW_MAX_CONCURRENT_SEARCHES:-1}
 export RUST_LOG=${RUST_LOG:-warn}
+# Default load: as many requests in flight as the replicas LEFT after the loss
+# have search slots, i.e. what N-1 replicas can carry without queueing (a
+# queued request spends its own time budget waiting). More than that is an
+# overload test: expect 503 + Retry-After.
+CONNECTIONS=${CONNECTIONS:-$(((REPLICAS - 1) * KINROW_MAX_CONCURRENT_SEARCHES))}
 
 die() { echo "replicas.sh: $*" >&2; exit 1; }
 log() { printf '[%(%H:%M:%S)T] %s\n' -1 "$*"; }
@@ -151,6 +159,7 @@ http {
     uwsgi_temp_path $RUN/nginx-tmp/uwsgi;
     scgi_temp_path $RUN/nginx-tmp/scgi;
     upstream kinrow {
+        least_conn;
 EOF
   for p in "${ports[@]}"; do
     echo "        server 127.0.0.1:$p max_fails=3 fail_timeout=2s;"
@@ -163,6 +172,13 @@ EOF
         location / {
             include $ROOT/deploy/nginx-proxy.conf;
             proxy_pass http://kinrow;
+        }
+        # As in deploy/nginx.conf: the API's 503 + Retry-After when no replica could answer.
+        error_page 502 504 = @unavailable;
+        location @unavailable {
+            default_type application/json;
+            add_header Retry-After 1 always;
+            return 503 '{"error":{"code":"overloaded","message":"no kinrow replica could answer; retry later"}}\n';
         }
     }
 }
@@ -226,7 +242,6 @@ while IFS= read -r body; do
 done <"$RUN/bodies.jsonl"
 
 # --- the run ------------------------------------------------------------------
-: >"$RUN/access.log.start"
 sleep 1.2 # let nginx flush the probes, then mark where the run's log starts
 log_offset=$(stat -c %s "$RUN/access.log" 2>/dev/null || echo 0)
 T0=$(now)
@@ -237,13 +252,25 @@ case "$LOADGEN" in
       -s "$ROOT/scripts/suggest-mix.lua" "$TARGET" -- "$RUN/bodies.jsonl" >"$RUN/load.out" 2>&1 &
     ;;
   loadtest)
-    [ -x "$ROOT/scripts/loadtest.sh" ] || die "scripts/loadtest.sh not found"
-    log "load: scripts/loadtest.sh --target $TARGET --duration $DURATION"
-    "$ROOT/scripts/loadtest.sh" --target "$TARGET" --duration "$DURATION" >"$RUN/load.out" 2>&1 &
+    # The project's load script, pointed at nginx. Its phases 1 and 2 (healthz,
+    # perfect alone) run first; the replica is lost during phase 3, the mix.
+    # That mix is an overload test by design (2 minimax connections per core
+    # plus 12 more), so its 503s (with Retry-After) and 4xx are intended.
+    [ -f "$LOADTEST" ] || die "$LOADTEST not found"
+    log "load: $LOADTEST --url $TARGET --duration $DURATION --connections $CONNECTIONS"
+    bash "$LOADTEST" --url "$TARGET" --duration "$DURATION" --connections "$CONNECTIONS" \
+      >"$RUN/load.out" 2>&1 &
     ;;
   *) die "LOADGEN must be wrk or loadtest" ;;
 esac
 LOAD_PID=$!
+if [ "$LOADGEN" = loadtest ]; then
+  until grep -q "== phase 3" "$RUN/load.out" 2>/dev/null; do
+    kill -0 "$LOAD_PID" 2>/dev/null || die "the load script ended before its phase 3: $(tail -5 "$RUN/load.out")"
+    sleep 0.1
+  done
+  T0=$(now)
+fi
 
 sleep "$KILL_AT"
 victim_pid=${replica_pid[$VICTIM]}
@@ -388,5 +415,7 @@ if wrk:
           f"(connect {wrk['connect_errors']}, read {wrk['read_errors']}, write {wrk['write_errors']}, "
           f"timeout {wrk['timeouts']}), statuses {wrk['statuses']}, p99 {wrk['p99_ms']:.1f} ms")
     print("verdict: " + ("no request lost" if lost == 0 else f"{lost} requests failed"))
+else:
+    print("load generator: see the load script's own lines above (socket-errors per kind)")
 print(f"details: {run}/summary.json")
 PY

@@ -564,8 +564,7 @@
     if (a >= 1e4) return Math.round(v / 1e3) + 'k';
     if (Number.isInteger(v)) return String(v);
     if (a >= 100) return String(Math.round(v));
-    if (a >= 10) return v.toFixed(1);
-    if (a >= 1) return v.toFixed(1);
+    if (a >= 1) return v.toFixed(1).replace(/\.0$/, '');
     return v.toFixed(2).replace(/0$/, '').replace(/^(-?)0\./, '$1.');
   }
 
@@ -580,7 +579,8 @@
   function outcomeWords(mv) {
     if (!mv || !mv.outcome) return '';
     if (mv.outcome === 'unknown') return 'not proven';
-    const plies = mv.plies === null || mv.plies === undefined ? '' : ' in ' + mv.plies + ' plies';
+    const n = mv.plies;
+    const plies = n === null || n === undefined ? '' : ' in ' + n + (n === 1 ? ' ply' : ' plies');
     return mv.outcome + plies;
   }
 
@@ -592,9 +592,14 @@
     return S.analysis && S.analysis.gen === S.gen ? S.analysis : null;
   }
 
+  // Engines' units span from fractions to 1e9 (a proven win): colour on a
+  // sign-preserving logarithmic scale so that ordinary scores still differ.
+  const squash = (v) => Math.sign(v) * Math.log1p(Math.abs(v));
+
   // The heat map's colour for a score between lo and hi (green best, red worst).
   function heatColour(v, lo, hi) {
-    const t = hi > lo ? (v - lo) / (hi - lo) : 0.5;
+    const [a, b, x] = [squash(lo), squash(hi), squash(v)];
+    const t = b > a ? (x - a) / (b - a) : 0.5;
     return 'hsl(' + Math.round(t * 120) + ' 70% 78%)';
   }
 
@@ -882,7 +887,7 @@
     $('btn-undo').disabled = !S.game || S.history.length === 0;
     $('btn-hint').disabled = !S.game || S.state.over || isEngine(S.toMove);
     const pause = $('btn-pause');
-    pause.hidden = !bothEngines();
+    pause.hidden = !bothEngines() || !S.game || S.state.over;
     pause.textContent = S.paused ? 'Resume' : 'Pause';
   }
 

@@ -414,3 +414,27 @@ fn every_heuristic_answers_with_only_special_pieces_left() {
         }
     }
 }
+
+#[test]
+fn removing_a_mark_can_reopen_a_line_with_overline_off() {
+    // k = 3 exactly: o filling (0, 2) now makes five, no win. Removing (0, 1) or (0, 3)
+    // leaves exactly three there: those removals lose at once; (0, 0) and (0, 4) do not.
+    let hands = [Hand::new(0, 1, 0), Hand::default()];
+    let rules = Rules::new(5, 2, 3, false, hands).unwrap();
+    let p = Position::new(&rules, Some(&["oo.oo", "....."]), Some(Player::X)).unwrap();
+    for kind in [EngineKind::Greedy, EngineKind::Threat] {
+        let a = run(kind, &p, 9);
+        let outcome = |cell: usize| {
+            a.moves
+                .iter()
+                .find(|e| e.mv == Move::new(cell, Piece::Remove))
+                .unwrap()
+                .eval
+                .outcome
+        };
+        assert_eq!(outcome(1), Outcome::Loss, "{}", kind.name());
+        assert_eq!(outcome(3), Outcome::Loss, "{}", kind.name());
+        assert_ne!(outcome(0), Outcome::Loss, "{}", kind.name());
+        assert_ne!(outcome(4), Outcome::Loss, "{}", kind.name());
+    }
+}

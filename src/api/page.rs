@@ -59,9 +59,16 @@ mod tests {
             ("/static/app.js", "text/javascript", "/v1/suggest"),
             ("/static/style.css", "text/css", ".board"),
         ] {
-            let res = test::call_service(&app, test::TestRequest::get().uri(path).to_request()).await;
+            let res =
+                test::call_service(&app, test::TestRequest::get().uri(path).to_request()).await;
             assert!(res.status().is_success(), "{path}: {}", res.status());
-            let ct = res.headers().get(header::CONTENT_TYPE).unwrap().to_str().unwrap().to_owned();
+            let ct = res
+                .headers()
+                .get(header::CONTENT_TYPE)
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .to_owned();
             assert!(ct.starts_with(kind), "{path}: content type {ct}");
             let body = to_bytes(res.into_body()).await.unwrap();
             let text = std::str::from_utf8(&body).unwrap();

@@ -29,7 +29,7 @@ use rand::rngs::StdRng;
 use rand::RngExt;
 
 use super::eval::{potential_through, window_state, window_weight};
-use super::patterns::{can_win_after, changed_cells, finish, winning_cells};
+use super::patterns::{can_win_after, changed_cells, finish, reopened, winning_cells};
 use super::{Analysis, Engine, Evaluation, Limits, MoveEval, Outcome};
 use crate::game::{Move, Piece, Player, Position};
 
@@ -103,6 +103,7 @@ fn score_move(
     let me = pos.to_move();
     let (changed, len) = changed_cells(pos, mv);
     let changed = &changed[..len];
+    let reopens = mv.piece != Piece::Mark && reopened(pos, me.opponent(), changed);
     let before;
     let after;
     let undo;
@@ -127,7 +128,9 @@ fn score_move(
     let lost = !won
         && match mv.piece {
             Piece::Mark | Piece::Block => their_wins.iter().any(|&c| c != mv.cell()),
-            Piece::Remove | Piece::Bomb => can_win_after(pos, me.opponent(), their_wins, changed),
+            Piece::Remove | Piece::Bomb => {
+                can_win_after(pos, me.opponent(), their_wins, changed, reopens)
+            }
         };
     pos.undo(undo);
     let (i, o) = (me.index(), me.opponent().index());

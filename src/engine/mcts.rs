@@ -18,6 +18,10 @@
 //! only considers cells within two of a piece; a result that rests on that
 //! restriction is not reported as proven.
 //!
+//! Special pieces: the tree tries every block (on the candidate cells), remove and bomb
+//! the side to move holds; playouts use marks only, and a playout that fills the board
+//! counts as a draw.
+//!
 //! Reported numbers: each move's `score` is its share of the root's playouts (the
 //! `scores` grid is the visit share); the analysis' `evaluation.score` is the chosen
 //! move's win rate (1 a win, 0.5 a draw, 0 a loss, averaged over its playouts).

@@ -313,7 +313,7 @@ impl EngineKind {
     /// One sentence on what the engine does.
     pub fn description(self) -> &'static str {
         match self {
-            EngineKind::Auto => "The strongest choice for the position: proves it with perfect when that fits the budget (small boards, late positions), otherwise alpha-beta over the window potential with threat-space search (forced wins by continuous fours and threats played, the opponent's stopped); never misses a win now or an immediate loss it can stop.",
+            EngineKind::Auto => "The strongest choice for the position: proves it with perfect when that fits the budget (small boards, late positions); otherwise, for k >= 4 without special pieces, threat-space search at the root (forced wins by continuous fours and threats played, the opponent's stopped) and a pattern alpha-beta (PVS over k-window counts, moves by threat class, VCF at the leaves, TT, killers, history); else minimax. Never misses a win now or an immediate loss it can stop.",
             EngineKind::Greedy => "Tries every piece in hand on every legal target one ply deep and plays the one that most raises its own line potential and lowers the opponent's; no lookahead beyond an immediate win or loss.",
             EngineKind::Perfect => "Exhaustive game-tree search: every move gets win, draw or loss (unknown where the budget ran out) with the plies to the end; the fastest win, the slowest loss, random among equals; mistake_probability makes it overlook branches.",
             EngineKind::Minimax => "Depth-limited alpha-beta with iterative deepening over the open-window potential, with a transposition table and symmetry reduction.",
@@ -326,7 +326,7 @@ impl EngineKind {
     /// What the numbers in `scores` mean for this engine.
     pub fn score_unit(self) -> &'static str {
         match self {
-            EngineKind::Auto => "the unit of the path taken (stats.path): perfect's outcome score when proven, else minimax's window potential",
+            EngineKind::Auto => "the unit of the path taken (stats.path): perfect's outcome score; pattern search: own minus opponent's window score (10^(marks-1) per open k-window), +-(1e15 - plies) for threat-space proofs; minimax's window potential",
             EngineKind::Greedy => "change of window potential (own gain plus the opponent's loss; a window with j own marks weighs 4^j); a win scores 100*k*4^k, a move that lets the opponent win at once loses that much",
             EngineKind::Perfect => "outcome: 10000 - plies for a win, 0 for a draw, -1 for unknown, -10000 + plies for a loss",
             EngineKind::Minimax => "window potential (own minus opponent's, 4^marks per open window) after the searched depth; 10^15 - plies for a forced win",

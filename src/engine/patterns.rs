@@ -49,27 +49,30 @@ pub fn changed_cells(position: &Position, mv: Move) -> ([usize; 9], usize) {
     (out, len)
 }
 
-/// After a move that changed `changed`, can `player` win with their next mark?
-/// `before` are the cells where `player` could win before the move
-/// ([`winning_cells`]). Only those and the cells on a line within `k + 1` of a changed
-/// cell can be winning cells now: a mark, block, removal or bomb elsewhere cannot
-/// create or spoil a line (overline included).
+/// After a move that changed `changed` (a removal or a bomb: they only clear cells), can
+/// `player` win with their next mark? `before` are the cells where `player` could win
+/// before the move ([`winning_cells`]). Clearing a cell cannot lengthen a run of marks,
+/// so the only new winning cells are the cleared cells themselves, except with overline
+/// off when a cleared cell held one of `player`'s marks (`reopened`): a run that was too
+/// long may now be exactly `k`, so the cells on the lines within `k + 1` are tried too.
+/// [`reopened`] says whether that can happen.
 pub fn can_win_after(
     position: &Position,
     player: Player,
     before: &[usize],
     changed: &[usize],
+    reopened: bool,
 ) -> bool {
     let wins = |c: usize| position.cell(c) == Cell::Empty && position.wins_at(c, player);
-    if before.iter().any(|&c| wins(c)) {
+    if before.iter().any(|&c| wins(c)) || changed.iter().any(|&c| wins(c)) {
         return true;
+    }
+    if !reopened {
+        return false;
     }
     let geo = position.geometry();
     let reach = geo.k as isize + 1;
     for &ch in changed {
-        if wins(ch) {
-            return true;
-        }
         for d in DIRECTIONS {
             let (dr, dc) = d.step();
             for sign in [-1, 1] {
@@ -84,6 +87,15 @@ pub fn can_win_after(
         }
     }
     false
+}
+
+/// Whether clearing `changed` (before the move) can make new winning cells for
+/// `player` beyond the cleared cells: only with overline off, when one held their mark.
+pub fn reopened(position: &Position, player: Player, changed: &[usize]) -> bool {
+    !position.geometry().overline
+        && changed
+            .iter()
+            .any(|&c| position.cell(c) == Cell::Mark(player))
 }
 
 /// Sorts `(move, random key)` pairs best first, ties to the highest key, and builds

@@ -61,7 +61,7 @@ use std::time::Instant;
 use rand::rngs::StdRng;
 use rand::RngExt;
 
-use super::patterns::{can_win_after, changed_cells, finish, winning_cells};
+use super::patterns::{can_win_after, changed_cells, finish, reopened, winning_cells};
 use super::{Analysis, Engine, Evaluation, Limits, MoveEval, Outcome};
 use crate::game::{Cell, Move, Piece, Player, Position, DIRECTIONS};
 
@@ -466,8 +466,9 @@ fn leaves_win(pos: &mut Position, mv: Move, their_wins: &[usize]) -> bool {
         Piece::Remove | Piece::Bomb => {
             let (changed, len) = changed_cells(pos, mv);
             let them = pos.to_move().opponent();
+            let reopens = reopened(pos, them, &changed[..len]);
             let undo = pos.play_unchecked(mv);
-            let r = can_win_after(pos, them, their_wins, &changed[..len]);
+            let r = can_win_after(pos, them, their_wins, &changed[..len], reopens);
             pos.undo(undo);
             r
         }

@@ -73,16 +73,19 @@ impl TranspositionTable {
         }
     }
 
-    /// A table sized for a search of `ms` milliseconds: bigger budgets get more room
-    /// (24 bytes an entry; from 6 MB up to 100 MB).
-    pub fn for_budget(ms: u128) -> TranspositionTable {
-        let bits = match ms {
+    /// A table sized for a search of `ms` milliseconds on a board of `cells` cells:
+    /// bigger budgets and boards get more room (24 bytes an entry; from 400 kB for
+    /// tic-tac-toe up to 100 MB). Small problems get small tables: fewer fresh memory
+    /// pages to fault in.
+    pub fn for_budget(ms: u128, cells: usize) -> TranspositionTable {
+        let by_time = match ms {
             0..=300 => 18,
             301..=3000 => 20,
             3001..=20000 => 21,
             _ => 22,
         };
-        TranspositionTable::new(bits)
+        let by_board = (cells as u32 / 2 + 6).clamp(14, 22);
+        TranspositionTable::new(by_time.min(by_board))
     }
 
     #[inline]

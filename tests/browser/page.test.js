@@ -216,11 +216,32 @@ async function main() {
     await waitHumanTurnOrOver(page, true);
     check((await page.$$('#board .cell .score')).length === 9, 'T shows them again');
 
-    // 6. Gomoku 15x15: the human plays the centre, the engine answers.
+    // 6. Special pieces: choose the block first (key 2), place it, the hand shrinks.
     await setSelect(page, 'o-engine', engines.includes('auto') ? 'auto' : engines[0]);
     await setInput(page, 'o-time', 300);
     await setSelect(page, 'a-engine', engines.includes('threat') ? 'threat' : engines.includes('auto') ? 'auto' : engines[0]);
     await setInput(page, 'a-time', 300);
+    await setSelect(page, 'preset', 'special'); // starts a new game
+    await page.waitForFunction(() => document.getElementById('board').dataset.m === '7', null, { timeout: TIMEOUT });
+    await waitHumanTurnOrOver(page, true);
+    check((await page.textContent('#pieces')).includes('block ×1'), 'x holds a block in the special-pieces game');
+    await page.evaluate(() => document.activeElement.blur()); // keys in a form field are the field's
+    await page.keyboard.press('2');
+    await page.waitForSelector('.piece[data-piece="block"][aria-pressed="true"]', { timeout: TIMEOUT });
+    await page.click('#board .cell[data-row="3"][data-col="3"]');
+    await page.waitForFunction(() => document.querySelectorAll('#board .cell.o').length === 1, null, {
+      timeout: TIMEOUT,
+    });
+    await waitHumanTurnOrOver(page, true);
+    const sp = await readBoard(page);
+    check(sp.cells.find((c) => c.row === 3 && c.col === 3).ch === '#', 'the block stands on (3,3) and the engine replied');
+    check(
+      (await page.textContent('#pieces')).includes('x: 0 block'),
+      'the hand from /v1/play shows x has no block left',
+    );
+    await shot(page, '05a-special-pieces.png');
+
+    // 7. Gomoku 15x15: the human plays the centre, the engine answers.
     await setSelect(page, 'preset', 'gomoku'); // starts a new game
     await page.waitForFunction(() => document.getElementById('board').dataset.m === '15', null, { timeout: TIMEOUT });
     await waitHumanTurnOrOver(page, false);
@@ -239,7 +260,7 @@ async function main() {
     );
     await shot(page, '05-gomoku.png');
 
-    // 7. API errors are shown as readable messages.
+    // 8. API errors are shown as readable messages.
     await page.click('#board .cell[data-row="7"][data-col="7"]'); // occupied
     await page.waitForSelector('#error.error:not([hidden])', { timeout: TIMEOUT });
     let err = (await readBoard(page)).error;
@@ -261,7 +282,8 @@ async function main() {
     check(/invalid_rules/.test(err.text) && /rules/i.test(err.text), 'm = 99 shows the invalid_rules message');
     await shot(page, '06-api-error.png');
 
-    // 8. Engine against engine on 3x3 (perfect against the default engine) plays to the end.
+    // 9. Engine against engine on 3x3 plays to the end (x may open with the default engine
+    //    before its select switches to perfect; both prove 3x3, so it must be a draw).
     await setSelect(page, 'preset', 'ttt');
     await page.waitForFunction(() => document.getElementById('board').dataset.m === '3', null, { timeout: TIMEOUT });
     await setSelect(page, 'o-engine', 'perfect');
@@ -275,7 +297,7 @@ async function main() {
     await shot(page, '07-engine-vs-engine.png');
     await context.close();
 
-    // 9. A phone-sized screen: the board fits, a move can be played, 15x15 fits too.
+    // 10. A phone-sized screen: the board fits, a move can be played, 15x15 fits too.
     const phone = await browser.newContext({
       viewport: { width: 390, height: 844 },
       deviceScaleFactor: 2,
@@ -303,6 +325,10 @@ async function main() {
     check(box.x >= 0 && box.x + box.width <= 390, 'the 15x15 board fits the phone width (' + Math.round(box.width) + 'px)');
     const scroll = await pp.evaluate(() => document.documentElement.scrollWidth);
     check(scroll <= 390, 'the page does not scroll sideways on a phone (' + scroll + 'px)');
+    await pp.evaluate(() => {
+      document.activeElement.blur();
+      window.scrollTo(0, 0);
+    });
     await pp.screenshot({ path: path.join(SHOTS, '09-phone-gomoku.png') });
     await phone.close();
 

@@ -162,8 +162,8 @@ pub fn analyze(position: &Position, limits: &Limits, rng: &mut StdRng) -> Analys
             done[c as usize] = true;
         }
     }
-    for c in 0..position.cells().len() {
-        if !done[c] && position.cell(c) == crate::game::Cell::Empty {
+    for (c, &seen) in done.iter().enumerate() {
+        if !seen && position.cell(c) == crate::game::Cell::Empty {
             moves.push(MoveEval {
                 mv: Move::mark(c),
                 eval: eval(floor - rank - 1.0, Outcome::Unknown, None),

@@ -67,9 +67,9 @@ impl PatternSearch {
         let geo = Arc::clone(b.geometry());
         let ring = rings(&geo);
         let mut near = vec![0u8; geo.cells()];
-        for c in 0..geo.cells() {
+        for (c, around) in ring.iter().enumerate() {
             if b.cells[c] != EMPTY {
-                for &r in &ring[c] {
+                for &r in around {
                     near[r as usize] += 1;
                 }
             }
@@ -219,7 +219,7 @@ impl PatternSearch {
                 {
                     moves.push((i64::MAX, tt_move));
                 }
-                moves.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+                moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
             }
         }
         let alpha0 = alpha;
@@ -281,7 +281,7 @@ impl PatternSearch {
     /// Iterative deepening over `roots` (searched in order, best first after each
     /// iteration) up to `max_depth`, stopping early when the next iteration would not
     /// fit in the time left. Returns the deepest completed depth.
-    pub fn iterate(&mut self, roots: &mut Vec<RootMove>, max_depth: u32) -> u32 {
+    pub fn iterate(&mut self, roots: &mut [RootMove], max_depth: u32) -> u32 {
         let mut completed = 0;
         for depth in 1..=max_depth as i32 {
             let started = self.clock.elapsed();
@@ -320,7 +320,7 @@ impl PatternSearch {
             for (r, v) in roots.iter_mut().zip(values) {
                 r.value = v;
             }
-            roots.sort_by(|a, b| b.value.cmp(&a.value));
+            roots.sort_by_key(|r| std::cmp::Reverse(r.value));
             completed = depth as u32;
             if roots[0].value >= MATE || roots.iter().all(|r| r.value <= -MATE) {
                 break;

@@ -269,7 +269,7 @@ impl<'a> Searcher<'a> {
                 e.0 = i64::MAX;
             }
         }
-        list.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        list.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
         let mut best = i64::MIN;
         let mut best_move = None;
         for &(_, mv) in list.iter() {

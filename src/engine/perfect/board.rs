@@ -193,10 +193,10 @@ impl<B: Bits> Shape<B> {
             }
             Piece::Remove => {
                 if s.marks[opp].has(cell) {
-                    s.marks[opp] = s.marks[opp] & !bit;
+                    s.marks[opp] &= !bit;
                     self.toggle(&mut s, cell, opp);
                 } else {
-                    s.blocks = s.blocks & !bit;
+                    s.blocks &= !bit;
                     self.toggle(&mut s, cell, 2);
                 }
                 s.hands[me].remove -= 1;
@@ -209,9 +209,9 @@ impl<B: Bits> Shape<B> {
                         self.toggle(&mut s, c, tag);
                     }
                 }
-                s.marks[0] = s.marks[0] & !area;
-                s.marks[1] = s.marks[1] & !area;
-                s.blocks = s.blocks & !area;
+                s.marks[0] &= !area;
+                s.marks[1] &= !area;
+                s.blocks &= !area;
                 s.hands[me].bomb -= 1;
             }
         }

@@ -41,6 +41,9 @@ pub struct Scan<B> {
     pub missing: [u32; 2],
     /// Empty cells on some window that someone can still complete.
     pub live: B,
+    /// Per player, the most one mark can change their potential (the largest per-cell
+    /// Erdős–Selfridge weight); only computed by a scan with scores.
+    pub swing: [f64; 2],
 }
 
 /// The exact solver over one board shape.
@@ -54,6 +57,10 @@ pub struct Solver<'a, B: Bits> {
     pub max_ply: u32,
     lists: Vec<Vec<(u32, Move)>>,
     scores: Vec<u32>,
+    /// Per cell and player: the Erdős–Selfridge weight (`2^-missing`) of that player's
+    /// open windows through the cell: what a mark there adds to their potential, or
+    /// takes away from it when the other side plays there.
+    es: Vec<[f64; 2]>,
 }
 
 impl<'a, B: Bits> Solver<'a, B> {
@@ -66,6 +73,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             max_ply: 0,
             lists: Vec::new(),
             scores: vec![0; shape.cells],
+            es: vec![[0.0; 2]; shape.cells],
         }
     }
 
@@ -75,14 +83,26 @@ impl<'a, B: Bits> Solver<'a, B> {
         let shape = self.shape;
         let k = shape.k;
         let occupied = st.occupied();
+        // Marks each side can still place (while no piece can clear cells): a window
+        // missing more is dead for its owner.
+        let left = if st.can_clear() {
+            [u32::MAX; 2]
+        } else {
+            let empties = (shape.full & !occupied).count();
+            let mut l = [empties / 2; 2];
+            l[st.side] = empties.div_ceil(2);
+            l
+        };
         let mut out = Scan {
             threats: [B::default(); 2],
             potential: [0.0; 2],
             missing: [u32::MAX; 2],
             live: B::default(),
+            swing: [0.0; 2],
         };
         if score {
             self.scores.iter_mut().for_each(|s| *s = 0);
+            self.es.iter_mut().for_each(|s| *s = [0.0; 2]);
         }
         for line in &shape.lines {
             let mask = line.mask;
@@ -103,7 +123,11 @@ impl<'a, B: Bits> Solver<'a, B> {
                     continue;
                 }
                 let missing = k - own;
-                out.potential[p] += shape.inv_pow[missing as usize];
+                if missing > left[p] {
+                    continue;
+                }
+                let es = shape.inv_pow[missing as usize];
+                out.potential[p] += es;
                 out.missing[p] = out.missing[p].min(missing);
                 out.live |= empty;
                 if missing == 1 {
@@ -113,7 +137,15 @@ impl<'a, B: Bits> Solver<'a, B> {
                     let w = shape.weight[own as usize];
                     for c in cells(empty) {
                         self.scores[c] += w;
+                        self.es[c][p] += es;
                     }
+                }
+            }
+        }
+        if score {
+            for c in cells(out.live) {
+                for p in 0..2 {
+                    out.swing[p] = out.swing[p].max(self.es[c][p]);
                 }
             }
         }
@@ -175,8 +207,15 @@ impl<'a, B: Bits> Solver<'a, B> {
         if !clearing {
             let left = empties.count();
             let (mine_left, theirs_left) = (left.div_ceil(2), left / 2);
-            let i_can_win = scan.potential[me] >= 0.5 && scan.missing[me] <= mine_left;
-            let they_can_win = scan.potential[opp] >= 1.0 && scan.missing[opp] <= theirs_left;
+            // Erdős–Selfridge now, and one move ahead: after my mark on the best cell
+            // for it, my potential must reach 1 with them to move for me to have a
+            // chance, and theirs must stay at 1/2 or more with them to move for them.
+            let (mine, theirs) = (scan.potential[me], scan.potential[opp]);
+            let i_can_win =
+                mine >= 0.5 && mine + scan.swing[me] >= 1.0 && scan.missing[me] <= mine_left;
+            let they_can_win = theirs >= 1.0
+                && theirs - scan.swing[opp] >= 0.5
+                && scan.missing[opp] <= theirs_left;
             ub = ub.min(if i_can_win {
                 WIN - (ply_i + 2 * scan.missing[me] as i32 - 1)
             } else {
@@ -246,12 +285,20 @@ impl<'a, B: Bits> Solver<'a, B> {
                     }
                 }
             }
-            list.sort_unstable_by(|a, b| b.0.cmp(&a.0));
         }
 
         let mut best = i32::MIN;
         let mut best_move = list[0].1;
-        for &(_, mv) in list.iter() {
+        // Best first, picked one at a time: most nodes cut off after a move or two.
+        for i in 0..list.len() {
+            let mut top = i;
+            for j in i + 1..list.len() {
+                if list[j].0 > list[top].0 {
+                    top = j;
+                }
+            }
+            list.swap(i, top);
+            let mv = list[i].1;
             let child = shape.play(st, mv);
             let v = -self.search(&child, ply + 1, -beta, -alpha);
             if self.aborted {

@@ -1,0 +1,69 @@
+//! The search engines on their target positions: `perfect`'s whole answer (every root
+//! move's exact outcome) from the empty board of 4,4,4, 5,5,4, 6,5,4 and 6,6,5, and
+//! `minimax` to depth 4 on a 15x15, k = 5 middle game. Single thread, release build.
+//!
+//! `cargo bench --bench search -- --warm-up-time 1 --measurement-time 3`
+//! (6,5,4 takes seconds per run: add `perfect/empty` to the filter only when you mean it).
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use kinrow::engine::minimax::Minimax;
+use kinrow::engine::perfect::Perfect;
+use kinrow::engine::{Engine, Limits};
+use kinrow::game::{parse_board_string, Position, Rules};
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+
+/// The middle-game position of `benches/game.rs` (x to move).
+const GOMOKU: &str = "...............\
+/...............\
+/...............\
+/...............\
+/.....o.........\
+/......xo.......\
+/......oxx......\
+/.....xoxo......\
+/......o.x......\
+/.......o.x.....\
+/...............\
+/...............\
+/...............\
+/...............\
+/...............";
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("perfect/empty");
+    group.sample_size(10);
+    for (m, n, k) in [(4, 4, 4), (5, 5, 4), (6, 6, 5), (6, 5, 4)] {
+        let p = Position::empty(&Rules::mnk(m, n, k).unwrap());
+        let limits = Limits::with_time(Duration::from_secs(60));
+        group.bench_function(format!("{m},{n},{k}"), |b| {
+            b.iter(|| {
+                let a = Perfect.analyze(black_box(&p), &limits, &mut StdRng::seed_from_u64(1));
+                assert!(a.stats.complete);
+                a.best
+            })
+        });
+    }
+    group.finish();
+
+    let rules = Rules::mnk(15, 15, 5).unwrap();
+    let cells = parse_board_string(GOMOKU, 15, 15).unwrap();
+    let p = Position::from_cells(&rules, cells, None).unwrap();
+    let limits = Limits {
+        depth: Some(4),
+        ..Limits::with_time(Duration::from_secs(10))
+    };
+    c.bench_function("minimax/15x15k5_middle_game_depth4", |b| {
+        b.iter(|| {
+            let a = Minimax.analyze(black_box(&p), &limits, &mut StdRng::seed_from_u64(1));
+            assert_eq!(a.stats.depth, 4);
+            a.best
+        })
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
