@@ -33,7 +33,8 @@ pub struct Config {
     pub workers: usize,
     /// Searches running at once.
     pub max_concurrent_searches: usize,
-    /// Searches waiting for a slot; past that a request gets 503 at once.
+    /// Searches waiting for a slot; past that a request gets 503 at once. A waiting
+    /// request never waits past its own time budget, so the queue cannot pile up.
     pub search_queue: usize,
     /// Budget when `engine.time_ms` is omitted.
     pub default_time: Duration,
@@ -54,7 +55,7 @@ impl Default for Config {
             addr: "127.0.0.1:8080".to_string(),
             workers: cores,
             max_concurrent_searches: cores,
-            search_queue: 4 * cores,
+            search_queue: 16 * cores,
             default_time: Duration::from_millis(DEFAULT_TIME_MS),
             max_time: Duration::from_millis(MAX_TIME_MS),
             margin: Duration::from_millis(DEFAULT_MARGIN_MS),
@@ -87,7 +88,7 @@ pub struct ServeArgs {
     /// Searches running at once [default: the number of cores].
     #[arg(long, env = "KINROW_MAX_CONCURRENT_SEARCHES")]
     pub max_concurrent_searches: Option<usize>,
-    /// Searches allowed to wait for a slot; past that, 503 at once [default: 4 x cores].
+    /// Searches allowed to wait for a slot; past that, 503 at once [default: 16 x max-concurrent-searches].
     #[arg(long, env = "KINROW_SEARCH_QUEUE")]
     pub search_queue: Option<usize>,
     /// Budget of a search whose request gives no engine.time_ms [default: 1000].
@@ -135,7 +136,7 @@ impl ServeArgs {
             addr: self.addr.unwrap_or(d.addr),
             workers: nonzero("workers", self.workers.unwrap_or(d.workers))?,
             max_concurrent_searches,
-            search_queue: self.search_queue.unwrap_or(4 * max_concurrent_searches),
+            search_queue: self.search_queue.unwrap_or(16 * max_concurrent_searches),
             default_time,
             max_time,
             margin: self.time_margin_ms.map_or(d.margin, Duration::from_millis),

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Load test of kinrow with wrk: a baseline on /healthz, 3x3 `perfect` alone (the ratio of
+# the two is the headline), then a mix running at once: 3x3 perfect, 15x15 threat, 15x15
+# minimax at 50 ms (with 2 connections per core: twice what the cores can search), and
+# invalid bodies. Prints requests/s, p50/p99 latency and the count of each status per kind.
+#
+#   bash scripts/loadtest.sh                        # builds and starts a release server on loopback
+#   bash scripts/loadtest.sh --url http://127.0.0.1:9000 --duration 30
+#
+# Options: --url URL (test a running server, e.g. behind nginx; nothing is started),
+#          --duration SECS per phase (default 10), --connections N (default 16).
+# Only loopback or your own test hosts: this is a load generator.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+URL=""
+DURATION=10
+CONNECTIONS=16
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --url) URL="${2%/}"; shift 2 ;;
+    --duration) DURATION="$2"; shift 2 ;;
+    --connections) CONNECTIONS="$2"; shift 2 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+if ! command -v wrk >/dev/null; then
+  echo "installing wrk (Debian package)" >&2
+  SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq wrk >/dev/null
+fi
+
+CORES=$(nproc)
+WORK=$(mktemp -d)
+SERVER_PID=""
+cleanup() {
+  if [[ -n "$SERVER_PID" ]]; then
+    kill -TERM "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+  fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+if [[ -z "$URL" ]]; then
+  cargo build --release --quiet
+  KINROW_ADDR=127.0.0.1:0 RUST_LOG=warn,kinrow=info ./target/release/kinrow serve 2>"$WORK/server.log" &
+  SERVER_PID=$!
+  for _ in $(seq 100); do
+    PORT=$(sed -n 's/.*listening on http:\/\/[^:]*:\([0-9]*\).*/\1/p' "$WORK/server.log" | head -1)
+    [[ -n "$PORT" ]] && break
+    sleep 0.1
+  done
+  [[ -n "${PORT:-}" ]] || { echo "the server did not start:" >&2; cat "$WORK/server.log" >&2; exit 1; }
+  URL="http://127.0.0.1:$PORT"
+fi
+ENGINES=$(curl -fsS "$URL/v1/engines")
+has_engine() { grep -q "\"name\":\"$1\"" <<<"$ENGINES"; }
+
+# --- request bodies ---------------------------------------------------------------------
+EMPTY15='"...............","...............","...............","...............","...............","...............","...............",'
+BOARD15='["...............","...............","...............","...............","...............","......o........","......xx.......",".......xo......","........o......","...............","...............","...............","...............","...............","..............."]'
+body_perfect3='{"rules":{"m":3,"n":3,"k":3},"board":["x..",".o.","..."],"engine":{"name":"perfect","time_ms":1000}}'
+body_threat15='{"rules":{"m":15,"n":15,"k":5},"board":'"$BOARD15"',"engine":{"name":"threat","time_ms":1000}}'
+body_minimax15='{"rules":{"m":15,"n":15,"k":5},"board":'"$BOARD15"',"engine":{"name":"minimax","time_ms":50}}'
+
+# A wrk script: one request kind, statuses counted per thread and summed at the end.
+write_script() { # name method path body...
+  local name=$1 method=$2 path=$3; shift 3
+  {
+    echo "local bodies = {}"
+    for b in "$@"; do printf 'table.insert(bodies, [==[%s]==])\n' "$b"; done
+    cat <<LUA
+local i = 0
+local threads = {}
+counts = {}
+function setup(thread) table.insert(threads, thread) end
+function request()
+  i = i + 1
+  local body = nil
+  local headers = {}
+  if #bodies > 0 then
+    body = bodies[(i % #bodies) + 1]
+    headers["Content-Type"] = "application/json"
+  end
+  return wrk.format("$method", "$path", headers, body)
+end
+function response(status, headers, body)
+  counts[status] = (counts[status] or 0) + 1
+end
+function done(summary, latency, requests)
+  local total = {}
+  for _, t in ipairs(threads) do
+    for status, n in pairs(t:get("counts")) do total[status] = (total[status] or 0) + n end
+  end
+  local parts = {}
+  for status, n in pairs(total) do table.insert(parts, status .. ":" .. n) end
+  table.sort(parts)
+  local e = summary.errors
+  local secs = summary.duration / 1e6
+  io.write(string.format("%-10s %9.0f req/s %9.0f ok/s  p50 %8.2f ms  p99 %8.2f ms  statuses %s  socket-errors %d\n",
+    "$name", summary.requests / secs, (total[200] or 0) / secs,
+    latency:percentile(50) / 1000, latency:percentile(99) / 1000,
+    table.concat(parts, ","), e.connect + e.read + e.write + e.timeout))
+end
+LUA
+  } >"$WORK/$name.lua"
+}
+
+write_script healthz GET /healthz
+write_script perfect3 POST /v1/suggest "$body_perfect3"
+write_script threat15 POST /v1/suggest "$body_threat15"
+write_script minimax15 POST /v1/suggest "$body_minimax15"
+write_script invalid POST /v1/suggest \
+  '{"rules":{"m":3,"n":3,"k":3},"board":["x..",".o."' \
+  '{"rules":{"m":3,"n":3,"k":3},"board":["x..",".o","..."]}' \
+  '{"rules":{"m":3,"n":3,"k":0}}' \
+  '{"rules":{"m":3,"n":3,"k":3},"engine":{"name":"nope"}}' \
+  '{"rules":{"m":3,"n":3,"k":3},"engine":{"time_ms":-1}}' \
+  '{"rules":{"m":3,"n":3,"k":3},"board":["xxx","oo.","..."]}'
+
+run() { # name connections [threads]
+  wrk -t "${3:-2}" -c "$2" -d "${DURATION}s" --timeout 15s -s "$WORK/$1.lua" "$URL" \
+    | grep -E "req/s .* ok/s" || true
+}
+
+echo "kinrow load test: $URL, $DURATION s per phase, $CORES cores here, wrk $(wrk -v 2>&1 | head -1 | awk '{print $2}')"
+echo
+echo "== phase 1: /healthz alone ($CONNECTIONS connections)"
+HEALTH=$(run healthz "$CONNECTIONS"); echo "$HEALTH"
+if has_engine perfect; then
+  echo "== phase 2: 3x3 perfect alone ($CONNECTIONS connections)"
+  PERFECT=$(run perfect3 "$CONNECTIONS"); echo "$PERFECT"
+  h=$(awk '{print $4}' <<<"$HEALTH"); p=$(awk '{print $4}' <<<"$PERFECT")
+  awk -v h="$h" -v p="$p" 'BEGIN { if (h > 0) printf "   3x3 perfect / healthz (200 answers per second) = %.0f%% (target: at least 50%%)\n", 100 * p / h }'
+fi
+echo
+echo "== phase 3: the mix at once (minimax15 with $((2 * CORES)) connections = 2 per core)"
+pids=()
+for kind in perfect3 threat15 minimax15 invalid; do
+  engine=${kind%%[0-9]*}
+  if [[ $kind != invalid ]] && ! has_engine "$engine"; then
+    echo "$kind: skipped, the server has no $engine engine"; continue
+  fi
+  conns=4; [[ $kind == minimax15 ]] && conns=$((2 * CORES))
+  run "$kind" "$conns" 1 >"$WORK/$kind.out" &
+  pids+=($!)
+done
+for pid in "${pids[@]}"; do wait "$pid"; done
+cat "$WORK"/perfect3.out "$WORK"/threat15.out "$WORK"/minimax15.out "$WORK"/invalid.out 2>/dev/null
+echo
+echo "Intended non-200s: 503 (at capacity, with Retry-After) for searches; 400/422 for the invalid kind."
+echo "minimax15 runs with a 50 ms budget: its p99 target is under 100 ms (budget + 50 ms)."
