@@ -512,3 +512,53 @@ fn minimax_answers_on_a_full_board_with_only_special_moves() {
     assert_eq!(a.moves.len(), p.legal_moves().len());
     assert_eq!(a.best.piece, Piece::Remove);
 }
+
+/// Minimax searching tic-tac-toe to the end must choose a move whose true outcome is
+/// the best available, for every position after one or two marks and several seeds:
+/// the random choice among equal moves must never pick a move that only failed low at
+/// the same bound as the best.
+#[test]
+fn minimax_at_full_depth_never_picks_a_worse_move_on_3x3() {
+    let start = empty(3, 3, 3);
+    let mut memo = HashMap::new();
+    let mut positions = Vec::new();
+    for a in start.legal_moves() {
+        let mut p = start.clone();
+        p.play(a);
+        positions.push(p.clone());
+        for b in p.legal_moves() {
+            let mut q = p.clone();
+            q.play(b);
+            positions.push(q);
+        }
+    }
+    for p in &positions {
+        let mut q = p.clone();
+        let best = q
+            .legal_moves()
+            .into_iter()
+            .map(|mv| move_value(&mut q, mv, &mut memo).0)
+            .max_by_key(|o| match o {
+                Outcome::Win => 2,
+                Outcome::Draw => 1,
+                _ => 0,
+            })
+            .unwrap();
+        for seed in 0..4 {
+            let a = run(&Minimax, p, &limits(5_000), seed);
+            let got = move_value(&mut q, a.best, &mut memo).0;
+            let class = |o: Outcome| match o {
+                Outcome::Win => 2,
+                Outcome::Draw => 1,
+                _ => 0,
+            };
+            assert_eq!(
+                class(got),
+                class(best),
+                "minimax chose {:?} ({got:?}) in {:?} (seed {seed}); the best is a {best:?}",
+                a.best,
+                p.to_rows()
+            );
+        }
+    }
+}

@@ -149,13 +149,18 @@ impl Engine for Minimax {
             let mut values = vec![None; roots.len()];
             let mut alpha = -WIN - 1;
             for (i, r) in roots.iter().enumerate() {
+                // Search each move against `alpha - 1`, not `alpha`: a move as good as the
+                // best so far then gets its exact value (so equals can be told apart from
+                // moves that merely fail low at the same bound and the random choice among
+                // equals never picks a worse move), and a worse move a bound below alpha.
+                let bound = alpha - 1;
                 let ch = s.make(r.mv);
-                let v = -s.negamax(depth - 1, 1, -WIN - 1, -alpha);
+                let v = -s.negamax(depth - 1, 1, -WIN - 1, -bound);
                 s.unmake(ch);
                 if s.clock.stopped() {
                     break;
                 }
-                values[i] = Some((v, v > alpha));
+                values[i] = Some((v, v > bound));
                 alpha = alpha.max(v);
             }
             if s.clock.stopped() && depth > 1 {
