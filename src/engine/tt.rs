@@ -74,7 +74,7 @@ impl TranspositionTable {
     }
 
     /// A table sized for a search of `ms` milliseconds on a board of `cells` cells:
-    /// bigger budgets and boards get more room (24 bytes an entry; from 400 kB for
+    /// bigger budgets and boards get more room (24 bytes an entry; from 48 kB for
     /// tic-tac-toe up to 100 MB). Small problems get small tables: fewer fresh memory
     /// pages to fault in.
     pub fn for_budget(ms: u128, cells: usize) -> TranspositionTable {
@@ -84,7 +84,7 @@ impl TranspositionTable {
             3001..=20000 => 21,
             _ => 22,
         };
-        let by_board = (cells as u32 / 2 + 6).clamp(14, 22);
+        let by_board = (cells as u32 / 2 + 6).clamp(11, 22);
         TranspositionTable::new(by_time.min(by_board))
     }
 

@@ -24,9 +24,15 @@ if [ ! -f "$DIR/node_modules/playwright-core/package.json" ]; then
   (cd "$DIR" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
 fi
 
-echo "browser test: cargo build --release"
-cargo build --release --bin kinrow
-BIN=$ROOT/target/release/kinrow
+# KINROW_BIN: a kinrow binary already built (CI passes the one `cargo test` built);
+# otherwise a release build.
+if [ -n "${KINROW_BIN:-}" ]; then
+  BIN=$KINROW_BIN
+else
+  echo "browser test: cargo build --release"
+  cargo build --release --bin kinrow
+  BIN=$ROOT/target/release/kinrow
+fi
 
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 BASE_URL=http://127.0.0.1:$PORT
