@@ -390,6 +390,24 @@ pub fn sort_best_first(moves: &mut [MoveEval]) {
     });
 }
 
+/// Sorts `moves` best first ([`sort_best_first`]) and moves one of the moves that share
+/// the top score, drawn from `rng`, to the front: equal moves vary with the seed, and
+/// the same seed gives the same choice. Only exact scores may tie at the top: a bound
+/// that merely equals the best must be kept below it by the caller.
+pub fn pick_among_best(moves: &mut [MoveEval], rng: &mut StdRng) {
+    sort_best_first(moves);
+    let Some(top) = moves.first().map(|e| e.eval.score) else {
+        return;
+    };
+    let ties = moves.iter().take_while(|e| e.eval.score == top).count();
+    let pick = if ties > 1 {
+        rand::RngExt::random_range(rng, 0..ties)
+    } else {
+        0
+    };
+    moves[..=pick].rotate_right(1);
+}
+
 fn piece_rank(p: Piece) -> u8 {
     p as u8
 }

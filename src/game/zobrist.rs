@@ -6,8 +6,10 @@
 
 use super::{Cell, Player};
 
+/// The SplitMix64 scramble: a fixed, well-mixed 64-bit key for any id. Engines that
+/// keep their own board representation derive their Zobrist keys from it too.
 #[inline]
-fn splitmix64(mut z: u64) -> u64 {
+pub fn splitmix64(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

@@ -22,12 +22,11 @@
 mod search;
 
 use rand::rngs::StdRng;
-use rand::RngExt;
 
 use crate::engine::tss::{self, RootPlan};
 use crate::engine::tt::TranspositionTable;
 use crate::engine::{
-    sort_best_first, Analysis, Clock, Engine, Evaluation, Limits, MoveEval, Outcome, SearchStats,
+    pick_among_best, Analysis, Clock, Engine, Evaluation, Limits, MoveEval, Outcome, SearchStats,
 };
 use crate::game::{Move, Player, Position, Symmetry};
 
@@ -254,15 +253,7 @@ impl Engine for Minimax {
                 *e = move_eval(e.mv, -(WIN - plies as i64), Outcome::Loss, Some(plies));
             }
         }
-        sort_best_first(&mut moves);
-        let top = moves[0].eval.score;
-        let ties = moves.iter().take_while(|e| e.eval.score == top).count();
-        let pick = if ties > 1 {
-            rng.random_range(0..ties)
-        } else {
-            0
-        };
-        moves[..=pick].rotate_right(1);
+        pick_among_best(&mut moves, rng);
         let best = moves[0].clone();
 
         // The principal variation from the table.

@@ -2,6 +2,7 @@
 //! and one Zobrist hash per symmetry of the board (so the canonical key of a position
 //! is the smallest of them), built once from a [`Position`] and then copied on every move.
 
+use crate::game::splitmix64;
 use crate::game::{Cell, Geometry, Hand, Move, Piece, Player, Position, Symmetry};
 
 use super::bits::{cells, Bits};
@@ -35,14 +36,6 @@ pub struct Shape<B> {
     pub inv_pow: Vec<f64>,
     /// Move-ordering weight of a window by the marks already in it.
     pub weight: Vec<u32>,
-}
-
-#[inline]
-fn splitmix64(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 const SIDE_KEY: u64 = 0x2545_F491_4F6C_DD1D;

@@ -23,11 +23,10 @@ mod careless;
 mod search;
 
 use rand::rngs::StdRng;
-use rand::RngExt;
 
 use crate::engine::tt::TranspositionTable;
 use crate::engine::{
-    sort_best_first, Analysis, Clock, Engine, Evaluation, Limits, MoveEval, Outcome, SearchStats,
+    pick_among_best, Analysis, Clock, Engine, Evaluation, Limits, MoveEval, Outcome, SearchStats,
 };
 use crate::game::{Move, Piece, Position};
 
@@ -110,15 +109,7 @@ fn finish(
             action: None,
         })
         .collect();
-    sort_best_first(&mut moves);
-    let top = moves[0].eval.score;
-    let ties = moves.iter().take_while(|e| e.eval.score == top).count();
-    let pick = if ties > 1 {
-        rng.random_range(0..ties)
-    } else {
-        0
-    };
-    moves[..=pick].rotate_right(1);
+    pick_among_best(&mut moves, rng);
     let best = moves[0].clone();
     let mut pv = vec![best.mv];
     pv.extend(pv_tail(best.mv));

@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use crate::game::splitmix64;
 use crate::game::{Cell, Geometry, Player, Position};
 
 /// An empty cell.
@@ -19,14 +20,6 @@ const NONE: u16 = u16::MAX;
 #[inline]
 pub fn stone(p: usize) -> u8 {
     p as u8 + 1
-}
-
-#[inline]
-fn splitmix64(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 #[inline]
