@@ -2,6 +2,11 @@
 //! loss always stopped, forced wins found by threat-space search, and never a loss on
 //! 3x3x3 or 4x4x4 against any engine.
 
+// Only the forced wins are used here; the other sets serve the threat-space tests.
+#[allow(dead_code)]
+#[path = "tss/positions.rs"]
+mod positions;
+
 use std::time::Duration;
 
 use kinrow::engine::{EngineKind, Limits, Outcome};
@@ -102,25 +107,9 @@ fn takes_a_win_now_and_stops_a_loss_now_on_any_board() {
 
 #[test]
 fn plays_a_forced_win_by_continuous_fours() {
-    // x to move has a VCF (see tests/tss/positions.rs): auto and minimax announce it.
-    let rows = [
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        ".....x.xx......",
-        "......xoo......",
-        "......xoxx.....",
-        "......oxo......",
-        "....o.o........",
-        ".....o.........",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-    ];
-    let pos = position(15, 15, 5, &rows);
+    // x to move has a VCF (the first of the shared threat-space test positions):
+    // auto and minimax announce it.
+    let pos = position(15, 15, 5, positions::VCF_WINS[0]);
     for kind in [EngineKind::Auto, EngineKind::Minimax] {
         let a = kind
             .build()
