@@ -56,7 +56,8 @@ struct RootMove {
 impl Engine for Minimax {
     fn analyze(&self, position: &Position, limits: &Limits, rng: &mut StdRng) -> Analysis {
         let mut clock = Clock::start(limits);
-        let tt = TranspositionTable::for_budget(limits.time.as_millis(), position.cells().len());
+        let tt =
+            TranspositionTable::growing_for_budget(limits.time.as_millis(), position.cells().len());
         let mut s = Searcher::new(position, tt, &mut clock);
         let (m, n) = (position.m(), position.n());
 

@@ -2,10 +2,10 @@
 //! [`Position`], the window potential updated incrementally, a transposition table with
 //! bounds and best moves, and the move generator with its candidate restriction.
 
-use crate::engine::eval::{window_weight_int, Incremental};
+use crate::engine::eval::Incremental;
 use crate::engine::tt::{from_tt, pack_move, to_tt, unpack_move, Bound, TranspositionTable};
 use crate::engine::Clock;
-use crate::game::{Cell, Move, Piece, Position, Undo};
+use crate::game::{Cell, Move, Piece, Player, Position, Undo};
 
 /// The value of a win on move 0; a win on move `p` scores `WIN - p`. Far above any
 /// potential (`window_weight_int` is capped, so sums stay below 10^14).
@@ -124,27 +124,26 @@ impl<'a> Searcher<'a> {
         self.inc.evaluate(me)
     }
 
-    /// The ordering score of a mark (or block) on `cell`: every open window through it,
-    /// for either side, weighted by how full it is; completing or stopping a line first.
-    fn cell_score(&self, cell: usize, me: usize) -> i64 {
-        let windows = self.pos.geometry().windows();
-        let k = self.pos.k() as u8;
-        let mut s = 0;
-        for &wi in windows.through(cell) {
-            let c = self.inc.counts(wi as usize);
-            if c[2] > 0 {
-                continue;
-            }
-            for p in 0..2 {
-                if c[1 - p] == 0 {
-                    s += window_weight_int(c[p] as u32);
-                    if c[p] + 1 == k {
-                        s += if p == me { 1 << 52 } else { 1 << 50 };
-                    }
-                }
-            }
+    /// The ordering score of a mark (or block) on `cell`: what a mark there gains the
+    /// side to move plus what it would gain the opponent (every open window through it,
+    /// weighted by how full it is); completing or stopping a line first.
+    #[inline]
+    fn cell_score(&self, cell: usize, me: Player) -> i64 {
+        let opp = me.opponent();
+        let mut s = self.inc.gain(me, cell) + self.inc.gain(opp, cell);
+        if self.inc.completes(me, cell) > 0 {
+            s += 1 << 54;
+        }
+        if self.inc.completes(opp, cell) > 0 {
+            s += 1 << 52;
         }
         s
+    }
+
+    /// True when a mark on the empty cell `c` is a candidate here.
+    #[inline]
+    fn near_piece(&self, c: usize) -> bool {
+        self.full_width || self.near[c] > 0
     }
 
     /// The moves to search here, with ordering scores, into `out`. Full-width on small
@@ -163,17 +162,16 @@ impl<'a> Searcher<'a> {
             if pos.cell(c) != Cell::Empty {
                 continue;
             }
-            if !self.full_width && any_piece && self.near[c] == 0 {
+            if any_piece && !self.near_piece(c) {
                 continue;
             }
-            let s = self.cell_score(c, me.index());
+            let s = self.cell_score(c, me);
             out.push((s, Move::mark(c)));
         }
         if !any_piece && !self.full_width {
             // empty large board: the centre
             out.clear();
-            let centre = (pos.n() / 2) * pos.m() + pos.m() / 2;
-            out.push((0, Move::mark(centre)));
+            out.push((0, Move::mark(self.centre())));
         }
         if hand.is_empty() {
             return;
@@ -202,7 +200,7 @@ impl<'a> Searcher<'a> {
             let here = pos.cell(c);
             let wide = self.full_width;
             if hand.block > 0 && here == Cell::Empty && (wide || hot[c]) {
-                out.push((self.cell_score(c, mi) / 2, Move::new(c, Piece::Block)));
+                out.push((self.cell_score(c, me) / 2, Move::new(c, Piece::Block)));
             }
             if hand.remove > 0
                 && ((here == opp_mark && (wide || hot[c]))
@@ -261,6 +259,9 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
+        if depth == 1 && self.pos.empties() >= 2 {
+            return self.frontier(ply, key);
+        }
         let a0 = alpha;
         let mut list = std::mem::take(self.list(ply));
         self.moves(&mut list);
@@ -309,6 +310,92 @@ impl<'a> Searcher<'a> {
                 .unwrap_or(crate::engine::tt::NO_MOVE),
         );
         best
+    }
+
+    /// A node one ply above the leaves (with at least two empty cells): every child's
+    /// value without playing the marks. A mark's leaf value is the evaluation now plus
+    /// its gain ([`Incremental::gain`]); a mark that completes a line wins; with
+    /// overline allowed, a mark that leaves the opponent an open window missing one
+    /// mark loses at their next move, as [`Searcher::leaf`] says. Special-piece moves
+    /// are played and evaluated. Every child is valued, so the result is exact: the
+    /// same value as a full-window search of the node, found without ordering moves.
+    fn frontier(&mut self, ply: u32, key: u64) -> i64 {
+        let ply_i = ply as i64;
+        let me = self.pos.to_move();
+        let opp = me.opponent();
+        let base = self.inc.evaluate(me);
+        let opp_fours = self.inc.fours(opp);
+        let overline = self.pos.geometry().overline;
+        let cells = self.pos.cells().len();
+        let any_piece = self.pos.empties() < cells as u32;
+        let win_now = WIN - (ply_i + 1);
+        let mut best = i64::MIN;
+        let mut best_move = None;
+        for c in 0..cells {
+            if self.pos.cell(c) != Cell::Empty || (any_piece && !self.near_piece(c)) {
+                continue;
+            }
+            if !any_piece && !self.full_width && c != self.centre() {
+                continue;
+            }
+            if self.clock.tick() {
+                return 0;
+            }
+            let v = if self.inc.completes(me, c) > 0 && self.pos.wins_at(c, me) {
+                win_now
+            } else if overline && opp_fours > self.inc.completes(opp, c) {
+                -(WIN - (ply_i + 2))
+            } else {
+                base + self.inc.gain(me, c)
+            };
+            if v > best {
+                best = v;
+                best_move = Some(Move::mark(c));
+                if v == win_now {
+                    break;
+                }
+            }
+        }
+        if best < win_now && !self.pos.hand(me).is_empty() {
+            let mut list = std::mem::take(self.list(ply));
+            self.moves(&mut list);
+            for &(_, mv) in list.iter() {
+                if mv.piece == Piece::Mark {
+                    continue;
+                }
+                let ch = self.make(mv);
+                let v = -self.negamax(0, ply + 1, -WIN - 1, WIN + 1);
+                self.unmake(ch);
+                if self.clock.stopped() {
+                    *self.list(ply) = list;
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    best_move = Some(mv);
+                }
+            }
+            *self.list(ply) = list;
+        }
+        if best_move.is_none() {
+            // no candidate at all (cannot happen with two empty cells; kept total)
+            return self.leaf(ply);
+        }
+        self.tt.store(
+            key,
+            to_tt(best, ply_i, MATE),
+            1,
+            Bound::Exact,
+            best_move
+                .map(pack_move)
+                .unwrap_or(crate::engine::tt::NO_MOVE),
+        );
+        best
+    }
+
+    /// The centre cell: the only candidate on an empty large board.
+    fn centre(&self) -> usize {
+        (self.pos.n() / 2) * self.pos.m() + self.pos.m() / 2
     }
 
     fn list(&mut self, ply: u32) -> &mut Vec<(i64, Move)> {
