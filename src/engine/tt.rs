@@ -294,12 +294,21 @@ mod tests {
         // keeps its entry and the second takes the next, so nothing is lost as long as
         // the table grows before a third key lands in a bucket
         for key in 0..1000u64 {
-            tt.store(key, key as i64 * 3, 2000 - key as u16, Bound::Exact, key as u32);
+            tt.store(
+                key,
+                key as i64 * 3,
+                2000 - key as u16,
+                Bound::Exact,
+                key as u32,
+            );
         }
         assert_eq!(tt.capacity(), 2048);
         for key in 0..1000u64 {
             let e = tt.probe(key).expect("entry kept");
-            assert_eq!((e.value, e.depth, e.mv), (key as i64 * 3, 2000 - key as u16, key as u32));
+            assert_eq!(
+                (e.value, e.depth, e.mv),
+                (key as i64 * 3, 2000 - key as u16, key as u32)
+            );
         }
         // the cap holds
         for key in 1000..5000u64 {

@@ -37,6 +37,13 @@ pub struct Searcher<'a> {
     pub full_width: bool,
     /// For each cell, how many pieces lie within [`RADIUS`].
     near: Vec<u16>,
+    /// For each cell, the cells within [`RADIUS`] (itself included), flat; `zone_at[c]`
+    /// is where cell `c`'s run starts.
+    zone: Vec<u16>,
+    zone_at: Vec<u32>,
+    /// One bit per cell: empty and a candidate for a mark (near a piece, or any empty
+    /// cell when the search is full-width).
+    candidates: Vec<u64>,
     lists: Vec<Vec<(i64, Move)>>,
     pub max_ply: u32,
 }
@@ -44,6 +51,20 @@ pub struct Searcher<'a> {
 impl<'a> Searcher<'a> {
     pub fn new(position: &Position, tt: TranspositionTable, clock: &'a mut Clock) -> Self {
         let cells = position.cells().len();
+        let geo = position.geometry();
+        let mut zone = Vec::new();
+        let mut zone_at = Vec::with_capacity(cells + 1);
+        for cell in 0..cells {
+            zone_at.push(zone.len() as u32);
+            for dr in -RADIUS..=RADIUS {
+                for dc in -RADIUS..=RADIUS {
+                    if let Some(c) = geo.offset(cell, dr, dc) {
+                        zone.push(c as u16);
+                    }
+                }
+            }
+        }
+        zone_at.push(zone.len() as u32);
         let mut s = Searcher {
             pos: position.clone(),
             inc: Incremental::new(position),
@@ -51,10 +72,14 @@ impl<'a> Searcher<'a> {
             clock,
             full_width: cells <= FULL_WIDTH_CELLS,
             near: vec![0; cells],
+            zone,
+            zone_at,
+            candidates: vec![0; cells.div_ceil(64)],
             lists: Vec::new(),
             max_ply: 0,
         };
         for c in 0..cells {
+            s.refresh(c);
             if position.cell(c).is_piece() {
                 s.touch(c, 1);
             }
@@ -62,13 +87,33 @@ impl<'a> Searcher<'a> {
         s
     }
 
+    /// Recomputes the candidate bit of `cell`.
+    #[inline]
+    fn refresh(&mut self, cell: usize) {
+        let on = self.pos.cell(cell) == Cell::Empty && (self.full_width || self.near[cell] > 0);
+        let (w, b) = (cell / 64, cell % 64);
+        self.candidates[w] = (self.candidates[w] & !(1 << b)) | ((on as u64) << b);
+    }
+
+    /// Adds `delta` to the piece counts around `cell` (whose content just changed).
+    #[inline]
     fn touch(&mut self, cell: usize, delta: i32) {
-        let geo = self.pos.geometry();
-        for dr in -RADIUS..=RADIUS {
-            for dc in -RADIUS..=RADIUS {
-                if let Some(c) = geo.offset(cell, dr, dc) {
-                    self.near[c] = (self.near[c] as i32 + delta) as u16;
-                }
+        let (from, to) = (self.zone_at[cell] as usize, self.zone_at[cell + 1] as usize);
+        for i in from..to {
+            let c = self.zone[i] as usize;
+            self.near[c] = (self.near[c] as i32 + delta) as u16;
+            self.refresh(c);
+        }
+    }
+
+    /// Calls `f` on every candidate cell for a mark, in increasing order.
+    #[inline]
+    fn for_each_candidate(&self, mut f: impl FnMut(usize)) {
+        for (w, &word) in self.candidates.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                f(w * 64 + bits.trailing_zeros() as usize);
+                bits &= bits - 1;
             }
         }
     }
@@ -105,12 +150,12 @@ impl<'a> Searcher<'a> {
 
     /// Takes back the move that returned `ch`.
     pub fn unmake(&mut self, ch: Change) {
+        self.pos.undo(ch.undo);
         for i in 0..ch.len {
             let (c, old, new) = ch.cells[i];
             self.inc.update(&self.pos, c as usize, new, old);
             self.touch(c as usize, if new.is_piece() { -1 } else { 1 });
         }
-        self.pos.undo(ch.undo);
     }
 
     /// The static value for the side to move, at a leaf.
@@ -140,12 +185,6 @@ impl<'a> Searcher<'a> {
         s
     }
 
-    /// True when a mark on the empty cell `c` is a candidate here.
-    #[inline]
-    fn near_piece(&self, c: usize) -> bool {
-        self.full_width || self.near[c] > 0
-    }
-
     /// The moves to search here, with ordering scores, into `out`. Full-width on small
     /// boards; otherwise marks on empty cells near a piece (the centre on an empty
     /// board), blocks on cells of the opponent's strong windows, removes of their marks
@@ -158,16 +197,7 @@ impl<'a> Searcher<'a> {
         let cells = pos.cells().len();
         let k = pos.k();
         let any_piece = pos.empties() < cells as u32;
-        for c in 0..cells {
-            if pos.cell(c) != Cell::Empty {
-                continue;
-            }
-            if any_piece && !self.near_piece(c) {
-                continue;
-            }
-            let s = self.cell_score(c, me);
-            out.push((s, Move::mark(c)));
-        }
+        self.for_each_candidate(|c| out.push((self.cell_score(c, me), Move::mark(c))));
         if !any_piece && !self.full_width {
             // empty large board: the centre
             out.clear();
@@ -279,9 +309,19 @@ impl<'a> Searcher<'a> {
         list.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
         let mut best = i64::MIN;
         let mut best_move = None;
-        for &(_, mv) in list.iter() {
+        for (i, &(_, mv)) in list.iter().enumerate() {
             let ch = self.make(mv);
-            let v = -self.negamax(depth - 1, ply + 1, -beta, -alpha);
+            // principal variation search: the first move with the full window, the
+            // others first with a null window (can they beat alpha at all?)
+            let mut v;
+            if i == 0 || beta - alpha <= 1 {
+                v = -self.negamax(depth - 1, ply + 1, -beta, -alpha);
+            } else {
+                v = -self.negamax(depth - 1, ply + 1, -alpha - 1, -alpha);
+                if v > alpha && v < beta && !self.clock.stopped() {
+                    v = -self.negamax(depth - 1, ply + 1, -beta, -alpha);
+                }
+            }
             self.unmake(ch);
             if self.clock.stopped() {
                 *self.list(ply) = list;
@@ -337,30 +377,38 @@ impl<'a> Searcher<'a> {
         let win_now = WIN - (ply_i + 1);
         let mut best = i64::MIN;
         let mut best_move = None;
-        for c in 0..cells {
-            if self.pos.cell(c) != Cell::Empty || (any_piece && !self.near_piece(c)) {
-                continue;
-            }
-            if !any_piece && !self.full_width && c != self.centre() {
-                continue;
-            }
-            if self.clock.tick() {
-                return 0;
-            }
-            let v = if self.inc.completes(me, c) > 0 && self.pos.wins_at(c, me) {
-                win_now
-            } else if overline && opp_fours > self.inc.completes(opp, c) {
-                -(WIN - (ply_i + 2))
-            } else {
-                base + self.inc.gain(me, c)
-            };
-            if v > best {
-                best = v;
-                best_move = Some(Move::mark(c));
-                if v == win_now {
-                    break;
+        let centre_only = !any_piece && !self.full_width;
+        let mut stopped = false;
+        'scan: for w in 0..self.candidates.len() {
+            let mut bits = self.candidates[w];
+            while bits != 0 {
+                let c = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if centre_only && c != self.centre() {
+                    continue;
+                }
+                if self.clock.tick() {
+                    stopped = true;
+                    break 'scan;
+                }
+                let v = if self.inc.completes(me, c) > 0 && self.pos.wins_at(c, me) {
+                    win_now
+                } else if overline && opp_fours > self.inc.completes(opp, c) {
+                    -(WIN - (ply_i + 2))
+                } else {
+                    base + self.inc.gain(me, c)
+                };
+                if v > best {
+                    best = v;
+                    best_move = Some(Move::mark(c));
+                    if v == win_now {
+                        break 'scan;
+                    }
                 }
             }
+        }
+        if stopped {
+            return 0;
         }
         if best < win_now && !self.pos.hand(me).is_empty() {
             let mut list = std::mem::take(self.list(ply));
@@ -486,11 +534,17 @@ mod tests {
                 if pos.is_over() {
                     continue;
                 }
-                let mut clock = Clock::start(&Limits::with_time(std::time::Duration::from_secs(600)));
+                let mut clock =
+                    Clock::start(&Limits::with_time(std::time::Duration::from_secs(600)));
                 let mut s = Searcher::new(&pos, TranspositionTable::new(16), &mut clock);
                 let expected = reference(&mut s, depth, 0);
                 let got = s.negamax(depth, 0, -WIN - 1, WIN + 1);
-                assert_eq!(got, expected, "{m}x{n} k={k} depth {depth}: {:?}", pos.to_rows());
+                assert_eq!(
+                    got,
+                    expected,
+                    "{m}x{n} k={k} depth {depth}: {:?}",
+                    pos.to_rows()
+                );
                 // and again with the table warm
                 assert_eq!(s.negamax(depth, 0, -WIN - 1, WIN + 1), expected);
                 let fresh = Incremental::new(&pos);
