@@ -1,6 +1,17 @@
 //! The depth-limited negamax with alpha-beta under the root: make/unmake on the
 //! [`Position`], the window potential updated incrementally, a transposition table with
 //! bounds and best moves, and the move generator with its candidate restriction.
+//!
+//! Where the time goes, and what keeps it short:
+//! - Most nodes are leaves under a node one ply above them (a *frontier* node). The
+//!   incremental evaluation also keeps, per cell, the exact change a mark there would
+//!   make ([`Incremental::gain`]), so a frontier node values every child mark by a
+//!   lookup instead of playing it ([`Searcher::frontier`]), and its value is exact.
+//! - Ordering scores come from the same per-cell sums (the gain of a mark for either
+//!   side, winning and four-stopping cells first), the table's move goes first, and
+//!   moves after the first are tried with a null window (principal variation search).
+//! - Candidate cells (empty, within [`RADIUS`] of a piece) are a bitset kept up to
+//!   date by make/unmake, and the table grows with its contents (fresh pages cost).
 
 use crate::engine::eval::Incremental;
 use crate::engine::tt::{from_tt, pack_move, to_tt, unpack_move, Bound, TranspositionTable};
@@ -101,9 +112,14 @@ impl<'a> Searcher<'a> {
         let (from, to) = (self.zone_at[cell] as usize, self.zone_at[cell + 1] as usize);
         for i in from..to {
             let c = self.zone[i] as usize;
-            self.near[c] = (self.near[c] as i32 + delta) as u16;
-            self.refresh(c);
+            let near = self.near[c] as i32 + delta;
+            self.near[c] = near as u16;
+            // another cell's bit changes only when its count leaves or reaches zero
+            if near == (delta > 0) as i32 {
+                self.refresh(c);
+            }
         }
+        self.refresh(cell);
     }
 
     /// Calls `f` on every candidate cell for a mark, in increasing order.
@@ -365,6 +381,7 @@ impl<'a> Searcher<'a> {
     /// mark loses at their next move, as [`Searcher::leaf`] says. Special-piece moves
     /// are played and evaluated. Every child is valued, so the result is exact: the
     /// same value as a full-window search of the node, found without ordering moves.
+    /// Each child valued counts as a node (`stats.nodes`), as when it was played.
     fn frontier(&mut self, ply: u32, key: u64) -> i64 {
         let ply_i = ply as i64;
         let me = self.pos.to_move();
