@@ -188,7 +188,7 @@ impl TranspositionTable {
     #[inline]
     pub fn store(&mut self, key: u64, value: i64, depth: u16, bound: Bound, mv: u32) {
         self.place(key, value, depth, bound, mv);
-        if self.used * 2 > self.slots.len() && self.mask < self.max_buckets - 1 {
+        if self.mask + 1 < self.max_buckets && self.used * 2 > self.slots.len() {
             self.grow();
         }
     }
