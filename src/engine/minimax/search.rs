@@ -381,7 +381,8 @@ impl<'a> Searcher<'a> {
     /// mark loses at their next move, as [`Searcher::leaf`] says. Special-piece moves
     /// are played and evaluated. Every child is valued, so the result is exact: the
     /// same value as a full-window search of the node, found without ordering moves.
-    /// Each child valued counts as a node (`stats.nodes`), as when it was played.
+    /// The marks valued here are not positions visited: the node counts once towards
+    /// `stats.nodes` and the node limit (special-piece moves, played, count too).
     fn frontier(&mut self, ply: u32, key: u64) -> i64 {
         let ply_i = ply as i64;
         let me = self.pos.to_move();
@@ -395,7 +396,6 @@ impl<'a> Searcher<'a> {
         let mut best = i64::MIN;
         let mut best_move = None;
         let centre_only = !any_piece && !self.full_width;
-        let mut stopped = false;
         'scan: for w in 0..self.candidates.len() {
             let mut bits = self.candidates[w];
             while bits != 0 {
@@ -403,10 +403,6 @@ impl<'a> Searcher<'a> {
                 bits &= bits - 1;
                 if centre_only && c != self.centre() {
                     continue;
-                }
-                if self.clock.tick() {
-                    stopped = true;
-                    break 'scan;
                 }
                 let v = if self.inc.completes(me, c) > 0 && self.pos.wins_at(c, me) {
                     win_now
@@ -423,9 +419,6 @@ impl<'a> Searcher<'a> {
                     }
                 }
             }
-        }
-        if stopped {
-            return 0;
         }
         if best < win_now && !self.pos.hand(me).is_empty() {
             let mut list = std::mem::take(self.list(ply));
