@@ -66,6 +66,8 @@ pub struct TranspositionTable {
     max_buckets: usize,
     /// Slots holding an entry.
     used: usize,
+    /// False while the owner forbids growing (near its deadline).
+    may_grow: bool,
 }
 
 const VALID: u64 = 1 << 63;
@@ -88,8 +90,9 @@ impl TranspositionTable {
         TranspositionTable::growing(bits, bits)
     }
 
-    /// A table of about `2^start_bits` entries that doubles whenever half its slots are
-    /// taken, up to about `2^max_bits` entries.
+    /// A table of about `2^start_bits` entries that doubles whenever 3/8 of its slots
+    /// are taken (3/4 of the buckets' first slots, which take most entries), up to about
+    /// `2^max_bits` entries.
     pub fn growing(start_bits: u32, max_bits: u32) -> TranspositionTable {
         let buckets = 1usize << start_bits.clamp(1, 30).saturating_sub(1);
         let max_buckets = (1usize << max_bits.clamp(1, 30).saturating_sub(1)).max(buckets);
@@ -98,6 +101,7 @@ impl TranspositionTable {
             mask: buckets - 1,
             max_buckets,
             used: 0,
+            may_grow: true,
         }
     }
 
@@ -114,6 +118,13 @@ impl TranspositionTable {
     pub fn growing_for_budget(ms: u128, cells: usize) -> TranspositionTable {
         let max = budget_bits(ms, cells);
         TranspositionTable::growing(max.min(14), max)
+    }
+
+    /// Allows or forbids growing from now on. Growing re-inserts every entry into fresh
+    /// memory: a pause of a few milliseconds for a table of 2^18 entries, tens for one
+    /// of 2^20; a search forbids it near its deadline.
+    pub fn allow_growth(&mut self, allowed: bool) {
+        self.may_grow = allowed;
     }
 
     /// Entries the table can hold now.
@@ -188,7 +199,8 @@ impl TranspositionTable {
     #[inline]
     pub fn store(&mut self, key: u64, value: i64, depth: u16, bound: Bound, mv: u32) {
         self.place(key, value, depth, bound, mv);
-        if self.mask + 1 < self.max_buckets && self.used * 2 > self.slots.len() {
+        if self.mask + 1 < self.max_buckets && self.may_grow && self.used * 8 > self.slots.len() * 3
+        {
             self.grow();
         }
     }
@@ -288,11 +300,10 @@ mod tests {
 
     #[test]
     fn a_growing_table_keeps_its_entries() {
-        let mut tt = TranspositionTable::growing(4, 12);
+        let mut tt = TranspositionTable::growing(4, 13);
         assert_eq!(tt.capacity(), 16);
-        // consecutive keys, each shallower than the one before: a bucket's first slot
-        // keeps its entry and the second takes the next, so nothing is lost as long as
-        // the table grows before a third key lands in a bucket
+        // consecutive keys: the table grows before two of them share a bucket, so none
+        // is lost
         for key in 0..1000u64 {
             tt.store(
                 key,
@@ -302,7 +313,7 @@ mod tests {
                 key as u32,
             );
         }
-        assert_eq!(tt.capacity(), 2048);
+        assert_eq!(tt.capacity(), 4096);
         for key in 0..1000u64 {
             let e = tt.probe(key).expect("entry kept");
             assert_eq!(
@@ -314,12 +325,22 @@ mod tests {
         for key in 1000..5000u64 {
             tt.store(key, 0, 0, Bound::Upper, NO_MOVE);
         }
-        assert_eq!(tt.capacity(), 4096);
+        assert_eq!(tt.capacity(), 8192);
         // a fixed table never grows
         let mut fixed = TranspositionTable::new(4);
         for key in 1..=100u64 {
             fixed.store(key, 0, 0, Bound::Exact, NO_MOVE);
         }
         assert_eq!(fixed.capacity(), 16);
+        // nor does a growing one while growth is forbidden
+        let mut held = TranspositionTable::growing(4, 12);
+        held.allow_growth(false);
+        for key in 1..=100u64 {
+            held.store(key, 0, 0, Bound::Exact, NO_MOVE);
+        }
+        assert_eq!(held.capacity(), 16);
+        held.allow_growth(true);
+        held.store(101, 0, 0, Bound::Exact, NO_MOVE);
+        assert_eq!(held.capacity(), 32);
     }
 }

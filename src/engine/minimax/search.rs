@@ -291,6 +291,12 @@ impl<'a> Searcher<'a> {
         if depth == 0 {
             return self.leaf(ply);
         }
+        if depth >= 3 {
+            // the table grows only in the first three quarters of the budget: a late
+            // growth could overrun the deadline (these nodes are few, so the check is cheap)
+            let late = self.clock.remaining() * 3 < self.clock.elapsed();
+            self.tt.allow_growth(!late);
+        }
         let key = self.pos.hash();
         let mut tt_move = None;
         if let Some(e) = self.tt.probe(key) {
