@@ -113,11 +113,11 @@ impl TranspositionTable {
         TranspositionTable::new(budget_bits(ms, cells))
     }
 
-    /// Like [`TranspositionTable::for_budget`], but starting at 2^14 entries (384 kB)
+    /// Like [`TranspositionTable::for_budget`], but starting at 2^15 entries (768 kB)
     /// and growing to that size only as the search fills it.
     pub fn growing_for_budget(ms: u128, cells: usize) -> TranspositionTable {
         let max = budget_bits(ms, cells);
-        TranspositionTable::growing(max.min(14), max)
+        TranspositionTable::growing(max.min(15), max)
     }
 
     /// Allows or forbids growing from now on. Growing re-inserts every entry into fresh
