@@ -13,6 +13,8 @@
 //! - Candidate cells (empty, within [`RADIUS`] of a piece) are a bitset kept up to
 //!   date by make/unmake, and the table grows with its contents (fresh pages cost).
 
+use std::cmp::Reverse;
+
 use crate::engine::eval::Incremental;
 use crate::engine::tt::{from_tt, pack_move, to_tt, unpack_move, Bound, TranspositionTable};
 use crate::engine::Clock;
@@ -29,6 +31,8 @@ pub const MATE: i64 = WIN / 2;
 pub const FULL_WIDTH_CELLS: usize = 64;
 /// Candidates lie within this many cells (king moves) of a piece.
 const RADIUS: isize = 2;
+/// Moves picked one at a time at a node before the rest are sorted.
+const PICKED: usize = 3;
 
 /// What one move changed: up to 9 cells (a bomb) with their contents before and after.
 pub struct Change {
@@ -328,10 +332,23 @@ impl<'a> Searcher<'a> {
             *self.list(ply) = list;
             return self.leaf(ply);
         }
-        list.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
         let mut best = i64::MIN;
         let mut best_move = None;
-        for (i, &(_, mv)) in list.iter().enumerate() {
+        for i in 0..list.len() {
+            // best first: the first few picked one by one (a cut often comes at once),
+            // the rest sorted when the node turns out to need them
+            if i < PICKED {
+                let mut top = i;
+                for j in i + 1..list.len() {
+                    if list[j].0 > list[top].0 {
+                        top = j;
+                    }
+                }
+                list.swap(i, top);
+            } else if i == PICKED {
+                list[i..].sort_unstable_by_key(|e| Reverse(e.0));
+            }
+            let mv = list[i].1;
             let ch = self.make(mv);
             // principal variation search: the first move with the full window, the
             // others first with a null window (can they beat alpha at all?)
