@@ -188,9 +188,7 @@ impl Engine for Minimax {
         // Candidates the first iteration never reached: their static value.
         for (i, r) in roots.iter_mut().enumerate() {
             if !searched[i] {
-                let ch = s.make(r.mv);
-                r.value = -s.leaf(1);
-                s.unmake(ch);
+                r.value = s.static_value(r.mv);
                 r.exact = false;
             }
         }
@@ -218,10 +216,7 @@ impl Engine for Minimax {
             if let Some(r) = roots.iter().find(|r| r.mv == rep) {
                 moves.push(move_eval(mv, r.value, r.outcome, r.plies));
             } else {
-                let ch = s.make(mv);
-                let v = -s.leaf(1);
-                s.unmake(ch);
-                statics.push((mv, v));
+                statics.push((mv, s.static_value(mv)));
             }
         }
         let top_static = statics.iter().map(|&(_, v)| v).max().unwrap_or(0);

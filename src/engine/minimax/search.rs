@@ -189,6 +189,26 @@ impl<'a> Searcher<'a> {
         self.inc.evaluate(me)
     }
 
+    /// The static value of the legal move `mv` for the side to move: the leaf value
+    /// after it, from the mover's side (a mark's by lookup, as in [`Searcher::frontier`]).
+    pub fn static_value(&mut self, mv: Move) -> i64 {
+        if mv.piece == Piece::Mark && self.pos.empties() >= 2 {
+            let me = self.pos.to_move();
+            let opp = me.opponent();
+            let c = mv.cell();
+            if self.pos.geometry().overline && self.inc.fours(opp) > self.inc.completes(opp, c) {
+                -(WIN - 2)
+            } else {
+                self.inc.evaluate(me) + self.inc.gain(me, c)
+            }
+        } else {
+            let ch = self.make(mv);
+            let v = -self.leaf(1);
+            self.unmake(ch);
+            v
+        }
+    }
+
     /// The ordering score of a mark (or block) on `cell`: what a mark there gains the
     /// side to move plus what it would gain the opponent (every open window through it,
     /// weighted by how full it is); completing or stopping a line first.
@@ -571,6 +591,12 @@ mod tests {
                     Clock::start(&Limits::with_time(std::time::Duration::from_secs(600)));
                 let mut s = Searcher::new(&pos, TranspositionTable::new(16), &mut clock);
                 let expected = reference(&mut s, depth, 0);
+                for mv in pos.legal_moves() {
+                    let ch = s.make(mv);
+                    let v = -s.leaf(1);
+                    s.unmake(ch);
+                    assert_eq!(s.static_value(mv), v, "static value of {mv:?}");
+                }
                 let got = s.negamax(depth, 0, -WIN - 1, WIN + 1);
                 assert_eq!(
                     got,
