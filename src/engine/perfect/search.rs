@@ -256,6 +256,16 @@ impl<'a, B: Bits> Solver<'a, B> {
                 return WIN - (ply_i + 3);
             }
         }
+        let answers = if threats.none() && !clearing && shape.overline {
+            self.answers_to_doubles(me, empties)
+        } else {
+            None
+        };
+        if answers.is_some_and(|a| a.none()) {
+            // Nothing stops the opponent's double threat, and they have no way to win
+            // sooner: they make it on the second ply and win on the fourth.
+            return -(WIN - (ply_i + 4));
+        }
         if !clearing {
             let left = empties.count();
             let (mine_left, theirs_left) = (left.div_ceil(2), left / 2);
@@ -316,7 +326,7 @@ impl<'a, B: Bits> Solver<'a, B> {
                     B::bit(dead.first())
                 };
                 let targets = (empties & scan.live) | one_dead;
-                self.answers_to_doubles(me, targets)
+                answers.map_or(targets, |a| a & targets)
             };
             for c in cells(targets) {
                 let s = self.scores[c] + if threats.has(c) { 1 << 30 } else { 0 };
@@ -397,37 +407,32 @@ impl<'a, B: Bits> Solver<'a, B> {
         result
     }
 
-    /// The moves among `targets` that do not lose at once to a double threat (from
-    /// the last scan with scores; only valid when nobody can clear cells, overlines
-    /// count and the opponent has no threat now). A cell where the opponent's mark
-    /// would leave two different winning cells must be taken now, or one of those
-    /// winning cells must be, unless the mover makes a threat of their own: any other
-    /// move lets the opponent play there and win on one of the two cells. The mover's
-    /// own threat-making cells are always kept; if nothing is left, all `targets` are.
-    fn answers_to_doubles(&self, me: usize, targets: B) -> B {
+    /// The cells where a move does not lose at once to a double threat, from the last
+    /// scan with scores (`None`: all of them; only valid when nobody can clear cells,
+    /// overlines count and the opponent has no threat now). When the opponent has a
+    /// cell whose mark would leave them two different winning cells, the mover must
+    /// take that cell now, or, if it would leave exactly two, one of those two; any
+    /// other move lets the opponent play there and win on a winning cell left open.
+    /// Unless the mover makes a threat of their own: those cells are always kept.
+    /// An empty set means every move loses, on the fourth ply.
+    fn answers_to_doubles(&self, me: usize, empties: B) -> Option<B> {
         let opp = me ^ 1;
-        let mut answers = targets;
+        let mut answers = empties;
         let mut doubled = false;
         let mut counters = B::default();
-        for c in cells(targets) {
+        for c in cells(empties) {
             let made = self.makes[c][opp];
-            if made.count() >= 2 {
-                doubled = true;
-                answers &= B::bit(c) | made;
+            match made.count() {
+                0 | 1 => {}
+                2 => answers &= B::bit(c) | made,
+                _ => answers &= B::bit(c),
             }
+            doubled |= made.count() >= 2;
             if !self.makes[c][me].none() {
                 counters |= B::bit(c);
             }
         }
-        if !doubled {
-            return targets;
-        }
-        let kept = answers | counters;
-        if kept.none() {
-            targets
-        } else {
-            kept
-        }
+        doubled.then_some(answers | counters)
     }
 
     /// Prepares [`Solver::cover`] for player `p`'s open windows (from the last scan with
