@@ -79,7 +79,7 @@ pub struct Solver<'a, B: Bits> {
     pub aborted: bool,
     /// The deepest ply reached.
     pub max_ply: u32,
-    lists: Vec<Vec<(u32, Move)>>,
+    lists: Vec<Vec<(u64, Move)>>,
     scores: Vec<u32>,
     /// Per cell and player: the Erdős–Selfridge weight (`2^-missing`) of that player's
     /// open windows through the cell: what a mark there adds to their potential, or
@@ -92,6 +92,9 @@ pub struct Solver<'a, B: Bits> {
     /// have also marked this cell (the other empty cell of each of their open windows
     /// that lacks two marks, one of them here). From the last scan with scores.
     makes: Vec<[B; 2]>,
+    /// Per player and cell: how often a mark there refuted a node where it was not
+    /// the first move tried (breaks ties of the static ordering).
+    history: [Vec<u32>; 2],
     /// Per cell, the windows of the pairing search's list that go through it.
     through: Vec<u64>,
 }
@@ -109,6 +112,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             es: vec![[0.0; 2]; shape.cells],
             open: [Vec::new(), Vec::new()],
             through: vec![0; shape.cells],
+            history: [vec![0; shape.cells], vec![0; shape.cells]],
             makes: vec![[B::default(); 2]; shape.cells],
         }
     }
@@ -329,7 +333,9 @@ impl<'a, B: Bits> Solver<'a, B> {
                 answers.map_or(targets, |a| a & targets)
             };
             for c in cells(targets) {
-                let s = self.scores[c] + if threats.has(c) { 1 << 30 } else { 0 };
+                let s = ((self.scores[c] as u64) << 6)
+                    + self.history[me][c].min(63) as u64
+                    + if threats.has(c) { 1 << 40 } else { 0 };
                 list.push((s, Move::mark(c)));
                 if hand.block > 0 {
                     list.push((s / 2, Move::new(c, Piece::Block)));
@@ -351,7 +357,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             if let Some(tm) = tt_move {
                 for e in list.iter_mut() {
                     if e.1 == tm {
-                        e.0 = u32::MAX;
+                        e.0 = u64::MAX;
                     }
                 }
             }
@@ -381,6 +387,9 @@ impl<'a, B: Bits> Solver<'a, B> {
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {
+                        if i > 0 && mv.piece == Piece::Mark {
+                            self.history[me][mv.cell()] += 1;
+                        }
                         break;
                     }
                 }
@@ -549,7 +558,7 @@ impl<'a, B: Bits> Solver<'a, B> {
         false
     }
 
-    fn list(&mut self, ply: u32) -> &mut Vec<(u32, Move)> {
+    fn list(&mut self, ply: u32) -> &mut Vec<(u64, Move)> {
         let i = ply as usize;
         while self.lists.len() <= i {
             self.lists.push(Vec::with_capacity(self.shape.cells));
