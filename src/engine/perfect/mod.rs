@@ -20,7 +20,7 @@
 mod bits;
 mod board;
 mod careless;
-mod search;
+pub mod search;
 
 use rand::rngs::StdRng;
 

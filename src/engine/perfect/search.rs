@@ -53,7 +53,7 @@ fn low_bits(n: usize) -> u64 {
 }
 
 /// How many first marks [`Solver::pairs_after_mark`] tries.
-const PAIRING_CELLS: usize = 3;
+const PAIRING_CELLS: usize = 5;
 
 /// What one pass over the windows learns about a position.
 pub struct Scan<B> {
@@ -79,7 +79,7 @@ pub struct Solver<'a, B: Bits> {
     pub aborted: bool,
     /// The deepest ply reached.
     pub max_ply: u32,
-    lists: Vec<Vec<(u32, Move)>>,
+    lists: Vec<Vec<(u64, Move)>>,
     scores: Vec<u32>,
     /// Per cell and player: the Erdős–Selfridge weight (`2^-missing`) of that player's
     /// open windows through the cell: what a mark there adds to their potential, or
@@ -92,6 +92,9 @@ pub struct Solver<'a, B: Bits> {
     /// have also marked this cell (the other empty cell of each of their open windows
     /// that lacks two marks, one of them here). From the last scan with scores.
     makes: Vec<[B; 2]>,
+    /// Per player and cell: how often a mark there refuted a node where it was not
+    /// the first move tried (breaks ties of the static ordering).
+    history: [Vec<u32>; 2],
     /// Per cell, the windows of the pairing search's list that go through it.
     through: Vec<u64>,
 }
@@ -109,6 +112,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             es: vec![[0.0; 2]; shape.cells],
             open: [Vec::new(), Vec::new()],
             through: vec![0; shape.cells],
+            history: [vec![0; shape.cells], vec![0; shape.cells]],
             makes: vec![[B::default(); 2]; shape.cells],
         }
     }
@@ -256,6 +260,16 @@ impl<'a, B: Bits> Solver<'a, B> {
                 return WIN - (ply_i + 3);
             }
         }
+        let answers = if threats.none() && !clearing && shape.overline {
+            self.answers_to_doubles(me, empties)
+        } else {
+            None
+        };
+        if answers.is_some_and(|a| a.none()) {
+            // Nothing stops the opponent's double threat, and they have no way to win
+            // sooner: they make it on the second ply and win on the fourth.
+            return -(WIN - (ply_i + 4));
+        }
         if !clearing {
             let left = empties.count();
             let (mine_left, theirs_left) = (left.div_ceil(2), left / 2);
@@ -316,10 +330,12 @@ impl<'a, B: Bits> Solver<'a, B> {
                     B::bit(dead.first())
                 };
                 let targets = (empties & scan.live) | one_dead;
-                self.answers_to_doubles(me, targets)
+                answers.map_or(targets, |a| a & targets)
             };
             for c in cells(targets) {
-                let s = self.scores[c] + if threats.has(c) { 1 << 30 } else { 0 };
+                let s = ((self.scores[c] as u64) << 6)
+                    + self.history[me][c].min(63) as u64
+                    + if threats.has(c) { 1 << 40 } else { 0 };
                 list.push((s, Move::mark(c)));
                 if hand.block > 0 {
                     list.push((s / 2, Move::new(c, Piece::Block)));
@@ -341,7 +357,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             if let Some(tm) = tt_move {
                 for e in list.iter_mut() {
                     if e.1 == tm {
-                        e.0 = u32::MAX;
+                        e.0 = u64::MAX;
                     }
                 }
             }
@@ -371,6 +387,9 @@ impl<'a, B: Bits> Solver<'a, B> {
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {
+                        if i > 0 && mv.piece == Piece::Mark {
+                            self.history[me][mv.cell()] += 1;
+                        }
                         break;
                     }
                 }
@@ -397,37 +416,32 @@ impl<'a, B: Bits> Solver<'a, B> {
         result
     }
 
-    /// The moves among `targets` that do not lose at once to a double threat (from
-    /// the last scan with scores; only valid when nobody can clear cells, overlines
-    /// count and the opponent has no threat now). A cell where the opponent's mark
-    /// would leave two different winning cells must be taken now, or one of those
-    /// winning cells must be, unless the mover makes a threat of their own: any other
-    /// move lets the opponent play there and win on one of the two cells. The mover's
-    /// own threat-making cells are always kept; if nothing is left, all `targets` are.
-    fn answers_to_doubles(&self, me: usize, targets: B) -> B {
+    /// The cells where a move does not lose at once to a double threat, from the last
+    /// scan with scores (`None`: all of them; only valid when nobody can clear cells,
+    /// overlines count and the opponent has no threat now). When the opponent has a
+    /// cell whose mark would leave them two different winning cells, the mover must
+    /// take that cell now, or, if it would leave exactly two, one of those two; any
+    /// other move lets the opponent play there and win on a winning cell left open.
+    /// Unless the mover makes a threat of their own: those cells are always kept.
+    /// An empty set means every move loses, on the fourth ply.
+    fn answers_to_doubles(&self, me: usize, empties: B) -> Option<B> {
         let opp = me ^ 1;
-        let mut answers = targets;
+        let mut answers = empties;
         let mut doubled = false;
         let mut counters = B::default();
-        for c in cells(targets) {
+        for c in cells(empties) {
             let made = self.makes[c][opp];
-            if made.count() >= 2 {
-                doubled = true;
-                answers &= B::bit(c) | made;
+            match made.count() {
+                0 | 1 => {}
+                2 => answers &= B::bit(c) | made,
+                _ => answers &= B::bit(c),
             }
+            doubled |= made.count() >= 2;
             if !self.makes[c][me].none() {
                 counters |= B::bit(c);
             }
         }
-        if !doubled {
-            return targets;
-        }
-        let kept = answers | counters;
-        if kept.none() {
-            targets
-        } else {
-            kept
-        }
+        doubled.then_some(answers | counters)
     }
 
     /// Prepares [`Solver::cover`] for player `p`'s open windows (from the last scan with
@@ -544,7 +558,7 @@ impl<'a, B: Bits> Solver<'a, B> {
         false
     }
 
-    fn list(&mut self, ply: u32) -> &mut Vec<(u32, Move)> {
+    fn list(&mut self, ply: u32) -> &mut Vec<(u64, Move)> {
         let i = ply as usize;
         while self.lists.len() <= i {
             self.lists.push(Vec::with_capacity(self.shape.cells));
