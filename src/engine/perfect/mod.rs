@@ -20,7 +20,7 @@
 mod bits;
 mod board;
 mod careless;
-pub mod search;
+mod search;
 
 use rand::rngs::StdRng;
 
