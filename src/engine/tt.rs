@@ -73,7 +73,7 @@ pub struct TranspositionTable {
 const VALID: u64 = 1 << 63;
 
 /// The table size, in bits, for a search of `ms` milliseconds on `cells` cells.
-fn budget_bits(ms: u128, cells: usize) -> u32 {
+pub fn budget_bits(ms: u128, cells: usize) -> u32 {
     let by_time = match ms {
         0..=300 => 18,
         301..=3000 => 20,

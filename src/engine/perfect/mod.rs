@@ -24,7 +24,7 @@ mod search;
 
 use rand::rngs::StdRng;
 
-use crate::engine::tt::TranspositionTable;
+use crate::engine::tt::{budget_bits, TranspositionTable};
 use crate::engine::{
     pick_among_best, Analysis, Clock, Engine, Evaluation, Limits, MoveEval, Outcome, SearchStats,
 };
@@ -138,7 +138,9 @@ fn solve<B: Bits + 'static>(
     let shape = Shape::<B>::new(position.geometry()).expect("the board fits the bit set");
     let root = shape.state(position);
     let legal = position.legal_moves();
-    let tt = TranspositionTable::growing_for_budget(limits.time.as_millis(), position.cells().len());
+    // A small table that grows as the search fills it: tiny boards zero little memory.
+    let most = budget_bits(limits.time.as_millis(), position.cells().len());
+    let tt = TranspositionTable::growing(most.min(10), most);
     let mut solver = Solver::new(&shape, tt, clock);
 
     // Root moves that are images of each other under a symmetry fixing the root.
@@ -236,8 +238,13 @@ fn solve<B: Bits + 'static>(
     let pv_tail: PvTail = {
         let start = position.clone();
         let mut line_of = std::collections::HashMap::new();
+        // Only a best move's line is ever asked for.
+        let best = found
+            .iter()
+            .map(|v| outcome_score(v.outcome, v.plies))
+            .fold(f64::MIN, f64::max);
         for v in &found {
-            if v.outcome == Outcome::Unknown {
+            if v.outcome == Outcome::Unknown || outcome_score(v.outcome, v.plies) < best {
                 continue;
             }
             let mut pos = start.clone();
