@@ -5,7 +5,8 @@
 //! over and over for a measuring window. Each call gets the same per-call budget
 //! (`--time-ms`, and `--nodes` if given), so fast engines make many calls and searching
 //! engines use their budget. The table gives positions (calls) per second, nodes per
-//! second and microseconds per call.
+//! second, microseconds per call and how many calls finished their search (`complete`:
+//! for `perfect`, every root move proven). `--opening-plies 0` measures the empty board.
 
 use std::time::{Duration, Instant};
 
@@ -23,6 +24,8 @@ pub struct BenchRow {
     pub board: String,
     pub calls: u64,
     pub nodes: u64,
+    /// Calls whose analysis said `stats.complete`.
+    pub complete: u64,
     pub elapsed: Duration,
 }
 
@@ -63,13 +66,14 @@ pub fn measure(
 ) -> BenchRow {
     let built = engine.build();
     let mut rng = StdRng::seed_from_u64(7);
-    let (mut calls, mut nodes) = (0u64, 0u64);
+    let (mut calls, mut nodes, mut complete) = (0u64, 0u64, 0u64);
     let start = Instant::now();
     loop {
         for p in positions {
             let a = built.analyze(p, limits, &mut rng);
             calls += 1;
             nodes += a.stats.nodes;
+            complete += u64::from(a.stats.complete);
         }
         if start.elapsed() >= window {
             break;
@@ -80,6 +84,7 @@ pub fn measure(
         board: board.to_string(),
         calls,
         nodes,
+        complete,
         elapsed: start.elapsed(),
     }
 }
@@ -87,14 +92,15 @@ pub fn measure(
 /// The table as printed (Markdown).
 pub fn table(rows: &[BenchRow]) -> String {
     let mut out = String::from(
-        "| engine | board | calls | positions/s | nodes/s | µs/call |\n| --- | --- | ---: | ---: | ---: | ---: |\n",
+        "| engine | board | calls | complete | positions/s | nodes/s | µs/call |\n| --- | --- | ---: | ---: | ---: | ---: | ---: |\n",
     );
     for r in rows {
         out.push_str(&format!(
-            "| {} | {} | {} | {:.1} | {:.0} | {:.0} |\n",
+            "| {} | {} | {} | {} | {:.1} | {:.0} | {:.0} |\n",
             r.engine.name(),
             r.board,
             r.calls,
+            r.complete,
             r.positions_per_sec(),
             r.nodes_per_sec(),
             r.micros_per_call()
@@ -124,6 +130,10 @@ pub struct BenchArgs {
     /// Positions per board.
     #[arg(long, default_value_t = 4)]
     pub positions: usize,
+    /// Marks in each position's opening (default: twice the arena's opening, at most a
+    /// third of the board); 0 measures the empty board.
+    #[arg(long)]
+    pub opening_plies: Option<usize>,
 }
 
 /// Runs `kinrow bench`; returns the exit code.
@@ -169,7 +179,9 @@ pub fn main(args: BenchArgs) -> i32 {
     let window = Duration::from_millis(args.window_ms);
     let mut rows = Vec::new();
     for (name, rules) in &boards {
-        let plies = (arena::default_opening_plies(rules) * 2).min(rules.cells() / 3);
+        let plies = args
+            .opening_plies
+            .unwrap_or((arena::default_opening_plies(rules) * 2).min(rules.cells() / 3));
         let ps = positions(rules, plies, args.positions.max(1));
         if ps.is_empty() {
             continue;

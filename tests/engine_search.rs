@@ -368,6 +368,48 @@ fn perfect_uses_a_remove_against_a_double_threat() {
     }
 }
 
+/// Random positions (a seeded generator) with 9 to 12 empty cells and no winner yet,
+/// on boards where pairing strategies, double threats and dead cells all come up.
+fn random_positions(rules: &Rules, count: usize, seed: u64) -> Vec<Position> {
+    use rand::RngExt;
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut p = Position::empty(rules);
+        let cells = (rules.m() * rules.n()) as i64;
+        let marks = (cells - rng.random_range(9..=12)).max(1);
+        for _ in 0..marks {
+            let moves = p.legal_moves();
+            let mv = moves[rng.random_range(0..moves.len())];
+            p.play(mv);
+            if p.is_over() {
+                break;
+            }
+        }
+        if !p.is_over() {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[test]
+fn perfect_matches_brute_force_on_random_positions() {
+    for (m, n, k, overline) in [
+        (4, 4, 3, true),
+        (4, 4, 4, true),
+        (5, 4, 4, true),
+        (5, 3, 3, true),
+        (4, 4, 3, false),
+        (5, 4, 4, false),
+    ] {
+        let rules = Rules::new(m, n, k, overline, [Hand::default(); 2]).unwrap();
+        for p in random_positions(&rules, 20, m * 100 + n * 10 + k) {
+            check_against_reference(&p);
+        }
+    }
+}
+
 #[test]
 fn perfect_with_blocks_matches_brute_force() {
     let hands = [Hand::new(1, 0, 0), Hand::new(1, 0, 0)];

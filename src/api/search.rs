@@ -5,7 +5,11 @@
 //! - time spent waiting comes out of the request's budget, so a request answers within
 //!   its budget plus the margin: a search that overruns it answers 503 (the search
 //!   itself finishes in the background and keeps its slot until then, so the ceiling holds);
-//! - a panic in an engine becomes a logged 500 for that request only.
+//! - a panic in an engine becomes a logged 500 for that request only;
+//! - searches too small to be worth the hop (every engine but `mcts`, whose work is
+//!   bounded by the game tree, on a position with at most [`INLINE_EMPTIES`] empty cells
+//!   and no special pieces in hand: tens of microseconds at most, less than the trip to
+//!   the blocking pool and back) run at once on the HTTP worker, outside the slots.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -19,7 +23,19 @@ use tokio::sync::Semaphore;
 use super::error::{ApiError, ErrorCode};
 use super::metrics::Metrics;
 use crate::engine::{Analysis, Engine, EngineKind, Limits};
-use crate::game::Position;
+use crate::game::{Hand, Player, Position};
+
+/// The most empty cells a position may have for its search to run on the HTTP worker.
+pub const INLINE_EMPTIES: u32 = 9;
+
+/// True when the search of `kind` on `position` is so small that it runs on the HTTP
+/// worker: its whole game tree is tiny and the engine stops once it is searched.
+pub fn runs_inline(kind: EngineKind, position: &Position) -> bool {
+    let no_pieces = [Player::X, Player::O]
+        .iter()
+        .all(|&p| position.hand(p) == Hand::default());
+    kind != EngineKind::Mcts && no_pieces && position.empties() <= INLINE_EMPTIES
+}
 
 /// A search that ran: the analysis, the time it waited for a slot and the limits it had.
 pub struct Finished {
@@ -89,8 +105,66 @@ impl SearchPool {
         limits: Limits,
         seed: u64,
     ) -> Result<Finished, ApiError> {
+        if runs_inline(kind, &position) {
+            return self.run_inline(kind, &position, limits, seed);
+        }
         self.run_engine(kind.name(), move || kind.build(), position, limits, seed)
             .await
+    }
+
+    /// Runs a tiny search (see [`runs_inline`]) right here, with the same panic
+    /// boundary and metrics as a pooled one.
+    fn run_inline(
+        &self,
+        kind: EngineKind,
+        position: &Position,
+        limits: Limits,
+        seed: u64,
+    ) -> Result<Finished, ApiError> {
+        let name = kind.name();
+        let mut rng = StdRng::seed_from_u64(seed);
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            kind.build().analyze(position, &limits, &mut rng)
+        }))
+        .map_err(|payload| panic_message(&*payload));
+        self.finish(name, result).map(|analysis| Finished {
+            analysis,
+            queued: Duration::ZERO,
+            limits,
+        })
+    }
+
+    /// Counts a search that returned (or panicked) and turns a panic into a 500.
+    fn finish(&self, name: &str, result: Result<Analysis, String>) -> Result<Analysis, ApiError> {
+        match result {
+            Ok(analysis) => {
+                self.count(name, "ok");
+                self.metrics
+                    .nodes
+                    .with_label_values(&[name])
+                    .inc_by(analysis.stats.nodes);
+                self.metrics
+                    .search_seconds
+                    .with_label_values(&[name])
+                    .observe(analysis.stats.elapsed.as_secs_f64());
+                Ok(analysis)
+            }
+            Err(panic) => {
+                self.count(name, "panic");
+                log::error!("engine {name} panicked: {panic}");
+                Err(ApiError::new(
+                    ErrorCode::Internal,
+                    format!("the {name} engine failed on this position (a bug, logged)"),
+                ))
+            }
+        }
+    }
+
+    fn count(&self, name: &str, result: &str) {
+        self.metrics
+            .searches
+            .with_label_values(&[name, result])
+            .inc()
     }
 
     /// Runs the engine that `build` makes (on the blocking pool, like the search),
@@ -107,12 +181,7 @@ impl SearchPool {
         F: FnOnce() -> Box<dyn Engine> + Send + 'static,
     {
         let start = Instant::now();
-        let count = |result: &str| {
-            self.metrics
-                .searches
-                .with_label_values(&[name, result])
-                .inc()
-        };
+        let count = |result: &str| self.count(name, result);
         if self.admitted.fetch_add(1, Ordering::AcqRel) >= self.capacity {
             self.admitted.fetch_sub(1, Ordering::AcqRel);
             count("overloaded");
@@ -158,30 +227,11 @@ impl SearchPool {
             .map_err(|payload| panic_message(&*payload))
         });
         match tokio::time::timeout(limits.time + self.margin, handle).await {
-            Ok(Ok(Ok(analysis))) => {
-                count("ok");
-                self.metrics
-                    .nodes
-                    .with_label_values(&[name])
-                    .inc_by(analysis.stats.nodes);
-                self.metrics
-                    .search_seconds
-                    .with_label_values(&[name])
-                    .observe(analysis.stats.elapsed.as_secs_f64());
-                Ok(Finished {
-                    analysis,
-                    queued,
-                    limits,
-                })
-            }
-            Ok(Ok(Err(panic))) => {
-                count("panic");
-                log::error!("engine {name} panicked: {panic}");
-                Err(ApiError::new(
-                    ErrorCode::Internal,
-                    format!("the {name} engine failed on this position (a bug, logged)"),
-                ))
-            }
+            Ok(Ok(result)) => self.finish(name, result).map(|analysis| Finished {
+                analysis,
+                queued,
+                limits,
+            }),
             Ok(Err(join_error)) => {
                 count("panic");
                 log::error!("search task of engine {name} failed: {join_error}");
@@ -202,5 +252,26 @@ impl SearchPool {
                 ))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Rules;
+
+    #[test]
+    fn only_tiny_trees_without_pieces_run_inline() {
+        let ttt = Position::empty(&Rules::mnk(3, 3, 3).unwrap());
+        assert!(runs_inline(EngineKind::Perfect, &ttt));
+        assert!(runs_inline(EngineKind::Auto, &ttt));
+        assert!(runs_inline(EngineKind::Minimax, &ttt));
+        // MCTS spends its budget: never on the worker.
+        assert!(!runs_inline(EngineKind::Mcts, &ttt));
+        let four = Position::empty(&Rules::mnk(4, 4, 4).unwrap());
+        assert!(!runs_inline(EngineKind::Perfect, &four));
+        let hands = [Hand::new(0, 1, 0), Hand::default()];
+        let pieces = Position::empty(&Rules::new(3, 3, 3, true, hands).unwrap());
+        assert!(!runs_inline(EngineKind::Perfect, &pieces));
     }
 }

@@ -8,9 +8,9 @@
 //! Boards of up to 128 cells are solved on bit sets ([`search`]): each distinct root
 //! move (root moves that are images of each other under a symmetry of the position are
 //! searched once) is first decided as win, draw or loss with the null window `(-1, 1)`,
-//! then every win and loss is searched again inside its own range (wins `(0, WIN)`,
-//! losses `(-WIN, 0)`), where draws and slower results are cut at once, to pin its
-//! number of plies. The transposition table is shared by all of these searches.
+//! then the number of plies of every win and loss is pinned by a binary search of null
+//! windows ("a win within t plies?"; one wide window when pieces that clear cells make
+//! the game's length open). The transposition table is shared by all of these searches.
 //! Larger boards get only what two plies prove (wins now, losses to a threat left open).
 //!
 //! With a `mistake_probability` p > 0 the engine searches as the write-up does: at every
@@ -20,7 +20,7 @@
 mod bits;
 mod board;
 mod careless;
-mod search;
+pub mod search;
 
 use rand::rngs::StdRng;
 
@@ -212,15 +212,22 @@ fn solve<B: Bits + 'static>(
                 continue;
             }
             let child = shape.play(&root, v.mv);
-            let value = if want == Outcome::Win {
-                -solver.search(&child, 1, -WIN, 0)
-            } else {
-                -solver.search(&child, 1, 0, WIN)
+            let plies = match draw_plies {
+                Some(empties) => pin_plies(&mut solver, &child, want == Outcome::Win, empties),
+                None => {
+                    // Pieces that clear cells make the game's length open: one wide window.
+                    let value = if want == Outcome::Win {
+                        -solver.search(&child, 1, -WIN, 0)
+                    } else {
+                        -solver.search(&child, 1, 0, WIN)
+                    };
+                    (WIN - value.abs()) as u32
+                }
             };
             if solver.aborted {
                 break;
             }
-            v.plies = Some((WIN - value.abs()) as u32);
+            v.plies = Some(plies);
         }
     }
     let depth = solver.max_ply;
@@ -293,6 +300,52 @@ fn solve<B: Bits + 'static>(
         })
         .collect();
     (verdicts, pv_tail, depth)
+}
+
+/// The number of plies of a root move known to win (`win`) or to lose, on a board
+/// where the game lasts at most `empties` more plies: a binary search over the plies
+/// with null windows ("a win within `t` plies?"), which cut far more than one wide
+/// window does. `child` is the position after the move. Wins end on odd plies, losses on
+/// even ones.
+fn pin_plies<B: Bits>(
+    solver: &mut Solver<B>,
+    child: &board::State<B>,
+    win: bool,
+    empties: u32,
+) -> u32 {
+    let parity = if win { 1 } else { 0 };
+    let mut lo = if win { 1 } else { 2 };
+    let mut hi = if empties % 2 == parity {
+        empties
+    } else {
+        empties - 1
+    }
+    .max(lo);
+    while lo < hi && !solver.aborted {
+        let steps = (hi - lo) / 2;
+        if win {
+            // Does the mover win within t plies? (The child's value at most -(WIN - t).)
+            let t = lo + 2 * (steps / 2);
+            let edge = -(WIN - t as i32);
+            let r = solver.search(child, 1, edge, edge + 1);
+            if r <= edge {
+                hi = t;
+            } else {
+                lo = t + 2;
+            }
+        } else {
+            // Does the mover lose in t plies or later? (The child's value at most WIN - t.)
+            let t = hi - 2 * (steps / 2);
+            let edge = WIN - t as i32;
+            let r = solver.search(child, 1, edge, edge + 1);
+            if r <= edge {
+                lo = t;
+            } else {
+                hi = t - 2;
+            }
+        }
+    }
+    lo
 }
 
 /// What two plies prove on boards too large for the bit-set solver: a mark that wins

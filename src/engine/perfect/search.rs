@@ -15,7 +15,17 @@
 //!   best cell for it: own potential below 1, or the opponent's below 1/2, with the
 //!   opponent to move), windows needing more marks than their owner has moves left count
 //!   as dead, and the fewest moves any line still needs bounds how soon a win can come;
+//! - a mark that leaves two different winning cells, with no threat of the opponent's
+//!   to answer, wins on the third ply;
+//! - pairing strategies: when the opponent's open windows, after the mover's mark on
+//!   one of the cells most of them go through, can each be given a pair of empty cells
+//!   inside it, all pairs disjoint, the opponent can never complete a line (the mover
+//!   answers one cell of a pair with the other), so the mover does not lose;
 //! - the transposition table, keyed by the canonical (symmetry-reduced) hash.
+//!
+//! When the opponent has a cell whose mark would leave them two different winning
+//! cells, only that cell, those winning cells and the mover's own threat-making moves
+//! can avoid a loss: the other moves are not searched.
 //!
 //! Moves are ordered by a line-potential score of their cell: every still-open window
 //! through it, for either player, weighted by how full it already is. Empty cells on no
@@ -31,6 +41,19 @@ use super::board::{Shape, State};
 /// The value of a win on move 0; a win on move `p` is worth `WIN - p`.
 pub const WIN: i32 = 1 << 24;
 const MATE: i64 = (WIN / 2) as i64;
+/// How many steps the pairing search may take at one node before it gives up.
+const PAIRING_STEPS: u32 = 64;
+/// The set of the `n` lowest bits (`n` at most 64).
+fn low_bits(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1 << n) - 1
+    }
+}
+
+/// How many first marks [`Solver::pairs_after_mark`] tries.
+const PAIRING_CELLS: usize = 3;
 
 /// What one pass over the windows learns about a position.
 pub struct Scan<B> {
@@ -56,12 +79,24 @@ pub struct Solver<'a, B: Bits> {
     pub aborted: bool,
     /// The deepest ply reached.
     pub max_ply: u32,
-    lists: Vec<Vec<(u32, Move)>>,
+    lists: Vec<Vec<(u64, Move)>>,
     scores: Vec<u32>,
     /// Per cell and player: the Erdős–Selfridge weight (`2^-missing`) of that player's
     /// open windows through the cell: what a mark there adds to their potential, or
     /// takes away from it when the other side plays there.
     es: Vec<[f64; 2]>,
+    /// Per player, the empty cells of each window they can still complete (from the
+    /// last scan with scores): the input of [`Solver::pairs_after_mark`].
+    open: [Vec<B>; 2],
+    /// Per cell and player: the cells where a mark of that player would win once they
+    /// have also marked this cell (the other empty cell of each of their open windows
+    /// that lacks two marks, one of them here). From the last scan with scores.
+    makes: Vec<[B; 2]>,
+    /// Per player and cell: how often a mark there refuted a node where it was not
+    /// the first move tried (breaks ties of the static ordering).
+    history: [Vec<u32>; 2],
+    /// Per cell, the windows of the pairing search's list that go through it.
+    through: Vec<u64>,
 }
 
 impl<'a, B: Bits> Solver<'a, B> {
@@ -75,6 +110,10 @@ impl<'a, B: Bits> Solver<'a, B> {
             lists: Vec::new(),
             scores: vec![0; shape.cells],
             es: vec![[0.0; 2]; shape.cells],
+            open: [Vec::new(), Vec::new()],
+            through: vec![0; shape.cells],
+            history: [vec![0; shape.cells], vec![0; shape.cells]],
+            makes: vec![[B::default(); 2]; shape.cells],
         }
     }
 
@@ -104,6 +143,9 @@ impl<'a, B: Bits> Solver<'a, B> {
         if score {
             self.scores.iter_mut().for_each(|s| *s = 0);
             self.es.iter_mut().for_each(|s| *s = [0.0; 2]);
+            self.open[0].clear();
+            self.open[1].clear();
+            self.makes.iter_mut().for_each(|m| *m = [B::default(); 2]);
         }
         for line in &shape.lines {
             let mask = line.mask;
@@ -135,6 +177,12 @@ impl<'a, B: Bits> Solver<'a, B> {
                     out.threats[p] |= empty;
                 }
                 if score {
+                    self.open[p].push(empty);
+                    if missing == 2 {
+                        let (a, b) = (empty.first(), empty.rest().first());
+                        self.makes[a][p] |= B::bit(b);
+                        self.makes[b][p] |= B::bit(a);
+                    }
                     let w = shape.weight[own as usize];
                     for c in cells(empty) {
                         self.scores[c] += w;
@@ -205,6 +253,23 @@ impl<'a, B: Bits> Solver<'a, B> {
         }
         let empties = shape.full & !st.occupied();
         let clearing = st.can_clear();
+        if threats.none() && !clearing && shape.overline {
+            // A mark that leaves two different winning cells wins on the third ply: the
+            // opponent has no threat to answer with and can block only one of them.
+            if cells(empties).any(|c| self.makes[c][me].count() >= 2) {
+                return WIN - (ply_i + 3);
+            }
+        }
+        let answers = if threats.none() && !clearing && shape.overline {
+            self.answers_to_doubles(me, empties)
+        } else {
+            None
+        };
+        if answers.is_some_and(|a| a.none()) {
+            // Nothing stops the opponent's double threat, and they have no way to win
+            // sooner: they make it on the second ply and win on the fourth.
+            return -(WIN - (ply_i + 4));
+        }
         if !clearing {
             let left = empties.count();
             let (mine_left, theirs_left) = (left.div_ceil(2), left / 2);
@@ -227,6 +292,13 @@ impl<'a, B: Bits> Solver<'a, B> {
             } else {
                 0
             });
+        }
+        if !clearing {
+            // Pairing strategies: a side whose open windows hold disjoint pairs of
+            // empty cells, one inside each, can never complete a line.
+            if lb < 0 && alpha < 0 && self.pairs_after_mark(me, threats, empties) {
+                lb = 0;
+            }
         }
         if lb >= beta || lb >= ub {
             return lb;
@@ -257,10 +329,13 @@ impl<'a, B: Bits> Solver<'a, B> {
                 } else {
                     B::bit(dead.first())
                 };
-                (empties & scan.live) | one_dead
+                let targets = (empties & scan.live) | one_dead;
+                answers.map_or(targets, |a| a & targets)
             };
             for c in cells(targets) {
-                let s = self.scores[c] + if threats.has(c) { 1 << 30 } else { 0 };
+                let s = ((self.scores[c] as u64) << 6)
+                    + self.history[me][c].min(63) as u64
+                    + if threats.has(c) { 1 << 40 } else { 0 };
                 list.push((s, Move::mark(c)));
                 if hand.block > 0 {
                     list.push((s / 2, Move::new(c, Piece::Block)));
@@ -282,7 +357,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             if let Some(tm) = tt_move {
                 for e in list.iter_mut() {
                     if e.1 == tm {
-                        e.0 = u32::MAX;
+                        e.0 = u64::MAX;
                     }
                 }
             }
@@ -312,6 +387,9 @@ impl<'a, B: Bits> Solver<'a, B> {
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {
+                        if i > 0 && mv.piece == Piece::Mark {
+                            self.history[me][mv.cell()] += 1;
+                        }
                         break;
                     }
                 }
@@ -338,7 +416,149 @@ impl<'a, B: Bits> Solver<'a, B> {
         result
     }
 
-    fn list(&mut self, ply: u32) -> &mut Vec<(u32, Move)> {
+    /// The cells where a move does not lose at once to a double threat, from the last
+    /// scan with scores (`None`: all of them; only valid when nobody can clear cells,
+    /// overlines count and the opponent has no threat now). When the opponent has a
+    /// cell whose mark would leave them two different winning cells, the mover must
+    /// take that cell now, or, if it would leave exactly two, one of those two; any
+    /// other move lets the opponent play there and win on a winning cell left open.
+    /// Unless the mover makes a threat of their own: those cells are always kept.
+    /// An empty set means every move loses, on the fourth ply.
+    fn answers_to_doubles(&self, me: usize, empties: B) -> Option<B> {
+        let opp = me ^ 1;
+        let mut answers = empties;
+        let mut doubled = false;
+        let mut counters = B::default();
+        for c in cells(empties) {
+            let made = self.makes[c][opp];
+            match made.count() {
+                0 | 1 => {}
+                2 => answers &= B::bit(c) | made,
+                _ => answers &= B::bit(c),
+            }
+            doubled |= made.count() >= 2;
+            if !self.makes[c][me].none() {
+                counters |= B::bit(c);
+            }
+        }
+        doubled.then_some(answers | counters)
+    }
+
+    /// Prepares [`Solver::cover`] for player `p`'s open windows (from the last scan with
+    /// scores): for every cell, the set of those windows through it. False when `p`
+    /// has more than 64 open windows (the pairing search then does not run).
+    fn pairing_setup(&mut self, p: usize) -> bool {
+        let open = &self.open[p];
+        if open.len() > 64 {
+            return false;
+        }
+        self.through.iter_mut().for_each(|t| *t = 0);
+        for (i, &w) in open.iter().enumerate() {
+            for c in cells(w) {
+                self.through[c] |= 1 << i;
+            }
+        }
+        true
+    }
+
+    /// True when the opponent of `me` (the side to move) can never complete a line
+    /// because `me` has a pairing strategy: the opponent's open windows (from the last
+    /// scan with scores) can each be given a pair of empty cells inside it, all pairs
+    /// disjoint, so that answering a mark on one cell of a pair with the other cell
+    /// keeps every window from filling. Either at once (the extra move cannot hurt) or
+    /// after a mark of `me` on one of the few cells most of the opponent's windows go
+    /// through (the only cell, if the opponent has a threat), which kills those windows.
+    /// Only valid while nobody can clear cells.
+    fn pairs_after_mark(&mut self, me: usize, threats: B, empties: B) -> bool {
+        let opp = me ^ 1;
+        if !self.pairing_setup(opp) {
+            return false;
+        }
+        let all = low_bits(self.open[opp].len());
+        let mut tries = [usize::MAX; PAIRING_CELLS + 1];
+        if !threats.none() {
+            // A threat must be blocked first; two cannot be.
+            if threats.count() > 1 {
+                return false;
+            }
+            tries[0] = threats.first();
+        } else {
+            let mut weights = [0.0f64; PAIRING_CELLS + 1];
+            for c in cells(empties) {
+                let w = self.es[c][opp];
+                let mut i = PAIRING_CELLS;
+                if w <= weights[i] {
+                    continue;
+                }
+                while i > 1 && weights[i - 1] < w {
+                    weights[i] = weights[i - 1];
+                    tries[i] = tries[i - 1];
+                    i -= 1;
+                }
+                weights[i] = w;
+                tries[i] = c;
+            }
+        }
+        for &c in tries.iter().filter(|&&c| c != usize::MAX) {
+            let mut steps = PAIRING_STEPS;
+            if self.cover(opp, all & !self.through[c], B::bit(c), &mut steps) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Finds disjoint pairs of cells outside `used`, one inside each of player `p`'s
+    /// open windows in `uncovered` (bits of [`Solver::pairing_setup`]'s list): a small
+    /// backtracking search, the window with the fewest free cells first, that gives up
+    /// (answers false) after `steps` steps.
+    fn cover(&self, p: usize, uncovered: u64, used: B, steps: &mut u32) -> bool {
+        if uncovered == 0 {
+            return true;
+        }
+        if *steps == 0 {
+            return false;
+        }
+        *steps -= 1;
+        let open = &self.open[p];
+        let mut pick = B::default();
+        let mut fewest = u32::MAX;
+        let mut rest = uncovered;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let free = open[i] & !used;
+            let n = free.count();
+            if n < 2 {
+                return false;
+            }
+            if n < fewest {
+                fewest = n;
+                pick = free;
+                if n == 2 {
+                    break;
+                }
+            }
+        }
+        let mut firsts = pick;
+        while !firsts.none() {
+            let a = firsts.first();
+            firsts = firsts.rest();
+            for b in cells(firsts) {
+                let covered = self.through[a] & self.through[b];
+                let pair = B::bit(a) | B::bit(b);
+                if self.cover(p, uncovered & !covered, used | pair, steps) {
+                    return true;
+                }
+                if *steps == 0 {
+                    return false;
+                }
+            }
+        }
+        false
+    }
+
+    fn list(&mut self, ply: u32) -> &mut Vec<(u64, Move)> {
         let i = ply as usize;
         while self.lists.len() <= i {
             self.lists.push(Vec::with_capacity(self.shape.cells));
