@@ -206,8 +206,11 @@ impl ThreatBoard {
                 let v = self.weights[cq as usize];
                 self.score[q] += if after == 0 { v } else { -v };
             }
-            if (cq == 0 && cp.max(after) as usize >= near) || (opened && cq as usize >= near) {
-                self.reclassify(w);
+            if cq == 0 && cp.max(after) as usize >= near {
+                self.reclassify_for(w, p);
+            }
+            if opened && cq as usize >= near {
+                self.reclassify_for(w, q);
             }
         }
     }
@@ -250,34 +253,39 @@ impl ThreatBoard {
     }
 
     fn reclassify(&mut self, w: usize) {
-        for p in 0..2 {
-            let open = self.blocked[w] == 0 && self.count[w][1 - p] == 0;
-            let need = self.k - self.count[w][p] as usize;
-            let class = if open && (1..=3).contains(&need) {
-                need as u8
-            } else {
-                0
-            };
-            let old = self.class[w][p];
-            if old == class {
-                continue;
-            }
-            if old != 0 {
-                let set = &mut self.sets[p][old as usize];
-                let at = self.slot[w][p] as usize;
-                set.swap_remove(at);
-                if at < set.len() {
-                    let moved = set[at] as usize;
-                    self.slot[moved][p] = at as u32;
-                }
-            }
-            if class != 0 {
-                let set = &mut self.sets[p][class as usize];
-                self.slot[w][p] = set.len() as u32;
-                set.push(w as u32);
-            }
-            self.class[w][p] = class;
+        self.reclassify_for(w, 0);
+        self.reclassify_for(w, 1);
+    }
+
+    /// Moves window `w` into the set its counts now put it in for `p`.
+    #[inline]
+    fn reclassify_for(&mut self, w: usize, p: usize) {
+        let open = self.blocked[w] == 0 && self.count[w][1 - p] == 0;
+        let need = self.k - self.count[w][p] as usize;
+        let class = if open && (1..=3).contains(&need) {
+            need as u8
+        } else {
+            0
+        };
+        let old = self.class[w][p];
+        if old == class {
+            return;
         }
+        if old != 0 {
+            let set = &mut self.sets[p][old as usize];
+            let at = self.slot[w][p] as usize;
+            set.swap_remove(at);
+            if at < set.len() {
+                let moved = set[at] as usize;
+                self.slot[moved][p] = at as u32;
+            }
+        }
+        if class != 0 {
+            let set = &mut self.sets[p][class as usize];
+            self.slot[w][p] = set.len() as u32;
+            set.push(w as u32);
+        }
+        self.class[w][p] = class;
     }
 
     #[inline]
