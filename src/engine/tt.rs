@@ -52,24 +52,56 @@ pub fn unpack_move(packed: u32) -> Option<Move> {
     Some(Move::new((packed >> 2) as usize, piece))
 }
 
-/// A fixed-size transposition table.
+/// A transposition table: fixed-size ([`TranspositionTable::new`]) or one that starts
+/// small and doubles as it fills, up to a cap ([`TranspositionTable::growing`]).
 ///
 /// Slots are stored as three words (key, value, packed rest) so that a new table is
-/// zeroed memory the system hands out lazily: a big table costs nothing until used.
+/// zeroed memory the system hands out lazily. Hashing spreads entries over the whole
+/// table, though, so a big table soon touches every page: a short search is cheaper
+/// with a growing one, which only ever touches a few times the memory its entries need.
 pub struct TranspositionTable {
     slots: Vec<[u64; 3]>,
     mask: usize,
+    /// The most buckets a growing table may reach (`mask + 1` for a fixed one).
+    max_buckets: usize,
+    /// Slots holding an entry.
+    used: usize,
+    /// False while the owner forbids growing (near its deadline).
+    may_grow: bool,
 }
 
 const VALID: u64 = 1 << 63;
 
+/// The table size, in bits, for a search of `ms` milliseconds on `cells` cells.
+fn budget_bits(ms: u128, cells: usize) -> u32 {
+    let by_time = match ms {
+        0..=300 => 18,
+        301..=3000 => 20,
+        3001..=20000 => 21,
+        _ => 22,
+    };
+    let by_board = (cells as u32 / 2 + 6).clamp(11, 22);
+    by_time.min(by_board)
+}
+
 impl TranspositionTable {
     /// A table of about `2^bits` entries (at least 2).
     pub fn new(bits: u32) -> TranspositionTable {
-        let buckets = 1usize << bits.clamp(1, 30).saturating_sub(1);
+        TranspositionTable::growing(bits, bits)
+    }
+
+    /// A table of about `2^start_bits` entries that doubles whenever 3/8 of its slots
+    /// are taken (3/4 of the buckets' first slots, which take most entries), up to about
+    /// `2^max_bits` entries.
+    pub fn growing(start_bits: u32, max_bits: u32) -> TranspositionTable {
+        let buckets = 1usize << start_bits.clamp(1, 30).saturating_sub(1);
+        let max_buckets = (1usize << max_bits.clamp(1, 30).saturating_sub(1)).max(buckets);
         TranspositionTable {
             slots: vec![[0u64; 3]; buckets * 2],
             mask: buckets - 1,
+            max_buckets,
+            used: 0,
+            may_grow: true,
         }
     }
 
@@ -78,14 +110,41 @@ impl TranspositionTable {
     /// tic-tac-toe up to 100 MB). Small problems get small tables: fewer fresh memory
     /// pages to fault in.
     pub fn for_budget(ms: u128, cells: usize) -> TranspositionTable {
-        let by_time = match ms {
-            0..=300 => 18,
-            301..=3000 => 20,
-            3001..=20000 => 21,
-            _ => 22,
-        };
-        let by_board = (cells as u32 / 2 + 6).clamp(11, 22);
-        TranspositionTable::new(by_time.min(by_board))
+        TranspositionTable::new(budget_bits(ms, cells))
+    }
+
+    /// Like [`TranspositionTable::for_budget`], but starting at 2^15 entries (768 kB)
+    /// and growing to that size only as the search fills it.
+    pub fn growing_for_budget(ms: u128, cells: usize) -> TranspositionTable {
+        let max = budget_bits(ms, cells);
+        TranspositionTable::growing(max.min(15), max)
+    }
+
+    /// Allows or forbids growing from now on. Growing re-inserts every entry into fresh
+    /// memory: a pause of a few milliseconds for a table of 2^18 entries, tens for one
+    /// of 2^20; a search forbids it near its deadline.
+    pub fn allow_growth(&mut self, allowed: bool) {
+        self.may_grow = allowed;
+    }
+
+    /// Entries the table can hold now.
+    pub fn capacity(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Doubles the table and re-inserts every entry.
+    #[cold]
+    fn grow(&mut self) {
+        let buckets = (self.mask + 1) * 2;
+        let old = std::mem::replace(&mut self.slots, vec![[0u64; 3]; buckets * 2]);
+        self.mask = buckets - 1;
+        self.used = 0;
+        for slot in old {
+            if slot[2] & VALID != 0 {
+                let e = Self::decode(slot);
+                self.place(e.key, e.value, e.depth, e.bound, e.mv);
+            }
+        }
     }
 
     #[inline]
@@ -139,6 +198,15 @@ impl TranspositionTable {
     /// same position or a shallower one, else in the second.
     #[inline]
     pub fn store(&mut self, key: u64, value: i64, depth: u16, bound: Bound, mv: u32) {
+        self.place(key, value, depth, bound, mv);
+        if self.mask + 1 < self.max_buckets && self.may_grow && self.used * 8 > self.slots.len() * 3
+        {
+            self.grow();
+        }
+    }
+
+    #[inline]
+    fn place(&mut self, key: u64, value: i64, depth: u16, bound: Bound, mv: u32) {
         let b = self.bucket(key);
         let first = self.slots[b];
         let first_valid = first[2] & VALID != 0;
@@ -154,6 +222,9 @@ impl TranspositionTable {
         } else {
             mv
         };
+        if self.slots[slot][2] & VALID == 0 {
+            self.used += 1;
+        }
         self.slots[slot] = Self::encode(&Entry {
             key,
             value,
@@ -225,5 +296,51 @@ mod tests {
         // a result without a move keeps the known best move
         tt.store(42, 6, 4, Bound::Exact, NO_MOVE);
         assert_eq!(unpack_move(tt.probe(42).unwrap().mv), Some(Move::mark(7)));
+    }
+
+    #[test]
+    fn a_growing_table_keeps_its_entries() {
+        let mut tt = TranspositionTable::growing(4, 13);
+        assert_eq!(tt.capacity(), 16);
+        // consecutive keys: the table grows before two of them share a bucket, so none
+        // is lost
+        for key in 0..1000u64 {
+            tt.store(
+                key,
+                key as i64 * 3,
+                2000 - key as u16,
+                Bound::Exact,
+                key as u32,
+            );
+        }
+        assert_eq!(tt.capacity(), 4096);
+        for key in 0..1000u64 {
+            let e = tt.probe(key).expect("entry kept");
+            assert_eq!(
+                (e.value, e.depth, e.mv),
+                (key as i64 * 3, 2000 - key as u16, key as u32)
+            );
+        }
+        // the cap holds
+        for key in 1000..5000u64 {
+            tt.store(key, 0, 0, Bound::Upper, NO_MOVE);
+        }
+        assert_eq!(tt.capacity(), 8192);
+        // a fixed table never grows
+        let mut fixed = TranspositionTable::new(4);
+        for key in 1..=100u64 {
+            fixed.store(key, 0, 0, Bound::Exact, NO_MOVE);
+        }
+        assert_eq!(fixed.capacity(), 16);
+        // nor does a growing one while growth is forbidden
+        let mut held = TranspositionTable::growing(4, 12);
+        held.allow_growth(false);
+        for key in 1..=100u64 {
+            held.store(key, 0, 0, Bound::Exact, NO_MOVE);
+        }
+        assert_eq!(held.capacity(), 16);
+        held.allow_growth(true);
+        held.store(101, 0, 0, Bound::Exact, NO_MOVE);
+        assert_eq!(held.capacity(), 32);
     }
 }

@@ -56,7 +56,8 @@ struct RootMove {
 impl Engine for Minimax {
     fn analyze(&self, position: &Position, limits: &Limits, rng: &mut StdRng) -> Analysis {
         let mut clock = Clock::start(limits);
-        let tt = TranspositionTable::for_budget(limits.time.as_millis(), position.cells().len());
+        let tt =
+            TranspositionTable::growing_for_budget(limits.time.as_millis(), position.cells().len());
         let mut s = Searcher::new(position, tt, &mut clock);
         let (m, n) = (position.m(), position.n());
 
@@ -187,9 +188,7 @@ impl Engine for Minimax {
         // Candidates the first iteration never reached: their static value.
         for (i, r) in roots.iter_mut().enumerate() {
             if !searched[i] {
-                let ch = s.make(r.mv);
-                r.value = -s.leaf(1);
-                s.unmake(ch);
+                r.value = s.static_value(r.mv);
                 r.exact = false;
             }
         }
@@ -217,10 +216,7 @@ impl Engine for Minimax {
             if let Some(r) = roots.iter().find(|r| r.mv == rep) {
                 moves.push(move_eval(mv, r.value, r.outcome, r.plies));
             } else {
-                let ch = s.make(mv);
-                let v = -s.leaf(1);
-                s.unmake(ch);
-                statics.push((mv, v));
+                statics.push((mv, s.static_value(mv)));
             }
         }
         let top_static = statics.iter().map(|&(_, v)| v).max().unwrap_or(0);

@@ -1,11 +1,24 @@
 //! The depth-limited negamax with alpha-beta under the root: make/unmake on the
 //! [`Position`], the window potential updated incrementally, a transposition table with
 //! bounds and best moves, and the move generator with its candidate restriction.
+//!
+//! Where the time goes, and what keeps it short:
+//! - Most nodes are leaves under a node one ply above them (a *frontier* node). The
+//!   incremental evaluation also keeps, per cell, the exact change a mark there would
+//!   make ([`Incremental::gain`]), so a frontier node values every child mark by a
+//!   lookup instead of playing it ([`Searcher::frontier`]), and its value is exact.
+//! - Ordering scores come from the same per-cell sums (the gain of a mark for either
+//!   side, winning and four-stopping cells first), the table's move goes first, and
+//!   moves after the first are tried with a null window (principal variation search).
+//! - Candidate cells (empty, within [`RADIUS`] of a piece) are a bitset kept up to
+//!   date by make/unmake, and the table grows with its contents (fresh pages cost).
 
-use crate::engine::eval::{window_weight_int, Incremental};
+use std::cmp::Reverse;
+
+use crate::engine::eval::Incremental;
 use crate::engine::tt::{from_tt, pack_move, to_tt, unpack_move, Bound, TranspositionTable};
 use crate::engine::Clock;
-use crate::game::{Cell, Move, Piece, Position, Undo};
+use crate::game::{Cell, Move, Piece, Player, Position, Undo};
 
 /// The value of a win on move 0; a win on move `p` scores `WIN - p`. Far above any
 /// potential (`window_weight_int` is capped, so sums stay below 10^14).
@@ -18,6 +31,8 @@ pub const MATE: i64 = WIN / 2;
 pub const FULL_WIDTH_CELLS: usize = 64;
 /// Candidates lie within this many cells (king moves) of a piece.
 const RADIUS: isize = 2;
+/// Moves picked one at a time at a node before the rest are sorted.
+const PICKED: usize = 3;
 
 /// What one move changed: up to 9 cells (a bomb) with their contents before and after.
 pub struct Change {
@@ -37,6 +52,13 @@ pub struct Searcher<'a> {
     pub full_width: bool,
     /// For each cell, how many pieces lie within [`RADIUS`].
     near: Vec<u16>,
+    /// For each cell, the cells within [`RADIUS`] (itself included), flat; `zone_at[c]`
+    /// is where cell `c`'s run starts.
+    zone: Vec<u16>,
+    zone_at: Vec<u32>,
+    /// One bit per cell: empty and a candidate for a mark (near a piece, or any empty
+    /// cell when the search is full-width).
+    candidates: Vec<u64>,
     lists: Vec<Vec<(i64, Move)>>,
     pub max_ply: u32,
 }
@@ -44,6 +66,20 @@ pub struct Searcher<'a> {
 impl<'a> Searcher<'a> {
     pub fn new(position: &Position, tt: TranspositionTable, clock: &'a mut Clock) -> Self {
         let cells = position.cells().len();
+        let geo = position.geometry();
+        let mut zone = Vec::new();
+        let mut zone_at = Vec::with_capacity(cells + 1);
+        for cell in 0..cells {
+            zone_at.push(zone.len() as u32);
+            for dr in -RADIUS..=RADIUS {
+                for dc in -RADIUS..=RADIUS {
+                    if let Some(c) = geo.offset(cell, dr, dc) {
+                        zone.push(c as u16);
+                    }
+                }
+            }
+        }
+        zone_at.push(zone.len() as u32);
         let mut s = Searcher {
             pos: position.clone(),
             inc: Incremental::new(position),
@@ -51,10 +87,14 @@ impl<'a> Searcher<'a> {
             clock,
             full_width: cells <= FULL_WIDTH_CELLS,
             near: vec![0; cells],
+            zone,
+            zone_at,
+            candidates: vec![0; cells.div_ceil(64)],
             lists: Vec::new(),
             max_ply: 0,
         };
         for c in 0..cells {
+            s.refresh(c);
             if position.cell(c).is_piece() {
                 s.touch(c, 1);
             }
@@ -62,13 +102,38 @@ impl<'a> Searcher<'a> {
         s
     }
 
+    /// Recomputes the candidate bit of `cell`.
+    #[inline]
+    fn refresh(&mut self, cell: usize) {
+        let on = self.pos.cell(cell) == Cell::Empty && (self.full_width || self.near[cell] > 0);
+        let (w, b) = (cell / 64, cell % 64);
+        self.candidates[w] = (self.candidates[w] & !(1 << b)) | ((on as u64) << b);
+    }
+
+    /// Adds `delta` to the piece counts around `cell` (whose content just changed).
+    #[inline]
     fn touch(&mut self, cell: usize, delta: i32) {
-        let geo = self.pos.geometry();
-        for dr in -RADIUS..=RADIUS {
-            for dc in -RADIUS..=RADIUS {
-                if let Some(c) = geo.offset(cell, dr, dc) {
-                    self.near[c] = (self.near[c] as i32 + delta) as u16;
-                }
+        let (from, to) = (self.zone_at[cell] as usize, self.zone_at[cell + 1] as usize);
+        for i in from..to {
+            let c = self.zone[i] as usize;
+            let near = self.near[c] as i32 + delta;
+            self.near[c] = near as u16;
+            // another cell's bit changes only when its count leaves or reaches zero
+            if near == (delta > 0) as i32 {
+                self.refresh(c);
+            }
+        }
+        self.refresh(cell);
+    }
+
+    /// Calls `f` on every candidate cell for a mark, in increasing order.
+    #[inline]
+    fn for_each_candidate(&self, mut f: impl FnMut(usize)) {
+        for (w, &word) in self.candidates.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                f(w * 64 + bits.trailing_zeros() as usize);
+                bits &= bits - 1;
             }
         }
     }
@@ -105,12 +170,12 @@ impl<'a> Searcher<'a> {
 
     /// Takes back the move that returned `ch`.
     pub fn unmake(&mut self, ch: Change) {
+        self.pos.undo(ch.undo);
         for i in 0..ch.len {
             let (c, old, new) = ch.cells[i];
             self.inc.update(&self.pos, c as usize, new, old);
             self.touch(c as usize, if new.is_piece() { -1 } else { 1 });
         }
-        self.pos.undo(ch.undo);
     }
 
     /// The static value for the side to move, at a leaf.
@@ -124,25 +189,38 @@ impl<'a> Searcher<'a> {
         self.inc.evaluate(me)
     }
 
-    /// The ordering score of a mark (or block) on `cell`: every open window through it,
-    /// for either side, weighted by how full it is; completing or stopping a line first.
-    fn cell_score(&self, cell: usize, me: usize) -> i64 {
-        let windows = self.pos.geometry().windows();
-        let k = self.pos.k() as u8;
-        let mut s = 0;
-        for &wi in windows.through(cell) {
-            let c = self.inc.counts(wi as usize);
-            if c[2] > 0 {
-                continue;
+    /// The static value of the legal move `mv` for the side to move: the leaf value
+    /// after it, from the mover's side (a mark's by lookup, as in [`Searcher::frontier`]).
+    pub fn static_value(&mut self, mv: Move) -> i64 {
+        if mv.piece == Piece::Mark && self.pos.empties() >= 2 {
+            let me = self.pos.to_move();
+            let opp = me.opponent();
+            let c = mv.cell();
+            if self.pos.geometry().overline && self.inc.fours(opp) > self.inc.completes(opp, c) {
+                -(WIN - 2)
+            } else {
+                self.inc.evaluate(me) + self.inc.gain(me, c)
             }
-            for p in 0..2 {
-                if c[1 - p] == 0 {
-                    s += window_weight_int(c[p] as u32);
-                    if c[p] + 1 == k {
-                        s += if p == me { 1 << 52 } else { 1 << 50 };
-                    }
-                }
-            }
+        } else {
+            let ch = self.make(mv);
+            let v = -self.leaf(1);
+            self.unmake(ch);
+            v
+        }
+    }
+
+    /// The ordering score of a mark (or block) on `cell`: what a mark there gains the
+    /// side to move plus what it would gain the opponent (every open window through it,
+    /// weighted by how full it is); completing or stopping a line first.
+    #[inline]
+    fn cell_score(&self, cell: usize, me: Player) -> i64 {
+        let opp = me.opponent();
+        let mut s = self.inc.gain(me, cell) + self.inc.gain(opp, cell);
+        if self.inc.completes(me, cell) > 0 {
+            s += 1 << 54;
+        }
+        if self.inc.completes(opp, cell) > 0 {
+            s += 1 << 52;
         }
         s
     }
@@ -159,21 +237,11 @@ impl<'a> Searcher<'a> {
         let cells = pos.cells().len();
         let k = pos.k();
         let any_piece = pos.empties() < cells as u32;
-        for c in 0..cells {
-            if pos.cell(c) != Cell::Empty {
-                continue;
-            }
-            if !self.full_width && any_piece && self.near[c] == 0 {
-                continue;
-            }
-            let s = self.cell_score(c, me.index());
-            out.push((s, Move::mark(c)));
-        }
+        self.for_each_candidate(|c| out.push((self.cell_score(c, me), Move::mark(c))));
         if !any_piece && !self.full_width {
             // empty large board: the centre
             out.clear();
-            let centre = (pos.n() / 2) * pos.m() + pos.m() / 2;
-            out.push((0, Move::mark(centre)));
+            out.push((0, Move::mark(self.centre())));
         }
         if hand.is_empty() {
             return;
@@ -202,7 +270,7 @@ impl<'a> Searcher<'a> {
             let here = pos.cell(c);
             let wide = self.full_width;
             if hand.block > 0 && here == Cell::Empty && (wide || hot[c]) {
-                out.push((self.cell_score(c, mi) / 2, Move::new(c, Piece::Block)));
+                out.push((self.cell_score(c, me) / 2, Move::new(c, Piece::Block)));
             }
             if hand.remove > 0
                 && ((here == opp_mark && (wide || hot[c]))
@@ -247,6 +315,12 @@ impl<'a> Searcher<'a> {
         if depth == 0 {
             return self.leaf(ply);
         }
+        if depth >= 3 {
+            // the table grows only in the first three quarters of the budget: a late
+            // growth could overrun the deadline (these nodes are few, so the check is cheap)
+            let late = self.clock.remaining() * 3 < self.clock.elapsed();
+            self.tt.allow_growth(!late);
+        }
         let key = self.pos.hash();
         let mut tt_move = None;
         if let Some(e) = self.tt.probe(key) {
@@ -261,6 +335,9 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
+        if depth == 1 && self.pos.empties() >= 2 {
+            return self.frontier(ply, key);
+        }
         let a0 = alpha;
         let mut list = std::mem::take(self.list(ply));
         self.moves(&mut list);
@@ -269,12 +346,41 @@ impl<'a> Searcher<'a> {
                 e.0 = i64::MAX;
             }
         }
-        list.sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
+        if list.is_empty() {
+            // no candidate (a full large board where no special move aims at a strong
+            // line): the static value
+            *self.list(ply) = list;
+            return self.leaf(ply);
+        }
         let mut best = i64::MIN;
         let mut best_move = None;
-        for &(_, mv) in list.iter() {
+        for i in 0..list.len() {
+            // best first: the first few picked one by one (a cut often comes at once),
+            // the rest sorted when the node turns out to need them
+            if i < PICKED {
+                let mut top = i;
+                for j in i + 1..list.len() {
+                    if list[j].0 > list[top].0 {
+                        top = j;
+                    }
+                }
+                list.swap(i, top);
+            } else if i == PICKED {
+                list[i..].sort_unstable_by_key(|e| Reverse(e.0));
+            }
+            let mv = list[i].1;
             let ch = self.make(mv);
-            let v = -self.negamax(depth - 1, ply + 1, -beta, -alpha);
+            // principal variation search: the first move with the full window, the
+            // others first with a null window (can they beat alpha at all?)
+            let mut v;
+            if i == 0 || beta - alpha <= 1 {
+                v = -self.negamax(depth - 1, ply + 1, -beta, -alpha);
+            } else {
+                v = -self.negamax(depth - 1, ply + 1, -alpha - 1, -alpha);
+                if v > alpha && v < beta && !self.clock.stopped() {
+                    v = -self.negamax(depth - 1, ply + 1, -beta, -alpha);
+                }
+            }
             self.unmake(ch);
             if self.clock.stopped() {
                 *self.list(ply) = list;
@@ -311,6 +417,94 @@ impl<'a> Searcher<'a> {
         best
     }
 
+    /// A node one ply above the leaves (with at least two empty cells): every child's
+    /// value without playing the marks. A mark's leaf value is the evaluation now plus
+    /// its gain ([`Incremental::gain`]); a mark that completes a line wins; with
+    /// overline allowed, a mark that leaves the opponent an open window missing one
+    /// mark loses at their next move, as [`Searcher::leaf`] says. Special-piece moves
+    /// are played and evaluated. Every child is valued, so the result is exact: the
+    /// same value as a full-window search of the node, found without ordering moves.
+    /// The marks valued here are not positions visited: the node counts once towards
+    /// `stats.nodes` and the node limit (special-piece moves, played, count too).
+    fn frontier(&mut self, ply: u32, key: u64) -> i64 {
+        let ply_i = ply as i64;
+        let me = self.pos.to_move();
+        let opp = me.opponent();
+        let base = self.inc.evaluate(me);
+        let opp_fours = self.inc.fours(opp);
+        let overline = self.pos.geometry().overline;
+        let cells = self.pos.cells().len();
+        let any_piece = self.pos.empties() < cells as u32;
+        let win_now = WIN - (ply_i + 1);
+        let mut best = i64::MIN;
+        let mut best_move = None;
+        let centre_only = !any_piece && !self.full_width;
+        'scan: for w in 0..self.candidates.len() {
+            let mut bits = self.candidates[w];
+            while bits != 0 {
+                let c = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if centre_only && c != self.centre() {
+                    continue;
+                }
+                let v = if self.inc.completes(me, c) > 0 && self.pos.wins_at(c, me) {
+                    win_now
+                } else if overline && opp_fours > self.inc.completes(opp, c) {
+                    -(WIN - (ply_i + 2))
+                } else {
+                    base + self.inc.gain(me, c)
+                };
+                if v > best {
+                    best = v;
+                    best_move = Some(Move::mark(c));
+                    if v == win_now {
+                        break 'scan;
+                    }
+                }
+            }
+        }
+        if best < win_now && !self.pos.hand(me).is_empty() {
+            let mut list = std::mem::take(self.list(ply));
+            self.moves(&mut list);
+            for &(_, mv) in list.iter() {
+                if mv.piece == Piece::Mark {
+                    continue;
+                }
+                let ch = self.make(mv);
+                let v = -self.negamax(0, ply + 1, -WIN - 1, WIN + 1);
+                self.unmake(ch);
+                if self.clock.stopped() {
+                    *self.list(ply) = list;
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    best_move = Some(mv);
+                }
+            }
+            *self.list(ply) = list;
+        }
+        if best_move.is_none() {
+            // no candidate at all (cannot happen with two empty cells)
+            return self.leaf(ply);
+        }
+        self.tt.store(
+            key,
+            to_tt(best, ply_i, MATE),
+            1,
+            Bound::Exact,
+            best_move
+                .map(pack_move)
+                .unwrap_or(crate::engine::tt::NO_MOVE),
+        );
+        best
+    }
+
+    /// The centre cell: the only candidate on an empty large board.
+    fn centre(&self) -> usize {
+        (self.pos.n() / 2) * self.pos.m() + self.pos.m() / 2
+    }
+
     fn list(&mut self, ply: u32) -> &mut Vec<(i64, Move)> {
         let i = ply as usize;
         while self.lists.len() <= i {
@@ -323,5 +517,102 @@ impl<'a> Searcher<'a> {
     pub fn stored_move(&self) -> Option<Move> {
         let e = self.tt.probe(self.pos.hash())?;
         unpack_move(e.mv).filter(|&mv| self.pos.is_legal(mv))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Limits;
+    use crate::game::{splitmix64, Hand, Rules};
+
+    /// Plain negamax over the same move generator: no pruning, no table, every child
+    /// played and evaluated.
+    fn reference(s: &mut Searcher, depth: u32, ply: u32) -> i64 {
+        if s.pos.winner().is_some() {
+            return -(WIN - ply as i64);
+        }
+        if !s.pos.has_legal_move() {
+            return 0;
+        }
+        if depth == 0 {
+            return s.leaf(ply);
+        }
+        let mut list = Vec::new();
+        s.moves(&mut list);
+        if list.is_empty() {
+            return s.leaf(ply);
+        }
+        let mut best = i64::MIN;
+        for (_, mv) in list {
+            let ch = s.make(mv);
+            let v = -reference(s, depth - 1, ply + 1);
+            s.unmake(ch);
+            best = best.max(v);
+        }
+        best
+    }
+
+    /// Alpha-beta with its table and its frontier lookups gives, with a full window,
+    /// exactly the value of a plain negamax over the same moves; the incremental state
+    /// is back where it started afterwards.
+    #[test]
+    fn alpha_beta_with_table_and_frontier_equals_plain_negamax() {
+        let none = Hand::default();
+        let some = Hand::new(1, 1, 1);
+        let cases = [
+            // m, n, k, overline, hand, depth, positions
+            (9, 9, 4, true, none, 3, 4),
+            (9, 9, 5, false, some, 2, 4),
+            (10, 8, 4, false, none, 3, 3),
+            (4, 4, 3, true, none, 3, 4),
+            (5, 4, 4, false, some, 2, 4),
+        ];
+        let mut seed = 11u64;
+        let mut checked = 0;
+        for (m, n, k, overline, hand, depth, count) in cases {
+            let rules = Rules::new(m, n, k, overline, [hand, hand]).unwrap();
+            for _ in 0..count {
+                let mut pos = Position::empty(&rules);
+                seed = splitmix64(seed);
+                let plies = 3 + seed % 10;
+                for _ in 0..plies {
+                    if pos.is_over() {
+                        break;
+                    }
+                    let legal = pos.legal_moves();
+                    seed = splitmix64(seed);
+                    pos.play_unchecked(legal[(seed % legal.len() as u64) as usize]);
+                }
+                if pos.is_over() {
+                    continue;
+                }
+                let mut clock =
+                    Clock::start(&Limits::with_time(std::time::Duration::from_secs(600)));
+                let mut s = Searcher::new(&pos, TranspositionTable::new(16), &mut clock);
+                let expected = reference(&mut s, depth, 0);
+                for mv in pos.legal_moves() {
+                    let ch = s.make(mv);
+                    let v = -s.leaf(1);
+                    s.unmake(ch);
+                    assert_eq!(s.static_value(mv), v, "static value of {mv:?}");
+                }
+                let got = s.negamax(depth, 0, -WIN - 1, WIN + 1);
+                assert_eq!(
+                    got,
+                    expected,
+                    "{m}x{n} k={k} depth {depth}: {:?}",
+                    pos.to_rows()
+                );
+                // and again with the table warm
+                assert_eq!(s.negamax(depth, 0, -WIN - 1, WIN + 1), expected);
+                let fresh = Incremental::new(&pos);
+                for p in crate::game::Player::BOTH {
+                    assert_eq!(s.inc.potential(p), fresh.potential(p));
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked >= 12, "only {checked} positions checked");
     }
 }

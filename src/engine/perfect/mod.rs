@@ -20,7 +20,7 @@
 mod bits;
 mod board;
 mod careless;
-pub mod search;
+mod search;
 
 use rand::rngs::StdRng;
 
@@ -138,7 +138,7 @@ fn solve<B: Bits + 'static>(
     let shape = Shape::<B>::new(position.geometry()).expect("the board fits the bit set");
     let root = shape.state(position);
     let legal = position.legal_moves();
-    let tt = TranspositionTable::for_budget(limits.time.as_millis(), position.cells().len());
+    let tt = TranspositionTable::growing_for_budget(limits.time.as_millis(), position.cells().len());
     let mut solver = Solver::new(&shape, tt, clock);
 
     // Root moves that are images of each other under a symmetry fixing the root.

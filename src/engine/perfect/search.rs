@@ -53,7 +53,7 @@ fn low_bits(n: usize) -> u64 {
 }
 
 /// How many first marks [`Solver::pairs_after_mark`] tries.
-const PAIRING_CELLS: usize = 3;
+const PAIRING_CELLS: usize = 5;
 
 /// What one pass over the windows learns about a position.
 pub struct Scan<B> {
