@@ -166,6 +166,63 @@ fn stops_the_opponents_forced_win_in_time() {
     }
 }
 
+#[test]
+fn stops_the_opponents_forced_win_by_threats_in_time() {
+    // o to move. x has no four to make, but would win by threats if o passed: (7,8)
+    // makes two open threes at once. Only five moves stop every such win of up to
+    // three quiet threats ((6,8), (7,5), (7,8), (7,9), (10,8), checked one by one
+    // with the threat search).
+    let rows = [
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "......o........",
+        "......xx.......",
+        "......o.x......",
+        "........x......",
+        ".........o.....",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+    ];
+    let pos = position(15, 15, 5, &rows);
+    assert_eq!(pos.to_move(), Player::O);
+    let mut pass = kinrow::engine::tss::Tss::with_time(&pos, Duration::from_secs(5));
+    assert!(matches!(
+        pass.vct(Player::X, 2),
+        kinrow::engine::tss::Verdict::Win(_)
+    ));
+    assert!(!matches!(
+        pass.vcf(Player::X),
+        kinrow::engine::tss::Verdict::Win(_)
+    ));
+    let a = EngineKind::Auto
+        .build()
+        .analyze(&pos, &limits(300), &mut StdRng::seed_from_u64(3));
+    let path = a.stats.path.clone().unwrap();
+    assert!(path.contains("threat-space defence (vct)"), "{path}");
+    let mut after = pos.clone();
+    after.play(a.best);
+    let mut tss = kinrow::engine::tss::Tss::with_time(&after, Duration::from_secs(5));
+    assert!(
+        !matches!(tss.vct(Player::X, 3), kinrow::engine::tss::Verdict::Win(_)),
+        "{:?} still loses to a VCT",
+        a.best.coord(15)
+    );
+    assert_ne!(a.evaluation.outcome, Outcome::Loss);
+    // The moves that do not answer the threat are reported lost.
+    let lost = a
+        .moves
+        .iter()
+        .filter(|e| e.eval.outcome == Outcome::Loss)
+        .count();
+    assert!(lost > 200, "{lost}");
+}
+
 /// Plays one game; returns the winner.
 fn play(rules: &Rules, x: EngineKind, o: EngineKind, opening: Move, seed: u64) -> Option<Player> {
     let mut pos = Position::empty(rules);

@@ -1,19 +1,32 @@
-//! `auto`'s path for k >= 4 without special pieces: threat-space search at the root
-//! (a forced win is played; against the opponent's forced win only the moves that may
-//! stop it are searched, the others are proven lost), then the pattern search.
+//! `auto`'s path for k >= 4 without special pieces: threat-space search at the root,
+//! then the pattern search.
+//!
+//! The root's threat searches, in order: the mover's VCF; the opponent's VCF if the
+//! mover passed (then only the moves that may stop it are searched, each checked for
+//! an opponent VCF after it, and the others are proven lost); the mover's VCT; and,
+//! when nothing else was found, the opponent's VCT if the mover passed, answered the
+//! same way (each possible defence checked for an opponent VCT after it while the
+//! time lasts). A forced win of the mover is played at once.
 
 use rand::rngs::StdRng;
 use rand::RngExt;
 
 use super::search::{PatternSearch, RootMove, MATE};
-use crate::engine::tss::{self, RootPlan};
+use crate::engine::tss::{self, RootPlan, Tss, Verdict};
 use crate::engine::{Analysis, Clock, Evaluation, Limits, MoveEval, Outcome, SearchStats};
 use crate::game::{Move, Position};
 
 /// The share of the budget the root's threat searches may use.
 const TSS_SHARE: f64 = 0.2;
 /// Quiet threats the root's VCT may chain.
-const VCT_DEPTH: u32 = 2;
+const VCT_DEPTH: u32 = 3;
+/// Quiet threats the opponent's VCT (the one the side to move must stop) may chain.
+const OPP_VCT_DEPTH: u32 = 3;
+/// The share of the budget the search for the opponent's VCT may use.
+const THREAT_SHARE: f64 = 0.1;
+/// The share of the budget for checking the defences against it, and for one defence.
+const CHECK_SHARE: f64 = 0.3;
+const CHECK_ONE_SHARE: f64 = 0.05;
 /// Root moves searched (the best by the ordering score), when no threat narrows them.
 const ROOT_WIDTH: usize = 24;
 /// A proven win or loss in `plies` shows with this score (sign by outcome).
@@ -32,6 +45,54 @@ fn eval(score: f64, outcome: Outcome, plies: Option<u32>) -> Evaluation {
     }
 }
 
+/// When the opponent would win by continuous threats if the side to move passed: the
+/// moves that may stop that win (checked one by one for a VCT of the opponent after
+/// them, as long as the time lasts), as a [`RootPlan::Defend`]. `scored` orders them.
+fn defend_vct(position: &Position, limits: &Limits, scored: &[(i64, u16)]) -> (RootPlan, u64) {
+    let opp = position.to_move().opponent();
+    let budget = |share: f64| Limits {
+        time: limits.time.mul_f64(share),
+        nodes: limits.nodes.map(|n| (n as f64 * share) as u64),
+        ..Limits::default()
+    };
+    let mut t = Tss::new(position, Clock::start(&budget(THREAT_SHARE)));
+    let threat = match t.vct(opp, OPP_VCT_DEPTH) {
+        Verdict::Win(p) => p,
+        _ => return (RootPlan::Quiet, t.nodes()),
+    };
+    let mut defences = t.defences(opp, &threat);
+    defences.sort_by_key(|mv| {
+        scored
+            .iter()
+            .position(|&(_, c)| c as usize == mv.cell())
+            .unwrap_or(usize::MAX)
+    });
+    let all = Clock::start(&budget(CHECK_SHARE));
+    let mut moves = Vec::new();
+    let mut lost = Vec::new();
+    for mv in defences {
+        let left = all.remaining();
+        if left.is_zero() {
+            moves.push(mv);
+            continue;
+        }
+        t.set_clock(Clock::start(&Limits {
+            time: left.min(limits.time.mul_f64(CHECK_ONE_SHARE)),
+            ..Limits::default()
+        }));
+        match t.vct_after(mv, OPP_VCT_DEPTH) {
+            Verdict::Win(p) => lost.push((mv, p.plies() + 1)),
+            _ => moves.push(mv),
+        }
+    }
+    let plan = RootPlan::Defend {
+        moves,
+        lost,
+        threat_plies: threat.plies() + 1,
+    };
+    (plan, t.nodes())
+}
+
 /// Analyses `position` on the pattern path.
 pub fn analyze(position: &Position, limits: &Limits, rng: &mut StdRng) -> Analysis {
     let clock = Clock::start(limits);
@@ -40,19 +101,30 @@ pub fn analyze(position: &Position, limits: &Limits, rng: &mut StdRng) -> Analys
         nodes: limits.nodes.map(|n| (n as f64 * TSS_SHARE) as u64),
         ..Limits::default()
     };
-    let (plan, tss_nodes) = tss::plan(position, Clock::start(&tss_limits), VCT_DEPTH);
+    let (plan, mut tss_nodes) = tss::plan(position, Clock::start(&tss_limits), VCT_DEPTH);
+    let mut scored = Vec::new();
+    PatternSearch::new(position, Clock::start(limits), 1024).candidates(&mut scored, usize::MAX);
+    let mut note = None;
+    let plan = match plan {
+        RootPlan::Quiet => {
+            let (plan, nodes) = defend_vct(position, limits, &scored);
+            tss_nodes += nodes;
+            if matches!(plan, RootPlan::Defend { .. }) {
+                note = Some("threat-space defence (vct)");
+            }
+            plan
+        }
+        plan => plan,
+    };
     let rest = Limits {
         time: clock.remaining(),
         nodes: limits.nodes,
         ..Limits::default()
     };
     let mut s = PatternSearch::new(position, Clock::start(&rest), 1 << 18);
-    let mut scored = Vec::new();
-    s.candidates(&mut scored);
 
     let mut roots: Vec<RootMove> = Vec::new();
     let mut proven: Vec<(u16, Outcome, u32)> = Vec::new();
-    let mut note = None;
     match &plan {
         RootPlan::Win(proof) => {
             proven.push((proof.cell() as u16, Outcome::Win, proof.plies()));
@@ -63,7 +135,7 @@ pub fn analyze(position: &Position, limits: &Limits, rng: &mut StdRng) -> Analys
             lost,
             threat_plies,
         } => {
-            note = Some("threat-space defence");
+            note = note.or(Some("threat-space defence"));
             // When every defence is proven lost too, they are still searched: the
             // opponent may not find the win, and they hold out longest.
             let hold: Vec<Move> = if moves.is_empty() {

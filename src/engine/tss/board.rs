@@ -171,21 +171,47 @@ impl ThreatBoard {
 
     fn adjust(&mut self, cell: usize, content: u8, delta: i8) {
         let geo = Arc::clone(&self.geo);
+        if content == BLOCK {
+            for &w in geo.windows().through(cell) {
+                let w = w as usize;
+                for p in 0..2 {
+                    self.score[p] -= self.contribution(w, p);
+                }
+                self.blocked[w] = (self.blocked[w] as i8 + delta) as u8;
+                for p in 0..2 {
+                    self.score[p] += self.contribution(w, p);
+                }
+                self.reclassify(w);
+            }
+            return;
+        }
+        // A mark of `p`: the same updates, worked out per window without rescanning
+        // what cannot change (most windows hold too few marks to enter a set).
+        let p = (content - 1) as usize;
+        let q = 1 - p;
+        let near = self.k.saturating_sub(3);
         for &w in geo.windows().through(cell) {
             let w = w as usize;
-            for p in 0..2 {
-                self.score[p] -= self.contribution(w, p);
+            let [cp, cq] = [self.count[w][p], self.count[w][q]];
+            let after = (cp as i8 + delta) as u8;
+            self.count[w][p] = after;
+            if self.blocked[w] != 0 {
+                continue;
             }
-            if content == BLOCK {
-                self.blocked[w] = (self.blocked[w] as i8 + delta) as u8;
-            } else {
-                let p = (content - 1) as usize;
-                self.count[w][p] = (self.count[w][p] as i8 + delta) as u8;
+            if cq == 0 {
+                self.score[p] += self.weights[after as usize] - self.weights[cp as usize];
             }
-            for p in 0..2 {
-                self.score[p] += self.contribution(w, p);
+            let opened = (cp == 0) != (after == 0);
+            if opened && cq > 0 {
+                let v = self.weights[cq as usize];
+                self.score[q] += if after == 0 { v } else { -v };
             }
-            self.reclassify(w);
+            if cq == 0 && cp.max(after) as usize >= near {
+                self.reclassify_for(w, p);
+            }
+            if opened && cq as usize >= near {
+                self.reclassify_for(w, q);
+            }
         }
     }
 
@@ -199,14 +225,23 @@ impl ThreatBoard {
         }
     }
 
-    /// How much `p`'s score would grow with a mark of `p` on the empty `cell`.
-    pub fn gain(&self, p: usize, cell: usize) -> i64 {
-        let mut g = 0;
+    /// How much each player's score would grow with a mark of theirs on the empty
+    /// `cell` (one pass over the windows through it).
+    pub fn gains(&self, cell: usize) -> [i64; 2] {
+        let mut g = [0, 0];
         for &w in self.geo.windows().through(cell) {
             let w = w as usize;
-            if self.blocked[w] == 0 && self.count[w][1 - p] == 0 {
-                let c = self.count[w][p] as usize;
-                g += self.weights[(c + 1).min(self.k)] - self.weights[c];
+            if self.blocked[w] != 0 {
+                continue;
+            }
+            let [c0, c1] = self.count[w];
+            if c1 == 0 {
+                let c = c0 as usize;
+                g[0] += self.weights[(c + 1).min(self.k)] - self.weights[c];
+            }
+            if c0 == 0 {
+                let c = c1 as usize;
+                g[1] += self.weights[(c + 1).min(self.k)] - self.weights[c];
             }
         }
         g
@@ -218,34 +253,39 @@ impl ThreatBoard {
     }
 
     fn reclassify(&mut self, w: usize) {
-        for p in 0..2 {
-            let open = self.blocked[w] == 0 && self.count[w][1 - p] == 0;
-            let need = self.k - self.count[w][p] as usize;
-            let class = if open && (1..=3).contains(&need) {
-                need as u8
-            } else {
-                0
-            };
-            let old = self.class[w][p];
-            if old == class {
-                continue;
-            }
-            if old != 0 {
-                let set = &mut self.sets[p][old as usize];
-                let at = self.slot[w][p] as usize;
-                set.swap_remove(at);
-                if at < set.len() {
-                    let moved = set[at] as usize;
-                    self.slot[moved][p] = at as u32;
-                }
-            }
-            if class != 0 {
-                let set = &mut self.sets[p][class as usize];
-                self.slot[w][p] = set.len() as u32;
-                set.push(w as u32);
-            }
-            self.class[w][p] = class;
+        self.reclassify_for(w, 0);
+        self.reclassify_for(w, 1);
+    }
+
+    /// Moves window `w` into the set its counts now put it in for `p`.
+    #[inline]
+    fn reclassify_for(&mut self, w: usize, p: usize) {
+        let open = self.blocked[w] == 0 && self.count[w][1 - p] == 0;
+        let need = self.k - self.count[w][p] as usize;
+        let class = if open && (1..=3).contains(&need) {
+            need as u8
+        } else {
+            0
+        };
+        let old = self.class[w][p];
+        if old == class {
+            return;
         }
+        if old != 0 {
+            let set = &mut self.sets[p][old as usize];
+            let at = self.slot[w][p] as usize;
+            set.swap_remove(at);
+            if at < set.len() {
+                let moved = set[at] as usize;
+                self.slot[moved][p] = at as u32;
+            }
+        }
+        if class != 0 {
+            let set = &mut self.sets[p][class as usize];
+            self.slot[w][p] = set.len() as u32;
+            set.push(w as u32);
+        }
+        self.class[w][p] = class;
     }
 
     #[inline]
@@ -302,6 +342,35 @@ impl ThreatBoard {
     #[inline]
     pub fn may_four(&self, p: usize) -> bool {
         !self.sets[p][2].is_empty()
+    }
+
+    /// True when `p` has a *three*: an empty cell where a mark of `p` would leave two
+    /// or more cells that complete a line (an open four, or two fours at once), so
+    /// that only a five could stop `p` after it. Found from the windows `p` misses two
+    /// marks in: marking one of their empty cells makes the other a winning cell.
+    pub fn has_three(&mut self, p: usize) -> bool {
+        let set = &self.sets[p][2];
+        if set.len() < 2 {
+            return false;
+        }
+        let mut pairs: Vec<(u16, u16)> = Vec::with_capacity(2 * set.len());
+        for &w in set {
+            let w = w as usize;
+            if !self.exact_ok(w, p) {
+                continue;
+            }
+            let mut empty = self
+                .window(w)
+                .iter()
+                .filter(|&&c| self.cells[c as usize] == EMPTY);
+            if let (Some(&a), Some(&b)) = (empty.next(), empty.next()) {
+                pairs.push((a, b));
+                pairs.push((b, a));
+            }
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        pairs.windows(2).any(|x| x[0].0 == x[1].0)
     }
 
     /// True when `p` has a cell that wins at once.
@@ -391,6 +460,112 @@ impl ThreatBoard {
             if self.blocked[w] == 0 && self.count[w][1 - p] == 0 {
                 f(self.window(w), self.count[w][p] as usize);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Hand, Rules};
+
+    /// The board after `put`/`take` sequences matches one built from scratch: scores,
+    /// window classes and the sets (marks and blocks, k = 4 and 5, with and without
+    /// overlines).
+    #[test]
+    fn incremental_updates_match_a_fresh_board() {
+        for (k, overline) in [(5, true), (4, false), (5, false)] {
+            let rules = Rules::new(9, 8, k, overline, [Hand::new(3, 0, 0); 2]).unwrap();
+            let empty = Position::empty(&rules);
+            let mut board = ThreatBoard::new(&empty);
+            let mut seed = 7u64 + k;
+            let mut placed: Vec<usize> = Vec::new();
+            for step in 0..400 {
+                seed = splitmix64(seed);
+                let cells = board.cells.len();
+                if placed.len() > 30 || (!placed.is_empty() && seed % 5 == 0) {
+                    let i = (seed >> 8) as usize % placed.len();
+                    board.take(placed.swap_remove(i));
+                } else {
+                    let c = (seed >> 8) as usize % cells;
+                    if board.cells[c] == EMPTY {
+                        let content = [stone(0), stone(1), BLOCK][(seed >> 40) as usize % 3];
+                        board.put(c, content);
+                        placed.push(c);
+                    }
+                }
+                // Everything recounted from the cells alone.
+                let mut score = [0i64; 2];
+                for w in 0..board.count.len() {
+                    let window = board.window(w).to_vec();
+                    let of = |v: u8| {
+                        window
+                            .iter()
+                            .filter(|&&c| board.cells[c as usize] == v)
+                            .count()
+                    };
+                    let count = [of(stone(0)) as u8, of(stone(1)) as u8];
+                    let blocked = of(BLOCK) as u8;
+                    assert_eq!(board.count[w], count, "k {k} step {step}");
+                    assert_eq!(board.blocked[w], blocked, "k {k} step {step}");
+                    for p in 0..2 {
+                        let open = blocked == 0 && count[1 - p] == 0;
+                        if open {
+                            score[p] += board.weights[count[p] as usize];
+                        }
+                        let need = k as usize - count[p] as usize;
+                        let class = if open && (1..=3).contains(&need) {
+                            need as u8
+                        } else {
+                            0
+                        };
+                        assert_eq!(board.class[w][p], class, "k {k} step {step}");
+                        if class != 0 {
+                            let set = &board.sets[p][class as usize];
+                            assert_eq!(set[board.slot[w][p] as usize], w as u32);
+                        }
+                    }
+                }
+                assert_eq!(board.score, score, "k {k} step {step}");
+                for p in 0..2 {
+                    for need in 1..4 {
+                        let members = board.class.iter().filter(|c| c[p] == need as u8).count();
+                        assert_eq!(board.sets[p][need].len(), members, "k {k} step {step}");
+                    }
+                }
+            }
+        }
+    }
+
+    fn board(row: &str) -> ThreatBoard {
+        let rules = Rules::mnk(12, 3, 5).unwrap();
+        let rows = ["............", row, "............"];
+        let cells = crate::game::parse_board(&rows, 12, 3).unwrap();
+        let mut b = ThreatBoard::new(&Position::empty(&rules));
+        for (c, cell) in cells.iter().enumerate() {
+            if let Cell::Mark(p) = cell {
+                b.put(c, stone(p.index()));
+            }
+        }
+        b
+    }
+
+    /// A three is a cell that makes an open four (or two fours): open and split
+    /// threes are, a three closed on one side or two loose pairs are not.
+    #[test]
+    fn threes_are_cells_that_make_two_winning_cells() {
+        for (row, three) in [
+            ("...xxx......", true),
+            ("...xx.x.....", true),
+            ("..oxxx......", false),
+            ("oxxx........", false),
+            ("..xx....xx..", false),
+            ("..x.x.x.....", false),
+            ("..xxx.o.....", true),
+            ("..xxxo......", false),
+        ] {
+            assert_eq!(board(row).has_three(0), three, "{row}");
+            assert!(!board(row).has_three(1), "{row}");
         }
     }
 }

@@ -176,6 +176,8 @@ pub struct Tss {
     solver: Solver,
     to_move: Player,
     unsupported: [Option<&'static str>; 2],
+    /// Nodes counted by earlier clocks ([`Tss::set_clock`]).
+    spent: u64,
 }
 
 impl Tss {
@@ -185,6 +187,7 @@ impl Tss {
             solver: Solver::new(ThreatBoard::new(position), clock),
             to_move: position.to_move(),
             unsupported: Player::BOTH.map(|p| unsupported(position, p)),
+            spent: 0,
         }
     }
 
@@ -195,7 +198,14 @@ impl Tss {
 
     /// Nodes visited so far.
     pub fn nodes(&self) -> u64 {
-        self.solver.clock.nodes
+        self.spent + self.solver.clock.nodes
+    }
+
+    /// Goes on with a fresh `clock` (a new budget for the next searches); the nodes
+    /// counted so far are kept.
+    pub fn set_clock(&mut self, clock: Clock) {
+        self.spent += self.solver.clock.nodes;
+        self.solver.clock = clock;
     }
 
     fn finish(&mut self, a: usize, r: R, vct: bool) -> Verdict {
@@ -237,6 +247,16 @@ impl Tss {
     /// Plays `mv` (a mark or a block of the side to move of the position this searcher
     /// was built for) and searches the opponent's VCF after it.
     pub fn vcf_after(&mut self, mv: Move) -> Verdict {
+        self.after(mv, |t, opp| t.vcf(opp))
+    }
+
+    /// Plays `mv` like [`Tss::vcf_after`] and searches the opponent's VCT (up to `depth`
+    /// quiet threats) after it.
+    pub fn vct_after(&mut self, mv: Move, depth: u32) -> Verdict {
+        self.after(mv, |t, opp| t.vct(opp, depth))
+    }
+
+    fn after(&mut self, mv: Move, search: impl FnOnce(&mut Tss, Player) -> Verdict) -> Verdict {
         let me = self.to_move.index();
         let opp = self.to_move.opponent();
         if let Some(why) = self.unsupported[opp.index()] {
@@ -255,7 +275,7 @@ impl Tss {
         } else {
             board.put(mv.cell(), board::stone(me));
         }
-        let verdict = self.vcf(opp);
+        let verdict = search(self, opp);
         let board = &mut self.solver.board;
         board.take(mv.cell());
         if mv.piece == Piece::Block {
