@@ -23,7 +23,7 @@ use tokio::sync::Semaphore;
 use super::error::{ApiError, ErrorCode};
 use super::metrics::Metrics;
 use crate::engine::{Analysis, Engine, EngineKind, Limits};
-use crate::game::{Hand, Player, Position};
+use crate::game::Position;
 
 /// The most empty cells a position may have for its search to run on the HTTP worker.
 pub const INLINE_EMPTIES: u32 = 9;
@@ -31,10 +31,9 @@ pub const INLINE_EMPTIES: u32 = 9;
 /// True when the search of `kind` on `position` is so small that it runs on the HTTP
 /// worker: its whole game tree is tiny and the engine stops once it is searched.
 pub fn runs_inline(kind: EngineKind, position: &Position) -> bool {
-    let no_pieces = [Player::X, Player::O]
-        .iter()
-        .all(|&p| position.hand(p) == Hand::default());
-    kind != EngineKind::Mcts && no_pieces && position.empties() <= INLINE_EMPTIES
+    kind != EngineKind::Mcts
+        && !position.has_special_pieces()
+        && position.empties() <= INLINE_EMPTIES
 }
 
 /// A search that ran: the analysis, the time it waited for a slot and the limits it had.
@@ -258,7 +257,7 @@ impl SearchPool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Rules;
+    use crate::game::{Hand, Rules};
 
     #[test]
     fn only_tiny_trees_without_pieces_run_inline() {
