@@ -62,7 +62,13 @@ has_engine() { grep -q "\"name\":\"$1\"" <<<"$ENGINES"; }
 # --- request bodies ---------------------------------------------------------------------
 EMPTY15='"...............","...............","...............","...............","...............","...............","...............",'
 BOARD15='["...............","...............","...............","...............","...............","......o........","......xx.......",".......xo......","........o......","...............","...............","...............","...............","...............","..............."]'
-body_perfect3='{"rules":{"m":3,"n":3,"k":3},"board":["x..",".o.","..."],"engine":{"name":"perfect","time_ms":1000}}'
+# Ten 3x3 positions from the empty board to the middle game, sent in turn.
+perfect3_bodies=()
+for b in '"...","...","..."' '"x..","...","..."' '".x.","...","..."' '"x..",".o.","..."' \
+  '"x..","...","..o"' '"xo.",".x.","..."' '"x.o",".x.","..."' '"xo.","ox.","x.."' \
+  '"x..","oxo","..."' '"o.x",".x.","..."'; do
+  perfect3_bodies+=('{"rules":{"m":3,"n":3,"k":3},"board":['"$b"'],"engine":{"name":"perfect","time_ms":1000}}')
+done
 body_threat15='{"rules":{"m":15,"n":15,"k":5},"board":'"$BOARD15"',"engine":{"name":"threat","time_ms":1000}}'
 body_minimax15='{"rules":{"m":15,"n":15,"k":5},"board":'"$BOARD15"',"engine":{"name":"minimax","time_ms":50}}'
 
@@ -110,7 +116,7 @@ LUA
 }
 
 write_script healthz GET /healthz
-write_script perfect3 POST /v1/suggest "$body_perfect3"
+write_script perfect3 POST /v1/suggest "${perfect3_bodies[@]}"
 write_script threat15 POST /v1/suggest "$body_threat15"
 write_script minimax15 POST /v1/suggest "$body_minimax15"
 write_script invalid POST /v1/suggest \

@@ -684,7 +684,8 @@ impl MoveEvalDto {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[schema(as = Stats)]
 pub struct StatsDto {
-    /// Positions visited (playouts for `mcts`).
+    /// Positions visited (playouts for `mcts`); 0 when `perfect` answered a small board's
+    /// position from its table of positions it solved before.
     pub nodes: u64,
     /// Deepest completed depth in plies (1 for one-ply engines).
     pub depth: u32,

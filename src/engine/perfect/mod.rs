@@ -20,6 +20,7 @@
 mod bits;
 mod board;
 mod careless;
+mod memo;
 mod search;
 
 use rand::rngs::StdRng;
@@ -33,6 +34,12 @@ use crate::game::{Move, Piece, Position};
 use bits::Bits;
 use board::Shape;
 use search::{Solver, WIN};
+
+/// Forgets the small positions this thread has solved ([`memo`]): the next call on one
+/// of them searches again. For benches that measure the search, not the lookup.
+pub fn forget_solved_positions() {
+    memo::forget();
+}
 
 /// The exact solver.
 #[derive(Clone, Debug, Default)]
@@ -75,6 +82,8 @@ impl Engine for Perfect {
         let mut clock = Clock::start(limits);
         let (verdicts, pv_tail, depth) = if limits.mistake_probability > 0.0 {
             careless::analyze(position, limits.mistake_probability, &mut clock, rng)
+        } else if memo::applies(position) {
+            solve_remembered(position, limits, &mut clock)
         } else if position.m() * position.n() <= 64 {
             solve::<u64>(position, limits, &mut clock)
         } else if position.m() * position.n() <= 128 {
@@ -88,6 +97,45 @@ impl Engine for Perfect {
 
 /// The principal variation after a root move, as far as the search can tell.
 type PvTail = Box<dyn Fn(Move) -> Vec<Move>>;
+
+/// [`solve`] for a small board, through this thread's table of solved positions
+/// ([`memo`]): a position solved before is answered from the table, a complete new
+/// solve is remembered.
+fn solve_remembered(
+    position: &Position,
+    limits: &Limits,
+    clock: &mut Clock,
+) -> (Vec<Verdict>, PvTail, u32) {
+    let solved = match memo::recall(position) {
+        Some(solved) => solved,
+        None => {
+            let (verdicts, pv_tail, depth) = solve::<u64>(position, limits, clock);
+            if clock.stopped() || verdicts.iter().any(|v| v.outcome == Outcome::Unknown) {
+                return (verdicts, pv_tail, depth);
+            }
+            let best = verdicts
+                .iter()
+                .map(|v| outcome_score(v.outcome, v.plies))
+                .fold(f64::MIN, f64::max);
+            let lines = verdicts
+                .iter()
+                .filter(|v| outcome_score(v.outcome, v.plies) == best)
+                .map(|v| (v.mv, pv_tail(v.mv)))
+                .collect();
+            memo::remember(
+                position,
+                memo::Solved {
+                    verdicts,
+                    depth,
+                    lines,
+                },
+            )
+        }
+    };
+    let verdicts = solved.verdicts.clone();
+    let depth = solved.depth;
+    (verdicts, Box::new(move |mv| solved.line_after(mv)), depth)
+}
 
 /// Builds the answer: scores, the chosen move (random among the best), the order.
 fn finish(
