@@ -302,3 +302,40 @@ fn illegal_moves_say_why() {
     let e = won.try_play(Move::mark(8)).unwrap_err();
     assert_eq!(e.kind, GameErrorKind::GameOver);
 }
+
+#[test]
+fn a_line_trimmed_to_k_by_a_removal_does_not_win_and_survives_symmetries() {
+    use kinrow::game::Symmetry;
+    // 7x1, k = 2, exactly two: x makes three in a row (no win), o removes one end, leaving
+    // x exactly two that no mark of x's made (only a mark wins), then o wins with a mark.
+    let hands = [Hand::default(), Hand::new(0, 1, 0)];
+    let r = Rules::new(7, 1, 2, false, hands).unwrap();
+    let mut p = Position::empty(&r);
+    for mv in [
+        Move::mark(0),
+        Move::mark(6),
+        Move::mark(2),
+        Move::mark(4),
+        Move::mark(1),
+        Move::new(0, Piece::Remove),
+    ] {
+        p.play(mv);
+    }
+    assert_eq!(p.to_rows(), vec![".xx.o.o".to_string()]);
+    assert_eq!(status_name(&p), "in_progress");
+    p.play(Move::mark(5));
+    p.play(Move::mark(3));
+    assert_eq!(p.to_rows(), vec![".xxooxo".to_string()]);
+    assert_eq!(status_name(&p), "o_wins");
+    for &s in Symmetry::all(7, 1) {
+        let image = p.transformed(s);
+        let Status::Won { winner, line } = image.status() else {
+            panic!("{s:?}: the image is not won");
+        };
+        assert_eq!(winner, Player::O);
+        let mut expected: Vec<Coord> = [3, 4].map(|c| s.map(Coord::new(0, c), 7, 1)).to_vec();
+        expected.sort_by_key(|c| c.col);
+        assert_eq!(line, expected, "{s:?}");
+        assert_eq!(image.transformed(s.inverse()).to_rows(), p.to_rows());
+    }
+}

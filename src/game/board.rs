@@ -557,8 +557,14 @@ impl Position {
             image.cells[symmetry.map_index(i, m, n)] = c;
         }
         image.hash = full_hash(&image.cells, image.hands, image.to_move);
-        image.win =
-            find_win(&image.geo, &image.cells).expect("the image of a valid position is valid");
+        // The image of the winning line, not a new scan of the board: a `remove` or `bomb`
+        // may have trimmed a longer line to exactly k under `overline: false`, which does
+        // not win (only a mark wins), and a scan would take it for one.
+        image.win = self.win.map(|w| {
+            let cells = w.cells();
+            let (first, last) = (cells[0], cells[cells.len() - 1]);
+            WinLine::between(w.player, symmetry.map(first, m, n), symmetry.map(last, m, n))
+        });
         image
     }
 }

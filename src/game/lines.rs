@@ -221,6 +221,33 @@ pub struct WinLine {
 }
 
 impl WinLine {
+    /// The line of `player` from `a` to `b` (either end first), which must lie on one
+    /// row, column or diagonal.
+    pub fn between(player: Player, a: Coord, b: Coord) -> WinLine {
+        // The upper end first (the left one on a row): every direction steps down or right.
+        let (a, b) = if (b.row, b.col) < (a.row, a.col) {
+            (b, a)
+        } else {
+            (a, b)
+        };
+        let (dr, dc) = (
+            b.row as isize - a.row as isize,
+            b.col as isize - a.col as isize,
+        );
+        let direction = match (dr, dc.signum()) {
+            (0, _) => Direction::Horizontal,
+            (_, 0) => Direction::Vertical,
+            (_, 1) => Direction::Diagonal,
+            _ => Direction::AntiDiagonal,
+        };
+        WinLine {
+            player,
+            start: a,
+            direction,
+            len: dr.unsigned_abs().max(dc.unsigned_abs()) + 1,
+        }
+    }
+
     /// The cells of the line, in order.
     pub fn cells(&self) -> Vec<Coord> {
         let (dr, dc) = self.direction.step();
