@@ -563,7 +563,11 @@ impl Position {
         image.win = self.win.map(|w| {
             let cells = w.cells();
             let (first, last) = (cells[0], cells[cells.len() - 1]);
-            WinLine::between(w.player, symmetry.map(first, m, n), symmetry.map(last, m, n))
+            WinLine::between(
+                w.player,
+                symmetry.map(first, m, n),
+                symmetry.map(last, m, n),
+            )
         });
         image
     }
