@@ -8,27 +8,15 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use kinrow::engine::{EngineKind, Limits};
-use kinrow::game::{parse_board_string, Position, Rules};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-fn position(m: u64, n: u64, k: u64, board: &str) -> Position {
-    let rules = Rules::mnk(m, n, k).unwrap();
-    let cells = parse_board_string(board, rules.m(), rules.n()).unwrap();
-    Position::from_cells(&rules, cells, None).unwrap()
-}
+mod support;
+use support::{position, MIDDLE_7};
 
 fn engines(c: &mut Criterion) {
     let positions = [
-        (
-            "7x7x4",
-            position(
-                7,
-                7,
-                4,
-                "......./..x..../..oxo../...xo../...o.x./......./.......",
-            ),
-        ),
+        ("7x7x4", position(7, 7, 4, MIDDLE_7)),
         (
             "15x15x5",
             position(

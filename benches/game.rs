@@ -4,49 +4,16 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use kinrow::game::{parse_board_string, Move, Player, Position, Rules};
+use kinrow::game::{Move, Player, Position};
 
-fn position(m: u64, n: u64, k: u64, board: &str) -> Position {
-    let rules = Rules::mnk(m, n, k).unwrap();
-    let cells = parse_board_string(board, rules.m(), rules.n()).unwrap();
-    Position::from_cells(&rules, cells, None).unwrap()
-}
+mod support;
+use support::{position, MIDDLE_15, MIDDLE_7};
 
 fn positions() -> Vec<(&'static str, Position)> {
     vec![
         ("3x3", position(3, 3, 3, "x../.o./...")),
-        (
-            "7x7",
-            position(
-                7,
-                7,
-                4,
-                "......./..x..../..oxo../...xo../...o.x./......./.......",
-            ),
-        ),
-        (
-            "15x15",
-            position(
-                15,
-                15,
-                5,
-                "...............\
-/...............\
-/...............\
-/...............\
-/.....o.........\
-/......xo.......\
-/......oxx......\
-/.....xoxo......\
-/......o.x......\
-/.......o.x.....\
-/...............\
-/...............\
-/...............\
-/...............\
-/...............",
-            ),
-        ),
+        ("7x7", position(7, 7, 4, MIDDLE_7)),
+        ("15x15", position(15, 15, 5, MIDDLE_15)),
     ]
 }
 

@@ -10,31 +10,12 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use kinrow::engine::{EngineKind, Limits};
-use kinrow::game::{parse_board_string, Cell, Player, Position, Rules};
+use kinrow::game::{Cell, Player, Position, Rules};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-const MIDDLE_15: &str = "...............\
-/...............\
-/...............\
-/...............\
-/.....o.........\
-/......xo.......\
-/......oxx......\
-/.....xoxo......\
-/......o.x......\
-/.......o.x.....\
-/...............\
-/...............\
-/...............\
-/...............\
-/...............";
-
-fn position(m: u64, n: u64, k: u64, board: &str) -> Position {
-    let rules = Rules::mnk(m, n, k).unwrap();
-    let cells = parse_board_string(board, rules.m(), rules.n()).unwrap();
-    Position::from_cells(&rules, cells, None).unwrap()
-}
+mod support;
+use support::{position, MIDDLE_15};
 
 /// The 15x15 middle game placed in the middle of a 64x64 board.
 fn middle_64() -> Position {

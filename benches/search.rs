@@ -12,26 +12,12 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use kinrow::engine::minimax::Minimax;
 use kinrow::engine::perfect::Perfect;
 use kinrow::engine::{Engine, Limits};
-use kinrow::game::{parse_board_string, Position, Rules};
+use kinrow::game::{Position, Rules};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-/// The middle-game position of `benches/game.rs` (x to move).
-const GOMOKU: &str = "...............\
-/...............\
-/...............\
-/...............\
-/.....o.........\
-/......xo.......\
-/......oxx......\
-/.....xoxo......\
-/......o.x......\
-/.......o.x.....\
-/...............\
-/...............\
-/...............\
-/...............\
-/...............";
+mod support;
+use support::{position, MIDDLE_15};
 
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("perfect/empty");
@@ -50,9 +36,7 @@ fn bench(c: &mut Criterion) {
     }
     group.finish();
 
-    let rules = Rules::mnk(15, 15, 5).unwrap();
-    let cells = parse_board_string(GOMOKU, 15, 15).unwrap();
-    let p = Position::from_cells(&rules, cells, None).unwrap();
+    let p = position(15, 15, 5, MIDDLE_15);
     let limits = Limits {
         depth: Some(4),
         ..Limits::with_time(Duration::from_secs(10))
