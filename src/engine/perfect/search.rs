@@ -15,12 +15,15 @@
 //!   best cell for it: own potential below 1, or the opponent's below 1/2, with the
 //!   opponent to move), windows needing more marks than their owner has moves left count
 //!   as dead, and the fewest moves any line still needs bounds how soon a win can come;
-//! - a mark that leaves two different winning cells, with no threat of the opponent's
-//!   to answer, wins on the third ply;
+//! - a mark that leaves two different winning cells (a "double"), with no threat of
+//!   the opponent's to answer, wins on the third ply; without a double, the mover
+//!   cannot win before the fifth ply (each threat made is blocked at once), nor the
+//!   opponent before the sixth (the fourth if they have a double);
 //! - pairing strategies: when the opponent's open windows, after the mover's mark on
 //!   one of the cells most of them go through, can each be given a pair of empty cells
 //!   inside it, all pairs disjoint, the opponent can never complete a line (the mover
-//!   answers one cell of a pair with the other), so the mover does not lose;
+//!   answers one cell of a pair with the other), so the mover does not lose (not tried
+//!   when the opponent has more open windows than there are empty cells);
 //! - the transposition table, keyed by the canonical (symmetry-reduced) hash.
 //!
 //! When the opponent has a cell whose mark would leave them two different winning
@@ -152,10 +155,16 @@ impl<'a, B: Bits> Solver<'a, B> {
             if !(st.blocks & mask).none() {
                 continue;
             }
-            let counts = [(st.marks[0] & mask).count(), (st.marks[1] & mask).count()];
-            if counts[0] > 0 && counts[1] > 0 {
+            let (xs, os) = (st.marks[0] & mask, st.marks[1] & mask);
+            if !xs.none() && !os.none() {
                 continue;
             }
+            // Only one side (or none) has marks here: one count is zero.
+            let counts = if os.none() {
+                [xs.count(), 0]
+            } else {
+                [0, os.count()]
+            };
             let empty = mask & !occupied;
             for p in 0..2 {
                 let own = counts[p];
@@ -253,12 +262,33 @@ impl<'a, B: Bits> Solver<'a, B> {
         }
         let empties = shape.full & !st.occupied();
         let clearing = st.can_clear();
-        if threats.none() && !clearing && shape.overline {
+        // Who has a mark that would leave two different winning cells ("a double")?
+        let knows_doubles = !clearing && shape.overline;
+        let (my_double, their_double) = if knows_doubles {
+            cells(empties).fold((false, false), |(m, t), c| {
+                (
+                    m || !self.makes[c][me].rest().none(),
+                    t || !self.makes[c][opp].rest().none(),
+                )
+            })
+        } else {
+            (true, true)
+        };
+        if threats.none() && knows_doubles && my_double {
             // A mark that leaves two different winning cells wins on the third ply: the
             // opponent has no threat to answer with and can block only one of them.
-            if cells(empties).any(|c| self.makes[c][me].count() >= 2) {
-                return WIN - (ply_i + 3);
+            return WIN - (ply_i + 3);
+        }
+        if knows_doubles {
+            // Without a double, a mark leaves at most one winning cell, which the other
+            // side blocks at once: I cannot win before the fifth ply. And the opponent
+            // (with one threat at most, which I block) cannot win before the sixth ply,
+            // or the fourth if they have a double. (Marks only ever take windows away
+            // from the other side, so neither gains a double it does not have now.)
+            if !my_double {
+                ub = ub.min(WIN - (ply_i + 5));
             }
+            lb = lb.max(-(WIN - (ply_i + if their_double { 4 } else { 6 })));
         }
         let answers = if threats.none() && !clearing && shape.overline {
             self.answers_to_doubles(me, empties)
@@ -431,12 +461,16 @@ impl<'a, B: Bits> Solver<'a, B> {
         let mut counters = B::default();
         for c in cells(empties) {
             let made = self.makes[c][opp];
-            match made.count() {
-                0 | 1 => {}
-                2 => answers &= B::bit(c) | made,
-                _ => answers &= B::bit(c),
+            let second = made.rest();
+            if !second.none() {
+                // Two winning cells or more.
+                doubled = true;
+                if second.rest().none() {
+                    answers &= B::bit(c) | made;
+                } else {
+                    answers &= B::bit(c);
+                }
             }
-            doubled |= made.count() >= 2;
             if !self.makes[c][me].none() {
                 counters |= B::bit(c);
             }
@@ -468,10 +502,12 @@ impl<'a, B: Bits> Solver<'a, B> {
     /// keeps every window from filling. Either at once (the extra move cannot hurt) or
     /// after a mark of `me` on one of the few cells most of the opponent's windows go
     /// through (the only cell, if the opponent has a threat), which kills those windows.
-    /// Only valid while nobody can clear cells.
+    /// Not tried when the opponent has more open windows than there are empty cells:
+    /// a pairing is then almost never found (on 6,5,4, a few in ten thousand), and the
+    /// failed tries cost the most. Only valid while nobody can clear cells.
     fn pairs_after_mark(&mut self, me: usize, threats: B, empties: B) -> bool {
         let opp = me ^ 1;
-        if !self.pairing_setup(opp) {
+        if self.open[opp].len() > empties.count() as usize || !self.pairing_setup(opp) {
             return false;
         }
         let all = low_bits(self.open[opp].len());
@@ -528,10 +564,19 @@ impl<'a, B: Bits> Solver<'a, B> {
             let i = rest.trailing_zeros() as usize;
             rest &= rest - 1;
             let free = open[i] & !used;
-            let n = free.count();
-            if n < 2 {
+            // The number of free cells, without a full count for the common small cases.
+            let second = free.rest();
+            if free.none() || second.none() {
                 return false;
             }
+            let third = second.rest();
+            let n = if third.none() {
+                2
+            } else if third.rest().none() {
+                3
+            } else {
+                4 + third.rest().rest().count()
+            };
             if n < fewest {
                 fewest = n;
                 pick = free;
