@@ -23,7 +23,10 @@
 //!   one of the cells most of them go through, can each be given a pair of empty cells
 //!   inside it, all pairs disjoint, the opponent can never complete a line (the mover
 //!   answers one cell of a pair with the other), so the mover does not lose (not tried
-//!   when the opponent has more open windows than there are empty cells);
+//!   when the opponent has more open windows than there are empty cells); where only a
+//!   win counts for the mover (alpha at 0 or more), each of the mover's marks is first
+//!   checked that way from the node itself, and a mark the opponent answers by pairing
+//!   is not searched at all (its child would only find the same pairing);
 //! - the transposition table, keyed by the canonical (symmetry-reduced) hash.
 //!
 //! When the opponent has a cell whose mark would leave them two different winning
@@ -68,9 +71,6 @@ pub struct Scan<B> {
     pub missing: [u32; 2],
     /// Empty cells on some window that someone can still complete.
     pub live: B,
-    /// Per player, the most one mark can change their potential (the largest per-cell
-    /// Erdős–Selfridge weight); only computed by a scan with scores.
-    pub swing: [f64; 2],
 }
 
 /// The exact solver over one board shape.
@@ -84,6 +84,8 @@ pub struct Solver<'a, B: Bits> {
     pub max_ply: u32,
     lists: Vec<Vec<(u64, Move)>>,
     scores: Vec<u32>,
+    /// True once `es` holds the last scan's weights for that player.
+    es_ready: [bool; 2],
     /// Per cell and player: the Erdős–Selfridge weight (`2^-missing`) of that player's
     /// open windows through the cell: what a mark there adds to their potential, or
     /// takes away from it when the other side plays there.
@@ -91,6 +93,10 @@ pub struct Solver<'a, B: Bits> {
     /// Per player, the empty cells of each window they can still complete (from the
     /// last scan with scores): the input of [`Solver::pairs_after_mark`].
     open: [Vec<B>; 2],
+    /// The Erdős–Selfridge weight (`2^-missing`) and the move-ordering weight (by the
+    /// marks already in it) of each window of `open`.
+    open_es: [Vec<f64>; 2],
+    open_weight: [Vec<u32>; 2],
     /// Per cell and player: the cells where a mark of that player would win once they
     /// have also marked this cell (the other empty cell of each of their open windows
     /// that lacks two marks, one of them here). From the last scan with scores.
@@ -98,6 +104,10 @@ pub struct Solver<'a, B: Bits> {
     /// Per player and cell: how often a mark there refuted a node where it was not
     /// the first move tried (breaks ties of the static ordering).
     history: [Vec<u32>; 2],
+    /// Set for a child whose parent already looked for a pairing after it.
+    skip_pairing: bool,
+    /// Per ply, what the node there keeps to refute its marks by pairing.
+    quick: Vec<Quick<B>>,
     /// Per cell, the windows of the pairing search's list that go through it.
     through: Vec<u64>,
 }
@@ -112,16 +122,22 @@ impl<'a, B: Bits> Solver<'a, B> {
             max_ply: 0,
             lists: Vec::new(),
             scores: vec![0; shape.cells],
+            es_ready: [false; 2],
             es: vec![[0.0; 2]; shape.cells],
             open: [Vec::new(), Vec::new()],
+            open_es: [Vec::new(), Vec::new()],
+            open_weight: [Vec::new(), Vec::new()],
             through: vec![0; shape.cells],
+            quick: Vec::new(),
+            skip_pairing: false,
             history: [vec![0; shape.cells], vec![0; shape.cells]],
             makes: vec![[B::default(); 2]; shape.cells],
         }
     }
 
-    /// One pass over the windows; with `score`, also the move-ordering score of every
-    /// empty cell into `self.scores`.
+    /// One pass over the windows; with `score`, also the open windows of each player
+    /// (with their weights) and the cells that would make a double, the input of the
+    /// per-cell weights ([`Solver::cell_weights`], [`Solver::order_scores`]).
     pub fn scan(&mut self, st: &State<B>, score: bool) -> Scan<B> {
         let shape = self.shape;
         let k = shape.k;
@@ -141,13 +157,14 @@ impl<'a, B: Bits> Solver<'a, B> {
             potential: [0.0; 2],
             missing: [u32::MAX; 2],
             live: B::default(),
-            swing: [0.0; 2],
         };
         if score {
-            self.scores.iter_mut().for_each(|s| *s = 0);
-            self.es.iter_mut().for_each(|s| *s = [0.0; 2]);
-            self.open[0].clear();
-            self.open[1].clear();
+            self.es_ready = [false; 2];
+            for p in 0..2 {
+                self.open[p].clear();
+                self.open_es[p].clear();
+                self.open_weight[p].clear();
+            }
             self.makes.iter_mut().for_each(|m| *m = [B::default(); 2]);
         }
         for line in &shape.lines {
@@ -187,32 +204,59 @@ impl<'a, B: Bits> Solver<'a, B> {
                 }
                 if score {
                     self.open[p].push(empty);
+                    self.open_es[p].push(es);
+                    self.open_weight[p].push(shape.weight[own as usize]);
                     if missing == 2 {
                         let (a, b) = (empty.first(), empty.rest().first());
                         self.makes[a][p] |= B::bit(b);
                         self.makes[b][p] |= B::bit(a);
                     }
-                    let w = shape.weight[own as usize];
-                    for c in cells(empty) {
-                        self.scores[c] += w;
-                        self.es[c][p] += es;
-                    }
-                }
-            }
-        }
-        if score {
-            for c in cells(out.live) {
-                for p in 0..2 {
-                    out.swing[p] = out.swing[p].max(self.es[c][p]);
                 }
             }
         }
         out
     }
 
+    /// Fills `es` for player `p` from the open windows of the last scan with scores
+    /// (once per scan: only nodes that get this far need it).
+    fn cell_weights(&mut self, p: usize) {
+        if self.es_ready[p] {
+            return;
+        }
+        self.es_ready[p] = true;
+        self.es.iter_mut().for_each(|e| e[p] = 0.0);
+        for (&w, &es) in self.open[p].iter().zip(&self.open_es[p]) {
+            for c in cells(w) {
+                self.es[c][p] += es;
+            }
+        }
+    }
+
+    /// The most one mark can change player `p`'s potential: the largest per-cell
+    /// Erdős–Selfridge weight of the last scan with scores.
+    fn swing(&mut self, p: usize) -> f64 {
+        self.cell_weights(p);
+        self.es.iter().fold(0.0, |m, e| m.max(e[p]))
+    }
+
+    /// The move-ordering score of every empty cell, from the open windows of the last
+    /// scan with scores: every still-open window through it, for either player,
+    /// weighted by how full it already is. Only nodes that try moves need it.
+    pub fn order_scores(&mut self) {
+        self.scores.iter_mut().for_each(|s| *s = 0);
+        for p in 0..2 {
+            for (&w, &weight) in self.open[p].iter().zip(&self.open_weight[p]) {
+                for c in cells(w) {
+                    self.scores[c] += weight;
+                }
+            }
+        }
+    }
+
     /// The exact value of `st` (from its side to move's view) if it lies inside
     /// `(alpha, beta)`; otherwise a bound on the side of the window it fell out of.
     pub fn search(&mut self, st: &State<B>, ply: u32, alpha: i32, beta: i32) -> i32 {
+        let skip_pairing = std::mem::take(&mut self.skip_pairing);
         if self.clock.tick() {
             self.aborted = true;
             return 0;
@@ -307,11 +351,12 @@ impl<'a, B: Bits> Solver<'a, B> {
             // for it, my potential must reach 1 with them to move for me to have a
             // chance, and theirs must stay at 1/2 or more with them to move for them.
             let (mine, theirs) = (scan.potential[me], scan.potential[opp]);
-            let i_can_win =
-                mine >= 0.5 && mine + scan.swing[me] >= 1.0 && scan.missing[me] <= mine_left;
+            let i_can_win = mine >= 0.5
+                && scan.missing[me] <= mine_left
+                && (mine >= 1.0 || mine + self.swing(me) >= 1.0);
             let they_can_win = theirs >= 1.0
-                && theirs - scan.swing[opp] >= 0.5
-                && scan.missing[opp] <= theirs_left;
+                && scan.missing[opp] <= theirs_left
+                && theirs - self.swing(opp) >= 0.5;
             ub = ub.min(if i_can_win {
                 WIN - (ply_i + 2 * scan.missing[me] as i32 - 1)
             } else {
@@ -326,7 +371,7 @@ impl<'a, B: Bits> Solver<'a, B> {
         if !clearing {
             // Pairing strategies: a side whose open windows hold disjoint pairs of
             // empty cells, one inside each, can never complete a line.
-            if lb < 0 && alpha < 0 && self.pairs_after_mark(me, threats, empties) {
+            if lb < 0 && alpha < 0 && !skip_pairing && self.pairs_after_mark(me, threats, empties) {
                 lb = 0;
             }
         }
@@ -362,6 +407,7 @@ impl<'a, B: Bits> Solver<'a, B> {
                 let targets = (empties & scan.live) | one_dead;
                 answers.map_or(targets, |a| a & targets)
             };
+            self.order_scores();
             for c in cells(targets) {
                 let s = ((self.scores[c] as u64) << 6)
                     + self.history[me][c].min(63) as u64
@@ -393,6 +439,12 @@ impl<'a, B: Bits> Solver<'a, B> {
             }
         }
 
+        // A mark the opponent can always answer by pairing cannot win: when nothing short
+        // of a win counts (alpha at 0 or more), such marks are refuted right here.
+        let quick = !clearing
+            && alpha >= 0
+            && list.len() > 1
+            && self.quick_setup(ply as usize, me, empties);
         let mut best = i32::MIN;
         let mut best_move = list[0].1;
         // Best first, picked one at a time: most nodes cut off after a move or two.
@@ -405,8 +457,18 @@ impl<'a, B: Bits> Solver<'a, B> {
             }
             list.swap(i, top);
             let mv = list[i].1;
-            let child = shape.play(st, mv);
-            let v = -self.search(&child, ply + 1, -beta, -alpha);
+            let v = if quick
+                && alpha >= 0
+                && mv.piece == Piece::Mark
+                && self.refuted_by_pairing(ply as usize, mv.cell())
+            {
+                0
+            } else {
+                let child = shape.play(st, mv);
+                // The child need not look for that pairing again.
+                self.skip_pairing = quick && alpha >= 0 && mv.piece == Piece::Mark;
+                -self.search(&child, ply + 1, -beta, -alpha)
+            };
             if self.aborted {
                 *self.list(ply) = list;
                 return 0;
@@ -519,6 +581,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             }
             tries[0] = threats.first();
         } else {
+            self.cell_weights(opp);
             let mut weights = [0.0f64; PAIRING_CELLS + 1];
             for c in cells(empties) {
                 let w = self.es[c][opp];
@@ -537,67 +600,103 @@ impl<'a, B: Bits> Solver<'a, B> {
         }
         for &c in tries.iter().filter(|&&c| c != usize::MAX) {
             let mut steps = PAIRING_STEPS;
-            if self.cover(opp, all & !self.through[c], B::bit(c), &mut steps) {
+            if cover(
+                &self.open[opp],
+                &self.through,
+                all & !self.through[c],
+                B::bit(c),
+                &mut steps,
+            ) {
                 return true;
             }
         }
         false
     }
 
-    /// Finds disjoint pairs of cells outside `used`, one inside each of player `p`'s
-    /// open windows in `uncovered` (bits of [`Solver::pairing_setup`]'s list): a small
-    /// backtracking search, the window with the fewest free cells first, that gives up
-    /// (answers false) after `steps` steps.
-    fn cover(&self, p: usize, uncovered: u64, used: B, steps: &mut u32) -> bool {
-        if uncovered == 0 {
-            return true;
-        }
-        if *steps == 0 {
+    /// Keeps what [`Solver::refuted_by_pairing`] needs at `ply` about the mover `me`'s
+    /// open windows (from the last scan with scores): the children's scans overwrite
+    /// the solver's own copy. False when a pairing is out of reach (more open windows
+    /// than empty cells, or more than 64).
+    fn quick_setup(&mut self, ply: usize, me: usize, empties: B) -> bool {
+        let n = self.open[me].len();
+        if n > 64 || n > empties.count() as usize {
             return false;
         }
-        *steps -= 1;
-        let open = &self.open[p];
-        let mut pick = B::default();
-        let mut fewest = u32::MAX;
-        let mut rest = uncovered;
-        while rest != 0 {
-            let i = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let free = open[i] & !used;
-            // The number of free cells, without a full count for the common small cases.
-            let second = free.rest();
-            if free.none() || second.none() {
-                return false;
-            }
-            let third = second.rest();
-            let n = if third.none() {
-                2
-            } else if third.rest().none() {
-                3
-            } else {
-                4 + third.rest().rest().count()
-            };
-            if n < fewest {
-                fewest = n;
-                pick = free;
-                if n == 2 {
-                    break;
-                }
+        while self.quick.len() <= ply {
+            self.quick.push(Quick {
+                open: Vec::new(),
+                through: vec![0; self.shape.cells],
+                makes: vec![B::default(); self.shape.cells],
+                tries: [usize::MAX; PAIRING_CELLS + 2],
+            });
+        }
+        self.cell_weights(me);
+        let q = &mut self.quick[ply];
+        q.open.clear();
+        q.open.extend_from_slice(&self.open[me]);
+        q.through.iter_mut().for_each(|t| *t = 0);
+        for (i, &w) in q.open.iter().enumerate() {
+            for c in cells(w) {
+                q.through[c] |= 1 << i;
             }
         }
-        let mut firsts = pick;
-        while !firsts.none() {
-            let a = firsts.first();
-            firsts = firsts.rest();
-            for b in cells(firsts) {
-                let covered = self.through[a] & self.through[b];
-                let pair = B::bit(a) | B::bit(b);
-                if self.cover(p, uncovered & !covered, used | pair, steps) {
-                    return true;
-                }
-                if *steps == 0 {
-                    return false;
-                }
+        for (c, m) in q.makes.iter_mut().enumerate() {
+            *m = self.makes[c][me];
+        }
+        // The heaviest cells for the mover's potential, one more than the pairing
+        // search tries (the mark itself may be one of them).
+        let mut weights = [0.0f64; PAIRING_CELLS + 2];
+        q.tries = [usize::MAX; PAIRING_CELLS + 2];
+        for c in cells(empties) {
+            let w = self.es[c][me];
+            let mut i = PAIRING_CELLS + 1;
+            if w <= weights[i] {
+                continue;
+            }
+            while i > 0 && weights[i - 1] < w {
+                weights[i] = weights[i - 1];
+                q.tries[i] = q.tries[i - 1];
+                i -= 1;
+            }
+            weights[i] = w;
+            q.tries[i] = c;
+        }
+        true
+    }
+
+    /// True when the mover's mark on `cell` cannot win for them because the opponent,
+    /// replying, has a pairing strategy ([`Solver::pairs_after_mark`]), found from what
+    /// [`Solver::quick_setup`] kept at `ply`: the child is then not searched at all.
+    /// Only valid while nobody can clear cells.
+    fn refuted_by_pairing(&self, ply: usize, cell: usize) -> bool {
+        let q = &self.quick[ply];
+        let all = low_bits(q.open.len());
+        let made = q.makes[cell];
+        let used = B::bit(cell);
+        let mut tries = [usize::MAX; PAIRING_CELLS + 2];
+        if !made.none() {
+            // The mark makes a threat: the reply must block it; two cannot be blocked.
+            if !made.rest().none() {
+                return false;
+            }
+            tries[0] = made.first();
+        } else {
+            tries = q.tries;
+        }
+        for &t in tries
+            .iter()
+            .filter(|&&t| t != usize::MAX && t != cell)
+            .take(PAIRING_CELLS)
+        {
+            let mut steps = PAIRING_STEPS;
+            if cover(
+                &q.open,
+                &q.through,
+                all & !q.through[t],
+                used | B::bit(t),
+                &mut steps,
+            ) {
+                return true;
             }
         }
         false
@@ -611,7 +710,7 @@ impl<'a, B: Bits> Solver<'a, B> {
         &mut self.lists[i]
     }
 
-    /// The move-ordering score of `cell` from the last [`Solver::scan`] with scores.
+    /// The move-ordering score of `cell` from the last [`Solver::order_scores`].
     pub fn score_of(&self, cell: usize) -> u32 {
         self.scores[cell]
     }
@@ -624,4 +723,73 @@ impl<'a, B: Bits> Solver<'a, B> {
         let back = &self.shape.maps[self.shape.inverse[sym]];
         Some(Move::new(back[mv.cell()] as usize, mv.piece))
     }
+}
+
+/// Finds disjoint pairs of cells outside `used`, one inside each of the windows of
+/// `open` in `uncovered` (bits of the list; `through[c]` holds the windows through cell
+/// `c`): a small backtracking search, the window with the fewest free cells first, that
+/// gives up (answers false) after `steps` steps.
+fn cover<B: Bits>(open: &[B], through: &[u64], uncovered: u64, used: B, steps: &mut u32) -> bool {
+    if uncovered == 0 {
+        return true;
+    }
+    if *steps == 0 {
+        return false;
+    }
+    *steps -= 1;
+    let mut pick = B::default();
+    let mut fewest = u32::MAX;
+    let mut rest = uncovered;
+    while rest != 0 {
+        let i = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let free = open[i] & !used;
+        // The number of free cells, without a full count for the common small cases.
+        let second = free.rest();
+        if free.none() || second.none() {
+            return false;
+        }
+        let third = second.rest();
+        let n = if third.none() {
+            2
+        } else if third.rest().none() {
+            3
+        } else {
+            4 + third.rest().rest().count()
+        };
+        if n < fewest {
+            fewest = n;
+            pick = free;
+            if n == 2 {
+                break;
+            }
+        }
+    }
+    let mut firsts = pick;
+    while !firsts.none() {
+        let a = firsts.first();
+        firsts = firsts.rest();
+        for b in cells(firsts) {
+            let covered = through[a] & through[b];
+            let pair = B::bit(a) | B::bit(b);
+            if cover(open, through, uncovered & !covered, used | pair, steps) {
+                return true;
+            }
+            if *steps == 0 {
+                return false;
+            }
+        }
+    }
+    false
+}
+
+/// What a node keeps to refute its own marks by pairing without searching them
+/// ([`Solver::refuted_by_pairing`]): the mover's open windows, the windows through each
+/// cell, the cells a mark would make winning, and the cells most of those windows go
+/// through.
+struct Quick<B> {
+    open: Vec<B>,
+    through: Vec<u64>,
+    makes: Vec<B>,
+    tries: [usize; PAIRING_CELLS + 2],
 }
