@@ -606,7 +606,9 @@ impl<'a, B: Bits> Solver<'a, B> {
                 all & !self.through[c],
                 B::bit(c),
                 &mut steps,
-            ) {
+            )
+            .is_some()
+            {
                 return true;
             }
         }
@@ -628,10 +630,12 @@ impl<'a, B: Bits> Solver<'a, B> {
                 through: vec![0; self.shape.cells],
                 makes: vec![B::default(); self.shape.cells],
                 tries: [usize::MAX; PAIRING_CELLS + 2],
+                pairings: [None; PAIRING_CELLS + 2],
             });
         }
         self.cell_weights(me);
         let q = &mut self.quick[ply];
+        q.pairings = [None; PAIRING_CELLS + 2];
         q.open.clear();
         q.open.extend_from_slice(&self.open[me]);
         q.through.iter_mut().for_each(|t| *t = 0);
@@ -667,36 +671,68 @@ impl<'a, B: Bits> Solver<'a, B> {
     /// True when the mover's mark on `cell` cannot win for them because the opponent,
     /// replying, has a pairing strategy ([`Solver::pairs_after_mark`]), found from what
     /// [`Solver::quick_setup`] kept at `ply`: the child is then not searched at all.
-    /// Only valid while nobody can clear cells.
-    fn refuted_by_pairing(&self, ply: usize, cell: usize) -> bool {
-        let q = &self.quick[ply];
+    /// The pairings after the opponent's reply on each of the few tried cells are found
+    /// once per node: a mark outside a pairing's cells leaves it whole. Only valid while
+    /// nobody can clear cells.
+    fn refuted_by_pairing(&mut self, ply: usize, cell: usize) -> bool {
+        let q = &mut self.quick[ply];
         let all = low_bits(q.open.len());
         let made = q.makes[cell];
         let used = B::bit(cell);
-        let mut tries = [usize::MAX; PAIRING_CELLS + 2];
         if !made.none() {
             // The mark makes a threat: the reply must block it; two cannot be blocked.
             if !made.rest().none() {
                 return false;
             }
-            tries[0] = made.first();
-        } else {
-            tries = q.tries;
-        }
-        for &t in tries
-            .iter()
-            .filter(|&&t| t != usize::MAX && t != cell)
-            .take(PAIRING_CELLS)
-        {
+            let t = made.first();
             let mut steps = PAIRING_STEPS;
-            if cover(
+            return cover(
                 &q.open,
                 &q.through,
                 all & !q.through[t],
                 used | B::bit(t),
                 &mut steps,
-            ) {
-                return true;
+            )
+            .is_some();
+        }
+        let mut tried = 0;
+        for i in 0..q.tries.len() {
+            let t = q.tries[i];
+            if t == usize::MAX || tried == PAIRING_CELLS {
+                break;
+            }
+            if t == cell {
+                continue;
+            }
+            tried += 1;
+            let found = *q.pairings[i].get_or_insert_with(|| {
+                let mut steps = PAIRING_STEPS;
+                cover(
+                    &q.open,
+                    &q.through,
+                    all & !q.through[t],
+                    B::bit(t),
+                    &mut steps,
+                )
+            });
+            match found {
+                Some(pairs) if !pairs.has(cell) => return true,
+                Some(_) => {
+                    // The mark takes a cell of that pairing: look for another.
+                    let mut steps = PAIRING_STEPS;
+                    if cover(
+                        &q.open,
+                        &q.through,
+                        all & !q.through[t],
+                        used | B::bit(t),
+                        &mut steps,
+                    )
+                    .is_some()
+                    {
+                        return true;
+                    }
+                }
+                None => {}
             }
         }
         false
@@ -728,13 +764,19 @@ impl<'a, B: Bits> Solver<'a, B> {
 /// Finds disjoint pairs of cells outside `used`, one inside each of the windows of
 /// `open` in `uncovered` (bits of the list; `through[c]` holds the windows through cell
 /// `c`): a small backtracking search, the window with the fewest free cells first, that
-/// gives up (answers false) after `steps` steps.
-fn cover<B: Bits>(open: &[B], through: &[u64], uncovered: u64, used: B, steps: &mut u32) -> bool {
+/// gives up (answers `None`) after `steps` steps. Found: `used` with every pair's cells.
+fn cover<B: Bits>(
+    open: &[B],
+    through: &[u64],
+    uncovered: u64,
+    used: B,
+    steps: &mut u32,
+) -> Option<B> {
     if uncovered == 0 {
-        return true;
+        return Some(used);
     }
     if *steps == 0 {
-        return false;
+        return None;
     }
     *steps -= 1;
     let mut pick = B::default();
@@ -747,7 +789,7 @@ fn cover<B: Bits>(open: &[B], through: &[u64], uncovered: u64, used: B, steps: &
         // The number of free cells, without a full count for the common small cases.
         let second = free.rest();
         if free.none() || second.none() {
-            return false;
+            return None;
         }
         let third = second.rest();
         let n = if third.none() {
@@ -772,15 +814,13 @@ fn cover<B: Bits>(open: &[B], through: &[u64], uncovered: u64, used: B, steps: &
         for b in cells(firsts) {
             let covered = through[a] & through[b];
             let pair = B::bit(a) | B::bit(b);
-            if cover(open, through, uncovered & !covered, used | pair, steps) {
-                return true;
-            }
-            if *steps == 0 {
-                return false;
+            let found = cover(open, through, uncovered & !covered, used | pair, steps);
+            if found.is_some() || *steps == 0 {
+                return found;
             }
         }
     }
-    false
+    None
 }
 
 /// What a node keeps to refute its own marks by pairing without searching them
@@ -792,4 +832,7 @@ struct Quick<B> {
     through: Vec<u64>,
     makes: Vec<B>,
     tries: [usize; PAIRING_CELLS + 2],
+    /// Per try, once looked for: the cells of a pairing after the opponent's mark
+    /// there (with the try itself), or `None` when none was found.
+    pairings: [Option<Option<B>>; PAIRING_CELLS + 2],
 }
