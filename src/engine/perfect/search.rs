@@ -440,11 +440,10 @@ impl<'a, B: Bits> Solver<'a, B> {
         }
 
         // A mark the opponent can always answer by pairing cannot win: when nothing short
-        // of a win counts (alpha at 0 or more), such marks are refuted right here.
-        let quick = !clearing
-            && alpha >= 0
-            && list.len() > 1
-            && self.quick_setup(ply as usize, me, empties);
+        // of a win counts (alpha at 0 or more, from the start or once a move has reached
+        // 0), such marks are refuted right here.
+        let quick =
+            !clearing && beta > 0 && list.len() > 1 && self.quick_setup(ply as usize, me, empties);
         let mut best = i32::MIN;
         let mut best_move = list[0].1;
         // Best first, picked one at a time: most nodes cut off after a move or two.
