@@ -350,13 +350,16 @@ impl<'a, B: Bits> Solver<'a, B> {
             // Erdős–Selfridge now, and one move ahead: after my mark on the best cell
             // for it, my potential must reach 1 with them to move for me to have a
             // chance, and theirs must stay at 1/2 or more with them to move for them.
+            // (A bound that cannot cut nor narrow the window is not worked out: no
+            // per-cell weights for "I cannot win" when beta is 0 or less, nor for "they
+            // cannot win" when alpha is 0 or more.)
             let (mine, theirs) = (scan.potential[me], scan.potential[opp]);
             let i_can_win = mine >= 0.5
                 && scan.missing[me] <= mine_left
-                && (mine >= 1.0 || mine + self.swing(me) >= 1.0);
+                && (mine >= 1.0 || beta <= 0 || mine + self.swing(me) >= 1.0);
             let they_can_win = theirs >= 1.0
                 && scan.missing[opp] <= theirs_left
-                && theirs - self.swing(opp) >= 0.5;
+                && (alpha >= 0 || theirs - self.swing(opp) >= 0.5);
             ub = ub.min(if i_can_win {
                 WIN - (ply_i + 2 * scan.missing[me] as i32 - 1)
             } else {
