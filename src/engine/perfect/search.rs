@@ -33,6 +33,10 @@
 //! cells, only that cell, those winning cells and the mover's own threat-making moves
 //! can avoid a loss: the other moves are not searched.
 //!
+//! A mark that leaves the opponent exactly one winning cell to block (and them no
+//! threat of their own, nor a block piece) is followed at once by that block: the
+//! position in between is never a node of its own.
+//!
 //! Moves are ordered by a line-potential score of their cell: every still-open window
 //! through it, for either player, weighted by how full it already is. Empty cells on no
 //! open window ("dead" cells) are all alike, so only one of them is tried.
@@ -104,6 +108,9 @@ pub struct Solver<'a, B: Bits> {
     /// Per player and cell: how often a mark there refuted a node where it was not
     /// the first move tried (breaks ties of the static ordering).
     history: [Vec<u32>; 2],
+    /// Per ply, the mover's `makes` at the node there (the children's scans overwrite
+    /// the solver's own).
+    kept_makes: Vec<Vec<B>>,
     /// Set for a child whose parent already looked for a pairing after it.
     skip_pairing: bool,
     /// Per ply, what the node there keeps to refute its marks by pairing.
@@ -130,6 +137,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             through: vec![0; shape.cells],
             quick: Vec::new(),
             skip_pairing: false,
+            kept_makes: Vec::new(),
             history: [vec![0; shape.cells], vec![0; shape.cells]],
             makes: vec![[B::default(); 2]; shape.cells],
         }
@@ -447,6 +455,13 @@ impl<'a, B: Bits> Solver<'a, B> {
         // 0), such marks are refuted right here.
         let quick =
             !clearing && beta > 0 && list.len() > 1 && self.quick_setup(ply as usize, me, empties);
+        // A mark that leaves the opponent exactly one winning cell to block, with no
+        // threat of their own and no block piece to do it with, forces their reply: the
+        // search goes straight to the position after both (see [`Solver::forced_reply`]).
+        let compress = !clearing && shape.overline && st.hands[opp].block == 0;
+        if compress {
+            self.keep_makes(ply as usize, me);
+        }
         let mut best = i32::MIN;
         let mut best_move = list[0].1;
         // Best first, picked one at a time: most nodes cut off after a move or two.
@@ -467,9 +482,19 @@ impl<'a, B: Bits> Solver<'a, B> {
                 0
             } else {
                 let child = shape.play(st, mv);
-                // The child need not look for that pairing again.
-                self.skip_pairing = quick && alpha >= 0 && mv.piece == Piece::Mark;
-                -self.search(&child, ply + 1, -beta, -alpha)
+                let reply = if compress && mv.piece == Piece::Mark {
+                    self.forced_reply(ply as usize, mv.cell(), threats)
+                } else {
+                    None
+                };
+                if let Some(t) = reply {
+                    let after = shape.play(&child, Move::mark(t));
+                    self.search(&after, ply + 2, alpha, beta)
+                } else {
+                    // The child need not look for that pairing again.
+                    self.skip_pairing = quick && alpha >= 0 && mv.piece == Piece::Mark;
+                    -self.search(&child, ply + 1, -beta, -alpha)
+                }
             };
             if self.aborted {
                 *self.list(ply) = list;
@@ -738,6 +763,33 @@ impl<'a, B: Bits> Solver<'a, B> {
             }
         }
         false
+    }
+
+    /// Keeps the mover `me`'s `makes` (from the last scan with scores) for
+    /// [`Solver::forced_reply`] at `ply`.
+    fn keep_makes(&mut self, ply: usize, me: usize) {
+        while self.kept_makes.len() <= ply {
+            self.kept_makes.push(vec![B::default(); self.shape.cells]);
+        }
+        let kept = &mut self.kept_makes[ply];
+        for (k, m) in kept.iter_mut().zip(&self.makes) {
+            *k = m[me];
+        }
+    }
+
+    /// The opponent's only reply to the mover's mark on `cell` at `ply`, when it is
+    /// forced: the mark leaves exactly one winning cell for the mover, and the opponent
+    /// has no winning cell of their own left (`threats`, before the mark) to take
+    /// instead. The caller checks that nobody can clear cells, that overlines count (the
+    /// `makes` are then the whole story) and that the opponent holds no block piece.
+    /// Whatever else the opponent plays loses at once, so the position after the mark
+    /// has the value of the position after the mark and that reply.
+    fn forced_reply(&self, ply: usize, cell: usize, threats: B) -> Option<usize> {
+        if !(threats & !B::bit(cell)).none() {
+            return None;
+        }
+        let made = self.kept_makes[ply][cell];
+        (!made.none() && made.rest().none()).then(|| made.first())
     }
 
     fn list(&mut self, ply: u32) -> &mut Vec<(u64, Move)> {
