@@ -52,7 +52,7 @@ use super::board::{Shape, State};
 pub const WIN: i32 = 1 << 24;
 const MATE: i64 = (WIN / 2) as i64;
 /// How many steps the pairing search may take at one node before it gives up.
-const PAIRING_STEPS: u32 = 64;
+const PAIRING_STEPS: u32 = 32;
 /// The set of the `n` lowest bits (`n` at most 64).
 fn low_bits(n: usize) -> u64 {
     if n >= 64 {
@@ -63,7 +63,7 @@ fn low_bits(n: usize) -> u64 {
 }
 
 /// How many first marks [`Solver::pairs_after_mark`] tries.
-const PAIRING_CELLS: usize = 5;
+const PAIRING_CELLS: usize = 3;
 
 /// What one pass over the windows learns about a position.
 pub struct Scan<B> {
