@@ -97,10 +97,8 @@ pub struct Solver<'a, B: Bits> {
     /// Per player, the empty cells of each window they can still complete (from the
     /// last scan with scores): the input of [`Solver::pairs_after_mark`].
     open: [Vec<B>; 2],
-    /// The Erdős–Selfridge weight (`2^-missing`) and the move-ordering weight (by the
-    /// marks already in it) of each window of `open`.
-    open_es: [Vec<f64>; 2],
-    open_weight: [Vec<u32>; 2],
+    /// How many marks of its owner each window of `open` already holds.
+    open_own: [Vec<u8>; 2],
     /// Per cell and player: the cells where a mark of that player would win once they
     /// have also marked this cell (the other empty cell of each of their open windows
     /// that lacks two marks, one of them here). From the last scan with scores.
@@ -132,8 +130,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             es_ready: [false; 2],
             es: vec![[0.0; 2]; shape.cells],
             open: [Vec::new(), Vec::new()],
-            open_es: [Vec::new(), Vec::new()],
-            open_weight: [Vec::new(), Vec::new()],
+            open_own: [Vec::new(), Vec::new()],
             through: vec![0; shape.cells],
             quick: Vec::new(),
             skip_pairing: false,
@@ -170,8 +167,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             self.es_ready = [false; 2];
             for p in 0..2 {
                 self.open[p].clear();
-                self.open_es[p].clear();
-                self.open_weight[p].clear();
+                self.open_own[p].clear();
             }
             self.makes.iter_mut().for_each(|m| *m = [B::default(); 2]);
         }
@@ -181,30 +177,24 @@ impl<'a, B: Bits> Solver<'a, B> {
                 continue;
             }
             let (xs, os) = (st.marks[0] & mask, st.marks[1] & mask);
-            if !xs.none() && !os.none() {
+            // Whose window it can still be: both players' while it is empty, else only
+            // the one player with marks in it.
+            let (owners, own): (&[usize], u32) = match (xs.none(), os.none()) {
+                (true, true) => (&[0, 1], 0),
+                (false, true) => (&[0], xs.count()),
+                (true, false) => (&[1], os.count()),
+                (false, false) => continue,
+            };
+            if own >= k {
                 continue;
             }
-            // Only one side (or none) has marks here: one count is zero.
-            let counts = if os.none() {
-                [xs.count(), 0]
-            } else {
-                [0, os.count()]
-            };
             let empty = mask & !occupied;
-            for p in 0..2 {
-                let own = counts[p];
-                if counts[p ^ 1] > 0 || own >= k {
+            let missing = k - own;
+            for &p in owners {
+                if missing > left[p] || (!shape.overline && !(st.marks[p] & line.ext).none()) {
                     continue;
                 }
-                if !shape.overline && !(st.marks[p] & line.ext).none() {
-                    continue;
-                }
-                let missing = k - own;
-                if missing > left[p] {
-                    continue;
-                }
-                let es = shape.inv_pow[missing as usize];
-                out.potential[p] += es;
+                out.potential[p] += shape.inv_pow[missing as usize];
                 out.missing[p] = out.missing[p].min(missing);
                 out.live |= empty;
                 if missing == 1 {
@@ -212,8 +202,7 @@ impl<'a, B: Bits> Solver<'a, B> {
                 }
                 if score {
                     self.open[p].push(empty);
-                    self.open_es[p].push(es);
-                    self.open_weight[p].push(shape.weight[own as usize]);
+                    self.open_own[p].push(own as u8);
                     if missing == 2 {
                         let (a, b) = (empty.first(), empty.rest().first());
                         self.makes[a][p] |= B::bit(b);
@@ -233,7 +222,9 @@ impl<'a, B: Bits> Solver<'a, B> {
         }
         self.es_ready[p] = true;
         self.es.iter_mut().for_each(|e| e[p] = 0.0);
-        for (&w, &es) in self.open[p].iter().zip(&self.open_es[p]) {
+        let (k, inv_pow) = (self.shape.k, &self.shape.inv_pow);
+        for (&w, &own) in self.open[p].iter().zip(&self.open_own[p]) {
+            let es = inv_pow[(k - own as u32) as usize];
             for c in cells(w) {
                 self.es[c][p] += es;
             }
@@ -253,7 +244,8 @@ impl<'a, B: Bits> Solver<'a, B> {
     pub fn order_scores(&mut self) {
         self.scores.iter_mut().for_each(|s| *s = 0);
         for p in 0..2 {
-            for (&w, &weight) in self.open[p].iter().zip(&self.open_weight[p]) {
+            for (&w, &own) in self.open[p].iter().zip(&self.open_own[p]) {
+                let weight = self.shape.weight[own as usize];
                 for c in cells(w) {
                     self.scores[c] += weight;
                 }
