@@ -23,10 +23,11 @@
 //!   one of the cells most of them go through, can each be given a pair of empty cells
 //!   inside it, all pairs disjoint, the opponent can never complete a line (the mover
 //!   answers one cell of a pair with the other), so the mover does not lose (not tried
-//!   when the opponent has more open windows than three fewer than the empty cells); where only a
-//!   win counts for the mover (alpha at 0 or more), each of the mover's marks is first
-//!   checked that way from the node itself, and a mark the opponent answers by pairing
-//!   is not searched at all (its child would only find the same pairing);
+//!   when the opponent has more open windows than three fewer than the empty cells);
+//!   where only a win counts for the mover (alpha at 0 or more), each of the mover's
+//!   marks is first checked that way from the node itself, and a mark the opponent
+//!   answers by pairing is not searched at all (its child would only find the same
+//!   pairing);
 //! - the transposition table, keyed by the canonical (symmetry-reduced) hash.
 //!
 //! When the opponent has a cell whose mark would leave them two different winning
