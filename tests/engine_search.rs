@@ -604,3 +604,23 @@ fn minimax_at_full_depth_never_picks_a_worse_move_on_3x3() {
         }
     }
 }
+
+/// More random positions on the largest boards brute force still solves quickly, with
+/// k = 3 and 4, overlines on and off: the forced-reply, pairing and double-threat
+/// shortcuts of the solver all fire on these.
+#[test]
+fn perfect_matches_brute_force_on_more_random_positions() {
+    for (m, n, k, overline, seed) in [
+        (5, 4, 4, true, 11),
+        (4, 5, 4, true, 12),
+        (5, 4, 3, true, 13),
+        (5, 4, 4, false, 14),
+        (5, 4, 3, false, 15),
+        (6, 3, 3, true, 16),
+    ] {
+        let rules = Rules::new(m, n, k, overline, [Hand::default(); 2]).unwrap();
+        for p in random_positions(&rules, 40, seed) {
+            check_against_reference(&p);
+        }
+    }
+}

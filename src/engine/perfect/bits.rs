@@ -24,7 +24,7 @@ pub trait Bits:
     fn none(self) -> bool;
     /// The lowest cell of a non-empty set.
     fn first(self) -> usize;
-    /// The set without its lowest cell.
+    /// The set without its lowest cell (the empty set stays empty).
     fn rest(self) -> Self;
     /// True when `cell` is in the set.
     #[inline]
@@ -55,7 +55,7 @@ macro_rules! bits_impl {
             }
             #[inline]
             fn rest(self) -> Self {
-                self & (self - 1)
+                self & self.wrapping_sub(1)
             }
         }
     };

@@ -209,6 +209,7 @@ fn solve<B: Bits + 'static>(
 
     let me = root.side;
     let scan = solver.scan(&root, true);
+    solver.order_scores();
     let mut keyed: Vec<(u64, Move)> = reps
         .iter()
         .map(|&mv| {
@@ -358,10 +359,13 @@ fn solve<B: Bits + 'static>(
 }
 
 /// The number of plies of a root move known to win (`win`) or to lose, on a board
-/// where the game lasts at most `empties` more plies: a binary search over the plies
-/// with null windows ("a win within `t` plies?"), which cut far more than one wide
-/// window does. `child` is the position after the move. Wins end on odd plies, losses on
-/// even ones.
+/// where the game lasts at most `empties` more plies: the fewest `t` (odd for wins,
+/// even for losses) such that the game ends that way within `t` plies, by a binary
+/// search over `t` with null windows ("a win within `t` plies?"), which cut far more
+/// than one wide window does. The first probe leans to the short side (a quarter of
+/// the range up: proofs about short games are the cheap ones), the second goes right
+/// next to it, where the answer most often lies. `child` is the position after the
+/// move.
 fn pin_plies<B: Bits>(
     solver: &mut Solver<B>,
     child: &board::State<B>,
@@ -376,29 +380,32 @@ fn pin_plies<B: Bits>(
         empties - 1
     }
     .max(lo);
+    let mut next = None;
+    let mut probes = 0;
     while lo < hi && !solver.aborted {
-        let steps = (hi - lo) / 2;
-        if win {
-            // Does the mover win within t plies? (The child's value at most -(WIN - t).)
-            let t = lo + 2 * (steps / 2);
+        let t = match next.take() {
+            Some(t) if t >= lo && t < hi => t,
+            _ => lo + 2 * ((hi - lo) / 4),
+        };
+        // Does the game end this way within t plies? For a win: the child's value is
+        // at most -(WIN - t); for a loss: at least WIN - t.
+        let within = if win {
             let edge = -(WIN - t as i32);
-            let r = solver.search(child, 1, edge, edge + 1);
-            if r <= edge {
-                hi = t;
-            } else {
-                lo = t + 2;
-            }
+            solver.search(child, 1, edge, edge + 1) <= edge
         } else {
-            // Does the mover lose in t plies or later? (The child's value at most WIN - t.)
-            let t = hi - 2 * (steps / 2);
-            let edge = WIN - t as i32;
-            let r = solver.search(child, 1, edge, edge + 1);
-            if r <= edge {
-                lo = t;
-            } else {
-                hi = t - 2;
-            }
+            let edge = WIN - t as i32 - 1;
+            solver.search(child, 1, edge, edge + 1) > edge
+        };
+        if within {
+            hi = t;
+        } else {
+            lo = t + 2;
         }
+        if probes == 0 {
+            // The answer is most often right next to the first probe: look there next.
+            next = Some(if within { t.saturating_sub(2) } else { t + 2 });
+        }
+        probes += 1;
     }
     lo
 }

@@ -15,17 +15,28 @@
 //!   best cell for it: own potential below 1, or the opponent's below 1/2, with the
 //!   opponent to move), windows needing more marks than their owner has moves left count
 //!   as dead, and the fewest moves any line still needs bounds how soon a win can come;
-//! - a mark that leaves two different winning cells, with no threat of the opponent's
-//!   to answer, wins on the third ply;
+//! - a mark that leaves two different winning cells (a "double"), with no threat of
+//!   the opponent's to answer, wins on the third ply; without a double, the mover
+//!   cannot win before the fifth ply (each threat made is blocked at once), nor the
+//!   opponent before the sixth (the fourth if they have a double);
 //! - pairing strategies: when the opponent's open windows, after the mover's mark on
 //!   one of the cells most of them go through, can each be given a pair of empty cells
 //!   inside it, all pairs disjoint, the opponent can never complete a line (the mover
-//!   answers one cell of a pair with the other), so the mover does not lose;
+//!   answers one cell of a pair with the other), so the mover does not lose (not tried
+//!   when the opponent has more open windows than three fewer than the empty cells);
+//!   where only a win counts for the mover (alpha at 0 or more), each of the mover's
+//!   marks is first checked that way from the node itself, and a mark the opponent
+//!   answers by pairing is not searched at all (its child would only find the same
+//!   pairing);
 //! - the transposition table, keyed by the canonical (symmetry-reduced) hash.
 //!
 //! When the opponent has a cell whose mark would leave them two different winning
 //! cells, only that cell, those winning cells and the mover's own threat-making moves
 //! can avoid a loss: the other moves are not searched.
+//!
+//! A mark that leaves the opponent exactly one winning cell to block (and them no
+//! threat of their own, nor a block piece) is followed at once by that block: the
+//! position in between is never a node of its own.
 //!
 //! Moves are ordered by a line-potential score of their cell: every still-open window
 //! through it, for either player, weighted by how full it already is. Empty cells on no
@@ -42,7 +53,7 @@ use super::board::{Shape, State};
 pub const WIN: i32 = 1 << 24;
 const MATE: i64 = (WIN / 2) as i64;
 /// How many steps the pairing search may take at one node before it gives up.
-const PAIRING_STEPS: u32 = 64;
+const PAIRING_STEPS: u32 = 32;
 /// The set of the `n` lowest bits (`n` at most 64).
 fn low_bits(n: usize) -> u64 {
     if n >= 64 {
@@ -53,7 +64,7 @@ fn low_bits(n: usize) -> u64 {
 }
 
 /// How many first marks [`Solver::pairs_after_mark`] tries.
-const PAIRING_CELLS: usize = 5;
+const PAIRING_CELLS: usize = 3;
 
 /// What one pass over the windows learns about a position.
 pub struct Scan<B> {
@@ -65,9 +76,6 @@ pub struct Scan<B> {
     pub missing: [u32; 2],
     /// Empty cells on some window that someone can still complete.
     pub live: B,
-    /// Per player, the most one mark can change their potential (the largest per-cell
-    /// Erdős–Selfridge weight); only computed by a scan with scores.
-    pub swing: [f64; 2],
 }
 
 /// The exact solver over one board shape.
@@ -81,6 +89,8 @@ pub struct Solver<'a, B: Bits> {
     pub max_ply: u32,
     lists: Vec<Vec<(u64, Move)>>,
     scores: Vec<u32>,
+    /// True once `es` holds the last scan's weights for that player.
+    es_ready: [bool; 2],
     /// Per cell and player: the Erdős–Selfridge weight (`2^-missing`) of that player's
     /// open windows through the cell: what a mark there adds to their potential, or
     /// takes away from it when the other side plays there.
@@ -88,6 +98,8 @@ pub struct Solver<'a, B: Bits> {
     /// Per player, the empty cells of each window they can still complete (from the
     /// last scan with scores): the input of [`Solver::pairs_after_mark`].
     open: [Vec<B>; 2],
+    /// How many marks of its owner each window of `open` already holds.
+    open_own: [Vec<u8>; 2],
     /// Per cell and player: the cells where a mark of that player would win once they
     /// have also marked this cell (the other empty cell of each of their open windows
     /// that lacks two marks, one of them here). From the last scan with scores.
@@ -95,6 +107,13 @@ pub struct Solver<'a, B: Bits> {
     /// Per player and cell: how often a mark there refuted a node where it was not
     /// the first move tried (breaks ties of the static ordering).
     history: [Vec<u32>; 2],
+    /// Per ply, the mover's `makes` at the node there (the children's scans overwrite
+    /// the solver's own).
+    kept_makes: Vec<Vec<B>>,
+    /// Set for a child whose parent already looked for a pairing after it.
+    skip_pairing: bool,
+    /// Per ply, what the node there keeps to refute its marks by pairing.
+    quick: Vec<Quick<B>>,
     /// Per cell, the windows of the pairing search's list that go through it.
     through: Vec<u64>,
 }
@@ -109,16 +128,22 @@ impl<'a, B: Bits> Solver<'a, B> {
             max_ply: 0,
             lists: Vec::new(),
             scores: vec![0; shape.cells],
+            es_ready: [false; 2],
             es: vec![[0.0; 2]; shape.cells],
             open: [Vec::new(), Vec::new()],
+            open_own: [Vec::new(), Vec::new()],
             through: vec![0; shape.cells],
+            quick: Vec::new(),
+            skip_pairing: false,
+            kept_makes: Vec::new(),
             history: [vec![0; shape.cells], vec![0; shape.cells]],
             makes: vec![[B::default(); 2]; shape.cells],
         }
     }
 
-    /// One pass over the windows; with `score`, also the move-ordering score of every
-    /// empty cell into `self.scores`.
+    /// One pass over the windows; with `score`, also the open windows of each player
+    /// (with their weights) and the cells that would make a double, the input of the
+    /// per-cell weights ([`Solver::cell_weights`], [`Solver::order_scores`]).
     pub fn scan(&mut self, st: &State<B>, score: bool) -> Scan<B> {
         let shape = self.shape;
         let k = shape.k;
@@ -138,13 +163,13 @@ impl<'a, B: Bits> Solver<'a, B> {
             potential: [0.0; 2],
             missing: [u32::MAX; 2],
             live: B::default(),
-            swing: [0.0; 2],
         };
         if score {
-            self.scores.iter_mut().for_each(|s| *s = 0);
-            self.es.iter_mut().for_each(|s| *s = [0.0; 2]);
-            self.open[0].clear();
-            self.open[1].clear();
+            self.es_ready = [false; 2];
+            for p in 0..2 {
+                self.open[p].clear();
+                self.open_own[p].clear();
+            }
             self.makes.iter_mut().for_each(|m| *m = [B::default(); 2]);
         }
         for line in &shape.lines {
@@ -152,25 +177,25 @@ impl<'a, B: Bits> Solver<'a, B> {
             if !(st.blocks & mask).none() {
                 continue;
             }
-            let counts = [(st.marks[0] & mask).count(), (st.marks[1] & mask).count()];
-            if counts[0] > 0 && counts[1] > 0 {
+            let (xs, os) = (st.marks[0] & mask, st.marks[1] & mask);
+            // Whose window it can still be: both players' while it is empty, else only
+            // the one player with marks in it.
+            let (owners, own): (&[usize], u32) = match (xs.none(), os.none()) {
+                (true, true) => (&[0, 1], 0),
+                (false, true) => (&[0], xs.count()),
+                (true, false) => (&[1], os.count()),
+                (false, false) => continue,
+            };
+            if own >= k {
                 continue;
             }
             let empty = mask & !occupied;
-            for p in 0..2 {
-                let own = counts[p];
-                if counts[p ^ 1] > 0 || own >= k {
+            let missing = k - own;
+            for &p in owners {
+                if missing > left[p] || (!shape.overline && !(st.marks[p] & line.ext).none()) {
                     continue;
                 }
-                if !shape.overline && !(st.marks[p] & line.ext).none() {
-                    continue;
-                }
-                let missing = k - own;
-                if missing > left[p] {
-                    continue;
-                }
-                let es = shape.inv_pow[missing as usize];
-                out.potential[p] += es;
+                out.potential[p] += shape.inv_pow[missing as usize];
                 out.missing[p] = out.missing[p].min(missing);
                 out.live |= empty;
                 if missing == 1 {
@@ -178,32 +203,61 @@ impl<'a, B: Bits> Solver<'a, B> {
                 }
                 if score {
                     self.open[p].push(empty);
+                    self.open_own[p].push(own as u8);
                     if missing == 2 {
                         let (a, b) = (empty.first(), empty.rest().first());
                         self.makes[a][p] |= B::bit(b);
                         self.makes[b][p] |= B::bit(a);
                     }
-                    let w = shape.weight[own as usize];
-                    for c in cells(empty) {
-                        self.scores[c] += w;
-                        self.es[c][p] += es;
-                    }
-                }
-            }
-        }
-        if score {
-            for c in cells(out.live) {
-                for p in 0..2 {
-                    out.swing[p] = out.swing[p].max(self.es[c][p]);
                 }
             }
         }
         out
     }
 
+    /// Fills `es` for player `p` from the open windows of the last scan with scores
+    /// (once per scan: only nodes that get this far need it).
+    fn cell_weights(&mut self, p: usize) {
+        if self.es_ready[p] {
+            return;
+        }
+        self.es_ready[p] = true;
+        self.es.iter_mut().for_each(|e| e[p] = 0.0);
+        let (k, inv_pow) = (self.shape.k, &self.shape.inv_pow);
+        for (&w, &own) in self.open[p].iter().zip(&self.open_own[p]) {
+            let es = inv_pow[(k - own as u32) as usize];
+            for c in cells(w) {
+                self.es[c][p] += es;
+            }
+        }
+    }
+
+    /// The most one mark can change player `p`'s potential: the largest per-cell
+    /// Erdős–Selfridge weight of the last scan with scores.
+    fn swing(&mut self, p: usize) -> f64 {
+        self.cell_weights(p);
+        self.es.iter().fold(0.0, |m, e| m.max(e[p]))
+    }
+
+    /// The move-ordering score of every empty cell, from the open windows of the last
+    /// scan with scores: every still-open window through it, for either player,
+    /// weighted by how full it already is. Only nodes that try moves need it.
+    pub fn order_scores(&mut self) {
+        self.scores.iter_mut().for_each(|s| *s = 0);
+        for p in 0..2 {
+            for (&w, &own) in self.open[p].iter().zip(&self.open_own[p]) {
+                let weight = self.shape.weight[own as usize];
+                for c in cells(w) {
+                    self.scores[c] += weight;
+                }
+            }
+        }
+    }
+
     /// The exact value of `st` (from its side to move's view) if it lies inside
     /// `(alpha, beta)`; otherwise a bound on the side of the window it fell out of.
     pub fn search(&mut self, st: &State<B>, ply: u32, alpha: i32, beta: i32) -> i32 {
+        let skip_pairing = std::mem::take(&mut self.skip_pairing);
         if self.clock.tick() {
             self.aborted = true;
             return 0;
@@ -253,12 +307,33 @@ impl<'a, B: Bits> Solver<'a, B> {
         }
         let empties = shape.full & !st.occupied();
         let clearing = st.can_clear();
-        if threats.none() && !clearing && shape.overline {
+        // Who has a mark that would leave two different winning cells ("a double")?
+        let knows_doubles = !clearing && shape.overline;
+        let (my_double, their_double) = if knows_doubles {
+            cells(empties).fold((false, false), |(m, t), c| {
+                (
+                    m || !self.makes[c][me].rest().none(),
+                    t || !self.makes[c][opp].rest().none(),
+                )
+            })
+        } else {
+            (true, true)
+        };
+        if threats.none() && knows_doubles && my_double {
             // A mark that leaves two different winning cells wins on the third ply: the
             // opponent has no threat to answer with and can block only one of them.
-            if cells(empties).any(|c| self.makes[c][me].count() >= 2) {
-                return WIN - (ply_i + 3);
+            return WIN - (ply_i + 3);
+        }
+        if knows_doubles {
+            // Without a double, a mark leaves at most one winning cell, which the other
+            // side blocks at once: I cannot win before the fifth ply. And the opponent
+            // (with one threat at most, which I block) cannot win before the sixth ply,
+            // or the fourth if they have a double. (Marks only ever take windows away
+            // from the other side, so neither gains a double it does not have now.)
+            if !my_double {
+                ub = ub.min(WIN - (ply_i + 5));
             }
+            lb = lb.max(-(WIN - (ply_i + if their_double { 4 } else { 6 })));
         }
         let answers = if threats.none() && !clearing && shape.overline {
             self.answers_to_doubles(me, empties)
@@ -276,12 +351,16 @@ impl<'a, B: Bits> Solver<'a, B> {
             // Erdős–Selfridge now, and one move ahead: after my mark on the best cell
             // for it, my potential must reach 1 with them to move for me to have a
             // chance, and theirs must stay at 1/2 or more with them to move for them.
+            // (A bound that cannot cut nor narrow the window is not worked out: no
+            // per-cell weights for "I cannot win" when beta is 0 or less, nor for "they
+            // cannot win" when alpha is 0 or more.)
             let (mine, theirs) = (scan.potential[me], scan.potential[opp]);
-            let i_can_win =
-                mine >= 0.5 && mine + scan.swing[me] >= 1.0 && scan.missing[me] <= mine_left;
+            let i_can_win = mine >= 0.5
+                && scan.missing[me] <= mine_left
+                && (mine >= 1.0 || beta <= 0 || mine + self.swing(me) >= 1.0);
             let they_can_win = theirs >= 1.0
-                && theirs - scan.swing[opp] >= 0.5
-                && scan.missing[opp] <= theirs_left;
+                && scan.missing[opp] <= theirs_left
+                && (alpha >= 0 || theirs - self.swing(opp) >= 0.5);
             ub = ub.min(if i_can_win {
                 WIN - (ply_i + 2 * scan.missing[me] as i32 - 1)
             } else {
@@ -296,7 +375,7 @@ impl<'a, B: Bits> Solver<'a, B> {
         if !clearing {
             // Pairing strategies: a side whose open windows hold disjoint pairs of
             // empty cells, one inside each, can never complete a line.
-            if lb < 0 && alpha < 0 && self.pairs_after_mark(me, threats, empties) {
+            if lb < 0 && alpha < 0 && !skip_pairing && self.pairs_after_mark(me, threats, empties) {
                 lb = 0;
             }
         }
@@ -332,6 +411,7 @@ impl<'a, B: Bits> Solver<'a, B> {
                 let targets = (empties & scan.live) | one_dead;
                 answers.map_or(targets, |a| a & targets)
             };
+            self.order_scores();
             for c in cells(targets) {
                 let s = ((self.scores[c] as u64) << 6)
                     + self.history[me][c].min(63) as u64
@@ -363,6 +443,18 @@ impl<'a, B: Bits> Solver<'a, B> {
             }
         }
 
+        // A mark the opponent can always answer by pairing cannot win: when nothing short
+        // of a win counts (alpha at 0 or more, from the start or once a move has reached
+        // 0), such marks are refuted right here.
+        let quick =
+            !clearing && beta > 0 && list.len() > 1 && self.quick_setup(ply as usize, me, empties);
+        // A mark that leaves the opponent exactly one winning cell to block, with no
+        // threat of their own and no block piece to do it with, forces their reply: the
+        // search goes straight to the position after both (see [`Solver::forced_reply`]).
+        let compress = !clearing && shape.overline && st.hands[opp].block == 0;
+        if compress {
+            self.keep_makes(ply as usize, me);
+        }
         let mut best = i32::MIN;
         let mut best_move = list[0].1;
         // Best first, picked one at a time: most nodes cut off after a move or two.
@@ -375,8 +467,28 @@ impl<'a, B: Bits> Solver<'a, B> {
             }
             list.swap(i, top);
             let mv = list[i].1;
-            let child = shape.play(st, mv);
-            let v = -self.search(&child, ply + 1, -beta, -alpha);
+            let v = if quick
+                && alpha >= 0
+                && mv.piece == Piece::Mark
+                && self.refuted_by_pairing(ply as usize, mv.cell())
+            {
+                0
+            } else {
+                let child = shape.play(st, mv);
+                let reply = if compress && mv.piece == Piece::Mark {
+                    self.forced_reply(ply as usize, mv.cell(), threats)
+                } else {
+                    None
+                };
+                if let Some(t) = reply {
+                    let after = shape.play(&child, Move::mark(t));
+                    self.search(&after, ply + 2, alpha, beta)
+                } else {
+                    // The child need not look for that pairing again.
+                    self.skip_pairing = quick && alpha >= 0 && mv.piece == Piece::Mark;
+                    -self.search(&child, ply + 1, -beta, -alpha)
+                }
+            };
             if self.aborted {
                 *self.list(ply) = list;
                 return 0;
@@ -431,12 +543,16 @@ impl<'a, B: Bits> Solver<'a, B> {
         let mut counters = B::default();
         for c in cells(empties) {
             let made = self.makes[c][opp];
-            match made.count() {
-                0 | 1 => {}
-                2 => answers &= B::bit(c) | made,
-                _ => answers &= B::bit(c),
+            let second = made.rest();
+            if !second.none() {
+                // Two winning cells or more.
+                doubled = true;
+                if second.rest().none() {
+                    answers &= B::bit(c) | made;
+                } else {
+                    answers &= B::bit(c);
+                }
             }
-            doubled |= made.count() >= 2;
             if !self.makes[c][me].none() {
                 counters |= B::bit(c);
             }
@@ -468,10 +584,11 @@ impl<'a, B: Bits> Solver<'a, B> {
     /// keeps every window from filling. Either at once (the extra move cannot hurt) or
     /// after a mark of `me` on one of the few cells most of the opponent's windows go
     /// through (the only cell, if the opponent has a threat), which kills those windows.
-    /// Only valid while nobody can clear cells.
+    /// Not tried when the opponent has too many open windows for the empty cells
+    /// ([`pairing_in_reach`]). Only valid while nobody can clear cells.
     fn pairs_after_mark(&mut self, me: usize, threats: B, empties: B) -> bool {
         let opp = me ^ 1;
-        if !self.pairing_setup(opp) {
+        if !pairing_in_reach(self.open[opp].len(), empties) || !self.pairing_setup(opp) {
             return false;
         }
         let all = low_bits(self.open[opp].len());
@@ -483,6 +600,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             }
             tries[0] = threats.first();
         } else {
+            self.cell_weights(opp);
             let mut weights = [0.0f64; PAIRING_CELLS + 1];
             for c in cells(empties) {
                 let w = self.es[c][opp];
@@ -501,61 +619,169 @@ impl<'a, B: Bits> Solver<'a, B> {
         }
         for &c in tries.iter().filter(|&&c| c != usize::MAX) {
             let mut steps = PAIRING_STEPS;
-            if self.cover(opp, all & !self.through[c], B::bit(c), &mut steps) {
+            if cover(
+                &self.open[opp],
+                &self.through,
+                all & !self.through[c],
+                B::bit(c),
+                &mut steps,
+            )
+            .is_some()
+            {
                 return true;
             }
         }
         false
     }
 
-    /// Finds disjoint pairs of cells outside `used`, one inside each of player `p`'s
-    /// open windows in `uncovered` (bits of [`Solver::pairing_setup`]'s list): a small
-    /// backtracking search, the window with the fewest free cells first, that gives up
-    /// (answers false) after `steps` steps.
-    fn cover(&self, p: usize, uncovered: u64, used: B, steps: &mut u32) -> bool {
-        if uncovered == 0 {
-            return true;
-        }
-        if *steps == 0 {
+    /// Keeps what [`Solver::refuted_by_pairing`] needs at `ply` about the mover `me`'s
+    /// open windows (from the last scan with scores): the children's scans overwrite
+    /// the solver's own copy. False when a pairing is out of reach
+    /// ([`pairing_in_reach`]).
+    fn quick_setup(&mut self, ply: usize, me: usize, empties: B) -> bool {
+        let n = self.open[me].len();
+        if !pairing_in_reach(n, empties) {
             return false;
         }
-        *steps -= 1;
-        let open = &self.open[p];
-        let mut pick = B::default();
-        let mut fewest = u32::MAX;
-        let mut rest = uncovered;
-        while rest != 0 {
-            let i = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let free = open[i] & !used;
-            let n = free.count();
-            if n < 2 {
-                return false;
-            }
-            if n < fewest {
-                fewest = n;
-                pick = free;
-                if n == 2 {
-                    break;
-                }
+        while self.quick.len() <= ply {
+            self.quick.push(Quick {
+                open: Vec::new(),
+                through: vec![0; self.shape.cells],
+                makes: vec![B::default(); self.shape.cells],
+                tries: [usize::MAX; PAIRING_CELLS + 2],
+                pairings: [None; PAIRING_CELLS + 2],
+            });
+        }
+        self.cell_weights(me);
+        let q = &mut self.quick[ply];
+        q.pairings = [None; PAIRING_CELLS + 2];
+        q.open.clear();
+        q.open.extend_from_slice(&self.open[me]);
+        q.through.iter_mut().for_each(|t| *t = 0);
+        for (i, &w) in q.open.iter().enumerate() {
+            for c in cells(w) {
+                q.through[c] |= 1 << i;
             }
         }
-        let mut firsts = pick;
-        while !firsts.none() {
-            let a = firsts.first();
-            firsts = firsts.rest();
-            for b in cells(firsts) {
-                let covered = self.through[a] & self.through[b];
-                let pair = B::bit(a) | B::bit(b);
-                if self.cover(p, uncovered & !covered, used | pair, steps) {
-                    return true;
+        for (c, m) in q.makes.iter_mut().enumerate() {
+            *m = self.makes[c][me];
+        }
+        // The heaviest cells for the mover's potential, one more than the pairing
+        // search tries (the mark itself may be one of them).
+        let mut weights = [0.0f64; PAIRING_CELLS + 2];
+        q.tries = [usize::MAX; PAIRING_CELLS + 2];
+        for c in cells(empties) {
+            let w = self.es[c][me];
+            let mut i = PAIRING_CELLS + 1;
+            if w <= weights[i] {
+                continue;
+            }
+            while i > 0 && weights[i - 1] < w {
+                weights[i] = weights[i - 1];
+                q.tries[i] = q.tries[i - 1];
+                i -= 1;
+            }
+            weights[i] = w;
+            q.tries[i] = c;
+        }
+        true
+    }
+
+    /// True when the mover's mark on `cell` cannot win for them because the opponent,
+    /// replying, has a pairing strategy ([`Solver::pairs_after_mark`]), found from what
+    /// [`Solver::quick_setup`] kept at `ply`: the child is then not searched at all.
+    /// The pairings after the opponent's reply on each of the few tried cells are found
+    /// once per node: a mark outside a pairing's cells leaves it whole. Only valid while
+    /// nobody can clear cells.
+    fn refuted_by_pairing(&mut self, ply: usize, cell: usize) -> bool {
+        let q = &mut self.quick[ply];
+        let all = low_bits(q.open.len());
+        let made = q.makes[cell];
+        let used = B::bit(cell);
+        if !made.none() {
+            // The mark makes a threat: the reply must block it; two cannot be blocked.
+            if !made.rest().none() {
+                return false;
+            }
+            let t = made.first();
+            let mut steps = PAIRING_STEPS;
+            return cover(
+                &q.open,
+                &q.through,
+                all & !q.through[t],
+                used | B::bit(t),
+                &mut steps,
+            )
+            .is_some();
+        }
+        let mut tried = 0;
+        for i in 0..q.tries.len() {
+            let t = q.tries[i];
+            if t == usize::MAX || tried == PAIRING_CELLS {
+                break;
+            }
+            if t == cell {
+                continue;
+            }
+            tried += 1;
+            let found = *q.pairings[i].get_or_insert_with(|| {
+                let mut steps = PAIRING_STEPS;
+                cover(
+                    &q.open,
+                    &q.through,
+                    all & !q.through[t],
+                    B::bit(t),
+                    &mut steps,
+                )
+            });
+            match found {
+                Some(pairs) if !pairs.has(cell) => return true,
+                Some(_) => {
+                    // The mark takes a cell of that pairing: look for another.
+                    let mut steps = PAIRING_STEPS;
+                    if cover(
+                        &q.open,
+                        &q.through,
+                        all & !q.through[t],
+                        used | B::bit(t),
+                        &mut steps,
+                    )
+                    .is_some()
+                    {
+                        return true;
+                    }
                 }
-                if *steps == 0 {
-                    return false;
-                }
+                None => {}
             }
         }
         false
+    }
+
+    /// Keeps the mover `me`'s `makes` (from the last scan with scores) for
+    /// [`Solver::forced_reply`] at `ply`.
+    fn keep_makes(&mut self, ply: usize, me: usize) {
+        while self.kept_makes.len() <= ply {
+            self.kept_makes.push(vec![B::default(); self.shape.cells]);
+        }
+        let kept = &mut self.kept_makes[ply];
+        for (k, m) in kept.iter_mut().zip(&self.makes) {
+            *k = m[me];
+        }
+    }
+
+    /// The opponent's only reply to the mover's mark on `cell` at `ply`, when it is
+    /// forced: the mark leaves exactly one winning cell for the mover, and the opponent
+    /// has no winning cell of their own left (`threats`, before the mark) to take
+    /// instead. The caller checks that nobody can clear cells, that overlines count (the
+    /// `makes` are then the whole story) and that the opponent holds no block piece.
+    /// Whatever else the opponent plays loses at once, so the position after the mark
+    /// has the value of the position after the mark and that reply.
+    fn forced_reply(&self, ply: usize, cell: usize, threats: B) -> Option<usize> {
+        if !(threats & !B::bit(cell)).none() {
+            return None;
+        }
+        let made = self.kept_makes[ply][cell];
+        (!made.none() && made.rest().none()).then(|| made.first())
     }
 
     fn list(&mut self, ply: u32) -> &mut Vec<(u64, Move)> {
@@ -566,7 +792,7 @@ impl<'a, B: Bits> Solver<'a, B> {
         &mut self.lists[i]
     }
 
-    /// The move-ordering score of `cell` from the last [`Solver::scan`] with scores.
+    /// The move-ordering score of `cell` from the last [`Solver::order_scores`].
     pub fn score_of(&self, cell: usize) -> u32 {
         self.scores[cell]
     }
@@ -579,4 +805,90 @@ impl<'a, B: Bits> Solver<'a, B> {
         let back = &self.shape.maps[self.shape.inverse[sym]];
         Some(Move::new(back[mv.cell()] as usize, mv.piece))
     }
+}
+
+/// Finds disjoint pairs of cells outside `used`, one inside each of the windows of
+/// `open` in `uncovered` (bits of the list; `through[c]` holds the windows through cell
+/// `c`): a small backtracking search, the window with the fewest free cells first, that
+/// gives up (answers `None`) after `steps` steps. Found: `used` with every pair's cells.
+fn cover<B: Bits>(
+    open: &[B],
+    through: &[u64],
+    uncovered: u64,
+    used: B,
+    steps: &mut u32,
+) -> Option<B> {
+    if uncovered == 0 {
+        return Some(used);
+    }
+    if *steps == 0 {
+        return None;
+    }
+    *steps -= 1;
+    let mut pick = B::default();
+    let mut fewest = u32::MAX;
+    let mut rest = uncovered;
+    while rest != 0 {
+        let i = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let free = open[i] & !used;
+        // The number of free cells, without a full count for the common small cases.
+        let second = free.rest();
+        if free.none() || second.none() {
+            return None;
+        }
+        let third = second.rest();
+        let n = if third.none() {
+            2
+        } else if third.rest().none() {
+            3
+        } else {
+            4 + third.rest().rest().count()
+        };
+        if n < fewest {
+            fewest = n;
+            pick = free;
+            if n == 2 {
+                break;
+            }
+        }
+    }
+    let mut firsts = pick;
+    while !firsts.none() {
+        let a = firsts.first();
+        firsts = firsts.rest();
+        for b in cells(firsts) {
+            let covered = through[a] & through[b];
+            let pair = B::bit(a) | B::bit(b);
+            let found = cover(open, through, uncovered & !covered, used | pair, steps);
+            if found.is_some() || *steps == 0 {
+                return found;
+            }
+        }
+    }
+    None
+}
+
+/// True when a pairing search for `windows` open windows among `empties` is worth
+/// trying: at most 64 windows (the search's bit sets), and no more than three fewer
+/// than the empty cells. With more, a pairing is rarely found (on 6,5,4, tried with
+/// more than 24 windows: under one in a hundred), and the failed searches cost the most
+/// (6,5,4: 6% fewer instructions with the bound at the number of empty cells than
+/// without a bound, and 2% fewer again at three fewer; 7,7,5 about the same).
+fn pairing_in_reach<B: Bits>(windows: usize, empties: B) -> bool {
+    windows <= 64 && windows + 3 <= empties.count() as usize
+}
+
+/// What a node keeps to refute its own marks by pairing without searching them
+/// ([`Solver::refuted_by_pairing`]): the mover's open windows, the windows through each
+/// cell, the cells a mark would make winning, and the cells most of those windows go
+/// through.
+struct Quick<B> {
+    open: Vec<B>,
+    through: Vec<u64>,
+    makes: Vec<B>,
+    tries: [usize; PAIRING_CELLS + 2],
+    /// Per try, once looked for: the cells of a pairing after the opponent's mark
+    /// there (with the try itself), or `None` when none was found.
+    pairings: [Option<Option<B>>; PAIRING_CELLS + 2],
 }
