@@ -21,12 +21,13 @@ const TSS_SHARE: f64 = 0.2;
 /// Quiet threats the root's VCT may chain.
 const VCT_DEPTH: u32 = 3;
 /// Quiet threats the opponent's VCT (the one the side to move must stop) may chain.
-const OPP_VCT_DEPTH: u32 = 3;
+const OPP_VCT_DEPTH: u32 = 5;
 /// The share of the budget the search for the opponent's VCT may use.
-const THREAT_SHARE: f64 = 0.1;
-/// The share of the budget for checking the defences against it, and for one defence.
-const CHECK_SHARE: f64 = 0.3;
-const CHECK_ONE_SHARE: f64 = 0.05;
+const THREAT_SHARE: f64 = 0.15;
+/// The share of the budget for checking the defences against it.
+const CHECK_SHARE: f64 = 0.45;
+/// Quiet threats of the opponent's VCT after a defence, at most (checked deepening).
+const CHECK_DEPTH: u32 = 5;
 /// Root moves searched (the best by the ordering score), when no threat narrows them.
 const ROOT_WIDTH: usize = 24;
 /// A proven win or loss in `plies` shows with this score (sign by outcome).
@@ -46,9 +47,15 @@ fn eval(score: f64, outcome: Outcome, plies: Option<u32>) -> Evaluation {
 }
 
 /// When the opponent would win by continuous threats if the side to move passed: the
-/// moves that may stop that win (checked one by one for a VCT of the opponent after
-/// them, as long as the time lasts), as a [`RootPlan::Defend`]. `scored` orders them.
-fn defend_vct(position: &Position, limits: &Limits, scored: &[(i64, u16)]) -> (RootPlan, u64) {
+/// moves that may stop that win, as a [`RootPlan::Defend`], and the defences that held
+/// out longest when all of them are proven lost. The defences (ordered by `scored`) are
+/// checked for an opponent VCT after them one depth at a time (1, 2, ... quiet threats)
+/// while the time lasts; a defence proven lost at one depth is not checked deeper.
+fn defend_vct(
+    position: &Position,
+    limits: &Limits,
+    scored: &[(i64, u16)],
+) -> (RootPlan, Vec<Move>, u64) {
     let opp = position.to_move().opponent();
     let budget = |share: f64| Limits {
         time: limits.time.mul_f64(share),
@@ -58,39 +65,58 @@ fn defend_vct(position: &Position, limits: &Limits, scored: &[(i64, u16)]) -> (R
     let mut t = Tss::new(position, Clock::start(&budget(THREAT_SHARE)));
     let threat = match t.vct(opp, OPP_VCT_DEPTH) {
         Verdict::Win(p) => p,
-        _ => return (RootPlan::Quiet, t.nodes()),
+        _ => return (RootPlan::Quiet, Vec::new(), t.nodes()),
     };
-    let mut defences = t.defences(opp, &threat);
-    defences.sort_by_key(|mv| {
+    let mut alive = t.vct_defences(opp, &threat);
+    alive.sort_by_key(|mv| {
         scored
             .iter()
             .position(|&(_, c)| c as usize == mv.cell())
             .unwrap_or(usize::MAX)
     });
     let all = Clock::start(&budget(CHECK_SHARE));
-    let mut moves = Vec::new();
+    let node_budget = budget(CHECK_SHARE).nodes;
+    let start = t.nodes();
     let mut lost = Vec::new();
-    for mv in defences {
-        let left = all.remaining();
-        if left.is_zero() {
-            moves.push(mv);
-            continue;
+    let mut hardest = Vec::new();
+    'deepen: for depth in 0..=CHECK_DEPTH {
+        let mut survivors = Vec::new();
+        let mut fallen = Vec::new();
+        for (i, &mv) in alive.iter().enumerate() {
+            let left = all.remaining();
+            let nodes = node_budget.map(|n| n.saturating_sub(t.nodes() - start));
+            if left.is_zero() || nodes == Some(0) {
+                // Out of time within this depth: the unchecked ones stay alive.
+                survivors.extend_from_slice(&alive[i..]);
+                lost.extend(fallen);
+                alive = survivors;
+                break 'deepen;
+            }
+            t.set_clock(Clock::start(&Limits {
+                time: left,
+                nodes,
+                ..Limits::default()
+            }));
+            match t.vct_after(mv, depth) {
+                Verdict::Win(p) => fallen.push((mv, p.plies() + 1)),
+                _ => survivors.push(mv),
+            }
         }
-        t.set_clock(Clock::start(&Limits {
-            time: left.min(limits.time.mul_f64(CHECK_ONE_SHARE)),
-            ..Limits::default()
-        }));
-        match t.vct_after(mv, OPP_VCT_DEPTH) {
-            Verdict::Win(p) => lost.push((mv, p.plies() + 1)),
-            _ => moves.push(mv),
+        if survivors.is_empty() {
+            hardest = fallen.iter().map(|&(mv, _)| mv).collect();
+            lost.extend(fallen);
+            alive = survivors;
+            break;
         }
+        lost.extend(fallen);
+        alive = survivors;
     }
     let plan = RootPlan::Defend {
-        moves,
+        moves: alive,
         lost,
         threat_plies: threat.plies() + 1,
     };
-    (plan, t.nodes())
+    (plan, hardest, t.nodes())
 }
 
 /// Analyses `position` on the pattern path.
@@ -105,9 +131,11 @@ pub fn analyze(position: &Position, limits: &Limits, rng: &mut StdRng) -> Analys
     let mut scored = Vec::new();
     PatternSearch::new(position, Clock::start(limits), 1024).candidates(&mut scored, usize::MAX);
     let mut note = None;
+    let mut hardest = Vec::new();
     let plan = match plan {
         RootPlan::Quiet => {
-            let (plan, nodes) = defend_vct(position, limits, &scored);
+            let (plan, longest, nodes) = defend_vct(position, limits, &scored);
+            hardest = longest;
             tss_nodes += nodes;
             if matches!(plan, RootPlan::Defend { .. }) {
                 note = Some("threat-space defence (vct)");
@@ -136,12 +164,14 @@ pub fn analyze(position: &Position, limits: &Limits, rng: &mut StdRng) -> Analys
             threat_plies,
         } => {
             note = note.or(Some("threat-space defence"));
-            // When every defence is proven lost too, they are still searched: the
-            // opponent may not find the win, and they hold out longest.
-            let hold: Vec<Move> = if moves.is_empty() {
-                lost.iter().map(|&(mv, _)| mv).collect()
-            } else {
+            // When every defence is proven lost too, those that held out against the
+            // deepest check are still searched: the opponent may not find the win.
+            let hold: Vec<Move> = if !moves.is_empty() {
                 moves.clone()
+            } else if !hardest.is_empty() {
+                hardest.clone()
+            } else {
+                lost.iter().map(|&(mv, _)| mv).collect()
             };
             for c in 0..position.cells().len() {
                 if position.cell(c) != crate::game::Cell::Empty {

@@ -272,7 +272,11 @@ impl PatternSearch {
         let alpha0 = alpha;
         let mut best = -WIN;
         let mut best_move = moves[0].1;
-        let next = if forced.is_some() { depth } else { depth - 1 };
+        let next = if forced.is_some() || (three && depth > 0) {
+            depth
+        } else {
+            depth - 1
+        };
         for (i, &(_, c)) in moves.iter().enumerate() {
             self.play(c as usize);
             let v = if i == 0 {
