@@ -46,16 +46,27 @@ fn eval(score: f64, outcome: Outcome, plies: Option<u32>) -> Evaluation {
     }
 }
 
+/// What [`defend_vct`] found besides the plan: the defences that held out against the
+/// deepest check when all of them fell, and those the time did not let it check as deep
+/// as the ones kept (neither searched nor claimed lost).
+#[derive(Default)]
+struct Defence {
+    hardest: Vec<Move>,
+    unchecked: Vec<Move>,
+}
+
 /// When the opponent would win by continuous threats if the side to move passed: the
-/// moves that may stop that win, as a [`RootPlan::Defend`], and the defences that held
-/// out longest when all of them are proven lost. The defences (ordered by `scored`) are
-/// checked for an opponent VCT after them one depth at a time (1, 2, ... quiet threats)
-/// while the time lasts; a defence proven lost at one depth is not checked deeper.
+/// moves that may stop that win, as a [`RootPlan::Defend`]. The defences (the cells of
+/// the threat's main line first, then by `scored`) are checked for an opponent VCT
+/// after them one depth at a time (from the quiet threats the opponent's threat needs,
+/// up to [`CHECK_DEPTH`]) while the time lasts; a
+/// defence proven lost at one depth is not checked deeper, and when the time runs out
+/// within a depth only the defences that passed it are kept.
 fn defend_vct(
     position: &Position,
     limits: &Limits,
     scored: &[(i64, u16)],
-) -> (RootPlan, Vec<Move>, u64) {
+) -> (RootPlan, Defence, u64) {
     let opp = position.to_move().opponent();
     let budget = |share: f64| Limits {
         time: limits.time.mul_f64(share),
@@ -63,34 +74,44 @@ fn defend_vct(
         ..Limits::default()
     };
     let mut t = Tss::new(position, Clock::start(&budget(THREAT_SHARE)));
-    let threat = match t.vct(opp, OPP_VCT_DEPTH) {
-        Verdict::Win(p) => p,
-        _ => return (RootPlan::Quiet, Vec::new(), t.nodes()),
+    // The opponent's threat, found at the fewest quiet threats: a defence is checked
+    // from that depth on (at smaller depths nothing falls).
+    let mut threat = None;
+    for depth in 0..=OPP_VCT_DEPTH {
+        match t.vct(opp, depth) {
+            Verdict::Win(p) => {
+                threat = Some((p, depth));
+                break;
+            }
+            Verdict::NoProof => continue,
+            _ => break,
+        }
+    }
+    let Some((threat, threat_depth)) = threat else {
+        return (RootPlan::Quiet, Defence::default(), t.nodes());
     };
+    let line = threat.main_line();
     let mut alive = t.vct_defences(opp, &threat);
     alive.sort_by_key(|mv| {
-        scored
-            .iter()
-            .position(|&(_, c)| c as usize == mv.cell())
-            .unwrap_or(usize::MAX)
+        let on_line = line.iter().position(|m| m.cell() == mv.cell());
+        let rank = scored.iter().position(|&(_, c)| c as usize == mv.cell());
+        (on_line.unwrap_or(usize::MAX), rank.unwrap_or(usize::MAX))
     });
     let all = Clock::start(&budget(CHECK_SHARE));
     let node_budget = budget(CHECK_SHARE).nodes;
     let start = t.nodes();
     let mut lost = Vec::new();
-    let mut hardest = Vec::new();
-    'deepen: for depth in 0..=CHECK_DEPTH {
-        let mut survivors = Vec::new();
+    let mut found = Defence::default();
+    for depth in threat_depth..=CHECK_DEPTH.max(threat_depth) {
+        let mut passed = Vec::new();
         let mut fallen = Vec::new();
-        for (i, &mv) in alive.iter().enumerate() {
+        let mut unchecked = Vec::new();
+        for &mv in &alive {
             let left = all.remaining();
             let nodes = node_budget.map(|n| n.saturating_sub(t.nodes() - start));
             if left.is_zero() || nodes == Some(0) {
-                // Out of time within this depth: the unchecked ones stay alive.
-                survivors.extend_from_slice(&alive[i..]);
-                lost.extend(fallen);
-                alive = survivors;
-                break 'deepen;
+                unchecked.push(mv);
+                continue;
             }
             t.set_clock(Clock::start(&Limits {
                 time: left,
@@ -99,24 +120,35 @@ fn defend_vct(
             }));
             match t.vct_after(mv, depth) {
                 Verdict::Win(p) => fallen.push((mv, p.plies() + 1)),
-                _ => survivors.push(mv),
+                Verdict::OutOfTime => unchecked.push(mv),
+                _ => passed.push(mv),
             }
         }
-        if survivors.is_empty() {
-            hardest = fallen.iter().map(|&(mv, _)| mv).collect();
+        if passed.is_empty() && unchecked.is_empty() {
+            found.hardest = fallen.iter().map(|&(mv, _)| mv).collect();
             lost.extend(fallen);
-            alive = survivors;
+            alive = passed;
             break;
         }
         lost.extend(fallen);
-        alive = survivors;
+        if !unchecked.is_empty() {
+            // Out of time within this depth: keep what passed it, if anything did.
+            if passed.is_empty() {
+                alive = unchecked;
+            } else {
+                alive = passed;
+                found.unchecked = unchecked;
+            }
+            break;
+        }
+        alive = passed;
     }
     let plan = RootPlan::Defend {
         moves: alive,
         lost,
         threat_plies: threat.plies() + 1,
     };
-    (plan, hardest, t.nodes())
+    (plan, found, t.nodes())
 }
 
 /// Analyses `position` on the pattern path.
@@ -131,11 +163,11 @@ pub fn analyze(position: &Position, limits: &Limits, rng: &mut StdRng) -> Analys
     let mut scored = Vec::new();
     PatternSearch::new(position, Clock::start(limits), 1024).candidates(&mut scored, usize::MAX);
     let mut note = None;
-    let mut hardest = Vec::new();
+    let mut defence = Defence::default();
     let plan = match plan {
         RootPlan::Quiet => {
-            let (plan, longest, nodes) = defend_vct(position, limits, &scored);
-            hardest = longest;
+            let (plan, found, nodes) = defend_vct(position, limits, &scored);
+            defence = found;
             tss_nodes += nodes;
             if matches!(plan, RootPlan::Defend { .. }) {
                 note = Some("threat-space defence (vct)");
@@ -168,8 +200,8 @@ pub fn analyze(position: &Position, limits: &Limits, rng: &mut StdRng) -> Analys
             // deepest check are still searched: the opponent may not find the win.
             let hold: Vec<Move> = if !moves.is_empty() {
                 moves.clone()
-            } else if !hardest.is_empty() {
-                hardest.clone()
+            } else if !defence.hardest.is_empty() {
+                defence.hardest.clone()
             } else {
                 lost.iter().map(|&(mv, _)| mv).collect()
             };
@@ -183,7 +215,7 @@ pub fn analyze(position: &Position, limits: &Limits, rng: &mut StdRng) -> Analys
                         cell: c as u16,
                         value: 0,
                     });
-                } else {
+                } else if !defence.unchecked.contains(&mv) {
                     let plies = lost
                         .iter()
                         .find(|(m, _)| *m == mv)
