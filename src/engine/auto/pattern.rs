@@ -4,9 +4,13 @@
 //! The root's threat searches, in order: the mover's VCF; the opponent's VCF if the
 //! mover passed (then only the moves that may stop it are searched, each checked for
 //! an opponent VCF after it, and the others are proven lost); the mover's VCT; and,
-//! when nothing else was found, the opponent's VCT if the mover passed, answered the
-//! same way (each possible defence checked for an opponent VCT after it while the
-//! time lasts). A forced win of the mover is played at once.
+//! when nothing else was found, the opponent's VCT if the mover passed (with the fewest
+//! quiet threats, up to [`OPP_VCT_DEPTH`]). That one is answered the same way: the
+//! possible defences (the cells of its proof, the mover's fours, and the marks that
+//! give the mover a line one short of a four, to answer a later threat with a four)
+//! are checked for an opponent VCT after them, one more quiet threat at a time while
+//! the time lasts, and only those that held out against the deepest finished check are
+//! searched. A forced win of the mover is played at once.
 
 use rand::rngs::StdRng;
 use rand::RngExt;

@@ -286,9 +286,9 @@ impl Tss {
 
     /// The moves of the side to move that could stop `proof`, a forced win by threats
     /// of the other player (found with [`Tss::vct`] for them): [`Tss::defences`], and
-    /// the marks that give the side to move a new window missing two marks (a three,
-    /// or a line one mark from that), which lets it answer a later quiet threat with a
-    /// four of its own: the proof, built without that answer, may not stand then.
+    /// the marks that bring an open window of the side to move to `k - 2` marks. Such a
+    /// mark lets it answer a later quiet threat with a four of its own, which the proof,
+    /// built without that mark, did not have to meet.
     pub fn vct_defences(&mut self, attacker: Player, proof: &Proof) -> Vec<Move> {
         let mut moves = self.defences(attacker, proof);
         let mut cells = Vec::new();
