@@ -25,7 +25,7 @@ const TSS_SHARE: f64 = 0.2;
 /// Quiet threats the root's VCT may chain.
 const VCT_DEPTH: u32 = 3;
 /// Quiet threats the opponent's VCT (the one the side to move must stop) may chain.
-const OPP_VCT_DEPTH: u32 = 5;
+const OPP_VCT_DEPTH: u32 = 3;
 /// The share of the budget the search for the opponent's VCT may use.
 const THREAT_SHARE: f64 = 0.15;
 /// The share of the budget for checking the defences against it.

@@ -8,7 +8,7 @@
 //! an opposing *three* (a cell where the opponent would make an open four or two
 //! fours) only the cells of the opponent's windows
 //! missing two marks and one's own fours are searched (every other move loses to the
-//! open four), without using up depth above the leaves; otherwise the empty cells near a piece are ranked by what a mark there
+//! open four); otherwise the empty cells near a piece are ranked by what a mark there
 //! builds for the mover and spoils for the opponent, and only the best few are
 //! searched. At the leaves a VCF of the side to move is read to the end, and an
 //! opponent's three is answered for up to [`THREE_PLIES`] more plies before the static
@@ -272,11 +272,7 @@ impl PatternSearch {
         let alpha0 = alpha;
         let mut best = -WIN;
         let mut best_move = moves[0].1;
-        let next = if forced.is_some() || (three && depth > 0) {
-            depth
-        } else {
-            depth - 1
-        };
+        let next = if forced.is_some() { depth } else { depth - 1 };
         for (i, &(_, c)) in moves.iter().enumerate() {
             self.play(c as usize);
             let v = if i == 0 {
