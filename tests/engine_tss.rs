@@ -313,3 +313,63 @@ fn the_root_plan_wins_or_defends() {
         }
     }
 }
+
+/// How many k-windows hold exactly `marks` of `p`'s marks and nothing else.
+fn windows_with(pos: &Position, p: Player, marks: usize) -> usize {
+    let geo = pos.geometry();
+    geo.windows()
+        .all
+        .iter()
+        .filter(|w| {
+            let own = w
+                .cells
+                .iter()
+                .filter(|&&c| pos.cell(c as usize) == Cell::Mark(p));
+            let empty = w
+                .cells
+                .iter()
+                .filter(|&&c| pos.cell(c as usize) == Cell::Empty);
+            own.count() == marks && empty.count() == w.cells.len() - marks
+        })
+        .count()
+}
+
+#[test]
+fn the_vct_defences_add_the_defenders_threes() {
+    // x to move, but o would win by threats if x passed. Besides the moves that touch
+    // o's proof or make a four of x's, a defence against a VCT may be a three of x's
+    // (a four later, against one of o's quiet threats): `vct_defences` adds those.
+    for rows in positions::VCT_WINS {
+        let swapped: Vec<String> = rows
+            .iter()
+            .map(|r| {
+                r.chars()
+                    .map(|c| match c {
+                        'x' => 'o',
+                        'o' => 'x',
+                        c => c,
+                    })
+                    .collect()
+            })
+            .collect();
+        let rows: Vec<&str> = swapped.iter().map(String::as_str).collect();
+        let mut pos = position(&rows, true, [Hand::default(); 2], Some(Player::X));
+        let mut tss = Tss::with_time(&pos, Duration::from_secs(10));
+        let proof = tss.vct(Player::O, 3).proof().expect("o's VCT");
+        let defences = tss.defences(Player::O, &proof);
+        let vct_defences = tss.vct_defences(Player::O, &proof);
+        assert!(defences.iter().all(|mv| vct_defences.contains(mv)));
+        let k = pos.k() as usize;
+        let threes = windows_with(&pos, Player::X, k - 2);
+        for mv in pos.legal_moves() {
+            let u = pos.play(mv);
+            let makes_three = windows_with(&pos, Player::X, k - 2) > threes;
+            pos.undo(u);
+            assert_eq!(
+                vct_defences.contains(&mv),
+                defences.contains(&mv) || makes_three,
+                "{mv:?} in {rows:?}"
+            );
+        }
+    }
+}

@@ -4,9 +4,13 @@
 //! The root's threat searches, in order: the mover's VCF; the opponent's VCF if the
 //! mover passed (then only the moves that may stop it are searched, each checked for
 //! an opponent VCF after it, and the others are proven lost); the mover's VCT; and,
-//! when nothing else was found, the opponent's VCT if the mover passed, answered the
-//! same way (each possible defence checked for an opponent VCT after it while the
-//! time lasts). A forced win of the mover is played at once.
+//! when nothing else was found, the opponent's VCT if the mover passed (with the fewest
+//! quiet threats, up to [`OPP_VCT_DEPTH`]). That one is answered the same way: the
+//! possible defences (the cells of its proof, the mover's fours, and the marks that
+//! give the mover a line one short of a four, to answer a later threat with a four)
+//! are checked for an opponent VCT after them, one more quiet threat at a time while
+//! the time lasts, and only those that held out against the deepest finished check are
+//! searched. A forced win of the mover is played at once.
 
 use rand::rngs::StdRng;
 use rand::RngExt;
@@ -23,10 +27,11 @@ const VCT_DEPTH: u32 = 3;
 /// Quiet threats the opponent's VCT (the one the side to move must stop) may chain.
 const OPP_VCT_DEPTH: u32 = 3;
 /// The share of the budget the search for the opponent's VCT may use.
-const THREAT_SHARE: f64 = 0.1;
-/// The share of the budget for checking the defences against it, and for one defence.
-const CHECK_SHARE: f64 = 0.3;
-const CHECK_ONE_SHARE: f64 = 0.05;
+const THREAT_SHARE: f64 = 0.15;
+/// The share of the budget for checking the defences against it.
+const CHECK_SHARE: f64 = 0.45;
+/// Quiet threats of the opponent's VCT after a defence, at most (checked deepening).
+const CHECK_DEPTH: u32 = 5;
 /// Root moves searched (the best by the ordering score), when no threat narrows them.
 const ROOT_WIDTH: usize = 24;
 /// A proven win or loss in `plies` shows with this score (sign by outcome).
@@ -45,10 +50,27 @@ fn eval(score: f64, outcome: Outcome, plies: Option<u32>) -> Evaluation {
     }
 }
 
+/// What [`defend_vct`] found besides the plan: the defences that held out against the
+/// deepest check when all of them fell, and those the time did not let it check as deep
+/// as the ones kept (neither searched nor claimed lost).
+#[derive(Default)]
+struct Defence {
+    hardest: Vec<Move>,
+    unchecked: Vec<Move>,
+}
+
 /// When the opponent would win by continuous threats if the side to move passed: the
-/// moves that may stop that win (checked one by one for a VCT of the opponent after
-/// them, as long as the time lasts), as a [`RootPlan::Defend`]. `scored` orders them.
-fn defend_vct(position: &Position, limits: &Limits, scored: &[(i64, u16)]) -> (RootPlan, u64) {
+/// moves that may stop that win, as a [`RootPlan::Defend`]. The defences (the cells of
+/// the threat's main line first, then by `scored`) are checked for an opponent VCT
+/// after them one depth at a time (from the quiet threats the opponent's threat needs,
+/// up to [`CHECK_DEPTH`]) while the time lasts; a
+/// defence proven lost at one depth is not checked deeper, and when the time runs out
+/// within a depth only the defences that passed it are kept.
+fn defend_vct(
+    position: &Position,
+    limits: &Limits,
+    scored: &[(i64, u16)],
+) -> (RootPlan, Defence, u64) {
     let opp = position.to_move().opponent();
     let budget = |share: f64| Limits {
         time: limits.time.mul_f64(share),
@@ -56,41 +78,81 @@ fn defend_vct(position: &Position, limits: &Limits, scored: &[(i64, u16)]) -> (R
         ..Limits::default()
     };
     let mut t = Tss::new(position, Clock::start(&budget(THREAT_SHARE)));
-    let threat = match t.vct(opp, OPP_VCT_DEPTH) {
-        Verdict::Win(p) => p,
-        _ => return (RootPlan::Quiet, t.nodes()),
-    };
-    let mut defences = t.defences(opp, &threat);
-    defences.sort_by_key(|mv| {
-        scored
-            .iter()
-            .position(|&(_, c)| c as usize == mv.cell())
-            .unwrap_or(usize::MAX)
-    });
-    let all = Clock::start(&budget(CHECK_SHARE));
-    let mut moves = Vec::new();
-    let mut lost = Vec::new();
-    for mv in defences {
-        let left = all.remaining();
-        if left.is_zero() {
-            moves.push(mv);
-            continue;
-        }
-        t.set_clock(Clock::start(&Limits {
-            time: left.min(limits.time.mul_f64(CHECK_ONE_SHARE)),
-            ..Limits::default()
-        }));
-        match t.vct_after(mv, OPP_VCT_DEPTH) {
-            Verdict::Win(p) => lost.push((mv, p.plies() + 1)),
-            _ => moves.push(mv),
+    // The opponent's threat, found at the fewest quiet threats: a defence is checked
+    // from that depth on (at smaller depths nothing falls).
+    let mut threat = None;
+    for depth in 0..=OPP_VCT_DEPTH {
+        match t.vct(opp, depth) {
+            Verdict::Win(p) => {
+                threat = Some((p, depth));
+                break;
+            }
+            Verdict::NoProof => continue,
+            _ => break,
         }
     }
+    let Some((threat, threat_depth)) = threat else {
+        return (RootPlan::Quiet, Defence::default(), t.nodes());
+    };
+    let line = threat.main_line();
+    let mut alive = t.vct_defences(opp, &threat);
+    alive.sort_by_key(|mv| {
+        let on_line = line.iter().position(|m| m.cell() == mv.cell());
+        let rank = scored.iter().position(|&(_, c)| c as usize == mv.cell());
+        (on_line.unwrap_or(usize::MAX), rank.unwrap_or(usize::MAX))
+    });
+    let all = Clock::start(&budget(CHECK_SHARE));
+    let node_budget = budget(CHECK_SHARE).nodes;
+    let start = t.nodes();
+    let mut lost = Vec::new();
+    let mut found = Defence::default();
+    for depth in threat_depth..=CHECK_DEPTH.max(threat_depth) {
+        let mut passed = Vec::new();
+        let mut fallen = Vec::new();
+        let mut unchecked = Vec::new();
+        for &mv in &alive {
+            let left = all.remaining();
+            let nodes = node_budget.map(|n| n.saturating_sub(t.nodes() - start));
+            if left.is_zero() || nodes == Some(0) {
+                unchecked.push(mv);
+                continue;
+            }
+            t.set_clock(Clock::start(&Limits {
+                time: left,
+                nodes,
+                ..Limits::default()
+            }));
+            match t.vct_after(mv, depth) {
+                Verdict::Win(p) => fallen.push((mv, p.plies() + 1)),
+                Verdict::OutOfTime => unchecked.push(mv),
+                _ => passed.push(mv),
+            }
+        }
+        if passed.is_empty() && unchecked.is_empty() {
+            found.hardest = fallen.iter().map(|&(mv, _)| mv).collect();
+            lost.extend(fallen);
+            alive = passed;
+            break;
+        }
+        lost.extend(fallen);
+        if !unchecked.is_empty() {
+            // Out of time within this depth: keep what passed it, if anything did.
+            if passed.is_empty() {
+                alive = unchecked;
+            } else {
+                alive = passed;
+                found.unchecked = unchecked;
+            }
+            break;
+        }
+        alive = passed;
+    }
     let plan = RootPlan::Defend {
-        moves,
+        moves: alive,
         lost,
         threat_plies: threat.plies() + 1,
     };
-    (plan, t.nodes())
+    (plan, found, t.nodes())
 }
 
 /// Analyses `position` on the pattern path.
@@ -105,9 +167,11 @@ pub fn analyze(position: &Position, limits: &Limits, rng: &mut StdRng) -> Analys
     let mut scored = Vec::new();
     PatternSearch::new(position, Clock::start(limits), 1024).candidates(&mut scored, usize::MAX);
     let mut note = None;
+    let mut defence = Defence::default();
     let plan = match plan {
         RootPlan::Quiet => {
-            let (plan, nodes) = defend_vct(position, limits, &scored);
+            let (plan, found, nodes) = defend_vct(position, limits, &scored);
+            defence = found;
             tss_nodes += nodes;
             if matches!(plan, RootPlan::Defend { .. }) {
                 note = Some("threat-space defence (vct)");
@@ -136,12 +200,14 @@ pub fn analyze(position: &Position, limits: &Limits, rng: &mut StdRng) -> Analys
             threat_plies,
         } => {
             note = note.or(Some("threat-space defence"));
-            // When every defence is proven lost too, they are still searched: the
-            // opponent may not find the win, and they hold out longest.
-            let hold: Vec<Move> = if moves.is_empty() {
-                lost.iter().map(|&(mv, _)| mv).collect()
-            } else {
+            // When every defence is proven lost too, those that held out against the
+            // deepest check are still searched: the opponent may not find the win.
+            let hold: Vec<Move> = if !moves.is_empty() {
                 moves.clone()
+            } else if !defence.hardest.is_empty() {
+                defence.hardest.clone()
+            } else {
+                lost.iter().map(|&(mv, _)| mv).collect()
             };
             for c in 0..position.cells().len() {
                 if position.cell(c) != crate::game::Cell::Empty {
@@ -153,7 +219,7 @@ pub fn analyze(position: &Position, limits: &Limits, rng: &mut StdRng) -> Analys
                         cell: c as u16,
                         value: 0,
                     });
-                } else {
+                } else if !defence.unchecked.contains(&mv) {
                     let plies = lost
                         .iter()
                         .find(|(m, _)| *m == mv)

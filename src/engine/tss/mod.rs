@@ -284,6 +284,25 @@ impl Tss {
         verdict
     }
 
+    /// The moves of the side to move that could stop `proof`, a forced win by threats
+    /// of the other player (found with [`Tss::vct`] for them): [`Tss::defences`], and
+    /// the marks that bring an open window of the side to move to `k - 2` marks. Such a
+    /// mark lets it answer a later quiet threat with a four of its own, which the proof,
+    /// built without that mark, did not have to meet.
+    pub fn vct_defences(&mut self, attacker: Player, proof: &Proof) -> Vec<Move> {
+        let mut moves = self.defences(attacker, proof);
+        let mut cells = Vec::new();
+        let board = &mut self.solver.board;
+        board.cells_of_class(1 - attacker.index(), 3, &mut cells, true);
+        for c in cells {
+            let mv = Move::mark(c as usize);
+            if !moves.contains(&mv) {
+                moves.push(mv);
+            }
+        }
+        moves
+    }
+
     /// The moves of the side to move that could stop `proof`, a forced win of the
     /// other player (found with [`Tss::vcf`] or [`Tss::vct`] for them): marks (and
     /// blocks, if held) on the cells the proof uses, and marks that build a four or
