@@ -704,15 +704,7 @@ impl<'a, B: Bits> Solver<'a, B> {
                 return false;
             }
             let t = made.first();
-            let mut steps = PAIRING_STEPS;
-            return cover(
-                &q.open,
-                &q.through,
-                all & !q.through[t],
-                used | B::bit(t),
-                &mut steps,
-            )
-            .is_some();
+            return q.pairing_after(t, all, used).is_some();
         }
         let mut tried = 0;
         for i in 0..q.tries.len() {
@@ -724,34 +716,19 @@ impl<'a, B: Bits> Solver<'a, B> {
                 continue;
             }
             tried += 1;
-            let found = *q.pairings[i].get_or_insert_with(|| {
-                let mut steps = PAIRING_STEPS;
-                cover(
-                    &q.open,
-                    &q.through,
-                    all & !q.through[t],
-                    B::bit(t),
-                    &mut steps,
-                )
-            });
+            let found = match q.pairings[i] {
+                Some(found) => found,
+                None => {
+                    let found = q.pairing_after(t, all, B::default());
+                    q.pairings[i] = Some(found);
+                    found
+                }
+            };
             match found {
                 Some(pairs) if !pairs.has(cell) => return true,
-                Some(_) => {
-                    // The mark takes a cell of that pairing: look for another.
-                    let mut steps = PAIRING_STEPS;
-                    if cover(
-                        &q.open,
-                        &q.through,
-                        all & !q.through[t],
-                        used | B::bit(t),
-                        &mut steps,
-                    )
-                    .is_some()
-                    {
-                        return true;
-                    }
-                }
-                None => {}
+                // The mark takes a cell of that pairing: look for another.
+                Some(_) if q.pairing_after(t, all, used).is_some() => return true,
+                _ => {}
             }
         }
         false
@@ -891,4 +868,21 @@ struct Quick<B> {
     /// Per try, once looked for: the cells of a pairing after the opponent's mark
     /// there (with the try itself), or `None` when none was found.
     pairings: [Option<Option<B>>; PAIRING_CELLS + 2],
+}
+
+impl<B: Bits> Quick<B> {
+    /// The cells of a pairing of the open windows (of `all`) after the opponent's mark
+    /// on `t`, which takes the windows through `t` and uses no cell of `used`; the
+    /// pairing includes `t` itself and `used`. `None` when none is found within
+    /// [`PAIRING_STEPS`].
+    fn pairing_after(&self, t: usize, all: u64, used: B) -> Option<B> {
+        let mut steps = PAIRING_STEPS;
+        cover(
+            &self.open,
+            &self.through,
+            all & !self.through[t],
+            used | B::bit(t),
+            &mut steps,
+        )
+    }
 }
