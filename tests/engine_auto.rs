@@ -261,6 +261,28 @@ fn never_loses_on_3x3x3_and_4x4x4() {
 }
 
 #[test]
+fn opens_in_the_centre_of_an_empty_board() {
+    // Every cell at least k - 1 from the edges has as many open windows as the centre:
+    // the tie goes to the centre, as in gomoku, not to the first such cell.
+    for (m, n, k, row, col) in [(15, 15, 5, 7, 7), (19, 19, 5, 9, 9), (20, 12, 5, 6, 10)] {
+        let pos = Position::empty(&Rules::mnk(m, n, k).unwrap());
+        for seed in [1, 2] {
+            let a = EngineKind::Auto.build().analyze(
+                &pos,
+                &limits(50),
+                &mut StdRng::seed_from_u64(seed),
+            );
+            let cell = a.best.cell as usize;
+            let (r, c) = (cell / pos.m(), cell % pos.m());
+            assert!(
+                r.abs_diff(row) <= 1 && c.abs_diff(col) <= 1,
+                "{m}x{n}: opened at row {r}, col {c}"
+            );
+        }
+    }
+}
+
+#[test]
 fn searches_large_boards_with_patterns_and_scores_every_cell() {
     for (m, n, k) in [(15, 15, 5), (64, 64, 5), (20, 9, 6), (15, 15, 20)] {
         let rules = Rules::mnk(m, n, k).unwrap();

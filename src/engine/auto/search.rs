@@ -55,6 +55,9 @@ pub struct PatternSearch {
     solver: Solver,
     side: usize,
     near: Vec<u8>,
+    /// Per cell, its distance from the board's centre (twice the larger of the row and
+    /// column offsets): among equally scored moves the more central comes first.
+    from_centre: Vec<u16>,
     ring: Vec<Vec<u16>>,
     tt: Vec<Entry>,
     killers: [[u16; 2]; MAX_PLY],
@@ -84,8 +87,17 @@ impl PatternSearch {
                 }
             }
         }
+        let from_centre = (0..geo.cells())
+            .map(|c| {
+                let (row, col) = (c / geo.m, c % geo.m);
+                let rows = (2 * row).abs_diff(geo.n - 1);
+                let cols = (2 * col).abs_diff(geo.m - 1);
+                rows.max(cols) as u16
+            })
+            .collect();
         let size = tt_entries.next_power_of_two().max(1024);
         PatternSearch {
+            from_centre,
             side: position.to_move().index(),
             history: vec![0; geo.cells()],
             solver: Solver::new(b, clock.clone()),
@@ -123,8 +135,9 @@ impl PatternSearch {
         me + me / 2 - them
     }
 
-    /// The empty cells near a piece, scored for the side to move, best first; only the
-    /// best `keep` are kept.
+    /// The empty cells near a piece (every cell on an empty board), scored for the side
+    /// to move, best first and the more central first among equals; only the best
+    /// `keep` are kept.
     pub fn candidates(&self, out: &mut Vec<(i64, u16)>, keep: usize) {
         out.clear();
         let me = self.side;
@@ -137,14 +150,12 @@ impl PatternSearch {
             let s = g[me] * 6 / 5 + g[me ^ 1];
             out.push((s, c as u16));
         }
-        if !any {
-            let (m, n) = (
-                self.solver.board.geometry().m,
-                self.solver.board.geometry().n,
-            );
-            out.push((1, ((n / 2) * m + m / 2) as u16));
-        }
-        let order = |a: &(i64, u16), b: &(i64, u16)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
+        let centre = &self.from_centre;
+        let order = |a: &(i64, u16), b: &(i64, u16)| {
+            b.0.cmp(&a.0)
+                .then(centre[a.1 as usize].cmp(&centre[b.1 as usize]))
+                .then(a.1.cmp(&b.1))
+        };
         if keep < out.len() {
             out.select_nth_unstable_by(keep, order);
             out.truncate(keep);
