@@ -216,6 +216,36 @@ fn metrics_count_requests_by_route_and_status() {
 }
 
 #[test]
+fn metrics_count_searches_and_nodes_by_engine() {
+    let s = spawn();
+    let body = json!({"rules": {"m": 3, "n": 3, "k": 3}, "board": ["x..", "...", "..."],
+        "engine": {"name": "greedy"}});
+    for _ in 0..3 {
+        assert_eq!(s.call("/v1/suggest", &body).0, 200);
+    }
+    let text = s.get("/metrics").text().unwrap();
+    let value = |series: &str| -> f64 {
+        text.lines()
+            .find_map(|l| l.strip_prefix(series)?.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no {series} in {text}"))
+    };
+    assert_eq!(
+        value(r#"kinrow_searches_total{engine="greedy",result="ok"}"#),
+        3.0
+    );
+    assert_eq!(
+        value(r#"kinrow_search_duration_seconds_count{engine="greedy"}"#),
+        3.0
+    );
+    assert!(value(r#"kinrow_search_nodes_total{engine="greedy"}"#) > 0.0);
+    // Every engine of the registry has its series from the start.
+    assert_eq!(
+        value(r#"kinrow_searches_total{engine="minimax",result="ok"}"#),
+        0.0
+    );
+}
+
+#[test]
 fn cors_allows_any_origin_by_default() {
     let s = spawn();
     let r = s

@@ -96,6 +96,11 @@ fn a_burst_gets_503s_while_healthz_answers() {
     );
 
     let metrics = s.get("/metrics").text().unwrap();
-    assert!(metrics.contains(r#"kinrow_searches_total{engine=""#));
+    assert!(
+        metrics.contains(&format!(
+            r#"kinrow_searches_total{{engine="{engine}",result="ok"}} {ok}"#
+        )),
+        "{metrics}"
+    );
     assert!(metrics.contains(r#"result="overloaded""#), "{metrics}");
 }

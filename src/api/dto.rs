@@ -194,12 +194,14 @@ pub struct RulesDto {
     pub pieces: Option<PiecesDto>,
 }
 
-fn count(v: Option<i64>, field: String) -> Result<u8, ApiError> {
+/// The count `v` of `player`'s `piece` (the field's name is only written out for an
+/// error: this runs on every request).
+fn count(v: Option<i64>, player: &str, piece: &str) -> Result<u8, ApiError> {
     let v = v.unwrap_or(0);
     u8::try_from(v).map_err(|_| {
         ApiError::at(
             ErrorCode::InvalidRules,
-            field,
+            format!("rules.pieces.{player}.{piece}"),
             format!("{v} is not a piece count; counts go from 0 to 64"),
         )
     })
@@ -207,11 +209,10 @@ fn count(v: Option<i64>, field: String) -> Result<u8, ApiError> {
 
 fn hand(h: &Option<HandDto>, player: &str) -> Result<Hand, ApiError> {
     let h = h.clone().unwrap_or_default();
-    let f = |piece: &str| format!("rules.pieces.{player}.{piece}");
     Ok(Hand::new(
-        count(h.block, f("block"))?,
-        count(h.remove, f("remove"))?,
-        count(h.bomb, f("bomb"))?,
+        count(h.block, player, "block")?,
+        count(h.remove, player, "remove")?,
+        count(h.bomb, player, "bomb")?,
     ))
 }
 

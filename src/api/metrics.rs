@@ -1,9 +1,22 @@
 //! kinrow's own Prometheus metrics, next to the per-route request counters and
 //! latency histograms that actix-web-prom keeps in the same registry.
 
+use std::sync::Arc;
+
 use prometheus::{
-    Histogram, HistogramOpts, HistogramVec, IntCounterVec, IntGauge, Opts, Registry, TextEncoder,
+    Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, Opts, Registry,
+    TextEncoder,
 };
+
+use crate::engine::EngineKind;
+
+/// What a finished search of one engine updates: its `ok` count, its nodes and its time.
+#[derive(Clone)]
+pub struct SearchMetrics {
+    pub ok: IntCounter,
+    pub nodes: IntCounter,
+    pub seconds: Histogram,
+}
 
 /// The search metrics; cheap to clone (every field is a handle).
 #[derive(Clone)]
@@ -21,6 +34,9 @@ pub struct Metrics {
     pub in_flight: IntGauge,
     /// Searches waiting for a slot now.
     pub queued: IntGauge,
+    /// The [`SearchMetrics`] of every engine of the registry, looked up once (a lookup by
+    /// label hashes the labels and takes a lock, on every request).
+    by_engine: Arc<Vec<(&'static str, SearchMetrics)>>,
 }
 
 impl Metrics {
@@ -79,7 +95,20 @@ impl Metrics {
         registry
             .register(Box::new(queued.clone()))
             .expect("register");
+        let by_engine = EngineKind::ALL
+            .iter()
+            .map(|kind| {
+                let name = kind.name();
+                let metrics = SearchMetrics {
+                    ok: searches.with_label_values(&[name, "ok"]),
+                    nodes: nodes.with_label_values(&[name]),
+                    seconds: search_seconds.with_label_values(&[name]),
+                };
+                (name, metrics)
+            })
+            .collect();
         Metrics {
+            by_engine: Arc::new(by_engine),
             registry,
             searches,
             nodes,
@@ -87,6 +116,18 @@ impl Metrics {
             queue_seconds,
             in_flight,
             queued,
+        }
+    }
+
+    /// The metrics a finished search of engine `name` updates.
+    pub fn search(&self, name: &str) -> SearchMetrics {
+        match self.by_engine.iter().find(|(n, _)| *n == name) {
+            Some((_, metrics)) => metrics.clone(),
+            None => SearchMetrics {
+                ok: self.searches.with_label_values(&[name, "ok"]),
+                nodes: self.nodes.with_label_values(&[name]),
+                seconds: self.search_seconds.with_label_values(&[name]),
+            },
         }
     }
 

@@ -137,14 +137,11 @@ impl SearchPool {
     fn finish(&self, name: &str, result: Result<Analysis, String>) -> Result<Analysis, ApiError> {
         match result {
             Ok(analysis) => {
-                self.count(name, "ok");
-                self.metrics
-                    .nodes
-                    .with_label_values(&[name])
-                    .inc_by(analysis.stats.nodes);
-                self.metrics
-                    .search_seconds
-                    .with_label_values(&[name])
+                let metrics = self.metrics.search(name);
+                metrics.ok.inc();
+                metrics.nodes.inc_by(analysis.stats.nodes);
+                metrics
+                    .seconds
                     .observe(analysis.stats.elapsed.as_secs_f64());
                 Ok(analysis)
             }
