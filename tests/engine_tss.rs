@@ -224,25 +224,30 @@ fn no_proof_is_claimed_against_remove_or_bomb() {
     assert!(matches!(solve_vcf(&pos, Player::X), Verdict::Win(_)));
 }
 
+/// The position of `rows` with the colours swapped: o holds x's attack, and x (to move,
+/// one mark more) must defend.
+fn swapped(rows: &[&str]) -> Position {
+    let swapped: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            r.chars()
+                .map(|c| match c {
+                    'x' => 'o',
+                    'o' => 'x',
+                    c => c,
+                })
+                .collect()
+        })
+        .collect();
+    let rows: Vec<&str> = swapped.iter().map(String::as_str).collect();
+    position(&rows, true, [Hand::default(); 2], Some(Player::X))
+}
+
 #[test]
 fn the_opponents_threat_is_found_and_every_other_move_loses_to_it() {
     // x to move, but o has a VCF if x passes; x's only hope is among the defences.
     for rows in positions::VCF_WINS {
-        // Swap the colours: o holds x's attack, and x (to move, one mark more) must defend.
-        let swapped: Vec<String> = rows
-            .iter()
-            .map(|r| {
-                r.chars()
-                    .map(|c| match c {
-                        'x' => 'o',
-                        'o' => 'x',
-                        c => c,
-                    })
-                    .collect()
-            })
-            .collect();
-        let rows: Vec<&str> = swapped.iter().map(String::as_str).collect();
-        let mut pos = position(&rows, true, [Hand::default(); 2], Some(Player::X));
+        let mut pos = swapped(rows);
         let mut tss = Tss::with_time(&pos, Duration::from_secs(10));
         let proof = tss.vcf(Player::O).proof().expect("o's VCF");
         let defences = tss.defences(Player::O, &proof);
@@ -340,20 +345,7 @@ fn the_vct_defences_add_the_defenders_threes() {
     // o's proof or make a four of x's, a defence against a VCT may be a three of x's
     // (a four later, against one of o's quiet threats): `vct_defences` adds those.
     for rows in positions::VCT_WINS {
-        let swapped: Vec<String> = rows
-            .iter()
-            .map(|r| {
-                r.chars()
-                    .map(|c| match c {
-                        'x' => 'o',
-                        'o' => 'x',
-                        c => c,
-                    })
-                    .collect()
-            })
-            .collect();
-        let rows: Vec<&str> = swapped.iter().map(String::as_str).collect();
-        let mut pos = position(&rows, true, [Hand::default(); 2], Some(Player::X));
+        let mut pos = swapped(rows);
         let mut tss = Tss::with_time(&pos, Duration::from_secs(10));
         let proof = tss.vct(Player::O, 3).proof().expect("o's VCT");
         let defences = tss.defences(Player::O, &proof);
