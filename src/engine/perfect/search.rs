@@ -601,37 +601,12 @@ impl<'a, B: Bits> Solver<'a, B> {
             tries[0] = threats.first();
         } else {
             self.cell_weights(opp);
-            let mut weights = [0.0f64; PAIRING_CELLS + 1];
-            for c in cells(empties) {
-                let w = self.es[c][opp];
-                let mut i = PAIRING_CELLS;
-                if w <= weights[i] {
-                    continue;
-                }
-                while i > 1 && weights[i - 1] < w {
-                    weights[i] = weights[i - 1];
-                    tries[i] = tries[i - 1];
-                    i -= 1;
-                }
-                weights[i] = w;
-                tries[i] = c;
-            }
+            heaviest(&self.es, opp, empties, &mut tries[1..]);
         }
-        for &c in tries.iter().filter(|&&c| c != usize::MAX) {
-            let mut steps = PAIRING_STEPS;
-            if cover(
-                &self.open[opp],
-                &self.through,
-                all & !self.through[c],
-                B::bit(c),
-                &mut steps,
-            )
-            .is_some()
-            {
-                return true;
-            }
-        }
-        false
+        tries
+            .iter()
+            .filter(|&&c| c != usize::MAX)
+            .any(|&c| pairing_after(&self.open[opp], &self.through, all, c, B::default()).is_some())
     }
 
     /// Keeps what [`Solver::refuted_by_pairing`] needs at `ply` about the mover `me`'s
@@ -668,22 +643,7 @@ impl<'a, B: Bits> Solver<'a, B> {
         }
         // The heaviest cells for the mover's potential, one more than the pairing
         // search tries (the mark itself may be one of them).
-        let mut weights = [0.0f64; PAIRING_CELLS + 2];
-        q.tries = [usize::MAX; PAIRING_CELLS + 2];
-        for c in cells(empties) {
-            let w = self.es[c][me];
-            let mut i = PAIRING_CELLS + 1;
-            if w <= weights[i] {
-                continue;
-            }
-            while i > 0 && weights[i - 1] < w {
-                weights[i] = weights[i - 1];
-                q.tries[i] = q.tries[i - 1];
-                i -= 1;
-            }
-            weights[i] = w;
-            q.tries[i] = c;
-        }
+        heaviest(&self.es, me, empties, &mut q.tries);
         true
     }
 
@@ -876,13 +836,45 @@ impl<B: Bits> Quick<B> {
     /// pairing includes `t` itself and `used`. `None` when none is found within
     /// [`PAIRING_STEPS`].
     fn pairing_after(&self, t: usize, all: u64, used: B) -> Option<B> {
-        let mut steps = PAIRING_STEPS;
-        cover(
-            &self.open,
-            &self.through,
-            all & !self.through[t],
-            used | B::bit(t),
-            &mut steps,
-        )
+        pairing_after(&self.open, &self.through, all, t, used)
+    }
+}
+
+/// The cells of a pairing of the windows of `open` (the bits of `all`; `through[c]`
+/// holds the windows through cell `c`) after the opponent's mark on `t`, which takes
+/// the windows through `t`, using no cell of `used`; the pairing includes `t` itself
+/// and `used`. `None` when none is found within [`PAIRING_STEPS`].
+fn pairing_after<B: Bits>(open: &[B], through: &[u64], all: u64, t: usize, used: B) -> Option<B> {
+    let mut steps = PAIRING_STEPS;
+    cover(
+        open,
+        through,
+        all & !through[t],
+        used | B::bit(t),
+        &mut steps,
+    )
+}
+
+/// Fills `out` with the empty cells of `empties` of the largest Erdős–Selfridge weight
+/// `es[c][p]` for player `p`, heaviest first (the earlier cell first among equals);
+/// cells of no weight are left out, and unused places hold `usize::MAX`.
+fn heaviest<B: Bits>(es: &[[f64; 2]], p: usize, empties: B, out: &mut [usize]) {
+    let n = out.len();
+    out.fill(usize::MAX);
+    let mut weights = [0.0f64; PAIRING_CELLS + 2];
+    let weights = &mut weights[..n];
+    for c in cells(empties) {
+        let w = es[c][p];
+        let mut i = n - 1;
+        if w <= weights[i] {
+            continue;
+        }
+        while i > 0 && weights[i - 1] < w {
+            weights[i] = weights[i - 1];
+            out[i] = out[i - 1];
+            i -= 1;
+        }
+        weights[i] = w;
+        out[i] = c;
     }
 }
