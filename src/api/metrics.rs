@@ -95,20 +95,8 @@ impl Metrics {
         registry
             .register(Box::new(queued.clone()))
             .expect("register");
-        let by_engine = EngineKind::ALL
-            .iter()
-            .map(|kind| {
-                let name = kind.name();
-                let metrics = SearchMetrics {
-                    ok: searches.with_label_values(&[name, "ok"]),
-                    nodes: nodes.with_label_values(&[name]),
-                    seconds: search_seconds.with_label_values(&[name]),
-                };
-                (name, metrics)
-            })
-            .collect();
-        Metrics {
-            by_engine: Arc::new(by_engine),
+        let mut metrics = Metrics {
+            by_engine: Arc::new(Vec::new()),
             registry,
             searches,
             nodes,
@@ -116,6 +104,21 @@ impl Metrics {
             queue_seconds,
             in_flight,
             queued,
+        };
+        let by_engine = EngineKind::ALL
+            .iter()
+            .map(|kind| (kind.name(), metrics.labelled(kind.name())))
+            .collect();
+        metrics.by_engine = Arc::new(by_engine);
+        metrics
+    }
+
+    /// The [`SearchMetrics`] of engine `name`, looked up by label.
+    fn labelled(&self, name: &str) -> SearchMetrics {
+        SearchMetrics {
+            ok: self.searches.with_label_values(&[name, "ok"]),
+            nodes: self.nodes.with_label_values(&[name]),
+            seconds: self.search_seconds.with_label_values(&[name]),
         }
     }
 
@@ -123,11 +126,7 @@ impl Metrics {
     pub fn search(&self, name: &str) -> SearchMetrics {
         match self.by_engine.iter().find(|(n, _)| *n == name) {
             Some((_, metrics)) => metrics.clone(),
-            None => SearchMetrics {
-                ok: self.searches.with_label_values(&[name, "ok"]),
-                nodes: self.nodes.with_label_values(&[name]),
-                seconds: self.search_seconds.with_label_values(&[name]),
-            },
+            None => self.labelled(name),
         }
     }
 
