@@ -101,8 +101,9 @@ fn defend_vct(
         let rank = scored.iter().position(|&(_, c)| c as usize == mv.cell());
         (on_line.unwrap_or(usize::MAX), rank.unwrap_or(usize::MAX))
     });
-    let all = Clock::start(&budget(CHECK_SHARE));
-    let node_budget = budget(CHECK_SHARE).nodes;
+    let check = budget(CHECK_SHARE);
+    let all = Clock::start(&check);
+    let node_budget = check.nodes;
     let start = t.nodes();
     let mut lost = Vec::new();
     let mut found = Defence::default();

@@ -10,9 +10,9 @@
 //! missing two marks and one's own fours are searched (every other move loses to the
 //! open four); otherwise the empty cells near a piece are ranked by what a mark there
 //! builds for the mover and spoils for the opponent (the more central first among
-//! equals), and only the best few are searched. At the leaves a VCF of the side to move is read to the end, and an
-//! opponent's three is answered for up to [`THREE_PLIES`] more plies before the static
-//! value is taken. A transposition table, killer moves and a history table order the
+//! equals), and only the best few are searched. At the leaves a VCF of the side to
+//! move is read to the end, and an opponent's three is answered for up to
+//! [`THREE_PLIES`] more plies before the static value is taken. A transposition table, killer moves and a history table order the
 //! moves. Iterative deepening runs until the clock stops; an unfinished iteration
 //! still counts where its first moves changed the choice.
 
