@@ -55,6 +55,17 @@ pub fn positions(rules: &Rules, plies: usize, count: usize) -> Vec<Position> {
         .collect()
 }
 
+/// The marks in a benchmark position's opening by board size: middle-game positions
+/// (2 up to 16 cells, 4 up to 64, else 8; at most a third of the board).
+pub fn bench_opening_plies(rules: &Rules) -> usize {
+    let plies = match rules.cells() {
+        0..=16 => 2,
+        17..=64 => 4,
+        _ => 8,
+    };
+    plies.min(rules.cells() / 3)
+}
+
 /// Measures `engine` on `positions` for at least `window` (and at least one call per
 /// position), each call within `limits`.
 pub fn measure(
@@ -132,8 +143,8 @@ pub struct BenchArgs {
     /// Positions per board.
     #[arg(long, default_value_t = 4)]
     pub positions: usize,
-    /// Marks in each position's opening (default: twice the arena's opening, at most a
-    /// third of the board); 0 measures the empty board.
+    /// Marks in each position's opening (default: 2 up to 16 cells, 4 up to 64, else 8,
+    /// at most a third of the board); 0 measures the empty board.
     #[arg(long)]
     pub opening_plies: Option<usize>,
 }
@@ -181,9 +192,7 @@ pub fn main(args: BenchArgs) -> i32 {
     let window = Duration::from_millis(args.window_ms);
     let mut rows = Vec::new();
     for (name, rules) in &boards {
-        let plies = args
-            .opening_plies
-            .unwrap_or((arena::default_opening_plies(rules) * 2).min(rules.cells() / 3));
+        let plies = args.opening_plies.unwrap_or(bench_opening_plies(rules));
         let ps = positions(rules, plies, args.positions.max(1));
         if ps.is_empty() {
             continue;

@@ -67,6 +67,31 @@ fn openings_are_seeded_legal_and_differ() {
 }
 
 #[test]
+fn openings_leave_o_to_move_and_are_judged_even_by_a_short_search() {
+    for (m, n, k) in [(3, 3, 3), (4, 4, 4), (7, 7, 4), (9, 9, 5), (15, 15, 5)] {
+        let rules = Rules::mnk(m, n, k).unwrap();
+        assert_eq!(arena::default_opening_plies(&rules) % 2, 1, "{m},{n},{k}");
+    }
+    let rules = Rules::mnk(15, 15, 5).unwrap();
+    let mut even = 0;
+    for pair in 0..6 {
+        let mut p = Position::empty(&rules);
+        for mv in arena::opening(&rules, 5, 1, pair) {
+            p.try_play(mv).unwrap();
+        }
+        let value = arena::searched_value(&p).expect("15x15x5 is judged by the search");
+        assert!(
+            value.is_finite() && value.abs() < 300.0,
+            "pair {pair}: {value}"
+        );
+        if value.abs() <= arena::EVEN_BAND {
+            even += 1;
+        }
+    }
+    assert!(even >= 3, "{even} of 6 openings within the band");
+}
+
+#[test]
 fn colours_alternate_and_results_do_not_depend_on_threads() {
     let one = arena::run(&config(4, 1, 5), &|_| {});
     let two = arena::run(&config(4, 2, 5), &|_| {});
