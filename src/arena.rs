@@ -636,6 +636,6 @@ pub fn main(args: ArenaArgs) -> i32 {
             return 1;
         }
     }
-    println!("{}", report(&config, &summarize(&games)));
+    crate::cli::print_line(&report(&config, &summarize(&games)));
     0
 }

@@ -208,7 +208,7 @@ pub fn main(args: BenchArgs) -> i32 {
             rows.push(row);
         }
     }
-    println!(
+    crate::cli::print_line(&format!(
         "per-call budget {} ms{}, window {} ms, {} positions per board\n",
         args.time_ms,
         args.nodes
@@ -216,7 +216,7 @@ pub fn main(args: BenchArgs) -> i32 {
             .unwrap_or_default(),
         args.window_ms,
         args.positions
-    );
-    print!("{}", table(&rows));
+    ));
+    crate::cli::print_line(table(&rows).trim_end_matches('\n'));
     0
 }

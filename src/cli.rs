@@ -148,12 +148,20 @@ fn state_json(position: &Position) -> serde_json::Value {
     })
 }
 
+/// Writes `text` and a newline to standard output. A reader that went away (`kinrow
+/// arena ... | head -2`) is not an error worth a panic: the rest is dropped quietly.
+pub fn print_line(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{text}").and_then(|()| out.flush());
+}
+
 /// Runs the command line; returns the process exit code.
 pub fn run(cli: Cli) -> i32 {
     match cli.command.unwrap_or(Command::Serve(cli.serve)) {
         Command::Serve(args) => serve(args),
         Command::Openapi => {
-            println!("{}", crate::api::openapi_json());
+            print_line(&crate::api::openapi_json());
             0
         }
         Command::Arena(args) => crate::arena::main(args),
@@ -161,10 +169,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Bench(args) => crate::bench::main(args),
         Command::State(args) => match args.position.position() {
             Ok(p) => {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&state_json(&p)).expect("json")
-                );
+                print_line(&serde_json::to_string_pretty(&state_json(&p)).expect("json"));
                 0
             }
             Err(e) => {
