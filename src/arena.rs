@@ -254,9 +254,9 @@ fn imbalance(p: &Position) -> f64 {
 }
 
 /// Nodes of the search that judges an opening (`auto`, node-limited so it replays).
-const JUDGE_NODES: u64 = 6_000;
+const JUDGE_NODES: u64 = 20_000;
 /// Openings the search judges per pair, at most.
-const JUDGED: usize = 12;
+const JUDGED: usize = 24;
 /// An opening whose searched value lies within this many window points of even is
 /// taken at once (an open three's window is worth 100).
 pub const EVEN_BAND: f64 = 40.0;
