@@ -1,10 +1,10 @@
 //! `kinrow arena`: plays two engines against each other and measures the difference.
 //!
-//! Games come in pairs: both games of a pair start from the same opening, an odd
-//! number of random marks near the centre (so o moves next, one mark behind, which
-//! offsets x's first move) drawn from a seeded generator and kept only when a quick
-//! static evaluation finds them balanced, and the engines swap colours between the
-//! two. The summary gives engine A's wins, draws and losses, its score, the Elo
+//! Games come in pairs: both games of a pair start from the same opening, a few random
+//! marks near the centre (on large boards an odd number, so o moves next, one mark
+//! behind, which offsets x's first move) drawn from a seeded generator and kept only
+//! when a quick evaluation finds them balanced, and the engines swap colours between
+//! the two. The summary gives engine A's wins, draws and losses, its score, the Elo
 //! difference with a 95% interval, and each engine's mean time per move; every game's
 //! move list can be written as JSON lines.
 //!
@@ -222,14 +222,16 @@ pub fn summarize(games: &[GameRecord]) -> Summary {
     }
 }
 
-/// The default number of random opening marks for a board: always odd, so o moves
-/// first after the opening with one mark fewer, which offsets x's first-move advantage.
-/// (Measured on 15x15x5 with `auto` against itself, 20 games at 100 ms on seed 1: after
-/// 4 random marks x won 18 games, after 5 x won 9 and o 11.)
+/// The default number of random opening marks for a board: 1 up to 16 cells, 2 up to
+/// 64, else 5. On large boards the number is odd, so o moves first after the opening
+/// with one mark fewer, which offsets x's first-move advantage there (15x15x5, `auto`
+/// against itself, 20 games at 100 ms on seed 1: after 4 random marks x won 18 games,
+/// after 5 x won 9 and o 11). Small boards stay even: on 7x7x4 (a first-player win)
+/// x wins every game from 3 random marks whoever plays it, even `greedy` against `auto`.
 pub fn default_opening_plies(rules: &Rules) -> usize {
     match rules.cells() {
         0..=16 => 1,
-        17..=64 => 3,
+        17..=64 => 2,
         _ => 5,
     }
 }
@@ -536,8 +538,8 @@ pub struct ArenaArgs {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// Random marks per opening (default: 1 up to 16 cells, 3 up to 64, else 5; odd, so o
-    /// moves next with one mark fewer).
+    /// Random marks per opening (default: 1 up to 16 cells, 2 up to 64, else 5: odd on
+    /// large boards, so o moves next with one mark fewer).
     #[arg(long)]
     pub opening_plies: Option<usize>,
     /// Write every game as a JSON line to this file.
