@@ -11,9 +11,10 @@
 //! open four); otherwise the empty cells near a piece are ranked by what a mark there
 //! builds for the mover and spoils for the opponent (the more central first among
 //! equals), and only the best few are searched. At the leaves a VCF of the side to
-//! move is read to the end, and an opponent's three is answered for up to
-//! [`THREE_PLIES`] more plies before the static value is taken. A transposition table, killer moves and a history table order the
-//! moves. Iterative deepening runs until the clock stops; an unfinished iteration
+//! move is read to the end, a three of the side to move wins when the opponent has no
+//! four to answer it with, and an opponent's three is answered for up to
+//! [`THREE_PLIES`] more plies before the static value is taken. A transposition table,
+//! killer moves and a history table order the moves. Iterative deepening runs until the clock stops; an unfinished iteration
 //! still counts where its first moves changed the choice.
 
 use std::sync::Arc;
@@ -195,6 +196,11 @@ impl PatternSearch {
             // A leaf: forced wins by continuous fours are read to the end, and an
             // opponent's three is answered (a few plies at most) before judging.
             if self.solver.board.may_four(me) && self.solver.vcf(me, LEAF_VCF) == R::Win {
+                return WIN - ply as i64 - 3;
+            }
+            if !self.solver.board.may_four(me ^ 1) && self.solver.board.has_three(me) {
+                // An open four (or two fours) next, and the opponent has no four to
+                // answer with: a win on the third ply from here.
                 return WIN - ply as i64 - 3;
             }
             if depth <= -THREE_PLIES || !self.solver.board.has_three(me ^ 1) {
