@@ -39,8 +39,10 @@
 //! position in between is never a node of its own.
 //!
 //! Moves are ordered by a line-potential score of their cell: every still-open window
-//! through it, for either player, weighted by how full it already is. Empty cells on no
-//! open window ("dead" cells) are all alike, so only one of them is tried.
+//! through it, for either player, weighted by how full it already is; where only a win
+//! counts for the mover (alpha at 0 or more), their own windows weigh as if they held
+//! one more mark (6,5,4: 163k to 113k nodes). Empty cells on no open window ("dead"
+//! cells) are all alike, so only one of them is tried.
 
 use crate::engine::tt::{from_tt, pack_move, to_tt, unpack_move, Bound, TranspositionTable};
 use crate::engine::Clock;
@@ -241,12 +243,15 @@ impl<'a, B: Bits> Solver<'a, B> {
 
     /// The move-ordering score of every empty cell, from the open windows of the last
     /// scan with scores: every still-open window through it, for either player,
-    /// weighted by how full it already is. Only nodes that try moves need it.
-    pub fn order_scores(&mut self) {
+    /// weighted by how full it already is. An `attacker`'s own windows (the side to move
+    /// when only a win counts for it) weigh as if they held one more mark. Only nodes
+    /// that try moves need it.
+    pub fn order_scores(&mut self, attacker: Option<usize>) {
         self.scores.iter_mut().for_each(|s| *s = 0);
         for p in 0..2 {
+            let bonus = usize::from(attacker == Some(p));
             for (&w, &own) in self.open[p].iter().zip(&self.open_own[p]) {
-                let weight = self.shape.weight[own as usize];
+                let weight = self.shape.weight[own as usize + bonus];
                 for c in cells(w) {
                     self.scores[c] += weight;
                 }
@@ -411,7 +416,8 @@ impl<'a, B: Bits> Solver<'a, B> {
                 let targets = (empties & scan.live) | one_dead;
                 answers.map_or(targets, |a| a & targets)
             };
-            self.order_scores();
+            // Where only a win counts, the mover's own lines come first.
+            self.order_scores((alpha >= 0).then_some(me));
             for c in cells(targets) {
                 let s = ((self.scores[c] as u64) << 6)
                     + self.history[me][c].min(63) as u64
