@@ -41,7 +41,8 @@
 //! Moves are ordered by a line-potential score of their cell: every still-open window
 //! through it, for either player, weighted by how full it already is; where only a win
 //! counts for the mover (alpha at 0 or more), their own windows weigh as if they held
-//! one more mark (6,5,4: 163k to 113k nodes). Empty cells on no open window ("dead"
+//! one more mark (6,5,4: 163k to 113k nodes), and the mark that last refuted a node at
+//! the same ply (the "killer") counts a quarter more (113k to 79k). Empty cells on no open window ("dead"
 //! cells) are all alike, so only one of them is tried.
 
 use crate::engine::tt::{from_tt, pack_move, to_tt, unpack_move, Bound, TranspositionTable};
@@ -109,6 +110,9 @@ pub struct Solver<'a, B: Bits> {
     /// Per player and cell: how often a mark there refuted a node where it was not
     /// the first move tried (breaks ties of the static ordering).
     history: [Vec<u32>; 2],
+    /// Per ply, the cell of the mark that last refuted a node there (a "killer"):
+    /// it often refutes its siblings too.
+    killers: Vec<usize>,
     /// Per ply, the mover's `makes` at the node there (the children's scans overwrite
     /// the solver's own).
     kept_makes: Vec<Vec<B>>,
@@ -139,6 +143,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             skip_pairing: false,
             kept_makes: Vec::new(),
             history: [vec![0; shape.cells], vec![0; shape.cells]],
+            killers: Vec::new(),
             makes: vec![[B::default(); 2]; shape.cells],
         }
     }
@@ -397,6 +402,7 @@ impl<'a, B: Bits> Solver<'a, B> {
         // Moves, best first.
         let mut list = std::mem::take(self.list(ply));
         list.clear();
+        let killer = self.killer(ply);
         if !threats.none() && !i_can_clear {
             let c = threats.first();
             list.push((2, Move::mark(c)));
@@ -419,7 +425,12 @@ impl<'a, B: Bits> Solver<'a, B> {
             // Where only a win counts, the mover's own lines come first.
             self.order_scores((alpha >= 0).then_some(me));
             for c in cells(targets) {
-                let s = ((self.scores[c] as u64) << 6)
+                let mut score = self.scores[c] as u64;
+                if c == killer {
+                    // The killer counts a quarter more.
+                    score += score / 4;
+                }
+                let s = (score << 6)
                     + self.history[me][c].min(63) as u64
                     + if threats.has(c) { 1 << 40 } else { 0 };
                 list.push((s, Move::mark(c)));
@@ -505,8 +516,11 @@ impl<'a, B: Bits> Solver<'a, B> {
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {
-                        if i > 0 && mv.piece == Piece::Mark {
-                            self.history[me][mv.cell()] += 1;
+                        if mv.piece == Piece::Mark {
+                            if i > 0 {
+                                self.history[me][mv.cell()] += 1;
+                            }
+                            self.killers[ply as usize] = mv.cell();
                         }
                         break;
                     }
@@ -725,6 +739,16 @@ impl<'a, B: Bits> Solver<'a, B> {
         }
         let made = self.kept_makes[ply][cell];
         (!made.none() && made.rest().none()).then(|| made.first())
+    }
+
+    /// The killer cell at `ply` (`usize::MAX` while there is none); from then on a
+    /// killer can be stored there.
+    fn killer(&mut self, ply: u32) -> usize {
+        let i = ply as usize;
+        if self.killers.len() <= i {
+            self.killers.resize(i + 1, usize::MAX);
+        }
+        self.killers[i]
     }
 
     fn list(&mut self, ply: u32) -> &mut Vec<(u64, Move)> {
