@@ -15,13 +15,14 @@
 //!   best cell for it: own potential below 1, or the opponent's below 1/2, with the
 //!   opponent to move), windows needing more marks than their owner has moves left count
 //!   as dead, and the fewest moves any line still needs bounds how soon a win can come;
-//! - deadlines: where only a win counts for the mover (alpha at 0 or more), a win after
-//!   ply `WIN - alpha - 1` is no better than alpha; where the mover only needs not to
-//!   lose (beta at 0 or less), a loss after ply `WIN + beta - 1` is no worse than beta.
-//!   So a window that misses more marks than its owner can place by then counts as
-//!   dead for everything above (threats, bounds, pairings, move order), and the node's
-//!   result is clamped to its window (a bound at the edge is all that stays sure). The
-//!   ply-pinning searches gain most (6,5,4: 79k to 71k nodes);
+//! - deadlines: where only a win counts for the mover (alpha at 0 or more), every
+//!   result after ply `WIN - alpha - 1` is at most alpha; where the mover only needs
+//!   not to lose (beta at 0 or less), every result after ply `WIN + beta - 1` is at
+//!   least beta. So a window (of either player) that misses more marks than its owner
+//!   can place by then counts as dead for everything above (threats, bounds, pairings,
+//!   move order), and the node's result is clamped to its window (a bound at the edge
+//!   is all that stays sure). The ply-pinning searches gain most (6,5,4: 79k to 71k
+//!   nodes);
 //! - a mark that leaves two different winning cells (a "double"), with no threat of
 //!   the opponent's to answer, wins on the third ply; without a double, the mover
 //!   cannot win before the fifth ply (each threat made is blocked at once), nor the
@@ -291,34 +292,32 @@ impl<'a, B: Bits> Solver<'a, B> {
         }
     }
 
-    /// Per player, how many more marks they can place while a win still counts for the
-    /// window `(alpha, beta)` (`u32::MAX`: no limit). Where only a win counts for the
-    /// mover (alpha at 0 or more), a win on ply `p` counts only when `WIN - p > alpha`;
-    /// where the mover only needs not to lose (beta at 0 or less), a win of the
-    /// opponent's counts only when `-(WIN - p) < beta`. A window that misses more
-    /// marks than its owner can place before then can only bring a result that lies
-    /// beyond the window's edge anyway, as does every other result after that ply.
+    /// Per player, how many more marks they can place while the game's result still
+    /// matters for the window `(alpha, beta)` (`u32::MAX`: no limit). Where only a win
+    /// counts for the mover (alpha at 0 or more), every result after ply
+    /// `WIN - alpha - 1` is at most alpha (a later win, a draw, any loss); where the
+    /// mover only needs not to lose (beta at 0 or less), every result after ply
+    /// `WIN + beta - 1` is at least beta. A window that misses more marks than its
+    /// owner can place by then can only end the game too late to matter.
     fn deadline_marks(&self, st: &State<B>, ply: u32, alpha: i32, beta: i32) -> [u32; 2] {
         let mut marks = [u32::MAX; 2];
-        if st.can_clear() {
+        let deadline = if alpha >= 0 {
+            WIN as i64 - alpha as i64 - 1
+        } else if beta <= 0 {
+            WIN as i64 + beta as i64 - 1
+        } else {
+            return marks;
+        };
+        // Plies left after this node's until the deadline.
+        let plies = deadline - ply as i64;
+        if st.can_clear() || plies > self.shape.cells as i64 {
             return marks;
         }
-        let (me, ply) = (st.side, ply as i64);
-        let cells = self.shape.cells as i64;
-        if alpha >= 0 {
-            // My marks land on plies ply + 1, ply + 3, ...: those before WIN - alpha.
-            let n = (WIN as i64 - alpha as i64 - ply) / 2;
-            if n < cells {
-                marks[me] = n.max(0) as u32;
-            }
-        }
-        if beta <= 0 {
-            // Theirs land on plies ply + 2, ply + 4, ...: those before WIN + beta.
-            let n = (WIN as i64 + beta as i64 - 1 - ply) / 2;
-            if n < cells {
-                marks[me ^ 1] = n.max(0) as u32;
-            }
-        }
+        let plies = plies.max(0) as u32;
+        // The mover's marks land on the first, third, ... of them; the opponent's on
+        // the second, fourth, ...
+        marks[st.side] = plies.div_ceil(2);
+        marks[st.side ^ 1] = plies / 2;
         marks
     }
 
