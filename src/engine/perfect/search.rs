@@ -87,6 +87,9 @@ pub struct Scan<B> {
     pub missing: [u32; 2],
     /// Empty cells on some window that someone can still complete.
     pub live: B,
+    /// Whether x / o has a cell whose mark would leave two different winning cells
+    /// ("a double"; only worked out by a scan with scores).
+    pub doubles: [bool; 2],
 }
 
 /// The exact solver over one board shape.
@@ -184,6 +187,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             potential: [0.0; 2],
             missing: [u32::MAX; 2],
             live: B::default(),
+            doubles: [false; 2],
         };
         if score {
             self.es_ready = [false; 2];
@@ -227,8 +231,11 @@ impl<'a, B: Bits> Solver<'a, B> {
                     self.open_own[p].push(own as u8);
                     if missing == 2 {
                         let (a, b) = (empty.first(), empty.rest().first());
-                        self.makes[a][p] |= B::bit(b);
-                        self.makes[b][p] |= B::bit(a);
+                        let (made_a, made_b) = (self.makes[a][p], self.makes[b][p]);
+                        out.doubles[p] |=
+                            !(made_a & !B::bit(b)).none() || !(made_b & !B::bit(a)).none();
+                        self.makes[a][p] = made_a | B::bit(b);
+                        self.makes[b][p] = made_b | B::bit(a);
                     }
                 }
             }
@@ -377,12 +384,7 @@ impl<'a, B: Bits> Solver<'a, B> {
         // Who has a mark that would leave two different winning cells ("a double")?
         let knows_doubles = !clearing && shape.overline;
         let (my_double, their_double) = if knows_doubles {
-            cells(empties).fold((false, false), |(m, t), c| {
-                (
-                    m || !self.makes[c][me].rest().none(),
-                    t || !self.makes[c][opp].rest().none(),
-                )
-            })
+            (scan.doubles[me], scan.doubles[opp])
         } else {
             (true, true)
         };
@@ -402,7 +404,8 @@ impl<'a, B: Bits> Solver<'a, B> {
             }
             lb = lb.max(-(WIN - (ply_i + if their_double { 4 } else { 6 })));
         }
-        let answers = if threats.none() && !clearing && shape.overline {
+        // (Without a double of the opponent's, every move is an answer.)
+        let answers = if threats.none() && knows_doubles && their_double {
             self.answers_to_doubles(me, empties)
         } else {
             None
@@ -870,7 +873,12 @@ fn cover<B: Bits>(
         } else if third.rest().none() {
             3
         } else {
-            4 + third.rest().rest().count()
+            let more = third.rest().rest();
+            if more.none() {
+                4
+            } else {
+                4 + more.count()
+            }
         };
         if n < fewest {
             fewest = n;
