@@ -31,7 +31,7 @@
 //!   one of the cells most of them go through, can each be given a pair of empty cells
 //!   inside it, all pairs disjoint, the opponent can never complete a line (the mover
 //!   answers one cell of a pair with the other), so the mover does not lose (not tried
-//!   when the opponent has more open windows than three fewer than the empty cells);
+//!   when the opponent has as many open windows as empty cells or more);
 //!   where only a win counts for the mover (alpha at 0 or more), each of the mover's
 //!   marks is first checked that way from the node itself, and a mark the opponent
 //!   answers by pairing is not searched at all (its child would only find the same
@@ -905,13 +905,14 @@ fn cover<B: Bits>(
 }
 
 /// True when a pairing search for `windows` open windows among `empties` is worth
-/// trying: at most 64 windows (the search's bit sets), and no more than three fewer
-/// than the empty cells. With more, a pairing is rarely found (on 6,5,4, tried with
-/// more than 24 windows: under one in a hundred), and the failed searches cost the most
-/// (6,5,4: 6% fewer instructions with the bound at the number of empty cells than
-/// without a bound, and 2% fewer again at three fewer; 7,7,5 about the same).
+/// trying: at most 64 windows (the search's bit sets), and fewer than the empty
+/// cells. With more, a pairing is rarely found (on 6,5,4, tried with more than 24
+/// windows: under one in a hundred), and the failed searches cost the most. (6,5,4
+/// with the move order of the module doc: 672M instructions with the bound at the
+/// number of empty cells, 665M at one fewer, 672M at two fewer, 685M at three fewer;
+/// the 7,7,5 nodes about the same.)
 fn pairing_in_reach<B: Bits>(windows: usize, empties: B) -> bool {
-    windows <= 64 && windows + 3 <= empties.count() as usize
+    windows <= 64 && windows < empties.count() as usize
 }
 
 /// What a node keeps to refute its own marks by pairing without searching them
