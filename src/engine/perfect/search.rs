@@ -872,6 +872,9 @@ fn cover<B: Bits>(
             2
         } else if third.rest().none() {
             3
+        } else if fewest <= 4 {
+            // Four free cells or more: not fewer than the fewest so far.
+            continue;
         } else {
             let more = third.rest().rest();
             if more.none() {
