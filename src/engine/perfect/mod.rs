@@ -209,7 +209,7 @@ fn solve<B: Bits + 'static>(
 
     let me = root.side;
     let scan = solver.scan(&root, true);
-    solver.order_scores();
+    solver.order_scores(None);
     let mut keyed: Vec<(u64, Move)> = reps
         .iter()
         .map(|&mv| {

@@ -15,6 +15,14 @@
 //!   best cell for it: own potential below 1, or the opponent's below 1/2, with the
 //!   opponent to move), windows needing more marks than their owner has moves left count
 //!   as dead, and the fewest moves any line still needs bounds how soon a win can come;
+//! - deadlines: where only a win counts for the mover (alpha at 0 or more), every
+//!   result after ply `WIN - alpha - 1` is at most alpha; where the mover only needs
+//!   not to lose (beta at 0 or less), every result after ply `WIN + beta - 1` is at
+//!   least beta. So a window (of either player) that misses more marks than its owner
+//!   can place by then counts as dead for everything above (threats, bounds, pairings,
+//!   move order), and the node's result is clamped to its window (a bound at the edge
+//!   is all that stays sure). The ply-pinning searches gain most (6,5,4: 79k to 71k
+//!   nodes);
 //! - a mark that leaves two different winning cells (a "double"), with no threat of
 //!   the opponent's to answer, wins on the third ply; without a double, the mover
 //!   cannot win before the fifth ply (each threat made is blocked at once), nor the
@@ -23,7 +31,7 @@
 //!   one of the cells most of them go through, can each be given a pair of empty cells
 //!   inside it, all pairs disjoint, the opponent can never complete a line (the mover
 //!   answers one cell of a pair with the other), so the mover does not lose (not tried
-//!   when the opponent has more open windows than three fewer than the empty cells);
+//!   when the opponent has as many open windows as empty cells or more);
 //!   where only a win counts for the mover (alpha at 0 or more), each of the mover's
 //!   marks is first checked that way from the node itself, and a mark the opponent
 //!   answers by pairing is not searched at all (its child would only find the same
@@ -39,8 +47,11 @@
 //! position in between is never a node of its own.
 //!
 //! Moves are ordered by a line-potential score of their cell: every still-open window
-//! through it, for either player, weighted by how full it already is. Empty cells on no
-//! open window ("dead" cells) are all alike, so only one of them is tried.
+//! through it, for either player, weighted by how full it already is; where only a win
+//! counts for the mover (alpha at 0 or more), their own windows weigh as if they held
+//! one more mark (6,5,4: 163k to 113k nodes), and the mark that last refuted a node at
+//! the same ply (the "killer") counts a quarter more (113k to 79k). Empty cells on no open window ("dead"
+//! cells) are all alike, so only one of them is tried.
 
 use crate::engine::tt::{from_tt, pack_move, to_tt, unpack_move, Bound, TranspositionTable};
 use crate::engine::Clock;
@@ -52,8 +63,11 @@ use super::board::{Shape, State};
 /// The value of a win on move 0; a win on move `p` is worth `WIN - p`.
 pub const WIN: i32 = 1 << 24;
 const MATE: i64 = (WIN / 2) as i64;
-/// How many steps the pairing search may take at one node before it gives up.
-const PAIRING_STEPS: u32 = 32;
+/// How many steps the pairing search may take at one node before it gives up. (With
+/// the move order of the module doc: 32 steps, 6,5,4 in 67.5k nodes and 665M
+/// instructions, 7,7,5 in 472k nodes; 48 steps, 65.3k, 672M, 334k; 64 steps, 64.4k,
+/// 680M, 266k.)
+const PAIRING_STEPS: u32 = 48;
 /// The set of the `n` lowest bits (`n` at most 64).
 fn low_bits(n: usize) -> u64 {
     if n >= 64 {
@@ -76,6 +90,9 @@ pub struct Scan<B> {
     pub missing: [u32; 2],
     /// Empty cells on some window that someone can still complete.
     pub live: B,
+    /// Whether x / o has a cell whose mark would leave two different winning cells
+    /// ("a double"; only worked out by a scan with scores).
+    pub doubles: [bool; 2],
 }
 
 /// The exact solver over one board shape.
@@ -107,6 +124,9 @@ pub struct Solver<'a, B: Bits> {
     /// Per player and cell: how often a mark there refuted a node where it was not
     /// the first move tried (breaks ties of the static ordering).
     history: [Vec<u32>; 2],
+    /// Per ply, the cell of the mark that last refuted a node there (a "killer"):
+    /// it often refutes its siblings too.
+    killers: Vec<usize>,
     /// Per ply, the mover's `makes` at the node there (the children's scans overwrite
     /// the solver's own).
     kept_makes: Vec<Vec<B>>,
@@ -137,6 +157,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             skip_pairing: false,
             kept_makes: Vec::new(),
             history: [vec![0; shape.cells], vec![0; shape.cells]],
+            killers: Vec::new(),
             makes: vec![[B::default(); 2]; shape.cells],
         }
     }
@@ -145,6 +166,12 @@ impl<'a, B: Bits> Solver<'a, B> {
     /// (with their weights) and the cells that would make a double, the input of the
     /// per-cell weights ([`Solver::cell_weights`], [`Solver::order_scores`]).
     pub fn scan(&mut self, st: &State<B>, score: bool) -> Scan<B> {
+        self.scan_within(st, score, [u32::MAX; 2])
+    }
+
+    /// [`Solver::scan`] where x / o can place at most `marks[p]` more marks in time
+    /// (see [`Solver::deadline_marks`]): their windows that miss more count as dead.
+    fn scan_within(&mut self, st: &State<B>, score: bool, marks: [u32; 2]) -> Scan<B> {
         let shape = self.shape;
         let k = shape.k;
         let occupied = st.occupied();
@@ -156,13 +183,14 @@ impl<'a, B: Bits> Solver<'a, B> {
             let empties = (shape.full & !occupied).count();
             let mut l = [empties / 2; 2];
             l[st.side] = empties.div_ceil(2);
-            l
+            [l[0].min(marks[0]), l[1].min(marks[1])]
         };
         let mut out = Scan {
             threats: [B::default(); 2],
             potential: [0.0; 2],
             missing: [u32::MAX; 2],
             live: B::default(),
+            doubles: [false; 2],
         };
         if score {
             self.es_ready = [false; 2];
@@ -206,8 +234,11 @@ impl<'a, B: Bits> Solver<'a, B> {
                     self.open_own[p].push(own as u8);
                     if missing == 2 {
                         let (a, b) = (empty.first(), empty.rest().first());
-                        self.makes[a][p] |= B::bit(b);
-                        self.makes[b][p] |= B::bit(a);
+                        let (made_a, made_b) = (self.makes[a][p], self.makes[b][p]);
+                        out.doubles[p] |=
+                            !(made_a & !B::bit(b)).none() || !(made_b & !B::bit(a)).none();
+                        self.makes[a][p] = made_a | B::bit(b);
+                        self.makes[b][p] = made_b | B::bit(a);
                     }
                 }
             }
@@ -241,12 +272,15 @@ impl<'a, B: Bits> Solver<'a, B> {
 
     /// The move-ordering score of every empty cell, from the open windows of the last
     /// scan with scores: every still-open window through it, for either player,
-    /// weighted by how full it already is. Only nodes that try moves need it.
-    pub fn order_scores(&mut self) {
+    /// weighted by how full it already is. An `attacker`'s own windows (the side to move
+    /// when only a win counts for it) weigh as if they held one more mark. Only nodes
+    /// that try moves need it.
+    pub fn order_scores(&mut self, attacker: Option<usize>) {
         self.scores.iter_mut().for_each(|s| *s = 0);
         for p in 0..2 {
+            let bonus = usize::from(attacker == Some(p));
             for (&w, &own) in self.open[p].iter().zip(&self.open_own[p]) {
-                let weight = self.shape.weight[own as usize];
+                let weight = self.shape.weight[own as usize + bonus];
                 for c in cells(w) {
                     self.scores[c] += weight;
                 }
@@ -257,6 +291,49 @@ impl<'a, B: Bits> Solver<'a, B> {
     /// The exact value of `st` (from its side to move's view) if it lies inside
     /// `(alpha, beta)`; otherwise a bound on the side of the window it fell out of.
     pub fn search(&mut self, st: &State<B>, ply: u32, alpha: i32, beta: i32) -> i32 {
+        let marks = self.deadline_marks(st, ply, alpha, beta);
+        let v = self.node(st, ply, alpha, beta, marks);
+        if marks == [u32::MAX; 2] {
+            v
+        } else {
+            // Searched without the windows that only fill too late: only a bound at the
+            // window's edge is sure.
+            v.clamp(alpha, beta)
+        }
+    }
+
+    /// Per player, how many more marks they can place while the game's result still
+    /// matters for the window `(alpha, beta)` (`u32::MAX`: no limit). Where only a win
+    /// counts for the mover (alpha at 0 or more), every result after ply
+    /// `WIN - alpha - 1` is at most alpha (a later win, a draw, any loss); where the
+    /// mover only needs not to lose (beta at 0 or less), every result after ply
+    /// `WIN + beta - 1` is at least beta. A window that misses more marks than its
+    /// owner can place by then can only end the game too late to matter.
+    fn deadline_marks(&self, st: &State<B>, ply: u32, alpha: i32, beta: i32) -> [u32; 2] {
+        let mut marks = [u32::MAX; 2];
+        let deadline = if alpha >= 0 {
+            WIN as i64 - alpha as i64 - 1
+        } else if beta <= 0 {
+            WIN as i64 + beta as i64 - 1
+        } else {
+            return marks;
+        };
+        // Plies left after this node's until the deadline.
+        let plies = deadline - ply as i64;
+        if st.can_clear() || plies > self.shape.cells as i64 {
+            return marks;
+        }
+        let plies = plies.max(0) as u32;
+        // The mover's marks land on the first, third, ... of them; the opponent's on
+        // the second, fourth, ...
+        marks[st.side] = plies.div_ceil(2);
+        marks[st.side ^ 1] = plies / 2;
+        marks
+    }
+
+    /// [`Solver::search`] with every window that misses more than `marks[p]` marks of
+    /// its owner `p` counted as dead.
+    fn node(&mut self, st: &State<B>, ply: u32, alpha: i32, beta: i32, marks: [u32; 2]) -> i32 {
         let skip_pairing = std::mem::take(&mut self.skip_pairing);
         if self.clock.tick() {
             self.aborted = true;
@@ -292,7 +369,7 @@ impl<'a, B: Bits> Solver<'a, B> {
 
         let me = st.side;
         let opp = me ^ 1;
-        let scan = self.scan(st, true);
+        let scan = self.scan_within(st, true, marks);
         if !scan.threats[me].none() {
             return WIN - (ply_i + 1);
         }
@@ -310,12 +387,7 @@ impl<'a, B: Bits> Solver<'a, B> {
         // Who has a mark that would leave two different winning cells ("a double")?
         let knows_doubles = !clearing && shape.overline;
         let (my_double, their_double) = if knows_doubles {
-            cells(empties).fold((false, false), |(m, t), c| {
-                (
-                    m || !self.makes[c][me].rest().none(),
-                    t || !self.makes[c][opp].rest().none(),
-                )
-            })
+            (scan.doubles[me], scan.doubles[opp])
         } else {
             (true, true)
         };
@@ -335,7 +407,8 @@ impl<'a, B: Bits> Solver<'a, B> {
             }
             lb = lb.max(-(WIN - (ply_i + if their_double { 4 } else { 6 })));
         }
-        let answers = if threats.none() && !clearing && shape.overline {
+        // (Without a double of the opponent's, every move is an answer.)
+        let answers = if threats.none() && knows_doubles && their_double {
             self.answers_to_doubles(me, empties)
         } else {
             None
@@ -392,6 +465,7 @@ impl<'a, B: Bits> Solver<'a, B> {
         // Moves, best first.
         let mut list = std::mem::take(self.list(ply));
         list.clear();
+        let killer = self.killer(ply);
         if !threats.none() && !i_can_clear {
             let c = threats.first();
             list.push((2, Move::mark(c)));
@@ -411,9 +485,15 @@ impl<'a, B: Bits> Solver<'a, B> {
                 let targets = (empties & scan.live) | one_dead;
                 answers.map_or(targets, |a| a & targets)
             };
-            self.order_scores();
+            // Where only a win counts, the mover's own lines come first.
+            self.order_scores((alpha >= 0).then_some(me));
             for c in cells(targets) {
-                let s = ((self.scores[c] as u64) << 6)
+                let mut score = self.scores[c] as u64;
+                if c == killer {
+                    // The killer counts a quarter more.
+                    score += score / 4;
+                }
+                let s = (score << 6)
                     + self.history[me][c].min(63) as u64
                     + if threats.has(c) { 1 << 40 } else { 0 };
                 list.push((s, Move::mark(c)));
@@ -499,8 +579,11 @@ impl<'a, B: Bits> Solver<'a, B> {
                 if v > alpha {
                     alpha = v;
                     if alpha >= beta {
-                        if i > 0 && mv.piece == Piece::Mark {
-                            self.history[me][mv.cell()] += 1;
+                        if mv.piece == Piece::Mark {
+                            if i > 0 {
+                                self.history[me][mv.cell()] += 1;
+                            }
+                            self.killers[ply as usize] = mv.cell();
                         }
                         break;
                     }
@@ -509,7 +592,10 @@ impl<'a, B: Bits> Solver<'a, B> {
         }
         *self.list(ply) = list;
 
-        let result = best.clamp(lb, ub);
+        let mut result = best.clamp(lb, ub);
+        if marks != [u32::MAX; 2] {
+            result = result.clamp(a0, b0);
+        }
         let bound = if result <= a0 {
             Bound::Upper
         } else if result >= b0 {
@@ -721,6 +807,16 @@ impl<'a, B: Bits> Solver<'a, B> {
         (!made.none() && made.rest().none()).then(|| made.first())
     }
 
+    /// The killer cell at `ply` (`usize::MAX` while there is none); from then on a
+    /// killer can be stored there.
+    fn killer(&mut self, ply: u32) -> usize {
+        let i = ply as usize;
+        if self.killers.len() <= i {
+            self.killers.resize(i + 1, usize::MAX);
+        }
+        self.killers[i]
+    }
+
     fn list(&mut self, ply: u32) -> &mut Vec<(u64, Move)> {
         let i = ply as usize;
         while self.lists.len() <= i {
@@ -779,8 +875,16 @@ fn cover<B: Bits>(
             2
         } else if third.rest().none() {
             3
+        } else if fewest <= 4 {
+            // Four free cells or more: not fewer than the fewest so far.
+            continue;
         } else {
-            4 + third.rest().rest().count()
+            let more = third.rest().rest();
+            if more.none() {
+                4
+            } else {
+                4 + more.count()
+            }
         };
         if n < fewest {
             fewest = n;
@@ -807,13 +911,14 @@ fn cover<B: Bits>(
 }
 
 /// True when a pairing search for `windows` open windows among `empties` is worth
-/// trying: at most 64 windows (the search's bit sets), and no more than three fewer
-/// than the empty cells. With more, a pairing is rarely found (on 6,5,4, tried with
-/// more than 24 windows: under one in a hundred), and the failed searches cost the most
-/// (6,5,4: 6% fewer instructions with the bound at the number of empty cells than
-/// without a bound, and 2% fewer again at three fewer; 7,7,5 about the same).
+/// trying: at most 64 windows (the search's bit sets), and fewer than the empty
+/// cells. With more, a pairing is rarely found (on 6,5,4, tried with more than 24
+/// windows: under one in a hundred), and the failed searches cost the most. (6,5,4
+/// with the move order of the module doc: 672M instructions with the bound at the
+/// number of empty cells, 665M at one fewer, 672M at two fewer, 685M at three fewer;
+/// the 7,7,5 nodes about the same.)
 fn pairing_in_reach<B: Bits>(windows: usize, empties: B) -> bool {
-    windows <= 64 && windows + 3 <= empties.count() as usize
+    windows <= 64 && windows < empties.count() as usize
 }
 
 /// What a node keeps to refute its own marks by pairing without searching them
