@@ -14,8 +14,9 @@
 //! move is read to the end, a three of the side to move wins when the opponent has no
 //! four to answer it with, and an opponent's three is answered for up to
 //! [`THREE_PLIES`] more plies before the static value is taken. A transposition table,
-//! killer moves and a history table order the moves. Iterative deepening runs until the clock stops; an unfinished iteration
-//! still counts where its first moves changed the choice.
+//! killer moves and a history table order the moves. Iterative deepening runs until the
+//! clock stops; an unfinished iteration still counts where its first moves changed the
+//! choice.
 
 use std::sync::Arc;
 

@@ -50,8 +50,8 @@
 //! through it, for either player, weighted by how full it already is; where only a win
 //! counts for the mover (alpha at 0 or more), their own windows weigh as if they held
 //! one more mark (6,5,4: 163k to 113k nodes), and the mark that last refuted a node at
-//! the same ply (the "killer") counts a quarter more (113k to 79k). Empty cells on no open window ("dead"
-//! cells) are all alike, so only one of them is tried.
+//! the same ply (the "killer") counts a quarter more (113k to 79k). Empty cells on no
+//! open window ("dead" cells) are all alike, so only one of them is tried.
 
 use crate::engine::tt::{from_tt, pack_move, to_tt, unpack_move, Bound, TranspositionTable};
 use crate::engine::Clock;

@@ -65,6 +65,8 @@ pub struct ThreatBoard {
     /// Scratch stamps to de-duplicate cells in lists.
     seen: Vec<u32>,
     stamp: u32,
+    /// Scratch for [`ThreatBoard::has_three`] (called at every leaf of `auto`'s search).
+    pairs: Vec<(u16, u16)>,
     /// Each player's summed [`ThreatBoard::weight`] over the windows open for them.
     pub score: [i64; 2],
     weights: Vec<i64>,
@@ -108,6 +110,7 @@ impl ThreatBoard {
             sets: Default::default(),
             seen: vec![0; cells],
             stamp: 0,
+            pairs: Vec::new(),
             score: [0; 2],
             weights: (0..=k)
                 .map(|c| {
@@ -353,7 +356,8 @@ impl ThreatBoard {
         if set.len() < 2 {
             return false;
         }
-        let mut pairs: Vec<(u16, u16)> = Vec::with_capacity(2 * set.len());
+        let mut pairs = std::mem::take(&mut self.pairs);
+        pairs.clear();
         for &w in set {
             let w = w as usize;
             if !self.exact_ok(w, p) {
@@ -370,7 +374,9 @@ impl ThreatBoard {
         }
         pairs.sort_unstable();
         pairs.dedup();
-        pairs.windows(2).any(|x| x[0].0 == x[1].0)
+        let three = pairs.windows(2).any(|x| x[0].0 == x[1].0);
+        self.pairs = pairs;
+        three
     }
 
     /// True when `p` has a cell that wins at once.
