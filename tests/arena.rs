@@ -84,7 +84,7 @@ fn large_board_openings_leave_o_to_move_and_are_judged_even_by_a_short_search() 
             value.is_finite() && value.abs() < 300.0,
             "pair {pair}: {value}"
         );
-        if value.abs() <= arena::EVEN_BAND {
+        if (value - arena::even_value(&p)).abs() <= arena::EVEN_BAND {
             even += 1;
         }
     }
