@@ -14,9 +14,11 @@
 //! move is read to the end, a three of the side to move wins when the opponent has no
 //! four to answer it with, and an opponent's three is answered for up to
 //! [`THREE_PLIES`] more plies before the static value is taken. A transposition table,
-//! killer moves and a history table order the moves. Iterative deepening runs until the
-//! clock stops; an unfinished iteration still counts where its first moves changed the
-//! choice.
+//! killer moves and a history table order the moves; in a quiet node (no five to stop,
+//! no three to answer) the moves after the first [`FULL_DEPTH_MOVES`] are searched a ply
+//! shallower first, and at full depth only when they beat the best so far. Iterative
+//! deepening runs until the clock stops; an unfinished iteration still counts where its
+//! first moves changed the choice.
 
 use std::sync::Arc;
 
@@ -37,6 +39,13 @@ const WIDTH: usize = 12;
 const LEAF_VCF: u32 = 8;
 /// Plies past the nominal depth spent answering an opponent's three.
 const THREE_PLIES: i32 = 2;
+/// Moves of a quiet inner node searched at full depth; later ones are reduced by a ply
+/// first (against `mcts` on 15x15x5 at 100 ms: 60% over 240 games, against 55% over
+/// 160 without; 2 or 4 full-depth moves, two-ply reductions for the latest moves, the
+/// same at the root, and a null move did no better).
+const FULL_DEPTH_MOVES: usize = 3;
+/// The least remaining depth at which late moves are reduced.
+const REDUCE_FROM_DEPTH: i32 = 3;
 
 const EXACT: u8 = 0;
 const LOWER: u8 = 1;
@@ -296,7 +305,20 @@ impl PatternSearch {
             let v = if i == 0 {
                 -self.negamax(next, ply + 1, -beta, -alpha)
             } else {
-                let v = -self.negamax(next, ply + 1, -alpha - 1, -alpha);
+                // Late moves of a quiet node are first searched a ply shallower; only
+                // one that beats alpha there is searched again at full depth.
+                let late = i >= FULL_DEPTH_MOVES
+                    && forced.is_none()
+                    && !three
+                    && depth >= REDUCE_FROM_DEPTH
+                    && c != tt_move;
+                let mut v = alpha + 1;
+                if late {
+                    v = -self.negamax(next - 1, ply + 1, -alpha - 1, -alpha);
+                }
+                if v > alpha {
+                    v = -self.negamax(next, ply + 1, -alpha - 1, -alpha);
+                }
                 if v > alpha && v < beta {
                     -self.negamax(next, ply + 1, -beta, -alpha)
                 } else {
