@@ -312,13 +312,15 @@ impl PatternSearch {
                     && !three
                     && depth >= REDUCE_FROM_DEPTH
                     && c != tt_move;
-                let mut v = alpha + 1;
-                if late {
-                    v = -self.negamax(next - 1, ply + 1, -alpha - 1, -alpha);
-                }
-                if v > alpha {
-                    v = -self.negamax(next, ply + 1, -alpha - 1, -alpha);
-                }
+                let shallow = if late {
+                    Some(-self.negamax(next - 1, ply + 1, -alpha - 1, -alpha))
+                } else {
+                    None
+                };
+                let v = match shallow {
+                    Some(v) if v <= alpha => v,
+                    _ => -self.negamax(next, ply + 1, -alpha - 1, -alpha),
+                };
                 if v > alpha && v < beta {
                     -self.negamax(next, ply + 1, -beta, -alpha)
                 } else {
