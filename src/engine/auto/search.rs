@@ -14,7 +14,8 @@
 //! move is read to the end, a three of the side to move wins when the opponent has no
 //! four to answer it with, and an opponent's three is answered for up to
 //! [`THREE_PLIES`] more plies before the static value is taken. A transposition table,
-//! killer moves and a history table order the moves; in a quiet node (no five to stop,
+//! killer moves and a history table order the moves (the table's move is searched
+//! before the others are even generated, as it most often refutes the node); in a quiet node (no five to stop,
 //! no three to answer) the moves after the first [`FULL_DEPTH_MOVES`] are searched a ply
 //! shallower first, and at full depth only when they beat the best so far. Iterative
 //! deepening runs until the clock stops; an unfinished iteration still counts where its
@@ -174,6 +175,40 @@ impl PatternSearch {
         out.sort_unstable_by(order);
     }
 
+    /// The moves of a quiet node (no five to stop, no three to answer): the best
+    /// [`WIDTH`] by [`PatternSearch::candidates`], every four, and `tt_move`; ordered
+    /// the table's move first, then the killers, then by score plus history.
+    fn quiet_moves(&mut self, ply: usize, tt_move: u16, moves: &mut Vec<(i64, u16)>) {
+        let me = self.side;
+        self.candidates(moves, WIDTH);
+        // Fours are forcing and cheap to answer: always look at them, so a defence by
+        // counter-fours is never pruned away.
+        let mut fours = std::mem::take(&mut self.wins);
+        self.solver.board.four_moves(me, &mut fours);
+        for &c in &fours {
+            if !moves.iter().any(|m| m.1 == c) {
+                moves.push((0, c));
+            }
+        }
+        self.wins = fours;
+        let k = self.killers[ply];
+        for m in moves.iter_mut() {
+            m.0 += self.history[m.1 as usize] as i64;
+            if m.1 == tt_move {
+                m.0 = i64::MAX;
+            } else if m.1 == k[0] || m.1 == k[1] {
+                m.0 = m.0.saturating_add(1 << 40);
+            }
+        }
+        if tt_move != u16::MAX
+            && self.solver.board.cells[tt_move as usize] == EMPTY
+            && !moves.iter().any(|m| m.1 == tt_move)
+        {
+            moves.push((i64::MAX, tt_move));
+        }
+        moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
+    }
+
     fn key(&self) -> u64 {
         self.solver.board.hash ^ if self.side == 1 { SIDE_KEY } else { 0 }
     }
@@ -242,6 +277,7 @@ impl PatternSearch {
             }
         }
         let mut moves: Vec<(i64, u16)> = Vec::new();
+        let mut staged = false;
         match forced {
             Some(f) => moves.push((0, f)),
             None if three => {
@@ -266,41 +302,35 @@ impl PatternSearch {
                 self.wins = cells;
                 moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
             }
-            None => {
-                self.candidates(&mut moves, WIDTH);
-                // Fours are forcing and cheap to answer: always look at them, so a
-                // defence by counter-fours is never pruned away.
-                let mut fours = std::mem::take(&mut self.wins);
-                self.solver.board.four_moves(me, &mut fours);
-                for &c in &fours {
-                    if !moves.iter().any(|m| m.1 == c) {
-                        moves.push((0, c));
-                    }
-                }
-                self.wins = fours;
-                let k = self.killers[ply];
-                for m in moves.iter_mut() {
-                    m.0 += self.history[m.1 as usize] as i64;
-                    if m.1 == tt_move {
-                        m.0 = i64::MAX;
-                    } else if m.1 == k[0] || m.1 == k[1] {
-                        m.0 = m.0.saturating_add(1 << 40);
-                    }
-                }
-                if tt_move != u16::MAX
-                    && self.solver.board.cells[tt_move as usize] == EMPTY
-                    && !moves.iter().any(|m| m.1 == tt_move)
-                {
-                    moves.push((i64::MAX, tt_move));
-                }
-                moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
+            // A quiet node with a move from the table tries that move alone first: when
+            // it refutes the node (most often it does) the other moves are never
+            // generated, which saves scoring every cell near a piece.
+            None if tt_move != u16::MAX && self.solver.board.cells[tt_move as usize] == EMPTY => {
+                moves.push((i64::MAX, tt_move));
+                staged = true;
             }
+            None => self.quiet_moves(ply, u16::MAX, &mut moves),
         }
         let alpha0 = alpha;
         let mut best = -WIN;
         let mut best_move = moves[0].1;
         let next = if forced.is_some() { depth } else { depth - 1 };
-        for (i, &(_, c)) in moves.iter().enumerate() {
+        let mut i = 0;
+        loop {
+            if i == moves.len() {
+                if !staged {
+                    break;
+                }
+                // The table's move did not refute the node: now the rest.
+                staged = false;
+                let mut rest = Vec::new();
+                self.quiet_moves(ply, tt_move, &mut rest);
+                moves.extend(rest.into_iter().filter(|m| m.1 != tt_move));
+                if i == moves.len() {
+                    break;
+                }
+            }
+            let c = moves[i].1;
             self.play(c as usize);
             let v = if i == 0 {
                 -self.negamax(next, ply + 1, -beta, -alpha)
@@ -349,6 +379,7 @@ impl PatternSearch {
                 }
                 break;
             }
+            i += 1;
         }
         let bound = if best <= alpha0 {
             UPPER

@@ -1,8 +1,9 @@
 //! The threat solver's own board: the cells, and for every k-window how many marks
 //! each player has in it and whether a block breaks it. Windows that a player can
-//! still complete and that miss only 1, 2 or 3 of their marks are kept in per-player
-//! sets (updated on every move), so the solver lists fives, fours and threes without
-//! scanning the board.
+//! still complete and that miss only 1 or 2 of their marks are kept in per-player
+//! sets (updated on every move), so the solver lists fives and fours without scanning
+//! the board; the windows missing 3 (where a mark makes a three) are found by a scan
+//! when the threat search asks for them, which is far rarer than a move.
 
 use std::sync::Arc;
 
@@ -55,13 +56,17 @@ pub struct ThreatBoard {
     count: Vec<[u8; 2]>,
     /// Blocks in each window.
     blocked: Vec<u8>,
-    /// For each window and player: how many marks the player still misses (1..=3)
+    /// For each window and player: how many marks the player still misses (1 or 2)
     /// if the window is open for them and in a set, else 0.
     class: Vec<[u8; 2]>,
     /// Position of the window inside its set, per player.
     slot: Vec<[u32; 2]>,
-    /// `sets[p][need]`: windows open for `p` that miss exactly `need` marks (1..=3).
-    sets: [[Vec<u32>; 4]; 2],
+    /// `sets[p][need]`: windows open for `p` that miss exactly `need` marks (1 or 2).
+    sets: [[Vec<u32>; 3]; 2],
+    /// The windows through each cell: `through[offsets[c]..offsets[c + 1]]` (a copy of
+    /// the geometry's lists, read on every move without going through the `Arc`).
+    offsets: Vec<u32>,
+    through: Vec<u32>,
     /// Scratch stamps to de-duplicate cells in lists.
     seen: Vec<u32>,
     stamp: u32,
@@ -91,7 +96,16 @@ impl ThreatBoard {
             ends.push([before, after]);
         }
         let cells = geo.cells();
+        let mut offsets = Vec::with_capacity(cells + 1);
+        let mut through = Vec::new();
+        offsets.push(0);
+        for c in 0..cells {
+            through.extend_from_slice(windows.through(c));
+            offsets.push(through.len() as u32);
+        }
         let mut board = ThreatBoard {
+            offsets,
+            through,
             geo,
             k,
             overline: position.geometry().overline,
@@ -173,10 +187,10 @@ impl ThreatBoard {
     }
 
     fn adjust(&mut self, cell: usize, content: u8, delta: i8) {
-        let geo = Arc::clone(&self.geo);
+        let (from, to) = (self.offsets[cell] as usize, self.offsets[cell + 1] as usize);
         if content == BLOCK {
-            for &w in geo.windows().through(cell) {
-                let w = w as usize;
+            for i in from..to {
+                let w = self.through[i] as usize;
                 for p in 0..2 {
                     self.score[p] -= self.contribution(w, p);
                 }
@@ -192,9 +206,9 @@ impl ThreatBoard {
         // what cannot change (most windows hold too few marks to enter a set).
         let p = (content - 1) as usize;
         let q = 1 - p;
-        let near = self.k.saturating_sub(3);
-        for &w in geo.windows().through(cell) {
-            let w = w as usize;
+        let near = self.k.saturating_sub(2);
+        for i in from..to {
+            let w = self.through[i] as usize;
             let [cp, cq] = [self.count[w][p], self.count[w][q]];
             let after = (cp as i8 + delta) as u8;
             self.count[w][p] = after;
@@ -232,7 +246,7 @@ impl ThreatBoard {
     /// `cell` (one pass over the windows through it).
     pub fn gains(&self, cell: usize) -> [i64; 2] {
         let mut g = [0, 0];
-        for &w in self.geo.windows().through(cell) {
+        for &w in self.through(cell) {
             let w = w as usize;
             if self.blocked[w] != 0 {
                 continue;
@@ -250,6 +264,12 @@ impl ThreatBoard {
         g
     }
 
+    /// The windows through `cell`.
+    #[inline]
+    fn through(&self, cell: usize) -> &[u32] {
+        &self.through[self.offsets[cell] as usize..self.offsets[cell + 1] as usize]
+    }
+
     /// The shared geometry.
     pub fn geometry(&self) -> &Arc<Geometry> {
         &self.geo
@@ -265,7 +285,7 @@ impl ThreatBoard {
     fn reclassify_for(&mut self, w: usize, p: usize) {
         let open = self.blocked[w] == 0 && self.count[w][1 - p] == 0;
         let need = self.k - self.count[w][p] as usize;
-        let class = if open && (1..=3).contains(&need) {
+        let class = if open && (1..=2).contains(&need) {
             need as u8
         } else {
             0
@@ -390,9 +410,8 @@ impl ThreatBoard {
     pub fn win_cells_through(&mut self, p: usize, cell: usize, out: &mut Vec<u16>) {
         out.clear();
         let stamp = self.next_stamp();
-        let geo = Arc::clone(&self.geo);
-        for &w in geo.windows().through(cell) {
-            let w = w as usize;
+        for i in self.offsets[cell] as usize..self.offsets[cell + 1] as usize {
+            let w = self.through[i] as usize;
             if self.class[w][p] != 1 || !self.exact_ok(w, p) {
                 continue;
             }
@@ -429,11 +448,21 @@ impl ThreatBoard {
         }
     }
 
-    /// The empty cells of the windows `p` misses `need` marks in (1..=3), each once, appended to `out`.
+    /// The empty cells of the windows `p` misses `need` marks in (1..=3), each once,
+    /// appended to `out` (from the sets for 1 and 2, by a scan of the windows for 3).
     pub fn cells_of_class(&mut self, p: usize, need: usize, out: &mut Vec<u16>, fresh: bool) {
         let stamp = if fresh { self.next_stamp() } else { self.stamp };
-        for i in 0..self.sets[p][need].len() {
-            let w = self.sets[p][need][i] as usize;
+        let scanned: Vec<u32>;
+        let windows: &[u32] = if need < 3 {
+            &self.sets[p][need]
+        } else {
+            scanned = (0..self.count.len() as u32)
+                .filter(|&w| self.need(w as usize, p) == Some(need))
+                .collect();
+            &scanned
+        };
+        for &w in windows {
+            let w = w as usize;
             for j in 0..self.k {
                 let c = self.wcells[w * self.k + j] as usize;
                 if self.cells[c] == EMPTY && self.seen[c] != stamp {
@@ -444,16 +473,30 @@ impl ThreatBoard {
         }
     }
 
-    /// How many windows open for `p` through `cell` miss at most `need` marks: a cheap
-    /// measure of how much a mark there builds (for move ordering).
-    pub fn lines_through(&self, p: usize, cell: usize) -> u32 {
-        let mut score = 0;
-        for &w in self.geo.windows().through(cell) {
-            let c = self.class[w as usize][p];
-            if c != 0 {
-                score += [0, 64, 16, 4][c as usize];
-            } else if self.blocked[w as usize] == 0 && self.count[w as usize][1 - p] == 0 {
-                score += 1;
+    /// How many marks `p` still misses in window `w`, if it is open for `p`.
+    #[inline]
+    fn need(&self, w: usize, p: usize) -> Option<usize> {
+        (self.blocked[w] == 0 && self.count[w][1 - p] == 0)
+            .then(|| self.k - self.count[w][p] as usize)
+    }
+
+    /// For each player, the windows open for them through `cell`, weighted by how few
+    /// marks they miss: a cheap measure of how much a mark there builds (for move
+    /// ordering).
+    pub fn lines_through(&self, cell: usize) -> [u32; 2] {
+        const WEIGHT: [u32; 4] = [1, 64, 16, 4];
+        let mut score = [0, 0];
+        for &w in self.through(cell) {
+            let w = w as usize;
+            if self.blocked[w] != 0 {
+                continue;
+            }
+            let [c0, c1] = self.count[w];
+            if c1 == 0 {
+                score[0] += WEIGHT.get(self.k - c0 as usize).copied().unwrap_or(1);
+            }
+            if c0 == 0 {
+                score[1] += WEIGHT.get(self.k - c1 as usize).copied().unwrap_or(1);
             }
         }
         score
@@ -461,7 +504,7 @@ impl ThreatBoard {
 
     /// Calls `f(window_cells, own_marks)` for every window through `cell` that is open for `p`.
     pub fn open_windows_through(&self, p: usize, cell: usize, mut f: impl FnMut(&[u16], usize)) {
-        for &w in self.geo.windows().through(cell) {
+        for &w in self.through(cell) {
             let w = w as usize;
             if self.blocked[w] == 0 && self.count[w][1 - p] == 0 {
                 f(self.window(w), self.count[w][p] as usize);
@@ -520,7 +563,7 @@ mod tests {
                             score[p] += board.weights[count[p] as usize];
                         }
                         let need = k as usize - count[p] as usize;
-                        let class = if open && (1..=3).contains(&need) {
+                        let class = if open && (1..=2).contains(&need) {
                             need as u8
                         } else {
                             0
@@ -534,7 +577,7 @@ mod tests {
                 }
                 assert_eq!(board.score, score, "k {k} step {step}");
                 for p in 0..2 {
-                    for need in 1..4 {
+                    for need in 1..3 {
                         let members = board.class.iter().filter(|c| c[p] == need as u8).count();
                         assert_eq!(board.sets[p][need].len(), members, "k {k} step {step}");
                     }

@@ -57,9 +57,13 @@ pub fn plan(position: &Position, clock: Clock, vct_depth: u32) -> (RootPlan, u64
             });
         }
     }
-    if vct_depth > 0 {
-        if let Verdict::Win(p) = tss.vct(me, vct_depth) {
-            return (RootPlan::Win(p), tss.nodes());
+    // The mover's VCT, one more quiet threat at a time while the clock lasts: the
+    // shallow proofs come cheap, and a deep one is searched only when time is left.
+    for depth in 1..=vct_depth {
+        match tss.vct(me, depth) {
+            Verdict::Win(p) => return (RootPlan::Win(p), tss.nodes()),
+            Verdict::NoProof => continue,
+            _ => break,
         }
     }
     (defend.unwrap_or(RootPlan::Quiet), tss.nodes())

@@ -76,8 +76,8 @@ impl Solver {
     /// Orders `moves` by how much a mark of `a` builds there, best first.
     fn order(&self, a: usize, moves: &mut [u16]) {
         moves.sort_by_cached_key(|&c| {
-            let own = self.board.lines_through(a, c as usize);
-            let theirs = self.board.lines_through(1 - a, c as usize);
+            let lines = self.board.lines_through(c as usize);
+            let (own, theirs) = (lines[a], lines[1 - a]);
             std::cmp::Reverse(own * 2 + theirs)
         });
     }
