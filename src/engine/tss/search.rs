@@ -7,6 +7,7 @@
 //! defender holds no remove or bomb (those could break any line).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::board::{stone, ThreatBoard, BLOCK, EMPTY};
 use super::Proof;
@@ -26,6 +27,29 @@ pub enum R {
     Abort,
 }
 
+/// The tables' keys are Zobrist hashes, already uniformly spread: they are used as
+/// their own hash.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+type Table = HashMap<u64, Entry, BuildHasherDefault<KeyHasher>>;
+
 #[derive(Copy, Clone, Debug)]
 struct Entry {
     win: bool,
@@ -37,8 +61,8 @@ struct Entry {
 pub struct Solver {
     pub board: ThreatBoard,
     pub clock: Clock,
-    vcf_tt: HashMap<u64, Entry>,
-    vct_tt: HashMap<u64, Entry>,
+    vcf_tt: Table,
+    vct_tt: Table,
     pool: Vec<Vec<u16>>,
 }
 
@@ -49,8 +73,8 @@ impl Solver {
         Solver {
             board,
             clock,
-            vcf_tt: HashMap::new(),
-            vct_tt: HashMap::new(),
+            vcf_tt: Table::default(),
+            vct_tt: Table::default(),
             pool: Vec::new(),
         }
     }
@@ -69,7 +93,7 @@ impl Solver {
         self.pool.push(v);
     }
 
-    fn store(tt: &mut HashMap<u64, Entry>, key: u64, win: bool, depth: u32, best: u16) {
+    fn store(tt: &mut Table, key: u64, win: bool, depth: u32, best: u16) {
         tt.insert(key, Entry { win, depth, best });
     }
 
