@@ -11,13 +11,13 @@
 //! open four); otherwise the empty cells near a piece are ranked by what a mark there
 //! builds for the mover and spoils for the opponent (the more central first among
 //! equals), and only the best few are searched. At the leaves a VCF of the side to
-//! move is read to the end, a three of the side to move wins when the opponent has no
-//! four to answer it with, and an opponent's three is answered for up to
-//! [`THREE_PLIES`] more plies before the static value is taken. A transposition table,
-//! killer moves and a history table order the moves (the table's move is searched
-//! before the others are even generated, as it most often refutes the node); in a quiet node (no five to stop,
-//! no three to answer) the moves after the first [`FULL_DEPTH_MOVES`] are searched a ply
-//! shallower first, and at full depth only when they beat the best so far. Iterative
+//! move is read to the end (up to [`LEAF_VCF`] fours), a three of the side to move wins
+//! when the opponent has no four to answer it with, and otherwise the static value is
+//! taken. A transposition table, killer moves and a history table order the moves (the
+//! table's move is searched before the others are even generated, as it most often
+//! refutes the node); in a quiet node (no five to stop, no three to answer) the moves
+//! after the first [`FULL_DEPTH_MOVES`] are searched a ply shallower first, and at full
+//! depth only when they beat the best so far. Iterative
 //! deepening runs until the clock stops; an unfinished iteration still counts where its
 //! first moves changed the choice.
 
@@ -36,13 +36,11 @@ const MAX_PLY: usize = 96;
 const SIDE_KEY: u64 = 0x6A09_E667_F3BC_C909;
 /// Moves searched at an inner node (the best by the ordering score).
 const WIDTH: usize = 12;
-/// Fours a leaf's VCF may chain.
+/// Fours a leaf's VCF may chain. Cheap leaves reach deeper in the crowded positions
+/// where games are decided: against `mcts` on 15x15x5 at 100 ms (arena seeds 7 to 10,
+/// 320 games each) a leaf VCF of 8 fours that also answered an opponent's three for 2
+/// more plies scored 67.4%; 4 fours and 1 ply, 72.0%; 4 fours and no answer, 76.1%.
 const LEAF_VCF: u32 = 4;
-/// Plies past the nominal depth spent answering an opponent's three. Cheaper leaves
-/// (this at 1 and [`LEAF_VCF`] at 4, not 2 and 8) reach deeper in the crowded
-/// positions where games are decided: against `mcts` on 15x15x5 at 100 ms, arena
-/// seeds 7 to 10, 72.0% over 320 games against 67.4%.
-const THREE_PLIES: i32 = 1;
 /// Moves of a quiet inner node searched at full depth; later ones are reduced by a ply
 /// first (against `mcts` on 15x15x5 at 100 ms, arena seeds 7 and 8: 60% over 240 games,
 /// against 55% over 160 without; 2 or 4 full-depth moves, two-ply reductions for the
@@ -239,10 +237,9 @@ impl PatternSearch {
             }
         };
         self.wins = wins;
-        let mut three = false;
         if forced.is_none() && depth <= 0 {
-            // A leaf: forced wins by continuous fours are read to the end, and an
-            // opponent's three is answered (a few plies at most) before judging.
+            // A leaf: a short forced win by fours is read to the end, then the static
+            // value is taken.
             if self.solver.board.may_four(me) && self.solver.vcf(me, LEAF_VCF) == R::Win {
                 return WIN - ply as i64 - 3;
             }
@@ -251,13 +248,9 @@ impl PatternSearch {
                 // answer with: a win on the third ply from here.
                 return WIN - ply as i64 - 3;
             }
-            if depth <= -THREE_PLIES || !self.solver.board.has_three(me ^ 1) {
-                return self.eval();
-            }
-            three = true;
-        } else if forced.is_none() {
-            three = self.solver.board.has_three(me ^ 1);
+            return self.eval();
         }
+        let three = forced.is_none() && self.solver.board.has_three(me ^ 1);
         if self.solver.board.cells.iter().all(|&c| c != EMPTY) {
             return 0;
         }
