@@ -245,7 +245,20 @@ impl ThreatBoard {
     /// How much each player's score would grow with a mark of theirs on the empty
     /// `cell` (one pass over the windows through it).
     pub fn gains(&self, cell: usize) -> [i64; 2] {
-        let mut g = [0, 0];
+        self.sum_open(cell, |c| {
+            self.weights[(c + 1).min(self.k)] - self.weights[c]
+        })
+    }
+
+    /// For each player, `value(marks)` summed over the windows through `cell` that are
+    /// still open for them.
+    #[inline]
+    fn sum_open<T: Default + std::ops::AddAssign>(
+        &self,
+        cell: usize,
+        value: impl Fn(usize) -> T,
+    ) -> [T; 2] {
+        let mut sum = [T::default(), T::default()];
         for &w in self.through(cell) {
             let w = w as usize;
             if self.blocked[w] != 0 {
@@ -253,15 +266,13 @@ impl ThreatBoard {
             }
             let [c0, c1] = self.count[w];
             if c1 == 0 {
-                let c = c0 as usize;
-                g[0] += self.weights[(c + 1).min(self.k)] - self.weights[c];
+                sum[0] += value(c0 as usize);
             }
             if c0 == 0 {
-                let c = c1 as usize;
-                g[1] += self.weights[(c + 1).min(self.k)] - self.weights[c];
+                sum[1] += value(c1 as usize);
             }
         }
-        g
+        sum
     }
 
     /// The windows through `cell`.
@@ -485,21 +496,7 @@ impl ThreatBoard {
     /// ordering).
     pub fn lines_through(&self, cell: usize) -> [u32; 2] {
         const WEIGHT: [u32; 4] = [1, 64, 16, 4];
-        let mut score = [0, 0];
-        for &w in self.through(cell) {
-            let w = w as usize;
-            if self.blocked[w] != 0 {
-                continue;
-            }
-            let [c0, c1] = self.count[w];
-            if c1 == 0 {
-                score[0] += WEIGHT.get(self.k - c0 as usize).copied().unwrap_or(1);
-            }
-            if c0 == 0 {
-                score[1] += WEIGHT.get(self.k - c1 as usize).copied().unwrap_or(1);
-            }
-        }
-        score
+        self.sum_open(cell, |c| WEIGHT.get(self.k - c).copied().unwrap_or(1))
     }
 
     /// Calls `f(window_cells, own_marks)` for every window through `cell` that is open for `p`.
