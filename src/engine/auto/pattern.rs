@@ -53,13 +53,6 @@ fn eval(score: f64, outcome: Outcome, plies: Option<u32>) -> Evaluation {
     }
 }
 
-/// What [`defend_vct`] found besides the plan: the defences that held out against the
-/// deepest check when all of them fell.
-#[derive(Default)]
-struct Defence {
-    hardest: Vec<Move>,
-}
-
 /// When the opponent would win by continuous threats if the side to move passed: the
 /// moves that may stop that win, as a [`RootPlan::Defend`]. The defences (the cells of
 /// the threat's main line first, then by `scored`) are checked for an opponent VCT
@@ -67,11 +60,13 @@ struct Defence {
 /// up to [`CHECK_DEPTH`]) while the time lasts; a
 /// defence proven lost at one depth is not checked deeper, and when the time runs out
 /// within a depth the defences that passed it and those it did not reach are kept.
+/// Besides the plan it returns, when all of them fell, the defences that held out
+/// against the deepest check, and the nodes it visited.
 fn defend_vct(
     position: &Position,
     limits: &Limits,
     scored: &[(i64, u16)],
-) -> (RootPlan, Defence, u64) {
+) -> (RootPlan, Vec<Move>, u64) {
     let opp = position.to_move().opponent();
     let budget = |share: f64| Limits {
         time: limits.time.mul_f64(share),
@@ -93,7 +88,7 @@ fn defend_vct(
         }
     }
     let Some((threat, threat_depth)) = threat else {
-        return (RootPlan::Quiet, Defence::default(), t.nodes());
+        return (RootPlan::Quiet, Vec::new(), t.nodes());
     };
     let line = threat.main_line();
     let mut alive = t.vct_defences(opp, &threat);
@@ -107,7 +102,7 @@ fn defend_vct(
     let node_budget = check.nodes;
     let start = t.nodes();
     let mut lost = Vec::new();
-    let mut found = Defence::default();
+    let mut hardest = Vec::new();
     for depth in threat_depth..=CHECK_DEPTH.max(threat_depth) {
         let mut passed = Vec::new();
         let mut fallen = Vec::new();
@@ -131,7 +126,7 @@ fn defend_vct(
             }
         }
         if passed.is_empty() && unchecked.is_empty() {
-            found.hardest = fallen.iter().map(|&(mv, _)| mv).collect();
+            hardest = fallen.iter().map(|&(mv, _)| mv).collect();
             lost.extend(fallen);
             alive = passed;
             break;
@@ -154,7 +149,7 @@ fn defend_vct(
         lost,
         threat_plies: threat.plies() + 1,
     };
-    (plan, found, t.nodes())
+    (plan, hardest, t.nodes())
 }
 
 /// Analyses `position` on the pattern path.
@@ -173,11 +168,11 @@ pub fn analyze(position: &Position, limits: &Limits, rng: &mut StdRng) -> Analys
     let mut scored = Vec::new();
     PatternSearch::new(position, Clock::start(limits), 1024).candidates(&mut scored, usize::MAX);
     let mut note = None;
-    let mut defence = Defence::default();
+    let mut hardest = Vec::new();
     let plan = match plan {
         RootPlan::Quiet => {
-            let (plan, found, nodes) = defend_vct(position, limits, &scored);
-            defence = found;
+            let (plan, held, nodes) = defend_vct(position, limits, &scored);
+            hardest = held;
             tss_nodes += nodes;
             if matches!(plan, RootPlan::Defend { .. }) {
                 note = Some("threat-space defence (vct)");
@@ -210,8 +205,8 @@ pub fn analyze(position: &Position, limits: &Limits, rng: &mut StdRng) -> Analys
             // deepest check are still searched: the opponent may not find the win.
             let hold: Vec<Move> = if !moves.is_empty() {
                 moves.clone()
-            } else if !defence.hardest.is_empty() {
-                defence.hardest.clone()
+            } else if !hardest.is_empty() {
+                hardest.clone()
             } else {
                 lost.iter().map(|&(mv, _)| mv).collect()
             };

@@ -177,9 +177,10 @@ impl PatternSearch {
     }
 
     /// The moves of a quiet node (no five to stop, no three to answer): the best
-    /// [`WIDTH`] by [`PatternSearch::candidates`], every four, and `tt_move`; ordered
-    /// the table's move first, then the killers, then by score plus history.
-    fn quiet_moves(&mut self, ply: usize, tt_move: u16, moves: &mut Vec<(i64, u16)>) {
+    /// [`WIDTH`] by [`PatternSearch::candidates`] and every four, the killers first,
+    /// then by score plus history. The table's move is searched before these are
+    /// generated (see [`PatternSearch::negamax`]).
+    fn quiet_moves(&mut self, ply: usize, moves: &mut Vec<(i64, u16)>) {
         let me = self.side;
         self.candidates(moves, WIDTH);
         // Fours are forcing and cheap to answer: always look at them, so a defence by
@@ -195,17 +196,9 @@ impl PatternSearch {
         let k = self.killers[ply];
         for m in moves.iter_mut() {
             m.0 += self.history[m.1 as usize] as i64;
-            if m.1 == tt_move {
-                m.0 = i64::MAX;
-            } else if m.1 == k[0] || m.1 == k[1] {
+            if m.1 == k[0] || m.1 == k[1] {
                 m.0 = m.0.saturating_add(1 << 40);
             }
-        }
-        if tt_move != u16::MAX
-            && self.solver.board.cells[tt_move as usize] == EMPTY
-            && !moves.iter().any(|m| m.1 == tt_move)
-        {
-            moves.push((i64::MAX, tt_move));
         }
         moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
     }
@@ -305,7 +298,7 @@ impl PatternSearch {
                 moves.push((i64::MAX, tt_move));
                 staged = true;
             }
-            None => self.quiet_moves(ply, u16::MAX, &mut moves),
+            None => self.quiet_moves(ply, &mut moves),
         }
         let alpha0 = alpha;
         let mut best = -WIN;
@@ -317,11 +310,12 @@ impl PatternSearch {
                 if !staged {
                     break;
                 }
-                // The table's move did not refute the node: now the rest.
+                // The table's move did not refute the node: the list is refilled with
+                // the rest, behind it.
                 staged = false;
-                let mut rest = Vec::new();
-                self.quiet_moves(ply, tt_move, &mut rest);
-                moves.extend(rest.into_iter().filter(|m| m.1 != tt_move));
+                self.quiet_moves(ply, &mut moves);
+                moves.retain(|m| m.1 != tt_move);
+                moves.insert(0, (i64::MAX, tt_move));
                 if i == moves.len() {
                     break;
                 }

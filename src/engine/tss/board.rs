@@ -187,9 +187,8 @@ impl ThreatBoard {
     }
 
     fn adjust(&mut self, cell: usize, content: u8, delta: i8) {
-        let (from, to) = (self.offsets[cell] as usize, self.offsets[cell + 1] as usize);
         if content == BLOCK {
-            for i in from..to {
+            for i in self.through_range(cell) {
                 let w = self.through[i] as usize;
                 for p in 0..2 {
                     self.score[p] -= self.contribution(w, p);
@@ -207,7 +206,7 @@ impl ThreatBoard {
         let p = (content - 1) as usize;
         let q = 1 - p;
         let near = self.k.saturating_sub(2);
-        for i in from..to {
+        for i in self.through_range(cell) {
             let w = self.through[i] as usize;
             let [cp, cq] = [self.count[w][p], self.count[w][q]];
             let after = (cp as i8 + delta) as u8;
@@ -278,7 +277,14 @@ impl ThreatBoard {
     /// The windows through `cell`.
     #[inline]
     fn through(&self, cell: usize) -> &[u32] {
-        &self.through[self.offsets[cell] as usize..self.offsets[cell + 1] as usize]
+        &self.through[self.through_range(cell)]
+    }
+
+    /// Where the windows through `cell` lie in `through` (for loops that change the
+    /// board while they walk them).
+    #[inline]
+    fn through_range(&self, cell: usize) -> std::ops::Range<usize> {
+        self.offsets[cell] as usize..self.offsets[cell + 1] as usize
     }
 
     /// The shared geometry.
@@ -421,7 +427,7 @@ impl ThreatBoard {
     pub fn win_cells_through(&mut self, p: usize, cell: usize, out: &mut Vec<u16>) {
         out.clear();
         let stamp = self.next_stamp();
-        for i in self.offsets[cell] as usize..self.offsets[cell + 1] as usize {
+        for i in self.through_range(cell) {
             let w = self.through[i] as usize;
             if self.class[w][p] != 1 || !self.exact_ok(w, p) {
                 continue;
