@@ -46,7 +46,7 @@ pub fn positions(rules: &Rules, plies: usize, count: usize) -> Vec<Position> {
     (0..count)
         .map(|i| {
             let mut p = Position::empty(rules);
-            for mv in arena::opening(rules, plies, 0xBE7C, i) {
+            for mv in arena::opening_judged(rules, plies, 0xBE7C, i, arena::Judge::Quick) {
                 p.play(mv);
             }
             p

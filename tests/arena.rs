@@ -53,16 +53,16 @@ fn elo_follows_the_score() {
 #[test]
 fn openings_are_seeded_legal_and_differ() {
     let rules = Rules::mnk(15, 15, 5).unwrap();
-    let a = arena::opening(&rules, 4, 11, 0);
-    assert_eq!(a, arena::opening(&rules, 4, 11, 0));
+    let quick = |pair| arena::opening_judged(&rules, 4, 11, pair, arena::Judge::Quick);
+    let a = quick(0);
+    assert_eq!(a, quick(0));
     assert_eq!(a.len(), 4);
     let mut p = Position::empty(&rules);
     for &mv in &a {
         p.try_play(mv).unwrap();
     }
     assert!(!p.is_over());
-    let distinct: std::collections::HashSet<_> =
-        (0..8).map(|i| arena::opening(&rules, 4, 11, i)).collect();
+    let distinct: std::collections::HashSet<_> = (0..8).map(quick).collect();
     assert!(distinct.len() >= 6, "{}", distinct.len());
 }
 
@@ -89,6 +89,25 @@ fn large_board_openings_leave_o_to_move_and_are_judged_even_by_a_short_search() 
         }
     }
     assert!(even >= 3, "{even} of 6 openings within the band");
+}
+
+/// The arena's openings are confirmed by the longer search: most lie within the band by
+/// that search too.
+#[test]
+fn arena_openings_are_confirmed_even_by_the_longer_search() {
+    let rules = Rules::mnk(15, 15, 5).unwrap();
+    let mut even = 0;
+    for pair in 0..3 {
+        let mut p = Position::empty(&rules);
+        for mv in arena::opening(&rules, 5, 1, pair) {
+            p.try_play(mv).unwrap();
+        }
+        let value = arena::confirmed_value(&p).expect("15x15x5 is judged by the search");
+        if (value - arena::even_value(&p)).abs() <= arena::EVEN_BAND {
+            even += 1;
+        }
+    }
+    assert!(even >= 2, "{even} of 3 openings within the band");
 }
 
 #[test]
