@@ -266,7 +266,8 @@ const JUDGED: usize = 24;
 /// on 15x15x5 at 100 ms (80-game runs, seeds 7 to 12), pairs that went to the same colour
 /// twice: 102 of 240 judged by the short search alone, 86 of 240 confirmed (fewer on
 /// five of the six seeds); `auto` scored 74.8% and 76.5% over the 480 games.
-/// Openings cost about 5 s of search per pair instead of 1.
+/// Judging the 40 openings of an 80-game match takes 53 s on 2 threads (19 s before,
+/// when each pair's opening was also judged twice, once per game).
 pub const CONFIRM_NODES: u64 = 400_000;
 /// Openings the longer search judges per pair, at most.
 const CONFIRMED: usize = 6;
@@ -394,25 +395,27 @@ pub fn opening_judged(
             return moves;
         };
         judged += 1;
-        let off = (value - even_value(&p)).abs();
-        if off <= EVEN_BAND && judge == Judge::Quick {
+        let off_even = |v: f64| (v - even_value(&p)).abs();
+        let off = off_even(value);
+        let rank = if off > EVEN_BAND {
+            off
+        } else if judge == Judge::Quick {
             return moves;
-        }
-        if off <= EVEN_BAND && confirmed < CONFIRMED {
+        } else if confirmed == CONFIRMED {
+            // Out of confirmations: ranked by the short search like the uneven draws.
+            off
+        } else {
             // Even at a glance: the longer search has the last word.
             confirmed += 1;
-            let deep = confirmed_value(&p).unwrap_or(f64::INFINITY);
-            let deep_off = (deep - even_value(&p)).abs();
+            let deep_off = off_even(confirmed_value(&p).unwrap_or(f64::INFINITY));
             if deep_off <= EVEN_BAND {
                 return moves;
             }
             // Ranked ahead of every draw only the short search judged.
-            let rank = deep_off - 1e9;
-            if best.as_ref().is_none_or(|(b, _)| rank < *b) {
-                best = Some((rank, moves));
-            }
-        } else if best.as_ref().is_none_or(|(b, _)| off < *b) {
-            best = Some((off, moves));
+            deep_off - 1e9
+        };
+        if best.as_ref().is_none_or(|(b, _)| rank < *b) {
+            best = Some((rank, moves));
         }
         if judged >= JUDGED {
             break;
@@ -427,12 +430,21 @@ fn engine_seed(seed: u64, game: usize, engine: usize) -> u64 {
         ^ (engine as u64 + 1).wrapping_mul(0xBF58_476D_1CE4_E5B9)
 }
 
-/// Plays game `index` of the match.
-pub fn play_game(config: &ArenaConfig, index: usize) -> GameRecord {
+/// The opening of every pair of the match, each judged once (on `config.threads`
+/// threads): the two games of a pair share it.
+pub fn openings(config: &ArenaConfig) -> Vec<Vec<Move>> {
     let plies = config
         .opening_plies
         .unwrap_or_else(|| default_opening_plies(&config.rules));
-    let opening = opening(&config.rules, plies, config.seed, index / 2);
+    let pairs = config.games.div_ceil(2);
+    in_parallel(pairs, config.threads, |pair| {
+        opening(&config.rules, plies, config.seed, pair)
+    })
+}
+
+/// Plays game `index` of the match from `opening` (its pair's).
+pub fn play_game(config: &ArenaConfig, index: usize, opening: &[Move]) -> GameRecord {
+    let opening = opening.to_vec();
     let x_engine = index % 2;
     let engines = [
         config.engines[0].kind.build(),
@@ -483,27 +495,37 @@ pub fn play_game(config: &ArenaConfig, index: usize) -> GameRecord {
     }
 }
 
-/// Plays the whole match on `config.threads` threads; `progress` hears of every
-/// finished game (in completion order). Returns the games in game order.
+/// Plays the whole match on `config.threads` threads (the openings first); `progress`
+/// hears of every finished game (in completion order). Returns the games in game order.
 pub fn run(config: &ArenaConfig, progress: &(dyn Fn(&GameRecord) + Sync)) -> Vec<GameRecord> {
+    let openings = openings(config);
+    in_parallel(config.games, config.threads, |i| {
+        let g = play_game(config, i, &openings[i / 2]);
+        progress(&g);
+        g
+    })
+}
+
+/// `work(0)`, ..., `work(count - 1)` on `threads` threads, each index taken by the next
+/// free thread; the results in index order.
+fn in_parallel<T: Send>(count: usize, threads: usize, work: impl Fn(usize) -> T + Sync) -> Vec<T> {
     let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<GameRecord>> = Mutex::new(Vec::with_capacity(config.games));
+    let done: Mutex<Vec<(usize, T)>> = Mutex::new(Vec::with_capacity(count));
     std::thread::scope(|s| {
-        for _ in 0..config.threads.max(1) {
+        for _ in 0..threads.max(1) {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= config.games {
+                if i >= count {
                     break;
                 }
-                let g = play_game(config, i);
-                progress(&g);
-                done.lock().expect("no panics while holding").push(g);
+                let v = work(i);
+                done.lock().expect("no panics while holding").push((i, v));
             });
         }
     });
-    let mut games = done.into_inner().expect("threads finished");
-    games.sort_by_key(|g| g.index);
-    games
+    let mut done = done.into_inner().expect("threads finished");
+    done.sort_by_key(|&(i, _)| i);
+    done.into_iter().map(|(_, v)| v).collect()
 }
 
 fn move_json(mv: Move, m: usize) -> serde_json::Value {
