@@ -64,6 +64,10 @@ pub struct Solver {
     vcf_tt: Table,
     vct_tt: Table,
     pool: Vec<Vec<u16>>,
+    /// A VCF gives up (as out of budget) once the clock's node count passes this:
+    /// callers that only want the wins found quickly set it before a search and reset
+    /// it to `u64::MAX` after.
+    pub node_cap: u64,
 }
 
 const ATTACKER_KEY: u64 = 0x2545_F491_4F6C_DD1D;
@@ -76,6 +80,7 @@ impl Solver {
             vcf_tt: Table::default(),
             vct_tt: Table::default(),
             pool: Vec::new(),
+            node_cap: u64::MAX,
         }
     }
 
@@ -141,7 +146,7 @@ impl Solver {
 
     /// VCF for `a` (to move) with at most `budget` fours.
     pub fn vcf(&mut self, a: usize, budget: u32) -> R {
-        if self.clock.tick() {
+        if self.clock.tick() || self.clock.nodes > self.node_cap {
             return R::Abort;
         }
         if self.board.has_win(a) {
