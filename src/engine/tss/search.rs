@@ -64,10 +64,9 @@ pub struct Solver {
     vcf_tt: Table,
     vct_tt: Table,
     pool: Vec<Vec<u16>>,
-    /// A VCF gives up (as out of budget) once the clock's node count passes this:
-    /// callers that only want the wins found quickly set it before a search and reset
-    /// it to `u64::MAX` after.
-    pub node_cap: u64,
+    /// A VCF gives up (as out of budget) once the clock's node count passes this
+    /// (`u64::MAX` but within [`Solver::vcf_within`]).
+    node_cap: u64,
 }
 
 const ATTACKER_KEY: u64 = 0x2545_F491_4F6C_DD1D;
@@ -141,6 +140,15 @@ impl Solver {
         let r = then(self);
         self.board.take(w);
         self.board.hand_block(d, 1);
+        r
+    }
+
+    /// [`Solver::vcf`] that gives up after visiting `nodes` nodes: for callers that only
+    /// want the wins found quickly.
+    pub fn vcf_within(&mut self, a: usize, budget: u32, nodes: u64) -> R {
+        self.node_cap = self.clock.nodes.saturating_add(nodes);
+        let r = self.vcf(a, budget);
+        self.node_cap = u64::MAX;
         r
     }
 
