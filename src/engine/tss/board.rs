@@ -75,6 +75,19 @@ pub struct ThreatBoard {
     /// Each player's summed [`ThreatBoard::weight`] over the windows open for them.
     pub score: [i64; 2],
     weights: Vec<i64>,
+    /// What a window offers each player, by its counts (`growth[c0 * (k + 1) + c1]` for
+    /// `c0` marks of `x` and `c1` of `o`; a blocked window reads the entry for one mark
+    /// each, closed to both): how much a further mark would add to the player's score,
+    /// and the window's weight in [`ThreatBoard::lines_through`]. A cell's sums read
+    /// one entry per window through it, without branching on the counts.
+    growth: Vec<[Growth; 2]>,
+}
+
+/// What an open window offers one player (see `ThreatBoard::growth`).
+#[derive(Copy, Clone, Default)]
+struct Growth {
+    gain: i64,
+    lines: u32,
 }
 
 impl ThreatBoard {
@@ -135,7 +148,14 @@ impl ThreatBoard {
                     }
                 })
                 .collect(),
+            growth: Vec::new(),
         };
+        board.growth = (0..(k + 1) * (k + 1))
+            .map(|i| {
+                let count = [(i / (k + 1)) as u8, (i % (k + 1)) as u8];
+                [board.offer(count, 0), board.offer(count, 1)]
+            })
+            .collect();
         for p in 0..2 {
             board.hash ^= blocks_key(p, board.blocks[p]);
         }
@@ -231,6 +251,32 @@ impl ThreatBoard {
         }
     }
 
+    /// What a window holding `count` marks (and no block) offers `p` (see `growth`).
+    fn offer(&self, count: [u8; 2], p: usize) -> Growth {
+        const LINES: [u32; 4] = [1, 64, 16, 4];
+        if count[1 - p] != 0 {
+            return Growth::default();
+        }
+        let c = count[p] as usize;
+        Growth {
+            gain: self.weights[(c + 1).min(self.k)] - self.weights[c],
+            lines: LINES.get(self.k - c).copied().unwrap_or(1),
+        }
+    }
+
+    /// What window `w` offers each player now.
+    #[inline]
+    fn growth_of(&self, w: usize) -> [Growth; 2] {
+        let [c0, c1] = self.count[w];
+        let row = self.k + 1;
+        let i = if self.blocked[w] == 0 {
+            c0 as usize * row + c1 as usize
+        } else {
+            row + 1
+        };
+        self.growth[i]
+    }
+
     /// What window `w` adds to `p`'s score: 10^(marks - 1) while it is open for `p`.
     #[inline]
     fn contribution(&self, w: usize, p: usize) -> i64 {
@@ -244,32 +290,11 @@ impl ThreatBoard {
     /// How much each player's score would grow with a mark of theirs on the empty
     /// `cell` (one pass over the windows through it).
     pub fn gains(&self, cell: usize) -> [i64; 2] {
-        self.sum_open(cell, |c| {
-            self.weights[(c + 1).min(self.k)] - self.weights[c]
-        })
-    }
-
-    /// For each player, `value(marks)` summed over the windows through `cell` that are
-    /// still open for them.
-    #[inline]
-    fn sum_open<T: Default + std::ops::AddAssign>(
-        &self,
-        cell: usize,
-        value: impl Fn(usize) -> T,
-    ) -> [T; 2] {
-        let mut sum = [T::default(), T::default()];
+        let mut sum = [0, 0];
         for &w in self.through(cell) {
-            let w = w as usize;
-            if self.blocked[w] != 0 {
-                continue;
-            }
-            let [c0, c1] = self.count[w];
-            if c1 == 0 {
-                sum[0] += value(c0 as usize);
-            }
-            if c0 == 0 {
-                sum[1] += value(c1 as usize);
-            }
+            let [g0, g1] = self.growth_of(w as usize);
+            sum[0] += g0.gain;
+            sum[1] += g1.gain;
         }
         sum
     }
@@ -501,8 +526,13 @@ impl ThreatBoard {
     /// marks they miss: a cheap measure of how much a mark there builds (for move
     /// ordering).
     pub fn lines_through(&self, cell: usize) -> [u32; 2] {
-        const WEIGHT: [u32; 4] = [1, 64, 16, 4];
-        self.sum_open(cell, |c| WEIGHT.get(self.k - c).copied().unwrap_or(1))
+        let mut sum = [0, 0];
+        for &w in self.through(cell) {
+            let [g0, g1] = self.growth_of(w as usize);
+            sum[0] += g0.lines;
+            sum[1] += g1.lines;
+        }
+        sum
     }
 
     /// Calls `f(window_cells, own_marks)` for every window through `cell` that is open for `p`.
