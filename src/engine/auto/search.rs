@@ -75,14 +75,18 @@ pub struct PatternSearch {
     solver: Solver,
     side: usize,
     near: Vec<u8>,
-    /// Per cell, its distance from the board's centre (twice the larger of the row and
-    /// column offsets): among equally scored moves the more central comes first.
-    from_centre: Vec<u16>,
     ring: Vec<Vec<u16>>,
     tt: Vec<Entry>,
     killers: [[u16; 2]; MAX_PLY],
     history: Vec<u32>,
     wins: Vec<u16>,
+    /// Each ply's move list, kept between nodes so that it is not allocated anew.
+    lists: Vec<Vec<(i64, u16)>>,
+    /// Per cell, what orders equally scored moves: its distance from the centre, then
+    /// the cell itself, in one number.
+    tie: Vec<u32>,
+    /// Pieces on the board.
+    pieces: usize,
     pub clock: Clock,
 }
 
@@ -107,17 +111,21 @@ impl PatternSearch {
                 }
             }
         }
-        let from_centre = (0..geo.cells())
+        // The distance from the centre is twice the larger of the row and column offsets.
+        let tie = (0..geo.cells())
             .map(|c| {
                 let (row, col) = (c / geo.m, c % geo.m);
                 let rows = (2 * row).abs_diff(geo.n - 1);
                 let cols = (2 * col).abs_diff(geo.m - 1);
-                rows.max(cols) as u16
+                ((rows.max(cols) as u32) << 16) | c as u32
             })
             .collect();
+        let pieces = b.cells.iter().filter(|&&c| c != EMPTY).count();
         let size = tt_entries.next_power_of_two().max(1024);
         PatternSearch {
-            from_centre,
+            tie,
+            pieces,
+            lists: vec![Vec::new(); MAX_PLY],
             side: position.to_move().index(),
             history: vec![0; geo.cells()],
             solver: Solver::new(b, clock.clone()),
@@ -132,6 +140,7 @@ impl PatternSearch {
 
     fn play(&mut self, c: usize) {
         self.solver.board.put(c, stone(self.side));
+        self.pieces += 1;
         for i in 0..self.ring[c].len() {
             self.near[self.ring[c][i] as usize] += 1;
         }
@@ -141,6 +150,7 @@ impl PatternSearch {
     fn undo(&mut self, c: usize) {
         self.side ^= 1;
         self.solver.board.take(c);
+        self.pieces -= 1;
         for i in 0..self.ring[c].len() {
             self.near[self.ring[c][i] as usize] -= 1;
         }
@@ -161,7 +171,7 @@ impl PatternSearch {
     pub fn candidates(&self, out: &mut Vec<(i64, u16)>, keep: usize) {
         out.clear();
         let me = self.side;
-        let any = self.solver.board.cells.iter().any(|&c| c != EMPTY);
+        let any = self.pieces > 0;
         for c in 0..self.solver.board.cells.len() {
             if self.solver.board.cells[c] != EMPTY || (any && self.near[c] == 0) {
                 continue;
@@ -170,11 +180,10 @@ impl PatternSearch {
             let s = g[me] * 6 / 5 + g[me ^ 1];
             out.push((s, c as u16));
         }
-        let centre = &self.from_centre;
+        let tie = &self.tie;
         let order = |a: &(i64, u16), b: &(i64, u16)| {
             b.0.cmp(&a.0)
-                .then(centre[a.1 as usize].cmp(&centre[b.1 as usize]))
-                .then(a.1.cmp(&b.1))
+                .then(tie[a.1 as usize].cmp(&tie[b.1 as usize]))
         };
         if keep < out.len() {
             out.select_nth_unstable_by(keep, order);
@@ -253,7 +262,7 @@ impl PatternSearch {
             return self.eval();
         }
         let three = forced.is_none() && self.solver.board.has_three(me ^ 1);
-        if self.solver.board.cells.iter().all(|&c| c != EMPTY) {
+        if self.pieces == self.solver.board.cells.len() {
             return 0;
         }
         let key = self.key();
@@ -274,7 +283,8 @@ impl PatternSearch {
                 }
             }
         }
-        let mut moves: Vec<(i64, u16)> = Vec::new();
+        let mut moves = std::mem::take(&mut self.lists[ply]);
+        moves.clear();
         let mut staged = false;
         match forced {
             Some(f) => moves.push((0, f)),
@@ -358,6 +368,7 @@ impl PatternSearch {
             };
             self.undo(c as usize);
             if self.clock.stopped() {
+                self.lists[ply] = moves;
                 return 0;
             }
             if v > best {
@@ -380,6 +391,7 @@ impl PatternSearch {
             }
             i += 1;
         }
+        self.lists[ply] = moves;
         let bound = if best <= alpha0 {
             UPPER
         } else if best >= beta {
