@@ -290,11 +290,21 @@ impl ThreatBoard {
     /// How much each player's score would grow with a mark of theirs on the empty
     /// `cell` (one pass over the windows through it).
     pub fn gains(&self, cell: usize) -> [i64; 2] {
-        let mut sum = [0, 0];
+        self.offered(cell, |g| g.gain)
+    }
+
+    /// For each player, `part` of what the windows through `cell` offer them, summed.
+    #[inline]
+    fn offered<T: Default + std::ops::AddAssign>(
+        &self,
+        cell: usize,
+        part: impl Fn(&Growth) -> T,
+    ) -> [T; 2] {
+        let mut sum = [T::default(), T::default()];
         for &w in self.through(cell) {
             let [g0, g1] = self.growth_of(w as usize);
-            sum[0] += g0.gain;
-            sum[1] += g1.gain;
+            sum[0] += part(&g0);
+            sum[1] += part(&g1);
         }
         sum
     }
@@ -526,13 +536,7 @@ impl ThreatBoard {
     /// marks they miss: a cheap measure of how much a mark there builds (for move
     /// ordering).
     pub fn lines_through(&self, cell: usize) -> [u32; 2] {
-        let mut sum = [0, 0];
-        for &w in self.through(cell) {
-            let [g0, g1] = self.growth_of(w as usize);
-            sum[0] += g0.lines;
-            sum[1] += g1.lines;
-        }
-        sum
+        self.offered(cell, |g| g.lines)
     }
 
     /// Calls `f(window_cells, own_marks)` for every window through `cell` that is open for `p`.
