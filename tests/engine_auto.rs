@@ -348,3 +348,41 @@ fn special_pieces_go_to_minimax() {
         .count();
     assert!(o_wins <= 1, "{:?} leaves o {o_wins} winning cells", a.best);
 }
+
+/// A search by time leaves its table to the thread's next one (of the same rules);
+/// a search limited by nodes never uses it, so its answer is the same whatever ran
+/// before it, and searches of other rules in between change nothing either.
+#[test]
+fn searches_by_nodes_do_not_depend_on_earlier_searches() {
+    let rules = Rules::mnk(15, 15, 5).unwrap();
+    let mut pos = Position::empty(&rules);
+    for (r, c) in [(7, 7), (7, 8), (8, 8), (6, 6), (8, 7), (9, 9)] {
+        pos.play(Move::mark(r * 15 + c));
+    }
+    let by_nodes = Limits {
+        nodes: Some(20_000),
+        ..Limits::with_time(Duration::from_secs(20))
+    };
+    let auto = EngineKind::Auto.build();
+    let first = auto.analyze(&pos, &by_nodes, &mut StdRng::seed_from_u64(1));
+    // Time-limited searches of this position, one move on, and of other rules: each
+    // leaves its table behind.
+    let mut next = pos.clone();
+    next.play(first.best);
+    let small = Position::empty(&Rules::mnk(9, 9, 5).unwrap());
+    for p in [&pos, &next, &small, &pos] {
+        let a = auto.analyze(p, &limits(50), &mut StdRng::seed_from_u64(1));
+        assert!(p.is_legal(a.best));
+    }
+    let again = auto.analyze(&pos, &by_nodes, &mut StdRng::seed_from_u64(1));
+    assert_eq!(again.best, first.best);
+    assert_eq!(again.stats.nodes, first.stats.nodes);
+    assert_eq!(again.stats.depth, first.stats.depth);
+    let scores = |a: &kinrow::engine::Analysis| -> Vec<(Move, i64)> {
+        a.moves
+            .iter()
+            .map(|e| (e.mv, e.eval.score as i64))
+            .collect()
+    };
+    assert_eq!(scores(&again), scores(&first));
+}

@@ -193,7 +193,13 @@ pub fn analyze(position: &Position, limits: &Limits, rng: &mut StdRng) -> Analys
         nodes: limits.nodes,
         ..Limits::default()
     };
-    let mut s = PatternSearch::new(position, Clock::start(&rest), 1 << 18);
+    // A search by time starts from this thread's last table; one limited by nodes
+    // starts empty, so that it gives the same answer whatever ran before it.
+    let mut s = if limits.nodes.is_none() {
+        PatternSearch::keeping_table(position, Clock::start(&rest), 1 << 18)
+    } else {
+        PatternSearch::new(position, Clock::start(&rest), 1 << 18)
+    };
 
     let mut roots: Vec<RootMove> = Vec::new();
     let mut proven: Vec<(u16, Outcome, u32)> = Vec::new();
