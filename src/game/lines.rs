@@ -85,6 +85,15 @@ pub struct Geometry {
 }
 
 impl Geometry {
+    /// One number for the board's size and rules (m, n, k, overline): what a table of
+    /// positions kept between searches must match.
+    pub fn key(&self) -> u64 {
+        ((self.m as u64) << 40)
+            | ((self.n as u64) << 20)
+            | ((self.k as u64) << 1)
+            | self.overline as u64
+    }
+
     /// Precomputes the neighbourhoods of an `m` x `n` board; windows are built on first use.
     pub fn new(m: usize, n: usize, k: u32, overline: bool) -> Geometry {
         let mut neighbours = vec![[0u16; 8]; m * n];

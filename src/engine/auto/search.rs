@@ -79,11 +79,6 @@ thread_local! {
     static KEPT: RefCell<Option<(u64, Vec<Entry>)>> = const { RefCell::new(None) };
 }
 
-/// What a table's entries depend on besides the position: the board and the rules.
-fn rules_key(geo: &Geometry) -> u64 {
-    ((geo.m as u64) << 40) | ((geo.n as u64) << 20) | ((geo.k as u64) << 1) | geo.overline as u64
-}
-
 /// The searcher: board, side to move, neighbourhood counts, table and clock.
 pub struct PatternSearch {
     /// The board lives in the threat solver, which the leaves ask for VCFs.
@@ -165,7 +160,7 @@ impl PatternSearch {
     /// right; it only saves searching that subtree again.
     pub fn keeping_table(position: &Position, clock: Clock, tt_entries: usize) -> PatternSearch {
         let mut s = PatternSearch::new_with_table(position, clock, 0);
-        let key = rules_key(s.solver.board.geometry());
+        let key = s.solver.board.geometry().key();
         let size = tt_entries.next_power_of_two().max(1024);
         s.tt = KEPT
             .with(|k| k.borrow_mut().take())
@@ -504,7 +499,7 @@ impl PatternSearch {
 impl Drop for PatternSearch {
     fn drop(&mut self) {
         if self.keep {
-            let key = rules_key(self.solver.board.geometry());
+            let key = self.solver.board.geometry().key();
             let table = std::mem::take(&mut self.tt);
             KEPT.with(|k| *k.borrow_mut() = Some((key, table)));
         }
