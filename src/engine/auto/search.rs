@@ -112,10 +112,11 @@ pub struct RootMove {
 impl PatternSearch {
     /// A searcher for `position` (which must hold no special pieces in hand).
     pub fn new(position: &Position, clock: Clock, tt_entries: usize) -> PatternSearch {
-        PatternSearch::new_with_table(position, clock, tt_entries.next_power_of_two().max(1024))
+        let tt = vec![Entry::default(); table_size(tt_entries)];
+        PatternSearch::with_table(position, clock, tt)
     }
 
-    fn new_with_table(position: &Position, clock: Clock, size: usize) -> PatternSearch {
+    fn with_table(position: &Position, clock: Clock, tt: Vec<Entry>) -> PatternSearch {
         let b = ThreatBoard::new(position);
         let geo = Arc::clone(b.geometry());
         let ring = rings(&geo);
@@ -146,7 +147,7 @@ impl PatternSearch {
             solver: Solver::new(b, clock.clone()),
             near,
             ring,
-            tt: vec![Entry::default(); size],
+            tt,
             killers: [[u16::MAX; 2]; MAX_PLY],
             wins: Vec::new(),
             keep: false,
@@ -159,14 +160,14 @@ impl PatternSearch {
     /// next one. Entries are keyed by the whole position, so an old entry is still
     /// right; it only saves searching that subtree again.
     pub fn keeping_table(position: &Position, clock: Clock, tt_entries: usize) -> PatternSearch {
-        let mut s = PatternSearch::new_with_table(position, clock, 0);
-        let key = s.solver.board.geometry().key();
-        let size = tt_entries.next_power_of_two().max(1024);
-        s.tt = KEPT
+        let key = position.geometry().key();
+        let size = table_size(tt_entries);
+        let tt = KEPT
             .with(|k| k.borrow_mut().take())
             .filter(|(k, t)| *k == key && t.len() == size)
             .map(|(_, t)| t)
             .unwrap_or_else(|| vec![Entry::default(); size]);
+        let mut s = PatternSearch::with_table(position, clock, tt);
         s.keep = true;
         s
     }
@@ -504,6 +505,11 @@ impl Drop for PatternSearch {
             KEPT.with(|k| *k.borrow_mut() = Some((key, table)));
         }
     }
+}
+
+/// The table's length for about `entries` entries: a power of two, at least 1024.
+fn table_size(entries: usize) -> usize {
+    entries.next_power_of_two().max(1024)
 }
 
 fn to_tt(v: i64, ply: usize) -> i64 {
