@@ -26,6 +26,7 @@
 //! (the check changed the move), e.g. `pattern search: perfect ran out, threat-space
 //! defence`.
 
+mod codes;
 mod pattern;
 mod search;
 

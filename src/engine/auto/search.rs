@@ -26,6 +26,7 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
+use super::codes::LineCodes;
 use crate::engine::tss::board::{stone, ThreatBoard, EMPTY};
 use crate::engine::tss::search::{Solver, R};
 use crate::engine::Clock;
@@ -97,6 +98,9 @@ pub struct PatternSearch {
     tie: Vec<u32>,
     /// Pieces on the board.
     pieces: usize,
+    /// The line codes that score candidate cells quickly (k <= 5; else the board's
+    /// own pass over the windows is used).
+    codes: Option<LineCodes>,
     /// Whether the table goes back to [`KEPT`] when the search ends.
     keep: bool,
     pub clock: Clock,
@@ -139,6 +143,7 @@ impl PatternSearch {
             .collect();
         let pieces = b.cells.iter().filter(|&&c| c != EMPTY).count();
         PatternSearch {
+            codes: LineCodes::new(&geo, &b.cells),
             tie,
             pieces,
             lists: vec![Vec::new(); MAX_PLY],
@@ -174,6 +179,9 @@ impl PatternSearch {
 
     fn play(&mut self, c: usize) {
         self.solver.board.put(c, stone(self.side));
+        if let Some(codes) = &mut self.codes {
+            codes.put(c, stone(self.side));
+        }
         self.pieces += 1;
         for i in 0..self.ring[c].len() {
             self.near[self.ring[c][i] as usize] += 1;
@@ -184,6 +192,9 @@ impl PatternSearch {
     fn undo(&mut self, c: usize) {
         self.side ^= 1;
         self.solver.board.take(c);
+        if let Some(codes) = &mut self.codes {
+            codes.take(c, stone(self.side));
+        }
         self.pieces -= 1;
         for i in 0..self.ring[c].len() {
             self.near[self.ring[c][i] as usize] -= 1;
@@ -199,6 +210,16 @@ impl PatternSearch {
         me + me / 2 - them
     }
 
+    /// How much each player's window score would grow with a mark of theirs on the
+    /// empty `cell`.
+    #[inline]
+    fn gains(&self, cell: usize) -> [i64; 2] {
+        match &self.codes {
+            Some(codes) => codes.gains(cell),
+            None => self.solver.board.gains(cell),
+        }
+    }
+
     /// The empty cells near a piece (every cell on an empty board), scored for the side
     /// to move, best first and the more central first among equals; only the best
     /// `keep` are kept.
@@ -210,7 +231,7 @@ impl PatternSearch {
             if self.solver.board.cells[c] != EMPTY || (any && self.near[c] == 0) {
                 continue;
             }
-            let g = self.solver.board.gains(c);
+            let g = self.gains(c);
             let s = g[me] * 6 / 5 + g[me ^ 1];
             out.push((s, c as u16));
         }
@@ -332,7 +353,7 @@ impl PatternSearch {
                     .cells_of_class(me ^ 1, 2, &mut cells, false);
                 let k = self.killers[ply];
                 for &c in &cells {
-                    let g = self.solver.board.gains(c as usize);
+                    let g = self.gains(c as usize);
                     let mut score = g[me] + g[me ^ 1] + self.history[c as usize] as i64;
                     if c == tt_move {
                         score = i64::MAX;

@@ -37,6 +37,28 @@ fn blocks_key(p: usize, count: u8) -> u64 {
     splitmix64(0xB10C_0000_0000 | ((p as u64) << 8) | count as u64)
 }
 
+/// What a window holding `marks` of a player adds to that player's score:
+/// 10^(marks - 1), and nothing while it is empty.
+#[inline]
+fn weight(marks: usize) -> i64 {
+    if marks == 0 {
+        0
+    } else {
+        10i64.pow((marks as u32 - 1).min(12))
+    }
+}
+
+/// How much `p`'s score grows when `p` marks one more cell of an unblocked k-window
+/// holding `count` marks (of `x` and `o`): nothing once the opponent has a mark in it.
+#[inline]
+pub fn window_gain(k: usize, count: [u8; 2], p: usize) -> i64 {
+    if count[1 - p] != 0 {
+        return 0;
+    }
+    let c = count[p] as usize;
+    weight((c + 1).min(k)) - weight(c)
+}
+
 /// The solver's board. Players are indices (0 = `x`, 1 = `o`).
 pub struct ThreatBoard {
     geo: Arc<Geometry>,
@@ -139,15 +161,7 @@ impl ThreatBoard {
             stamp: 0,
             pairs: Vec::new(),
             score: [0; 2],
-            weights: (0..=k)
-                .map(|c| {
-                    if c == 0 {
-                        0
-                    } else {
-                        10i64.pow((c as u32 - 1).min(12))
-                    }
-                })
-                .collect(),
+            weights: (0..=k).map(weight).collect(),
             growth: Vec::new(),
         };
         board.growth = (0..(k + 1) * (k + 1))
@@ -259,7 +273,7 @@ impl ThreatBoard {
         }
         let c = count[p] as usize;
         Growth {
-            gain: self.weights[(c + 1).min(self.k)] - self.weights[c],
+            gain: window_gain(self.k, count, p),
             lines: LINES.get(self.k - c).copied().unwrap_or(1),
         }
     }

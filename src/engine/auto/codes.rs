@@ -1,0 +1,187 @@
+//! Line codes: for every cell and direction, the contents of the `2(k - 1)` cells
+//! around it along that direction (the cells every k-window through it covers), two
+//! bits each, kept up to date as the search marks and clears cells. A table indexed
+//! by the code holds what a mark on the cell would add to each player's window score
+//! along that line, so a cell's [`ThreatBoard::gains`] is four table reads instead of
+//! a pass over the `4k` windows through it. The search scores every empty cell near
+//! a piece at each of its quiet nodes, which made that pass its largest cost.
+//!
+//! [`ThreatBoard::gains`]: crate::engine::tss::board::ThreatBoard::gains
+
+use std::sync::OnceLock;
+
+use crate::engine::tss::board::{window_gain, BLOCK, EMPTY};
+use crate::game::{Geometry, DIRECTIONS};
+
+/// The largest k with a table: 4^(2k - 2) entries, 65 536 for k = 5.
+const MAX_K: usize = 5;
+
+/// What a code says of a cell off the board: like a block, no window crosses it.
+const OFF: u32 = BLOCK as u32;
+
+/// The codes of one board, updated move by move.
+pub struct LineCodes {
+    table: &'static [[i32; 2]],
+    /// `codes[cell][direction]`.
+    codes: Vec<[u32; 4]>,
+    /// For each cell, the codes a mark there changes: `(cell, direction, shift)`.
+    touched: Vec<Vec<(u16, u8, u8)>>,
+}
+
+impl LineCodes {
+    /// The codes of `cells` (a [`ThreatBoard`]'s contents) on `geo`, or `None` when k is
+    /// beyond the tables (k > 5) or below 2.
+    ///
+    /// [`ThreatBoard`]: crate::engine::tss::board::ThreatBoard
+    pub fn new(geo: &Geometry, cells: &[u8]) -> Option<LineCodes> {
+        let k = geo.k as usize;
+        let table = gain_table(k)?;
+        let reach = k as isize - 1;
+        let mut codes = vec![[0u32; 4]; geo.cells()];
+        let mut touched = vec![Vec::new(); geo.cells()];
+        for (c, code) in codes.iter_mut().enumerate() {
+            for (d, dir) in DIRECTIONS.iter().enumerate() {
+                let (dr, dc) = dir.step();
+                for o in (-reach..=reach).filter(|&o| o != 0) {
+                    let shift = shift_of(o, reach);
+                    let state = match geo.offset(c, o * dr, o * dc) {
+                        None => OFF,
+                        Some(n) => {
+                            // A mark on `n` changes this code (by `shift`).
+                            touched[n].push((c as u16, d as u8, shift));
+                            cells[n] as u32
+                        }
+                    };
+                    code[d] |= state << shift;
+                }
+            }
+        }
+        Some(LineCodes {
+            table,
+            codes,
+            touched,
+        })
+    }
+
+    /// `content` (a stone) goes on `cell`.
+    #[inline]
+    pub fn put(&mut self, cell: usize, content: u8) {
+        for &(c, d, shift) in &self.touched[cell] {
+            self.codes[c as usize][d as usize] += (content as u32) << shift;
+        }
+    }
+
+    /// `content` leaves `cell` again.
+    #[inline]
+    pub fn take(&mut self, cell: usize, content: u8) {
+        for &(c, d, shift) in &self.touched[cell] {
+            self.codes[c as usize][d as usize] -= (content as u32) << shift;
+        }
+    }
+
+    /// How much each player's window score would grow with a mark of theirs on the
+    /// empty `cell` (the same sums as [`ThreatBoard::gains`]).
+    ///
+    /// [`ThreatBoard::gains`]: crate::engine::tss::board::ThreatBoard::gains
+    #[inline]
+    pub fn gains(&self, cell: usize) -> [i64; 2] {
+        let mut sum = [0i64; 2];
+        for &code in &self.codes[cell] {
+            let [x, o] = self.table[code as usize];
+            sum[0] += x as i64;
+            sum[1] += o as i64;
+        }
+        sum
+    }
+}
+
+/// Where the cell `o` steps from the centre sits in a code (the centre has no bits).
+fn shift_of(o: isize, reach: isize) -> u8 {
+    let i = if o < 0 { o + reach } else { o + reach - 1 };
+    2 * i as u8
+}
+
+/// The table for `k` (built once per k): for each code, what a mark on the centre adds
+/// to each player's score over the k-windows through it along that line.
+fn gain_table(k: usize) -> Option<&'static [[i32; 2]]> {
+    static TABLES: [OnceLock<Vec<[i32; 2]>>; MAX_K + 1] = [const { OnceLock::new() }; MAX_K + 1];
+    if !(2..=MAX_K).contains(&k) {
+        return None;
+    }
+    Some(TABLES[k].get_or_init(|| build_table(k)))
+}
+
+fn build_table(k: usize) -> Vec<[i32; 2]> {
+    let reach = k as isize - 1;
+    let span = 2 * k - 1;
+    (0..1u32 << (4 * (k - 1)))
+        .map(|code| {
+            // The line's cells, the centre (empty) at index k - 1.
+            let mut line = vec![EMPTY as u32; span];
+            for o in (-reach..=reach).filter(|&o| o != 0) {
+                line[(o + reach) as usize] = (code >> shift_of(o, reach)) & 3;
+            }
+            let mut sum = [0i64; 2];
+            for window in line.windows(k) {
+                if window.contains(&OFF) {
+                    continue;
+                }
+                let count = [1u32, 2].map(|s| window.iter().filter(|&&c| c == s).count() as u8);
+                for (p, total) in sum.iter_mut().enumerate() {
+                    *total += window_gain(k, count, p);
+                }
+            }
+            sum.map(|v| v as i32)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::tss::board::{stone, ThreatBoard};
+    use crate::game::{splitmix64, Hand, Position, Rules};
+
+    /// The codes' gains equal the board's own, on random boards with marks and
+    /// blocks, as cells are marked and cleared (k = 4 and 5, boards not square).
+    #[test]
+    fn gains_match_the_boards_own() {
+        for (m, n, k) in [(9, 7, 5), (8, 11, 4), (15, 15, 5)] {
+            let rules = Rules::new(m, n, k, true, [Hand::new(3, 0, 0); 2]).unwrap();
+            let empty = Position::empty(&rules);
+            let mut board = ThreatBoard::new(&empty);
+            let mut codes = LineCodes::new(empty.geometry(), &board.cells).unwrap();
+            let mut seed = 11 + k;
+            let mut placed: Vec<usize> = Vec::new();
+            for step in 0..300 {
+                seed = splitmix64(seed);
+                if placed.len() > 40 || (!placed.is_empty() && seed % 4 == 0) {
+                    let c = placed.swap_remove((seed >> 8) as usize % placed.len());
+                    codes.take(c, board.cells[c]);
+                    board.take(c);
+                } else {
+                    let c = (seed >> 8) as usize % board.cells.len();
+                    if board.cells[c] == EMPTY {
+                        let content = [stone(0), stone(1), BLOCK][(seed >> 40) as usize % 3];
+                        board.put(c, content);
+                        codes.put(c, content);
+                        placed.push(c);
+                    }
+                }
+                for c in (0..board.cells.len()).filter(|&c| board.cells[c] == EMPTY) {
+                    assert_eq!(codes.gains(c), board.gains(c), "{m}x{n}x{k} step {step} cell {c}");
+                }
+                // Built afresh from the same cells, the codes are the same.
+                let fresh = LineCodes::new(empty.geometry(), &board.cells).unwrap();
+                assert_eq!(fresh.codes, codes.codes, "{m}x{n}x{k} step {step}");
+            }
+        }
+    }
+
+    #[test]
+    fn no_table_beyond_five() {
+        let rules = Rules::mnk(15, 15, 6).unwrap();
+        let empty = Position::empty(&rules);
+        assert!(LineCodes::new(empty.geometry(), &vec![EMPTY; 225]).is_none());
+    }
+}
