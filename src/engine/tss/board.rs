@@ -74,13 +74,15 @@ pub struct ThreatBoard {
     wcells: Vec<u16>,
     /// The cells just before and just after each window along its line (for exactly-k).
     ends: Vec<[u16; 2]>,
-    /// Marks of each player in each window.
-    count: Vec<[u8; 2]>,
+    /// Each window's state: an index into `kinds` that stands for its marks of each
+    /// player and whether a block breaks it (see [`ThreatBoard::state_of`]).
+    state: Vec<u16>,
     /// Blocks in each window.
     blocked: Vec<u8>,
-    /// For each window and player: how many marks the player still misses (1 or 2)
-    /// if the window is open for them and in a set, else 0.
-    class: Vec<[u8; 2]>,
+    /// What each window state means (built once per board): the counts, what the
+    /// window adds to each score, which set it belongs in, and what it offers. A move
+    /// changes a window's state by a fixed step, and everything else is read here.
+    kinds: Vec<Kind>,
     /// Position of the window inside its set, per player.
     slot: Vec<[u32; 2]>,
     /// `sets[p][need]`: windows open for `p` that miss exactly `need` marks (1 or 2).
@@ -94,18 +96,28 @@ pub struct ThreatBoard {
     stamp: u32,
     /// Scratch for [`ThreatBoard::has_three`] (called at every leaf of `auto`'s search).
     pairs: Vec<(u16, u16)>,
-    /// Each player's summed [`ThreatBoard::weight`] over the windows open for them.
+    /// Each player's summed window weights (10^(marks - 1)) over the windows open for
+    /// them.
     pub score: [i64; 2],
-    weights: Vec<i64>,
-    /// What a window offers each player, by its counts (`growth[c0 * (k + 1) + c1]` for
-    /// `c0` marks of `x` and `c1` of `o`; a blocked window reads the entry for one mark
-    /// each, closed to both): how much a further mark would add to the player's score,
-    /// and the window's weight in [`ThreatBoard::lines_through`]. A cell's sums read
-    /// one entry per window through it, without branching on the counts.
-    growth: Vec<[Growth; 2]>,
 }
 
-/// What an open window offers one player (see `ThreatBoard::growth`).
+/// What a window state means (see `ThreatBoard::kinds`).
+#[derive(Copy, Clone, Default)]
+struct Kind {
+    /// Marks of `x` and `o`.
+    count: [u8; 2],
+    /// What the window adds to each player's score.
+    score: [i64; 2],
+    /// For each player: how many marks they still miss (1 or 2) if the window is open
+    /// for them, else 0 (the set it is kept in).
+    class: [u8; 2],
+    /// What the window offers each player (nothing once it is closed to them).
+    growth: [Growth; 2],
+}
+
+/// What an open window offers one player: how much a further mark would add to the
+/// player's score, and the window's weight in [`ThreatBoard::lines_through`]. A cell's
+/// sums read one entry per window through it, without branching on the counts.
 #[derive(Copy, Clone, Default)]
 struct Growth {
     gain: i64,
@@ -152,29 +164,33 @@ impl ThreatBoard {
             hash: 0,
             wcells,
             ends,
-            count: vec![[0; 2]; nw],
+            state: vec![0; nw],
             blocked: vec![0; nw],
-            class: vec![[0; 2]; nw],
+            kinds: Vec::new(),
             slot: vec![[0; 2]; nw],
             sets: Default::default(),
             seen: vec![0; cells],
             stamp: 0,
             pairs: Vec::new(),
             score: [0; 2],
-            weights: (0..=k).map(weight).collect(),
-            growth: Vec::new(),
         };
-        board.growth = (0..(k + 1) * (k + 1))
+        let row = k + 1;
+        board.kinds = (0..2 * row * row)
             .map(|i| {
-                let count = [(i / (k + 1)) as u8, (i % (k + 1)) as u8];
-                [board.offer(count, 0), board.offer(count, 1)]
+                let count = [(i % (row * row) / row) as u8, (i % row) as u8];
+                let open = i < row * row;
+                board.kind(count, open)
             })
             .collect();
         for p in 0..2 {
             board.hash ^= blocks_key(p, board.blocks[p]);
-        }
-        for w in 0..nw {
-            board.reclassify(w);
+            // An empty window is in a set already when k <= 2.
+            let class = board.kinds[0].class[p];
+            if class != 0 {
+                for w in 0..nw {
+                    board.move_to_set(w, p, 0, class);
+                }
+            }
         }
         for (i, &c) in position.cells().iter().enumerate() {
             let content = match c {
@@ -224,81 +240,88 @@ impl ThreatBoard {
         if content == BLOCK {
             for i in self.through_range(cell) {
                 let w = self.through[i] as usize;
-                for p in 0..2 {
-                    self.score[p] -= self.contribution(w, p);
-                }
                 self.blocked[w] = (self.blocked[w] as i8 + delta) as u8;
-                for p in 0..2 {
-                    self.score[p] += self.contribution(w, p);
-                }
-                self.reclassify(w);
+                let [c0, c1] = self.kinds[self.state[w] as usize].count;
+                self.set_state(w, self.state_of([c0, c1], self.blocked[w] != 0));
             }
             return;
         }
-        // A mark of `p`: the same updates, worked out per window without rescanning
-        // what cannot change (most windows hold too few marks to enter a set).
-        let p = (content - 1) as usize;
-        let q = 1 - p;
-        let near = self.k.saturating_sub(2);
+        // A mark of `x` moves a window's state by k + 1, one of `o` by 1.
+        let step = if content == stone(0) { self.k as u16 + 1 } else { 1 };
         for i in self.through_range(cell) {
             let w = self.through[i] as usize;
-            let [cp, cq] = [self.count[w][p], self.count[w][q]];
-            let after = (cp as i8 + delta) as u8;
-            self.count[w][p] = after;
-            if self.blocked[w] != 0 {
+            let after = if delta > 0 {
+                self.state[w] + step
+            } else {
+                self.state[w] - step
+            };
+            self.set_state(w, after);
+        }
+    }
+
+    /// The state of a window holding `count` marks, broken by a block or not.
+    fn state_of(&self, count: [u8; 2], blocked: bool) -> u16 {
+        let row = self.k + 1;
+        let open = count[0] as usize * row + count[1] as usize;
+        (if blocked { open + row * row } else { open }) as u16
+    }
+
+    /// What a window holding `count` marks means, `open` when no block breaks it.
+    fn kind(&self, count: [u8; 2], open: bool) -> Kind {
+        const LINES: [u32; 4] = [1, 64, 16, 4];
+        let mut kind = Kind {
+            count,
+            ..Kind::default()
+        };
+        if !open {
+            return kind;
+        }
+        for p in 0..2 {
+            if count[1 - p] != 0 {
                 continue;
             }
-            if cq == 0 {
-                self.score[p] += self.weights[after as usize] - self.weights[cp as usize];
+            let c = count[p] as usize;
+            kind.score[p] = weight(c);
+            let need = self.k - c;
+            if (1..=2).contains(&need) {
+                kind.class[p] = need as u8;
             }
-            let opened = (cp == 0) != (after == 0);
-            if opened && cq > 0 {
-                let v = self.weights[cq as usize];
-                self.score[q] += if after == 0 { v } else { -v };
-            }
-            if cq == 0 && cp.max(after) as usize >= near {
-                self.reclassify_for(w, p);
-            }
-            if opened && cq as usize >= near {
-                self.reclassify_for(w, q);
-            }
+            kind.growth[p] = Growth {
+                gain: window_gain(self.k, count, p),
+                lines: LINES.get(need).copied().unwrap_or(1),
+            };
         }
+        kind
     }
 
-    /// What a window holding `count` marks (and no block) offers `p` (see `growth`).
-    fn offer(&self, count: [u8; 2], p: usize) -> Growth {
-        const LINES: [u32; 4] = [1, 64, 16, 4];
-        if count[1 - p] != 0 {
-            return Growth::default();
-        }
-        let c = count[p] as usize;
-        Growth {
-            gain: window_gain(self.k, count, p),
-            lines: LINES.get(self.k - c).copied().unwrap_or(1),
-        }
-    }
-
-    /// What window `w` offers each player now.
+    /// Window `w` takes state `after`: the scores and sets follow.
     #[inline]
-    fn growth_of(&self, w: usize) -> [Growth; 2] {
-        let [c0, c1] = self.count[w];
-        let row = self.k + 1;
-        let i = if self.blocked[w] == 0 {
-            c0 as usize * row + c1 as usize
-        } else {
-            row + 1
-        };
-        self.growth[i]
+    fn set_state(&mut self, w: usize, after: u16) {
+        let before = &self.kinds[self.state[w] as usize];
+        let now = &self.kinds[after as usize];
+        self.score[0] += now.score[0] - before.score[0];
+        self.score[1] += now.score[1] - before.score[1];
+        let (old, class) = (before.class, now.class);
+        self.state[w] = after;
+        if old != class {
+            for p in 0..2 {
+                if old[p] != class[p] {
+                    self.move_to_set(w, p, old[p], class[p]);
+                }
+            }
+        }
     }
 
-    /// What window `w` adds to `p`'s score: 10^(marks - 1) while it is open for `p`.
+    /// What window `w` means now.
     #[inline]
-    fn contribution(&self, w: usize, p: usize) -> i64 {
-        if self.blocked[w] == 0 && self.count[w][1 - p] == 0 {
-            self.weights[self.count[w][p] as usize]
-        } else {
-            0
-        }
+    fn kind_of(&self, w: usize) -> &Kind {
+        &self.kinds[self.state[w] as usize]
+    }
+
+    /// Marks of each player in window `w`.
+    #[inline]
+    fn count(&self, w: usize) -> [u8; 2] {
+        self.kind_of(w).count
     }
 
     /// How much each player's score would grow with a mark of theirs on the empty
@@ -316,7 +339,7 @@ impl ThreatBoard {
     ) -> [T; 2] {
         let mut sum = [T::default(), T::default()];
         for &w in self.through(cell) {
-            let [g0, g1] = self.growth_of(w as usize);
+            let [g0, g1] = self.kind_of(w as usize).growth;
             sum[0] += part(&g0);
             sum[1] += part(&g1);
         }
@@ -341,25 +364,9 @@ impl ThreatBoard {
         &self.geo
     }
 
-    fn reclassify(&mut self, w: usize) {
-        self.reclassify_for(w, 0);
-        self.reclassify_for(w, 1);
-    }
-
-    /// Moves window `w` into the set its counts now put it in for `p`.
+    /// Moves window `w` from `p`'s set `old` into set `class` (0: in none).
     #[inline]
-    fn reclassify_for(&mut self, w: usize, p: usize) {
-        let open = self.blocked[w] == 0 && self.count[w][1 - p] == 0;
-        let need = self.k - self.count[w][p] as usize;
-        let class = if open && (1..=2).contains(&need) {
-            need as u8
-        } else {
-            0
-        };
-        let old = self.class[w][p];
-        if old == class {
-            return;
-        }
+    fn move_to_set(&mut self, w: usize, p: usize, old: u8, class: u8) {
         if old != 0 {
             let set = &mut self.sets[p][old as usize];
             let at = self.slot[w][p] as usize;
@@ -374,7 +381,6 @@ impl ThreatBoard {
             self.slot[w][p] = set.len() as u32;
             set.push(w as u32);
         }
-        self.class[w][p] = class;
     }
 
     #[inline]
@@ -478,7 +484,7 @@ impl ThreatBoard {
         let stamp = self.next_stamp();
         for i in self.through_range(cell) {
             let w = self.through[i] as usize;
-            if self.class[w][p] != 1 || !self.exact_ok(w, p) {
+            if self.kind_of(w).class[p] != 1 || !self.exact_ok(w, p) {
                 continue;
             }
             let e = self
@@ -522,7 +528,7 @@ impl ThreatBoard {
         let windows: &[u32] = if need < 3 {
             &self.sets[p][need]
         } else {
-            scanned = (0..self.count.len() as u32)
+            scanned = (0..self.state.len() as u32)
                 .filter(|&w| self.need(w as usize, p) == Some(need))
                 .collect();
             &scanned
@@ -542,8 +548,8 @@ impl ThreatBoard {
     /// How many marks `p` still misses in window `w`, if it is open for `p`.
     #[inline]
     fn need(&self, w: usize, p: usize) -> Option<usize> {
-        (self.blocked[w] == 0 && self.count[w][1 - p] == 0)
-            .then(|| self.k - self.count[w][p] as usize)
+        let count = self.count(w);
+        (self.blocked[w] == 0 && count[1 - p] == 0).then(|| self.k - count[p] as usize)
     }
 
     /// For each player, the windows open for them through `cell`, weighted by how few
@@ -557,8 +563,9 @@ impl ThreatBoard {
     pub fn open_windows_through(&self, p: usize, cell: usize, mut f: impl FnMut(&[u16], usize)) {
         for &w in self.through(cell) {
             let w = w as usize;
-            if self.blocked[w] == 0 && self.count[w][1 - p] == 0 {
-                f(self.window(w), self.count[w][p] as usize);
+            let count = self.count(w);
+            if self.blocked[w] == 0 && count[1 - p] == 0 {
+                f(self.window(w), count[p] as usize);
             }
         }
     }
@@ -596,7 +603,7 @@ mod tests {
                 }
                 // Everything recounted from the cells alone.
                 let mut score = [0i64; 2];
-                for w in 0..board.count.len() {
+                for w in 0..board.state.len() {
                     let window = board.window(w).to_vec();
                     let of = |v: u8| {
                         window
@@ -606,12 +613,12 @@ mod tests {
                     };
                     let count = [of(stone(0)) as u8, of(stone(1)) as u8];
                     let blocked = of(BLOCK) as u8;
-                    assert_eq!(board.count[w], count, "k {k} step {step}");
+                    assert_eq!(board.count(w), count, "k {k} step {step}");
                     assert_eq!(board.blocked[w], blocked, "k {k} step {step}");
                     for p in 0..2 {
                         let open = blocked == 0 && count[1 - p] == 0;
                         if open {
-                            score[p] += board.weights[count[p] as usize];
+                            score[p] += weight(count[p] as usize);
                         }
                         let need = k as usize - count[p] as usize;
                         let class = if open && (1..=2).contains(&need) {
@@ -619,7 +626,7 @@ mod tests {
                         } else {
                             0
                         };
-                        assert_eq!(board.class[w][p], class, "k {k} step {step}");
+                        assert_eq!(board.kind_of(w).class[p], class, "k {k} step {step}");
                         if class != 0 {
                             let set = &board.sets[p][class as usize];
                             assert_eq!(set[board.slot[w][p] as usize], w as u32);
@@ -629,7 +636,9 @@ mod tests {
                 assert_eq!(board.score, score, "k {k} step {step}");
                 for p in 0..2 {
                     for need in 1..3 {
-                        let members = board.class.iter().filter(|c| c[p] == need as u8).count();
+                        let members = (0..board.state.len())
+                            .filter(|&w| board.kind_of(w).class[p] == need as u8)
+                            .count();
                         assert_eq!(board.sets[p][need].len(), members, "k {k} step {step}");
                     }
                 }
