@@ -21,7 +21,7 @@ const OFF: u32 = BLOCK as u32;
 
 /// The codes of one board, updated move by move.
 pub struct LineCodes {
-    table: &'static [[i32; 2]],
+    table: &'static [Line],
     /// `codes[cell][direction]`.
     codes: Vec<[u32; 4]>,
     /// For each cell, the codes a mark there changes: `(cell, direction, shift)`.
@@ -87,12 +87,32 @@ impl LineCodes {
     pub fn gains(&self, cell: usize) -> [i64; 2] {
         let mut sum = [0i64; 2];
         for &code in &self.codes[cell] {
-            let [x, o] = self.table[code as usize];
+            let [x, o] = self.table[code as usize].gain;
             sum[0] += x as i64;
             sum[1] += o as i64;
         }
         sum
     }
+
+    /// In how many directions a mark of `p` on the empty `cell` makes a three (a line
+    /// that one more mark turns into two cells that complete k, within the k - 1 cells
+    /// either side) without making a four.
+    #[inline]
+    pub fn threes(&self, p: usize, cell: usize) -> u32 {
+        self.codes[cell]
+            .iter()
+            .map(|&code| (self.table[code as usize].three >> p) as u32 & 1)
+            .sum()
+    }
+}
+
+/// What one line's code says about a mark on its centre.
+#[derive(Copy, Clone, Default)]
+struct Line {
+    /// What it adds to each player's window score.
+    gain: [i32; 2],
+    /// Bit `p`: a mark of `p` makes a three along this line and not a four.
+    three: u8,
 }
 
 /// Where the cell `o` steps from the centre sits in a code (the centre has no bits).
@@ -103,15 +123,15 @@ fn shift_of(o: isize, reach: isize) -> u8 {
 
 /// The table for `k` (built once per k): for each code, what a mark on the centre adds
 /// to each player's score over the k-windows through it along that line.
-fn gain_table(k: usize) -> Option<&'static [[i32; 2]]> {
-    static TABLES: [OnceLock<Vec<[i32; 2]>>; MAX_K + 1] = [const { OnceLock::new() }; MAX_K + 1];
+fn gain_table(k: usize) -> Option<&'static [Line]> {
+    static TABLES: [OnceLock<Vec<Line>>; MAX_K + 1] = [const { OnceLock::new() }; MAX_K + 1];
     if !(2..=MAX_K).contains(&k) {
         return None;
     }
     Some(TABLES[k].get_or_init(|| build_table(k)))
 }
 
-fn build_table(k: usize) -> Vec<[i32; 2]> {
+fn build_table(k: usize) -> Vec<Line> {
     let reach = k as isize - 1;
     let span = 2 * k - 1;
     (0..1u32 << (4 * (k - 1)))
@@ -131,9 +151,53 @@ fn build_table(k: usize) -> Vec<[i32; 2]> {
                     *total += window_gain(k, count, p);
                 }
             }
-            sum.map(|v| v as i32)
+            let mut three = 0;
+            for p in 0..2 {
+                let own = p as u32 + 1;
+                // A three needs a window with k - 3 of `p`'s marks besides the centre.
+                let near = line.windows(k).any(|w| {
+                    !w.iter()
+                        .any(|&c| c == OFF || (c != EMPTY as u32 && c != own))
+                        && w.iter().filter(|&&c| c == own).count() + 3 >= k
+                });
+                if !near {
+                    continue;
+                }
+                line[k - 1] = own;
+                let makes_three = winning_cells(&line, k, own) == 0
+                    && (0..span).any(|e| {
+                        line[e] == EMPTY as u32 && {
+                            line[e] = own;
+                            let wins = winning_cells(&line, k, own);
+                            line[e] = EMPTY as u32;
+                            wins >= 2
+                        }
+                    });
+                line[k - 1] = EMPTY as u32;
+                three |= (makes_three as u8) << p;
+            }
+            Line {
+                gain: sum.map(|v| v as i32),
+                three,
+            }
         })
         .collect()
+}
+
+/// How many empty cells of `line` complete k of `own`'s marks in a window of it.
+fn winning_cells(line: &[u32], k: usize, own: u32) -> usize {
+    (0..line.len())
+        .filter(|&w| {
+            line[w] == EMPTY as u32
+                && line.windows(k).enumerate().any(|(start, window)| {
+                    (start..start + k).contains(&w)
+                        && window
+                            .iter()
+                            .enumerate()
+                            .all(|(i, &c)| c == own || start + i == w)
+                })
+        })
+        .count()
 }
 
 #[cfg(test)]
@@ -169,12 +233,58 @@ mod tests {
                     }
                 }
                 for c in (0..board.cells.len()).filter(|&c| board.cells[c] == EMPTY) {
-                    assert_eq!(codes.gains(c), board.gains(c), "{m}x{n}x{k} step {step} cell {c}");
+                    assert_eq!(
+                        codes.gains(c),
+                        board.gains(c),
+                        "{m}x{n}x{k} step {step} cell {c}"
+                    );
                 }
                 // Built afresh from the same cells, the codes are the same.
                 let fresh = LineCodes::new(empty.geometry(), &board.cells).unwrap();
                 assert_eq!(fresh.codes, codes.codes, "{m}x{n}x{k} step {step}");
             }
+        }
+    }
+
+    /// Threes along a row: open and split threes count, a closed or broken one does
+    /// not, nor a four; crossing lines add up.
+    #[test]
+    fn threes_by_direction() {
+        let rules = Rules::mnk(13, 9, 5).unwrap();
+        let cases: [(&[&str], usize, u32, u32); 12] = [
+            (&["......", "..xx.?"], 5, 1, 0),
+            (&[".....", "..x.x?"], 5, 1, 0),
+            (&["......", ".oxx.?"], 5, 0, 0),
+            (&["......", ".xxx.?"], 5, 0, 0),
+            (&["......", "...x.?"], 5, 0, 0),
+            (&["....x.", "..xx.?"], 5, 1, 0),
+            (&[".....x", "..xx.?"], 5, 1, 0),
+            (&["...x.x", "..xx.?"], 5, 1, 0),
+            (&["...x..", "....x.", "..xx.?"], 5, 2, 0),
+            (&[".....x", ".....x", "..xx.?"], 5, 2, 0),
+            (&[".....o", ".....o", "..oo.?"], 5, 0, 2),
+            (&[".....o", ".....x", "..oo.?"], 5, 0, 1),
+        ];
+        for (rows, cell, x, o) in cases {
+            let mut cells = vec![EMPTY; 13 * 9];
+            let top = 4 - rows.len();
+            for (r, row) in rows.iter().enumerate() {
+                for (c, ch) in row.chars().enumerate() {
+                    cells[(top + r) * 13 + c + 2] = match ch {
+                        'x' => stone(0),
+                        'o' => stone(1),
+                        _ => EMPTY,
+                    };
+                }
+            }
+            let at = 3 * 13 + 2 + cell;
+            let empty = Position::empty(&rules);
+            let codes = LineCodes::new(empty.geometry(), &cells).unwrap();
+            assert_eq!(
+                [codes.threes(0, at), codes.threes(1, at)],
+                [x, o],
+                "{rows:?}"
+            );
         }
     }
 

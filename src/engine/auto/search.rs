@@ -103,6 +103,8 @@ pub struct PatternSearch {
     codes: Option<LineCodes>,
     /// Whether the table goes back to [`KEPT`] when the search ends.
     keep: bool,
+    /// Whether more than k in a row wins too.
+    overline: bool,
     pub clock: Clock,
 }
 
@@ -156,6 +158,7 @@ impl PatternSearch {
             killers: [[u16::MAX; 2]; MAX_PLY],
             wins: Vec::new(),
             keep: false,
+            overline: geo.overline,
             clock,
         }
     }
@@ -218,6 +221,19 @@ impl PatternSearch {
             Some(codes) => codes.gains(cell),
             None => self.solver.board.gains(cell),
         }
+    }
+
+    /// True when a mark of `p` on some empty cell near a piece makes threes in two
+    /// directions at once (only with overlines allowed, where any k in a row wins).
+    fn double_three(&self, p: usize) -> bool {
+        let Some(codes) = &self.codes else {
+            return false;
+        };
+        if !self.overline {
+            return false;
+        }
+        let cells = &self.solver.board.cells;
+        (0..cells.len()).any(|c| cells[c] == EMPTY && self.near[c] != 0 && codes.threes(p, c) >= 2)
     }
 
     /// The empty cells near a piece (every cell on an empty board), scored for the side
@@ -309,10 +325,16 @@ impl PatternSearch {
             {
                 return WIN - ply as i64 - 3;
             }
-            if !self.solver.board.may_four(me ^ 1) && self.solver.board.has_three(me) {
-                // An open four (or two fours) next, and the opponent has no four to
-                // answer with: a win on the third ply from here.
-                return WIN - ply as i64 - 3;
+            if !self.solver.board.may_four(me ^ 1) {
+                if self.solver.board.has_three(me) {
+                    // An open four (or two fours) next, and the opponent has no four to
+                    // answer with: a win on the third ply from here.
+                    return WIN - ply as i64 - 3;
+                }
+                if self.double_three(me) {
+                    // Two threes at once: one of them becomes an open four.
+                    return WIN - ply as i64 - 5;
+                }
             }
             return self.eval();
         }

@@ -247,7 +247,11 @@ impl ThreatBoard {
             return;
         }
         // A mark of `x` moves a window's state by k + 1, one of `o` by 1.
-        let step = if content == stone(0) { self.k as u16 + 1 } else { 1 };
+        let step = if content == stone(0) {
+            self.k as u16 + 1
+        } else {
+            1
+        };
         for i in self.through_range(cell) {
             let w = self.through[i] as usize;
             let after = if delta > 0 {
