@@ -11,8 +11,10 @@
 //! are ranked by what a mark there builds for the mover and spoils for the opponent
 //! (the more central first among equals), and only the best few are searched. At the
 //! leaves a VCF of the side to move is looked for (up to [`LEAF_VCF`] fours and
-//! [`LEAF_VCF_NODES`] solver nodes), a three of the side to move wins when the opponent
-//! has no four to answer it with, and otherwise the static value is taken. A
+//! [`LEAF_VCF_NODES`] solver nodes), a three of the side to move, or a cell where its
+//! mark makes two threes at once, wins when the opponent has no four to answer with,
+//! and otherwise the static value is taken. Candidate cells are scored, and double
+//! threes found, from line codes kept per cell and direction ([`LineCodes`]). A
 //! transposition table, killer moves and a history table order the moves (the table's
 //! move is searched before the others are even generated, as it most often refutes the
 //! node); in a quiet node (no five to stop, no three to answer) the moves after the
@@ -593,4 +595,50 @@ fn rings(geo: &Geometry) -> Vec<Vec<u16>> {
             v
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Limits;
+    use crate::game::{parse_board, Hand, Player, Rules};
+
+    fn leaf_value(rows: &[&str], overline: bool) -> i64 {
+        let rules = Rules::new(11, 9, 5, overline, [Hand::new(0, 0, 0); 2]).unwrap();
+        let cells = parse_board(rows, 11, 9).unwrap();
+        let p = Position::from_cells(&rules, cells, Some(Player::X)).unwrap();
+        let clock = Clock::start(&Limits::with_time(std::time::Duration::from_secs(10)));
+        PatternSearch::new(&p, clock, 1024).negamax(0, 0, -WIN - 1, WIN + 1)
+    }
+
+    /// A leaf where x can make two threes at once (at the cell where the lines of
+    /// `x x .` along the row and down the column meet) is a win when o has no four
+    /// to answer with, and only then; with exactly k winning, no claim is made.
+    #[test]
+    fn a_double_three_at_a_leaf_wins_when_nothing_answers_it() {
+        let double = [
+            "...........",
+            "...........",
+            "......x....",
+            "......x....",
+            "...xx......",
+            "...........",
+            ".o.....o...",
+            "o.....o....",
+            "...........",
+        ];
+        assert_eq!(leaf_value(&double, true), WIN - 5);
+        assert!(leaf_value(&double, false) < MATE);
+        // o holds three in an open window: a four answers every threat.
+        let mut answered = double;
+        answered[0] = "..........o";
+        answered[6] = "...........";
+        answered[7] = "ooo........";
+        assert!(leaf_value(&answered, true) < MATE);
+        // One three only: no claim.
+        let mut single = double;
+        single[0] = "x..........";
+        single[2] = "...........";
+        assert!(leaf_value(&single, true) < MATE);
+    }
 }

@@ -3,7 +3,10 @@
 //! still complete and that miss only 1 or 2 of their marks are kept in per-player
 //! sets (updated on every move), so the solver lists fives and fours without scanning
 //! the board; the windows missing 3 (where a mark makes a three) are found by a scan
-//! when the threat search asks for them, which is far rarer than a move.
+//! when the threat search asks for them, which is far rarer than a move. A window's
+//! counts are one small number, its *state*, that a mark moves by a fixed step; what a
+//! state means (the scores, the sets, what the window offers a further mark) is read
+//! from a table built with the board, so a move's update has no branches on the counts.
 
 use std::sync::Arc;
 
