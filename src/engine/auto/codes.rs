@@ -246,26 +246,26 @@ mod tests {
         }
     }
 
-    /// Threes along a row: open and split threes count, a closed or broken one does
-    /// not, nor a four; crossing lines add up.
+    /// Threes at the cell `?`: open and split threes count, a closed or broken one
+    /// does not, nor a four; threes along crossing lines add up.
     #[test]
     fn threes_by_direction() {
         let rules = Rules::mnk(13, 9, 5).unwrap();
-        let cases: [(&[&str], usize, u32, u32); 12] = [
-            (&["......", "..xx.?"], 5, 1, 0),
-            (&[".....", "..x.x?"], 5, 1, 0),
-            (&["......", ".oxx.?"], 5, 0, 0),
-            (&["......", ".xxx.?"], 5, 0, 0),
-            (&["......", "...x.?"], 5, 0, 0),
-            (&["....x.", "..xx.?"], 5, 1, 0),
-            (&[".....x", "..xx.?"], 5, 1, 0),
-            (&["...x.x", "..xx.?"], 5, 1, 0),
-            (&["...x..", "....x.", "..xx.?"], 5, 2, 0),
-            (&[".....x", ".....x", "..xx.?"], 5, 2, 0),
-            (&[".....o", ".....o", "..oo.?"], 5, 0, 2),
-            (&[".....o", ".....x", "..oo.?"], 5, 0, 1),
+        let cases: [(&[&str], u32, u32); 12] = [
+            (&["......", "..xx.?"], 1, 0),
+            (&[".....", "..x.x?"], 1, 0),
+            (&["......", ".oxx.?"], 0, 0),
+            (&["......", ".xxx.?"], 0, 0),
+            (&["......", "...x.?"], 0, 0),
+            (&["....x.", "..xx.?"], 1, 0),
+            (&[".....x", "..xx.?"], 1, 0),
+            (&["...x.x", "..xx.?"], 1, 0),
+            (&["...x..", "....x.", "..xx.?"], 2, 0),
+            (&[".....x", ".....x", "..xx.?"], 2, 0),
+            (&[".....o", ".....o", "..oo.?"], 0, 2),
+            (&[".....o", ".....x", "..oo.?"], 0, 1),
         ];
-        for (rows, cell, x, o) in cases {
+        for (rows, x, o) in cases {
             let mut cells = vec![EMPTY; 13 * 9];
             let top = 4 - rows.len();
             for (r, row) in rows.iter().enumerate() {
@@ -277,7 +277,8 @@ mod tests {
                     };
                 }
             }
-            let at = 3 * 13 + 2 + cell;
+            // The cell `?` in the last row.
+            let at = 3 * 13 + 2 + 5;
             let empty = Position::empty(&rules);
             let codes = LineCodes::new(empty.geometry(), &cells).unwrap();
             assert_eq!(

@@ -105,8 +105,6 @@ pub struct PatternSearch {
     codes: Option<LineCodes>,
     /// Whether the table goes back to [`KEPT`] when the search ends.
     keep: bool,
-    /// Whether more than k in a row wins too.
-    overline: bool,
     pub clock: Clock,
 }
 
@@ -160,7 +158,6 @@ impl PatternSearch {
             killers: [[u16::MAX; 2]; MAX_PLY],
             wins: Vec::new(),
             keep: false,
-            overline: geo.overline,
             clock,
         }
     }
@@ -231,7 +228,7 @@ impl PatternSearch {
         let Some(codes) = &self.codes else {
             return false;
         };
-        if !self.overline {
+        if !self.solver.board.geometry().overline {
             return false;
         }
         let cells = &self.solver.board.cells;

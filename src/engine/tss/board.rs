@@ -244,8 +244,7 @@ impl ThreatBoard {
             for i in self.through_range(cell) {
                 let w = self.through[i] as usize;
                 self.blocked[w] = (self.blocked[w] as i8 + delta) as u8;
-                let [c0, c1] = self.kinds[self.state[w] as usize].count;
-                self.set_state(w, self.state_of([c0, c1], self.blocked[w] != 0));
+                self.set_state(w, self.state_of(self.count(w), self.blocked[w] != 0));
             }
             return;
         }
