@@ -111,6 +111,9 @@ struct Kind {
     count: [u8; 2],
     /// What the window adds to each player's score.
     score: [i64; 2],
+    /// For each player: how many marks they still miss if the window is open for them
+    /// (no block, no opposing mark), else `None`.
+    need: [Option<u8>; 2],
     /// For each player: how many marks they still miss (1 or 2) if the window is open
     /// for them, else 0 (the set it is kept in).
     class: [u8; 2],
@@ -289,6 +292,7 @@ impl ThreatBoard {
             let c = count[p] as usize;
             kind.score[p] = weight(c);
             let need = self.k - c;
+            kind.need[p] = Some(need as u8);
             if (1..=2).contains(&need) {
                 kind.class[p] = need as u8;
             }
@@ -554,8 +558,7 @@ impl ThreatBoard {
     /// How many marks `p` still misses in window `w`, if it is open for `p`.
     #[inline]
     fn need(&self, w: usize, p: usize) -> Option<usize> {
-        let count = self.count(w);
-        (self.blocked[w] == 0 && count[1 - p] == 0).then(|| self.k - count[p] as usize)
+        self.kind_of(w).need[p].map(usize::from)
     }
 
     /// For each player, the windows open for them through `cell`, weighted by how few
@@ -569,9 +572,9 @@ impl ThreatBoard {
     pub fn open_windows_through(&self, p: usize, cell: usize, mut f: impl FnMut(&[u16], usize)) {
         for &w in self.through(cell) {
             let w = w as usize;
-            let count = self.count(w);
-            if self.blocked[w] == 0 && count[1 - p] == 0 {
-                f(self.window(w), count[p] as usize);
+            let kind = self.kind_of(w);
+            if kind.need[p].is_some() {
+                f(self.window(w), kind.count[p] as usize);
             }
         }
     }
@@ -627,6 +630,7 @@ mod tests {
                             score[p] += weight(count[p] as usize);
                         }
                         let need = k as usize - count[p] as usize;
+                        assert_eq!(board.need(w, p), open.then_some(need), "k {k} step {step}");
                         let class = if open && (1..=2).contains(&need) {
                             need as u8
                         } else {
