@@ -262,83 +262,15 @@ pub fn analyze(position: &Position, limits: &Limits, rng: &mut StdRng) -> Analys
         s.iterate(&mut roots, max_depth)
     };
 
-    // Every empty cell gets a score: proofs first, then searched roots, then the rest
-    // by their ordering score below the lowest root.
-    let mut moves: Vec<MoveEval> = Vec::new();
-    let mut done = vec![false; position.cells().len()];
-    for &(c, outcome, plies) in &proven {
-        let score = if outcome == Outcome::Win {
-            PROVEN - plies as f64
-        } else {
-            -PROVEN + plies as f64
-        };
-        moves.push(MoveEval {
-            mv: Move::mark(c as usize),
-            eval: eval(score, outcome, Some(plies)),
-            action: None,
-        });
-        done[c as usize] = true;
-    }
-    for r in &roots {
-        if done[r.cell as usize] {
-            continue;
-        }
-        // Search values near a win are not proofs (inner nodes see only the best moves).
-        let score = r.value.clamp(-MATE, MATE) as f64;
-        let mv = Move::mark(r.cell as usize);
-        let (outcome, plies) = match &plan {
-            RootPlan::Defend { lost, .. } => lost
-                .iter()
-                .find(|&&(m, _)| m == mv)
-                .map_or((Outcome::Unknown, None), |&(_, p)| (Outcome::Loss, Some(p))),
-            _ => (Outcome::Unknown, None),
-        };
-        moves.push(MoveEval {
-            mv,
-            eval: eval(score, outcome, plies),
-            action: None,
-        });
-        done[r.cell as usize] = true;
-    }
-    let floor = moves
-        .iter()
-        .filter(|e| e.eval.score.abs() < PROVEN / 2.0)
-        .map(|e| e.eval.score)
-        .fold(f64::INFINITY, f64::min);
-    let floor = if floor.is_finite() { floor } else { 0.0 };
-    let mut rank = 0.0;
-    for &(_, c) in &scored {
-        if !done[c as usize] {
-            rank += 1.0;
-            moves.push(MoveEval {
-                mv: Move::mark(c as usize),
-                eval: eval(floor - rank, Outcome::Unknown, None),
-                action: None,
-            });
-            done[c as usize] = true;
-        }
-    }
-    for (c, &seen) in done.iter().enumerate() {
-        if !seen && position.cell(c) == crate::game::Cell::Empty {
-            moves.push(MoveEval {
-                mv: Move::mark(c),
-                eval: eval(floor - rank - 1.0, Outcome::Unknown, None),
-                action: None,
-            });
-        }
-    }
+    let no_loss = Vec::new();
+    let lost = match &plan {
+        RootPlan::Defend { lost, .. } => lost,
+        _ => &no_loss,
+    };
     // Among equal values the search's own order decides (it ranks by the deepest
     // iteration, then by the ordering score); the RNG is not needed here.
     let _ = rng.random::<u32>();
-    let order: Vec<Move> = moves.iter().map(|e| e.mv).collect();
-    moves.sort_by(|a, b| {
-        b.eval.score.total_cmp(&a.eval.score).then(
-            order
-                .iter()
-                .position(|&m| m == a.mv)
-                .cmp(&order.iter().position(|&m| m == b.mv)),
-        )
-    });
+    let moves = rank_moves(position, &proven, &roots, lost, &scored);
     let best = moves[0].clone();
     let pv = match &plan {
         RootPlan::Win(proof) if proof.first_move() == best.mv => proof.main_line(),
@@ -360,5 +292,150 @@ pub fn analyze(position: &Position, limits: &Limits, rng: &mut StdRng) -> Analys
                 None => "pattern search".into(),
             }),
         },
+    }
+}
+
+/// Every empty cell's evaluation, best first: the proofs (wins first, losses last), the
+/// searched `roots` by their value (`lost` says which of them are proven lost, and in
+/// how many plies), then every other cell by its ordering score in `scored`, ranked
+/// below the lowest searched root, even one the search saw lose (its tree is pruned, so
+/// that is no proof, and an unsearched cell is no better known).
+fn rank_moves(
+    position: &Position,
+    proven: &[(u16, Outcome, u32)],
+    roots: &[RootMove],
+    lost: &[(Move, u32)],
+    scored: &[(i64, u16)],
+) -> Vec<MoveEval> {
+    let mut moves: Vec<MoveEval> = Vec::new();
+    let mut done = vec![false; position.cells().len()];
+    for &(c, outcome, plies) in proven {
+        let score = if outcome == Outcome::Win {
+            PROVEN - plies as f64
+        } else {
+            -PROVEN + plies as f64
+        };
+        moves.push(MoveEval {
+            mv: Move::mark(c as usize),
+            eval: eval(score, outcome, Some(plies)),
+            action: None,
+        });
+        done[c as usize] = true;
+    }
+    let mut floor = f64::INFINITY;
+    for r in roots {
+        if done[r.cell as usize] {
+            continue;
+        }
+        // Search values near a win are not proofs (inner nodes see only the best moves).
+        let score = r.value.clamp(-MATE, MATE) as f64;
+        floor = floor.min(score);
+        let mv = Move::mark(r.cell as usize);
+        let (outcome, plies) = lost
+            .iter()
+            .find(|&&(m, _)| m == mv)
+            .map_or((Outcome::Unknown, None), |&(_, p)| (Outcome::Loss, Some(p)));
+        moves.push(MoveEval {
+            mv,
+            eval: eval(score, outcome, plies),
+            action: None,
+        });
+        done[r.cell as usize] = true;
+    }
+    let floor = if floor.is_finite() { floor } else { 0.0 };
+    let mut rank = 0.0;
+    for &(_, c) in scored {
+        if !done[c as usize] {
+            rank += 1.0;
+            moves.push(MoveEval {
+                mv: Move::mark(c as usize),
+                eval: eval(floor - rank, Outcome::Unknown, None),
+                action: None,
+            });
+            done[c as usize] = true;
+        }
+    }
+    for (c, &seen) in done.iter().enumerate() {
+        if !seen && position.cell(c) == crate::game::Cell::Empty {
+            moves.push(MoveEval {
+                mv: Move::mark(c),
+                eval: eval(floor - rank - 1.0, Outcome::Unknown, None),
+                action: None,
+            });
+        }
+    }
+    // A stable sort: among equal values the order above decides.
+    moves.sort_by(|a, b| b.eval.score.total_cmp(&a.eval.score));
+    moves
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::auto::search::WIN;
+    use crate::game::Rules;
+
+    fn position() -> Position {
+        let mut p = Position::empty(&Rules::mnk(9, 9, 5).unwrap());
+        for c in [40, 41, 31] {
+            p.play(Move::mark(c));
+        }
+        p
+    }
+
+    /// When the search saw every root it searched lose, those roots still rank above
+    /// the cells it did not search; proofs stay first and last.
+    #[test]
+    fn unsearched_cells_rank_below_roots_the_search_saw_lose() {
+        let p = position();
+        let roots = [
+            RootMove {
+                cell: 30,
+                value: -(WIN - 9),
+            },
+            RootMove {
+                cell: 50,
+                value: -(WIN - 5),
+            },
+        ];
+        let scored = [(90, 32), (80, 30), (70, 49), (60, 50)];
+        let proven = [(22, Outcome::Loss, 3)];
+        let moves = rank_moves(&p, &proven, &roots, &[], &scored);
+        let cells: Vec<usize> = moves.iter().map(|e| e.mv.cell()).collect();
+        assert_eq!(&cells[..4], &[30, 50, 32, 49]);
+        assert_eq!(*cells.last().unwrap(), 22);
+        assert_eq!(moves.len(), 81 - 3);
+        assert!(moves.windows(2).all(|w| w[0].eval.score >= w[1].eval.score));
+        assert!(moves[..2]
+            .iter()
+            .all(|e| e.eval.outcome == Outcome::Unknown));
+    }
+
+    /// A proven win comes first, searched roots follow by value, and cells nobody
+    /// scored come after every scored one.
+    #[test]
+    fn wins_first_then_roots_by_value_then_scored_cells() {
+        let p = position();
+        let roots = [
+            RootMove {
+                cell: 30,
+                value: 40,
+            },
+            RootMove {
+                cell: 50,
+                value: 120,
+            },
+        ];
+        let scored = [(90, 32), (10, 49)];
+        let proven = [(23, Outcome::Win, 5)];
+        let moves = rank_moves(&p, &proven, &roots, &[(Move::mark(30), 7)], &scored);
+        let cells: Vec<usize> = moves.iter().map(|e| e.mv.cell()).collect();
+        assert_eq!(&cells[..5], &[23, 50, 30, 32, 49]);
+        assert_eq!(moves[0].eval.outcome, Outcome::Win);
+        assert_eq!(moves[2].eval.outcome, Outcome::Loss);
+        assert_eq!(moves[2].eval.plies, Some(7));
+        assert!(moves[5..]
+            .iter()
+            .all(|e| e.eval.score < moves[4].eval.score));
     }
 }
