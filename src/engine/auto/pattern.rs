@@ -375,6 +375,10 @@ mod tests {
     use crate::engine::auto::search::WIN;
     use crate::game::Rules;
 
+    fn root(cell: u16, value: i64) -> RootMove {
+        RootMove { cell, value }
+    }
+
     fn position() -> Position {
         let mut p = Position::empty(&Rules::mnk(9, 9, 5).unwrap());
         for c in [40, 41, 31] {
@@ -388,16 +392,7 @@ mod tests {
     #[test]
     fn unsearched_cells_rank_below_roots_the_search_saw_lose() {
         let p = position();
-        let roots = [
-            RootMove {
-                cell: 30,
-                value: -(WIN - 9),
-            },
-            RootMove {
-                cell: 50,
-                value: -(WIN - 5),
-            },
-        ];
+        let roots = [root(30, -(WIN - 9)), root(50, -(WIN - 5))];
         let scored = [(90, 32), (80, 30), (70, 49), (60, 50)];
         let proven = [(22, Outcome::Loss, 3)];
         let moves = rank_moves(&p, &proven, &roots, &[], &scored);
@@ -416,16 +411,7 @@ mod tests {
     #[test]
     fn wins_first_then_roots_by_value_then_scored_cells() {
         let p = position();
-        let roots = [
-            RootMove {
-                cell: 30,
-                value: 40,
-            },
-            RootMove {
-                cell: 50,
-                value: 120,
-            },
-        ];
+        let roots = [root(30, 40), root(50, 120)];
         let scored = [(90, 32), (10, 49)];
         let proven = [(23, Outcome::Win, 5)];
         let moves = rank_moves(&p, &proven, &roots, &[(Move::mark(30), 7)], &scored);
