@@ -262,10 +262,9 @@ pub fn analyze(position: &Position, limits: &Limits, rng: &mut StdRng) -> Analys
         s.iterate(&mut roots, max_depth)
     };
 
-    let no_loss = Vec::new();
-    let lost = match &plan {
+    let lost: &[(Move, u32)] = match &plan {
         RootPlan::Defend { lost, .. } => lost,
-        _ => &no_loss,
+        _ => &[],
     };
     // Among equal values the search's own order decides (it ranks by the deepest
     // iteration, then by the ordering score); the RNG is not needed here.
