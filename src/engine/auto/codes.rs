@@ -4,12 +4,15 @@
 //! by the code holds what a mark on the cell would add to each player's window score
 //! along that line, so a cell's [`ThreatBoard::gains`] is four table reads instead of
 //! a pass over the `4k` windows through it. The search scores every empty cell near
-//! a piece at each of its quiet nodes, which made that pass its largest cost.
+//! a piece at each of its quiet nodes, which made that pass its largest cost. The
+//! table also holds the [`Shape`] a mark makes of the line for each player (a four, an
+//! open three, ...), which the move ordering and the leaves' double threes read.
 //!
 //! [`ThreatBoard::gains`]: crate::engine::tss::board::ThreatBoard::gains
 
 use std::sync::OnceLock;
 
+use super::order::line_weights;
 use crate::engine::tss::board::{window_gain, BLOCK, EMPTY};
 use crate::game::{Geometry, DIRECTIONS};
 
@@ -101,18 +104,53 @@ impl LineCodes {
     pub fn threes(&self, p: usize, cell: usize) -> u32 {
         self.codes[cell]
             .iter()
-            .map(|&code| (self.table[code as usize].three >> p) as u32 & 1)
-            .sum()
+            .filter(|&&code| self.table[code as usize].shape[p] == Shape::OpenThree)
+            .count() as u32
     }
+
+    /// What the four lines through the empty `cell` say of a mark there.
+    #[inline]
+    pub fn lines(&self, cell: usize) -> [&Line; 4] {
+        self.codes[cell].map(|code| &self.table[code as usize])
+    }
+}
+
+/// What a mark on a line's centre makes of that line for its player, from the best
+/// follow-up within the `2(k - 1)` cells around it ("completes" means an empty cell
+/// whose mark would put k in a row in one window).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Shape {
+    /// Nothing within two more marks.
+    #[default]
+    Nothing = 0,
+    /// Two more marks make a four.
+    Two = 1,
+    /// Two more marks make an open four.
+    OpenTwo = 2,
+    /// One more mark makes a four.
+    Three = 3,
+    /// One more mark makes an open four (two cells that complete): a threat.
+    OpenThree = 4,
+    /// One cell completes.
+    Four = 5,
+    /// Two or more cells complete.
+    OpenFour = 6,
+    /// k in a row.
+    Five = 7,
 }
 
 /// What one line's code says about a mark on its centre.
 #[derive(Copy, Clone, Default)]
-struct Line {
-    /// What it adds to each player's window score.
-    gain: [i32; 2],
-    /// Bit `p`: a mark of `p` makes a three along this line and not a four.
-    three: u8,
+pub struct Line {
+    /// What it adds to each player's window score (at most 45 000 for k = 5: five
+    /// windows that each go from four marks to five). The table is read at random for
+    /// every candidate cell, so it is kept small (10 bytes an entry).
+    pub gain: [u16; 2],
+    /// What a mark of each player makes of this line.
+    pub shape: [Shape; 2],
+    /// The shapes' share of the ordering score, for x to move and for o.
+    pub order: [i16; 2],
 }
 
 /// Where the cell `o` steps from the centre sits in a code (the centre has no bits).
@@ -151,53 +189,95 @@ fn build_table(k: usize) -> Vec<Line> {
                     *total += window_gain(k, count, p);
                 }
             }
-            let mut three = 0;
-            for p in 0..2 {
-                let own = p as u32 + 1;
-                // A three needs a window with k - 3 of `p`'s marks besides the centre.
-                let near = line.windows(k).any(|w| {
-                    !w.iter()
-                        .any(|&c| c == OFF || (c != EMPTY as u32 && c != own))
-                        && w.iter().filter(|&&c| c == own).count() + 3 >= k
-                });
-                if !near {
-                    continue;
-                }
-                line[k - 1] = own;
-                let makes_three = winning_cells(&line, k, own) == 0
-                    && (0..span).any(|e| {
-                        line[e] == EMPTY as u32 && {
-                            line[e] = own;
-                            let wins = winning_cells(&line, k, own);
-                            line[e] = EMPTY as u32;
-                            wins >= 2
-                        }
-                    });
-                line[k - 1] = EMPTY as u32;
-                three |= (makes_three as u8) << p;
-            }
+            let shape = [1, 2].map(|own| shape_of(&mut line, k, own));
             Line {
-                gain: sum.map(|v| v as i32),
-                three,
+                gain: sum.map(|v| u16::try_from(v).expect("a line's gain fits 16 bits")),
+                shape,
+                order: line_weights(shape),
             }
         })
         .collect()
 }
 
-/// How many empty cells of `line` complete k of `own`'s marks in a window of it.
-fn winning_cells(line: &[u32], k: usize, own: u32) -> usize {
-    (0..line.len())
-        .filter(|&w| {
-            line[w] == EMPTY as u32
-                && line.windows(k).enumerate().any(|(start, window)| {
-                    (start..start + k).contains(&w)
-                        && window
-                            .iter()
-                            .enumerate()
-                            .all(|(i, &c)| c == own || start + i == w)
-                })
-        })
-        .count()
+/// What a mark of `own` on the centre of `line` (empty, index k - 1) makes of it.
+fn shape_of(line: &mut [u32], k: usize, own: u32) -> Shape {
+    // No window through the centre free of the other player and of blocks: nothing.
+    let centre = k - 1;
+    let open = |line: &[u32], start: usize| {
+        line[start..start + k]
+            .iter()
+            .all(|&c| c == own || c == EMPTY as u32)
+    };
+    if !(0..k).any(|start| open(line, start)) {
+        return Shape::Nothing;
+    }
+    line[centre] = own;
+    let shape = if line.windows(k).any(|w| w.iter().all(|&c| c == own)) {
+        Shape::Five
+    } else {
+        match completing(line, k, own).count_ones() {
+            0 => {
+                // The best one more mark can do, then two more.
+                let empties: Vec<usize> = (0..line.len())
+                    .filter(|&e| line[e] == EMPTY as u32)
+                    .collect();
+                let mut best = Shape::Nothing;
+                for &e in &empties {
+                    line[e] = own;
+                    let next = match completing(line, k, own).count_ones() {
+                        0 if best < Shape::OpenTwo => {
+                            let mut two = Shape::Nothing;
+                            for &f in empties.iter().filter(|&&f| f != e) {
+                                line[f] = own;
+                                two = two.max(match completing(line, k, own).count_ones() {
+                                    0 => Shape::Nothing,
+                                    1 => Shape::Two,
+                                    _ => Shape::OpenTwo,
+                                });
+                                line[f] = EMPTY as u32;
+                            }
+                            two
+                        }
+                        0 => Shape::Nothing,
+                        1 => Shape::Three,
+                        _ => Shape::OpenThree,
+                    };
+                    line[e] = EMPTY as u32;
+                    best = best.max(next);
+                }
+                best
+            }
+            1 => Shape::Four,
+            _ => Shape::OpenFour,
+        }
+    };
+    line[centre] = EMPTY as u32;
+    shape
+}
+
+/// The empty cells of `line` (as bits) that complete k of `own`'s marks in a window.
+fn completing(line: &[u32], k: usize, own: u32) -> u32 {
+    let mut cells = 0;
+    for (start, window) in line.windows(k).enumerate() {
+        let mut gap = None;
+        let mut other = false;
+        for (i, &c) in window.iter().enumerate() {
+            if c == EMPTY as u32 {
+                if gap.is_some() {
+                    other = true;
+                    break;
+                }
+                gap = Some(start + i);
+            } else if c != own {
+                other = true;
+                break;
+            }
+        }
+        if let (false, Some(g)) = (other, gap) {
+            cells |= 1 << g;
+        }
+    }
+    cells
 }
 
 #[cfg(test)]
@@ -286,6 +366,47 @@ mod tests {
                 [x, o],
                 "{rows:?}"
             );
+        }
+    }
+
+    /// The shape a mark of x on the centre `?` makes of a line of nine cells (k = 5;
+    /// `#` is a block or the board's edge).
+    #[test]
+    fn shapes_of_lines() {
+        let cases = [
+            ("xxxx?....", Shape::Five),
+            (".xxx?....", Shape::OpenFour),
+            ("x.xx?.x..", Shape::OpenFour),
+            ("oxxx?....", Shape::Four),
+            ("..x.?.x..", Shape::Three),
+            ("..xx?....", Shape::OpenThree),
+            ("..x.?x...", Shape::OpenThree),
+            ("#xx.?....", Shape::Three),
+            ("oxx.?o...", Shape::Nothing),
+            ("...x?....", Shape::OpenTwo),
+            ("..o.?x..o", Shape::Two),
+            ("...o?o...", Shape::Nothing),
+            ("....?....", Shape::Nothing),
+            ("oooo?oooo", Shape::Nothing),
+        ];
+        for (text, expected) in cases {
+            let mut line: Vec<u32> = text
+                .chars()
+                .map(|ch| match ch {
+                    'x' => 1,
+                    'o' => 2,
+                    '#' => OFF,
+                    _ => EMPTY as u32,
+                })
+                .collect();
+            assert_eq!(shape_of(&mut line, 5, 1), expected, "x on {text}");
+            // The same line seen by o, with the marks swapped.
+            for c in line.iter_mut() {
+                if *c == 1 || *c == 2 {
+                    *c = 3 - *c;
+                }
+            }
+            assert_eq!(shape_of(&mut line, 5, 2), expected, "o on {text}");
         }
     }
 

@@ -27,6 +27,7 @@
 //! defence`.
 
 mod codes;
+mod order;
 mod pattern;
 mod search;
 

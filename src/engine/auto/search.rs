@@ -8,8 +8,9 @@
 //! *three* (a cell where the opponent would make an open four or two fours) only the
 //! cells of the opponent's windows missing two marks and one's own fours are searched
 //! (every other move loses to the open four); otherwise the empty cells near a piece
-//! are ranked by what a mark there builds for the mover and spoils for the opponent
-//! (the more central first among equals), and only the best few are searched. At the
+//! are ranked by the shapes a mark there makes for the mover and spoils for the
+//! opponent (fitted weights, see [`super::order`]; the more central first among
+//! equals), and only the best few are searched. At the
 //! leaves a VCF of the side to move is looked for (up to [`LEAF_VCF`] fours and
 //! [`LEAF_VCF_NODES`] solver nodes), a three of the side to move, or a cell where its
 //! mark makes two threes at once, wins when the opponent has no four to answer with,
@@ -29,6 +30,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use super::codes::LineCodes;
+use super::order::order_score;
 use crate::engine::tss::board::{stone, ThreatBoard, EMPTY};
 use crate::engine::tss::search::{Solver, R};
 use crate::engine::Clock;
@@ -55,14 +57,11 @@ const LEAF_VCF: u32 = 4;
 /// and 81.9%, 60 nodes 80.0 and 81.9%, no cap 78.8 and 82.5%; 16 is kept, among the
 /// best.
 const LEAF_VCF_NODES: u64 = 16;
-/// How a candidate cell is ranked: what a mark there adds to the mover's window score,
-/// times `BUILD.0 / BUILD.1`, plus what it takes from the opponent's. Against `mcts` on
-/// 15x15x5 at 100 ms (80 games per seed, seeds 13 to 16 unless said): 5/5 scored 87.5,
-/// 85.0, 81.2 and 88.8%; 6/5 (before) 84.4, 90.0, 84.4, 86.2% and on seeds 17 to 20 85.0,
-/// 87.5, 90.0 and 81.2% (86.1% over 640 games); 8/5 94.4, 87.5, 87.5, 90.6, then 85.0,
-/// 87.5, 82.5 and 87.5% (87.8%); 10/5 90.6, 83.8, 93.8, 90.0, then 82.5, 88.1, 82.5 and
-/// 91.2% (87.8%). Within the runs' noise (about 1.9 points at 640 games), but no run of
-/// the heavier weights fell below the old one's mean on seeds 13 to 16.
+/// How a candidate cell is ranked where the line codes have no table (k > 5): what a
+/// mark there adds to the mover's window score, times `BUILD.0 / BUILD.1`, plus what it
+/// takes from the opponent's. This was the ordering for every k before the fitted one
+/// of [`super::order`]; on 15x15x5 against `mcts` at 100 ms (80 games per seed, seeds 13
+/// to 20) 8/5 scored 87.8% over 640 games, 6/5 86.1% and 10/5 87.8%.
 const BUILD: (i64, i64) = (8, 5);
 /// Moves of a quiet inner node searched at full depth; later ones are reduced by a ply
 /// first (against `mcts` on 15x15x5 at 100 ms, arena seeds 7 and 8: 60% over 240 games,
@@ -255,8 +254,13 @@ impl PatternSearch {
             if self.solver.board.cells[c] != EMPTY || (any && self.near[c] == 0) {
                 continue;
             }
-            let g = self.gains(c);
-            let s = g[me] * BUILD.0 / BUILD.1 + g[me ^ 1];
+            let s = match &self.codes {
+                Some(codes) => order_score(codes.lines(c), me),
+                None => {
+                    let g = self.solver.board.gains(c);
+                    g[me] * BUILD.0 / BUILD.1 + g[me ^ 1]
+                }
+            };
             out.push((s, c as u16));
         }
         let tie = &self.tie;
@@ -615,6 +619,35 @@ mod tests {
         let p = Position::from_cells(&rules, cells, Some(Player::X)).unwrap();
         let clock = Clock::start(&Limits::with_time(std::time::Duration::from_secs(10)));
         PatternSearch::new(&p, clock, 1024).negamax(0, 0, -WIN - 1, WIN + 1)
+    }
+
+    /// The candidate where x's mark makes a four along the row and an open three down
+    /// the column comes first; one that only makes an open three comes before one that
+    /// only adds to a single mark.
+    #[test]
+    fn the_ordering_puts_a_four_three_first() {
+        let rows = [
+            "o..........",
+            "...........",
+            ".....x.....",
+            ".....x.....",
+            ".oxxx......",
+            "...........",
+            "......o....",
+            ".......o...",
+            "..........o",
+        ];
+        let rules = Rules::new(11, 9, 5, true, [Hand::new(0, 0, 0); 2]).unwrap();
+        let cells = parse_board(&rows, 11, 9).unwrap();
+        let p = Position::from_cells(&rules, cells, Some(Player::X)).unwrap();
+        let clock = Clock::start(&Limits::with_time(std::time::Duration::from_secs(10)));
+        let mut scored = Vec::new();
+        PatternSearch::new(&p, clock, 1024).candidates(&mut scored, usize::MAX);
+        let rank =
+            |row: usize, col: usize| scored.iter().position(|m| m.1 as usize == row * 11 + col);
+        assert_eq!(rank(4, 5), Some(0), "{scored:?}");
+        // (1, 5) makes an open three down the column; (2, 7) only a two with (2, 5).
+        assert!(rank(1, 5) < rank(2, 7), "{scored:?}");
     }
 
     /// A leaf where x can make two threes at once (at the cell where the lines of
