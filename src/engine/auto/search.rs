@@ -44,7 +44,8 @@ const MAX_PLY: usize = 96;
 const SIDE_KEY: u64 = 0x6A09_E667_F3BC_C909;
 /// Moves searched at a quiet inner node (the best by the ordering score, besides every
 /// four). With the fitted ordering, against `mcts` on 15x15x5 at 100 ms (arena seeds 13
-/// to 20, 80 games each): 10 scored 90.5% over 640 games, 12 89.5%.
+/// to 20, 80 games each): 10 scored 90.5% over 640 games, 12 89.5%, 8 91.5%; on seeds 21
+/// to 28, 10 scored 88.7% and 8 86.7% (over the 1 280 games, 89.6% and 89.1%).
 const WIDTH: usize = 10;
 /// Fours a leaf's VCF may chain. Cheap leaves reach deeper in the crowded positions
 /// where games are decided: against `mcts` on 15x15x5 at 100 ms (arena seeds 7 to 10,
