@@ -12,7 +12,6 @@
 
 use std::sync::OnceLock;
 
-use super::order::line_weights;
 use crate::engine::tss::board::{window_gain, BLOCK, EMPTY};
 use crate::game::{Geometry, DIRECTIONS};
 
@@ -145,12 +144,10 @@ pub enum Shape {
 pub struct Line {
     /// What it adds to each player's window score (at most 45 000 for k = 5: five
     /// windows that each go from four marks to five). The table is read at random for
-    /// every candidate cell, so it is kept small (10 bytes an entry).
+    /// every candidate cell, so it is kept small (6 bytes an entry).
     pub gain: [u16; 2],
     /// What a mark of each player makes of this line.
     pub shape: [Shape; 2],
-    /// The shapes' share of the ordering score, for x to move and for o.
-    pub order: [i16; 2],
 }
 
 /// Where the cell `o` steps from the centre sits in a code (the centre has no bits).
@@ -189,11 +186,9 @@ fn build_table(k: usize) -> Vec<Line> {
                     *total += window_gain(k, count, p);
                 }
             }
-            let shape = [1, 2].map(|own| shape_of(&mut line, k, own));
             Line {
                 gain: sum.map(|v| u16::try_from(v).expect("a line's gain fits 16 bits")),
-                shape,
-                order: line_weights(shape),
+                shape: [1, 2].map(|own| shape_of(&mut line, k, own)),
             }
         })
         .collect()

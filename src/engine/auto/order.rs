@@ -4,9 +4,8 @@
 //! through the cell, the [`Shape`] a mark there makes of it; over the four lines,
 //! combinations (a four with an open three, two open threes, two fours, two threats,
 //! an open three with an open two); and log2 of what the mark adds to the player's
-//! window score. The line codes' table holds each line's share (the shapes' weights
-//! and the combinations' counts), so a cell's score is four table reads and a little
-//! arithmetic.
+//! window score. The line codes' table holds each line's shapes and gains, so a cell's
+//! score is four table reads and a few small-table lookups.
 
 use super::codes::{Line, Shape};
 
@@ -56,15 +55,6 @@ const WEIGHTS: [Weights; 2] = [
     },
 ];
 
-/// One line's share of a cell's score, for the side to move being x (0) or o (1):
-/// the weights of the shapes a mark there makes for each player.
-pub fn line_weights(shape: [Shape; 2]) -> [i16; 2] {
-    [0, 1].map(|me| {
-        let w = WEIGHTS[0].shape[shape[me] as usize] + WEIGHTS[1].shape[shape[me ^ 1] as usize];
-        i16::try_from(w).expect("a line's ordering weight fits 16 bits")
-    })
-}
-
 /// A line's share of a player's combination key: three bits each count the lines made
 /// a three, an open three, a four (open or not) and an open two.
 const KEY: [u32; 8] = {
@@ -103,7 +93,8 @@ const fn combinations(side: usize) -> [i32; 1 << 12] {
 pub fn order_score(lines: [&Line; 4], me: usize) -> i64 {
     let (mut score, mut key, mut gain) = (0i64, [0u32; 2], [0i64; 2]);
     for line in lines {
-        score += line.order[me] as i64;
+        score += WEIGHTS[0].shape[line.shape[me] as usize]
+            + WEIGHTS[1].shape[line.shape[me ^ 1] as usize];
         for p in 0..2 {
             key[p] += KEY[line.shape[p] as usize];
             gain[p] += line.gain[p] as i64;

@@ -616,12 +616,17 @@ mod tests {
     use crate::engine::Limits;
     use crate::game::{parse_board, Hand, Player, Rules};
 
-    fn leaf_value(rows: &[&str], overline: bool) -> i64 {
+    /// A searcher for `rows` on an 11x9 board, k = 5, x to move.
+    fn searcher(rows: &[&str], overline: bool) -> PatternSearch {
         let rules = Rules::new(11, 9, 5, overline, [Hand::new(0, 0, 0); 2]).unwrap();
         let cells = parse_board(rows, 11, 9).unwrap();
         let p = Position::from_cells(&rules, cells, Some(Player::X)).unwrap();
         let clock = Clock::start(&Limits::with_time(std::time::Duration::from_secs(10)));
-        PatternSearch::new(&p, clock, 1024).negamax(0, 0, -WIN - 1, WIN + 1)
+        PatternSearch::new(&p, clock, 1024)
+    }
+
+    fn leaf_value(rows: &[&str], overline: bool) -> i64 {
+        searcher(rows, overline).negamax(0, 0, -WIN - 1, WIN + 1)
     }
 
     /// The candidate where x's mark makes a four along the row and an open three down
@@ -640,15 +645,15 @@ mod tests {
             ".......o...",
             "..........o",
         ];
-        let rules = Rules::new(11, 9, 5, true, [Hand::new(0, 0, 0); 2]).unwrap();
-        let cells = parse_board(&rows, 11, 9).unwrap();
-        let p = Position::from_cells(&rules, cells, Some(Player::X)).unwrap();
-        let clock = Clock::start(&Limits::with_time(std::time::Duration::from_secs(10)));
         let mut scored = Vec::new();
-        PatternSearch::new(&p, clock, 1024).candidates(&mut scored, usize::MAX);
-        let rank =
-            |row: usize, col: usize| scored.iter().position(|m| m.1 as usize == row * 11 + col);
-        assert_eq!(rank(4, 5), Some(0), "{scored:?}");
+        searcher(&rows, true).candidates(&mut scored, usize::MAX);
+        let rank = |row: usize, col: usize| {
+            scored
+                .iter()
+                .position(|m| m.1 as usize == row * 11 + col)
+                .expect("a candidate")
+        };
+        assert_eq!(rank(4, 5), 0, "{scored:?}");
         // (1, 5) makes an open three down the column; (2, 7) only a two with (2, 5).
         assert!(rank(1, 5) < rank(2, 7), "{scored:?}");
     }
