@@ -107,13 +107,6 @@ impl LineCodes {
             .count() as u32
     }
 
-    /// The codes of the four lines through `cell` (what [`LineCodes::lines`] reads):
-    /// anything computed from a cell's lines stays right while these are unchanged.
-    #[inline]
-    pub fn codes(&self, cell: usize) -> [u32; 4] {
-        self.codes[cell]
-    }
-
     /// What the four lines through the empty `cell` say of a mark there.
     #[inline]
     pub fn lines(&self, cell: usize) -> [&Line; 4] {

@@ -109,9 +109,6 @@ pub struct PatternSearch {
     /// Per cell, what orders equally scored moves: its distance from the centre, then
     /// the cell itself, in one number.
     tie: Vec<u32>,
-    /// Per side to move and cell, the last ordering score computed, with the line codes
-    /// it was computed from (see [`PatternSearch::candidates`]).
-    scores: [Vec<([u32; 4], i64)>; 2],
     /// Pieces on the board.
     pieces: usize,
     /// The line codes that score candidate cells quickly (k <= 5; else the board's
@@ -162,9 +159,6 @@ impl PatternSearch {
             codes: LineCodes::new(&geo, &b.cells),
             tie,
             pieces,
-            // A code uses only its low 2(2k - 2) bits, so no cell's codes are all
-            // ones: every cell's first read computes its score.
-            scores: std::array::from_fn(|_| vec![([u32::MAX; 4], 0); geo.cells()]),
             lists: vec![Vec::new(); MAX_PLY],
             side: position.to_move().index(),
             history: vec![0; geo.cells()],
@@ -255,7 +249,7 @@ impl PatternSearch {
     /// The empty cells near a piece (every cell on an empty board), scored for the side
     /// to move, best first and the more central first among equals; only the best
     /// `keep` are kept.
-    pub fn candidates(&mut self, out: &mut Vec<(i64, u16)>, keep: usize) {
+    pub fn candidates(&self, out: &mut Vec<(i64, u16)>, keep: usize) {
         out.clear();
         let me = self.side;
         let any = self.pieces > 0;
@@ -264,16 +258,7 @@ impl PatternSearch {
                 continue;
             }
             let s = match &self.codes {
-                Some(codes) => {
-                    // A cell's score changes only with its lines: most cells near the
-                    // pieces keep theirs from one node to the next.
-                    let now = codes.codes(c);
-                    let kept = &mut self.scores[me][c];
-                    if kept.0 != now {
-                        *kept = (now, order_score(codes.lines(c), me));
-                    }
-                    kept.1
-                }
+                Some(codes) => order_score(codes.lines(c), me),
                 None => {
                     let g = self.solver.board.gains(c);
                     g[me] * BUILD.0 / BUILD.1 + g[me ^ 1]
