@@ -14,6 +14,13 @@ use actix_web_prom::PrometheusMetricsBuilder;
 use crate::api::{self, metrics::Metrics, routes::EngineLabel, AppState};
 use crate::config::{Config, MAX_BODY_BYTES};
 
+/// The allocator of every kinrow binary. The system allocator (glibc) keeps one arena per
+/// thread that touched it and hands little back: with the search threads and HTTP workers
+/// of a busy server its RSS grew by about 2 MB per round of identical requests; mimalloc
+/// stays flat (the soak run of docs/performance.md, `scripts/soak.sh`).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// A bound, ready-to-run server.
 pub struct Application {
     port: u16,
