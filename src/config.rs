@@ -12,6 +12,9 @@ pub const MAX_TIME_MS: u64 = 10_000;
 pub const DEFAULT_MARGIN_MS: u64 = 100;
 /// The largest body a request may carry.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
+/// The largest body a request may send compressed (`Content-Encoding`); what it inflates
+/// to is held to [`MAX_BODY_BYTES`] as well, checked while inflating.
+pub const MAX_COMPRESSED_BODY_BYTES: usize = 64 * 1024;
 /// The largest `engine.depth` accepted (a 64x64 board has 4096 cells).
 pub const MAX_DEPTH: i64 = 4096;
 /// The largest `engine.nodes` accepted.
@@ -46,6 +49,17 @@ pub struct Config {
     pub shutdown_grace_secs: u64,
     /// Origins allowed by CORS; empty = any origin.
     pub cors_origins: Vec<String>,
+    /// Time a client has to send a request's head (line and headers); past it, 408 and
+    /// the connection is closed. Also the longest a keep-alive connection stays idle.
+    pub head_timeout: Duration,
+    /// Time a client has to send a request's body once the head is in; past it, 408.
+    pub body_timeout: Duration,
+    /// Open connections each worker accepts; past that, new ones wait in the backlog.
+    pub max_connections_per_worker: usize,
+    /// The admission floor of queued searches: percent of the budget ...
+    pub admission_floor_percent: u32,
+    /// ... and at least this much (at most half the budget).
+    pub admission_floor_min: Duration,
 }
 
 impl Default for Config {
@@ -61,6 +75,11 @@ impl Default for Config {
             margin: Duration::from_millis(DEFAULT_MARGIN_MS),
             shutdown_grace_secs: 30,
             cors_origins: Vec::new(),
+            head_timeout: Duration::from_secs(5),
+            body_timeout: Duration::from_secs(10),
+            max_connections_per_worker: 1024,
+            admission_floor_percent: 20,
+            admission_floor_min: Duration::from_millis(20),
         }
     }
 }
@@ -106,6 +125,24 @@ pub struct ServeArgs {
     /// Comma-separated origins allowed by CORS [default: any origin].
     #[arg(long, env = "KINROW_CORS_ORIGINS", value_delimiter = ',')]
     pub cors_origins: Option<Vec<String>>,
+    /// Milliseconds a client has to send a request's line and headers (and the longest a
+    /// keep-alive connection idles); past it, 408 and the connection closes [default: 5000].
+    #[arg(long, env = "KINROW_HEAD_TIMEOUT_MS")]
+    pub head_timeout_ms: Option<u64>,
+    /// Milliseconds a client has to send a request's body after its headers; past it, 408
+    /// and the connection closes [default: 10000].
+    #[arg(long, env = "KINROW_BODY_TIMEOUT_MS")]
+    pub body_timeout_ms: Option<u64>,
+    /// Open connections each HTTP worker accepts; more wait in the listen backlog [default: 1024].
+    #[arg(long, env = "KINROW_MAX_CONNECTIONS_PER_WORKER")]
+    pub max_connections_per_worker: Option<usize>,
+    /// A queued search gets 503 rather than a slot once less than this percentage of its
+    /// budget would be left [default: 20].
+    #[arg(long, env = "KINROW_ADMISSION_FLOOR_PERCENT")]
+    pub admission_floor_percent: Option<u32>,
+    /// ... or less than this many milliseconds (at most half of a short budget) [default: 20].
+    #[arg(long, env = "KINROW_ADMISSION_FLOOR_MS")]
+    pub admission_floor_ms: Option<u64>,
 }
 
 impl ServeArgs {
@@ -132,7 +169,29 @@ impl ServeArgs {
         if max_time.is_zero() || default_time.is_zero() {
             return Err("--max-time-ms and --default-time-ms must be at least 1".to_string());
         }
+        let millis = |name: &str, v: Option<u64>, default: Duration| match v {
+            Some(0) => Err(format!("--{name} must be at least 1")),
+            Some(ms) => Ok(Duration::from_millis(ms)),
+            None => Ok(default),
+        };
+        let admission_floor_percent = self
+            .admission_floor_percent
+            .unwrap_or(d.admission_floor_percent);
+        if admission_floor_percent > 90 {
+            return Err("--admission-floor-percent must be at most 90".to_string());
+        }
         Ok(Config {
+            head_timeout: millis("head-timeout-ms", self.head_timeout_ms, d.head_timeout)?,
+            body_timeout: millis("body-timeout-ms", self.body_timeout_ms, d.body_timeout)?,
+            max_connections_per_worker: nonzero(
+                "max-connections-per-worker",
+                self.max_connections_per_worker
+                    .unwrap_or(d.max_connections_per_worker),
+            )?,
+            admission_floor_percent,
+            admission_floor_min: self
+                .admission_floor_ms
+                .map_or(d.admission_floor_min, Duration::from_millis),
             addr: self.addr.unwrap_or(d.addr),
             workers: nonzero("workers", self.workers.unwrap_or(d.workers))?,
             max_concurrent_searches,

@@ -221,3 +221,61 @@ fn at_most_the_limit_runs_and_the_queue_is_bounded() {
         assert_eq!(peak.load(Ordering::SeqCst), 2);
     });
 }
+
+#[test]
+fn a_request_starved_in_the_queue_answers_503_not_a_late_200() {
+    actix_web::rt::System::new().block_on(async {
+        let metrics = Metrics::new();
+        let pool = Arc::new(SearchPool::new(
+            1,
+            4,
+            Duration::from_millis(100),
+            metrics.clone(),
+        ));
+        let running = Arc::new(AtomicUsize::new(0));
+        let peak = Arc::new(AtomicUsize::new(0));
+        let budget = Duration::from_millis(500);
+        // The first search holds the only slot for 90% of its budget (450 ms).
+        let (r, p) = (running.clone(), peak.clone());
+        let first = {
+            let pool = Arc::clone(&pool);
+            actix_web::rt::spawn(async move {
+                pool.run_engine(
+                    "sleeper",
+                    move || sleeper(0.9, &r, &p),
+                    position(),
+                    Limits::with_time(budget),
+                    1,
+                )
+                .await
+                .map(|_| ())
+            })
+        };
+        actix_web::rt::time::sleep(Duration::from_millis(20)).await;
+        // The second, queued behind it, would get its slot with 70 ms of its 500 left:
+        // under the floor (20% = 100 ms), so it gives up when only the floor is left.
+        let start = Instant::now();
+        let (r, p) = (running.clone(), peak.clone());
+        let err = pool
+            .run_engine(
+                "sleeper",
+                move || sleeper(0.1, &r, &p),
+                position(),
+                Limits::with_time(budget),
+                2,
+            )
+            .await
+            .err()
+            .expect("a starved request is refused");
+        let took = start.elapsed();
+        assert_eq!(err.code, ErrorCode::Overloaded, "{err}");
+        assert!(err.message.contains("enough of the time budget"), "{err}");
+        // It waited until 400 ms of its budget had passed, not longer.
+        assert!(took >= Duration::from_millis(390), "{took:?}");
+        assert!(took < Duration::from_millis(450), "{took:?}");
+        assert!(first.await.unwrap().is_ok());
+        assert!(metrics
+            .render()
+            .contains(r#"kinrow_searches_total{engine="sleeper",result="starved"} 1"#));
+    });
+}

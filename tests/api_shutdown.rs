@@ -25,8 +25,14 @@ impl Drop for Server {
 
 /// Starts `kinrow serve` on a free port and reads the port from its log.
 fn start() -> Server {
+    start_with(&[])
+}
+
+/// [`start`] with more environment variables.
+fn start_with(env: &[(&str, &str)]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kinrow"))
         .arg("serve")
+        .envs(env.iter().copied())
         .env("KINROW_ADDR", "127.0.0.1:0")
         .env("KINROW_WORKERS", "1")
         .env("RUST_LOG", "info")
@@ -139,4 +145,31 @@ fn a_request_being_uploaded_at_sigint_completes() {
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(answer.contains(r#""legal_moves":7"#), "{answer}");
     assert_eq!(wait_exit(&mut server, Duration::from_secs(10)), 0);
+}
+
+#[test]
+fn a_stalled_upload_delays_sigterm_by_the_body_timeout_only() {
+    let mut server = start_with(&[("KINROW_BODY_TIMEOUT_MS", "600")]);
+    let mut stream = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+    // Headers and a few bytes of a 1000-byte body, then nothing.
+    write!(
+        stream,
+        "POST /v1/state HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{{\"rules\""
+    )
+    .unwrap();
+    stream.flush().unwrap();
+    thread::sleep(Duration::from_millis(100));
+    let start = Instant::now();
+    signal(&server, "TERM");
+    // Exits once the stalled request is cut off, long before the 30 s grace period.
+    assert_eq!(wait_exit(&mut server, Duration::from_secs(5)), 0);
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        start.elapsed()
+    );
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains(r#""code":"request_timeout""#), "{answer}");
 }

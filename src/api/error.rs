@@ -37,10 +37,14 @@ pub enum ErrorCode {
     NotFound,
     /// 405: the path exists but not with this method (see the `Allow` header).
     MethodNotAllowed,
-    /// 413: the body is larger than 64 KiB.
+    /// 408: the request's head or body did not arrive in time; the connection is closed.
+    RequestTimeout,
+    /// 413: the body is larger than 64 KiB (or inflates to more).
     PayloadTooLarge,
-    /// 415: the body is not sent as `application/json`.
+    /// 415: the body is not sent as `application/json`, or in an unknown `Content-Encoding`.
     UnsupportedMediaType,
+    /// 431: the request's headers are too large.
+    HeadersTooLarge,
     /// 503: every search slot and queue place is taken, or the search overran its budget; retry after `Retry-After` seconds.
     Overloaded,
     /// 500: a bug (a panic or an unexpected failure); it is logged.
@@ -62,8 +66,10 @@ impl ErrorCode {
             ErrorCode::InvalidLimits => "invalid_limits",
             ErrorCode::NotFound => "not_found",
             ErrorCode::MethodNotAllowed => "method_not_allowed",
+            ErrorCode::RequestTimeout => "request_timeout",
             ErrorCode::PayloadTooLarge => "payload_too_large",
             ErrorCode::UnsupportedMediaType => "unsupported_media_type",
+            ErrorCode::HeadersTooLarge => "headers_too_large",
             ErrorCode::Overloaded => "overloaded",
             ErrorCode::Internal => "internal",
         }
@@ -82,8 +88,10 @@ impl ErrorCode {
             | ErrorCode::InvalidLimits => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::NotFound => StatusCode::NOT_FOUND,
             ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ErrorCode::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ErrorCode::HeadersTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             ErrorCode::Overloaded => StatusCode::SERVICE_UNAVAILABLE,
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -95,8 +103,10 @@ impl ErrorCode {
             400 => ErrorCode::InvalidRequest,
             404 => ErrorCode::NotFound,
             405 => ErrorCode::MethodNotAllowed,
+            408 => ErrorCode::RequestTimeout,
             413 => ErrorCode::PayloadTooLarge,
             415 => ErrorCode::UnsupportedMediaType,
+            431 => ErrorCode::HeadersTooLarge,
             422 => ErrorCode::InvalidRequest,
             503 => ErrorCode::Overloaded,
             _ => ErrorCode::Internal,

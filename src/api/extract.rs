@@ -1,15 +1,22 @@
 //! `ApiJson<T>`: the JSON body extractor of the API. It checks the content type, reads
-//! at most 64 KiB, and reports every problem as an [`ApiError`] whose `field` is the
-//! path of the offending value (`rules.k`, `board[3]`, `engine.time_ms`).
+//! at most 64 KiB within the body timeout, inflates a compressed body (gzip, deflate, br,
+//! zstd) only up to 64 KiB, and reports every problem as an [`ApiError`] whose `field` is
+//! the path of the offending value (`rules.k`, `board[3]`, `engine.time_ms`).
 
 use std::future::Future;
+use std::io::Read;
 use std::pin::Pin;
+use std::time::Duration;
 
-use actix_web::{dev::Payload, http::StatusCode, web, FromRequest, HttpMessage, HttpRequest};
+use actix_web::http::header;
+use actix_web::web::{Bytes, BytesMut};
+use actix_web::{dev::Payload, web, FromRequest, HttpMessage, HttpRequest};
+use futures_util::StreamExt;
 use serde::de::DeserializeOwned;
 
 use super::error::{ApiError, ErrorCode};
-use crate::config::MAX_BODY_BYTES;
+use super::AppState;
+use crate::config::{Config, MAX_BODY_BYTES, MAX_COMPRESSED_BODY_BYTES};
 
 /// A request body parsed from JSON.
 pub struct ApiJson<T>(pub T);
@@ -81,22 +88,145 @@ impl<T: DeserializeOwned + 'static> FromRequest for ApiJson<T> {
                 ))
             });
         }
-        let bytes = web::Bytes::from_request(req, payload);
+        let encoding = match Encoding::of(req) {
+            Ok(e) => e,
+            Err(e) => return Box::pin(async move { Err(e) }),
+        };
+        let timeout = req
+            .app_data::<web::Data<AppState>>()
+            .map_or_else(|| Config::default().body_timeout, |s| s.config.body_timeout);
+        let declared = req
+            .headers()
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok());
+        let payload = payload.take();
         Box::pin(async move {
-            let bytes = bytes.await.map_err(|e| {
-                if e.as_response_error().status_code() == StatusCode::PAYLOAD_TOO_LARGE {
-                    ApiError::new(
-                        ErrorCode::PayloadTooLarge,
-                        format!("the body is larger than {MAX_BODY_BYTES} bytes"),
-                    )
-                } else {
-                    ApiError::new(
-                        ErrorCode::InvalidRequest,
-                        format!("the body could not be read: {e}"),
-                    )
-                }
-            })?;
+            let bytes = read_body(payload, encoding, declared, timeout).await?;
             parse_body(&bytes).map(ApiJson)
         })
     }
+}
+
+/// How a request body is encoded (`Content-Encoding`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    Identity,
+    Gzip,
+    Deflate,
+    Brotli,
+    Zstd,
+}
+
+impl Encoding {
+    /// The encoding of `req`'s body; an unknown one is a 415.
+    pub fn of(req: &HttpRequest) -> Result<Encoding, ApiError> {
+        let Some(value) = req.headers().get(header::CONTENT_ENCODING) else {
+            return Ok(Encoding::Identity);
+        };
+        let name = value.to_str().unwrap_or("?").trim().to_ascii_lowercase();
+        match name.as_str() {
+            "" | "identity" => Ok(Encoding::Identity),
+            "gzip" | "x-gzip" => Ok(Encoding::Gzip),
+            "deflate" => Ok(Encoding::Deflate),
+            "br" => Ok(Encoding::Brotli),
+            "zstd" => Ok(Encoding::Zstd),
+            _ => Err(ApiError::new(
+                ErrorCode::UnsupportedMediaType,
+                format!(
+                    "Content-Encoding {name:?} is not supported; send identity, gzip, deflate, br or zstd"
+                ),
+            )),
+        }
+    }
+
+    /// The most bytes a body may have on the wire in this encoding.
+    fn wire_limit(self) -> usize {
+        match self {
+            Encoding::Identity => MAX_BODY_BYTES,
+            _ => MAX_COMPRESSED_BODY_BYTES,
+        }
+    }
+}
+
+fn too_large(message: String) -> ApiError {
+    ApiError::new(ErrorCode::PayloadTooLarge, message)
+}
+
+/// Reads the whole body within `timeout` (408 past it), at most the encoding's wire
+/// limit (413 past it, at once when `Content-Length` says so), then inflates it.
+pub async fn read_body(
+    mut payload: Payload,
+    encoding: Encoding,
+    declared: Option<u64>,
+    timeout: Duration,
+) -> Result<Bytes, ApiError> {
+    let limit = encoding.wire_limit();
+    let what = if encoding == Encoding::Identity {
+        "the body"
+    } else {
+        "the compressed body"
+    };
+    if declared.is_some_and(|n| n > limit as u64) {
+        return Err(too_large(format!("{what} is larger than {limit} bytes")));
+    }
+    let read = async {
+        let mut body = BytesMut::new();
+        while let Some(chunk) = payload.next().await {
+            let chunk = chunk.map_err(|e| {
+                ApiError::new(
+                    ErrorCode::InvalidRequest,
+                    format!("the body could not be read: {e}"),
+                )
+            })?;
+            if body.len() + chunk.len() > limit {
+                return Err(too_large(format!("{what} is larger than {limit} bytes")));
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(body.freeze())
+    };
+    let wire = tokio::time::timeout(timeout, read).await.map_err(|_| {
+        ApiError::new(
+            ErrorCode::RequestTimeout,
+            format!(
+                "the body did not arrive within {} ms of the headers",
+                timeout.as_millis()
+            ),
+        )
+    })??;
+    inflate(wire, encoding)
+}
+
+/// The body `wire` inflated, at most [`MAX_BODY_BYTES`]: inflating stops as soon as
+/// the output passes the limit, so a small "bomb" costs no more than the limit's worth.
+pub fn inflate(wire: Bytes, encoding: Encoding) -> Result<Bytes, ApiError> {
+    let reader: Box<dyn Read + '_> = match encoding {
+        Encoding::Identity => return Ok(wire),
+        Encoding::Gzip => Box::new(flate2::read::MultiGzDecoder::new(&wire[..])),
+        Encoding::Deflate => Box::new(flate2::read::ZlibDecoder::new(&wire[..])),
+        Encoding::Brotli => Box::new(brotli::Decompressor::new(&wire[..], 4096)),
+        Encoding::Zstd => Box::new(zstd::stream::read::Decoder::new(&wire[..]).map_err(|e| {
+            ApiError::new(
+                ErrorCode::InvalidRequest,
+                format!("the compressed body could not be read: {e}"),
+            )
+        })?),
+    };
+    let mut out = Vec::new();
+    reader
+        .take(MAX_BODY_BYTES as u64 + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| {
+            ApiError::new(
+                ErrorCode::InvalidRequest,
+                format!("the compressed body could not be inflated ({encoding:?}): {e}"),
+            )
+        })?;
+    if out.len() > MAX_BODY_BYTES {
+        return Err(too_large(format!(
+            "the body inflates to more than {MAX_BODY_BYTES} bytes"
+        )));
+    }
+    Ok(Bytes::from(out))
 }

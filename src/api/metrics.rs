@@ -22,7 +22,8 @@ pub struct SearchMetrics {
 #[derive(Clone)]
 pub struct Metrics {
     pub registry: Registry,
-    /// Searches by engine and result (`ok`, `overloaded`, `overrun`, `panic`).
+    /// Searches by engine and result (`ok`; `overloaded`: no slot or queue place;
+    /// `starved`: too little of the budget left to search; `overrun`; `panic`).
     pub searches: IntCounterVec,
     /// Nodes searched, by engine.
     pub nodes: IntCounterVec,

@@ -4,6 +4,7 @@
 //! [`json_errors`] turns the bare errors that actix produces itself (404, 405, 413...)
 //! into the API's JSON error shape.
 
+pub mod deadline;
 pub mod dto;
 pub mod error;
 pub mod extract;
@@ -12,9 +13,10 @@ pub mod page;
 pub mod routes;
 pub mod search;
 
-use actix_web::dev::ServiceResponse;
-use actix_web::http::header;
-use actix_web::middleware::ErrorHandlerResponse;
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::{header, Method};
+use actix_web::middleware::{ErrorHandlerResponse, Next};
 use actix_web::{web, HttpResponse};
 use utoipa::OpenApi;
 
@@ -37,7 +39,11 @@ impl AppState {
             config.search_queue,
             config.margin,
             metrics.clone(),
-        );
+        )
+        .with_floor(search::Floor {
+            percent: config.admission_floor_percent,
+            min: config.admission_floor_min,
+        });
         AppState {
             config,
             search,
@@ -111,6 +117,19 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .config(utoipa_swagger_ui::Config::from("/openapi.json")),
         );
     page::configure(cfg);
+}
+
+/// Middleware: a `HEAD` request is routed as the `GET` of its path, so that every GET
+/// route answers HEAD with the same status and headers (the HTTP layer knows the request
+/// was HEAD and sends no body).
+pub async fn head_as_get(
+    mut req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    if req.method() == Method::HEAD {
+        req.head_mut().method = Method::GET;
+    }
+    next.call(req).await
 }
 
 /// The answer for a path that matches no route.

@@ -1,15 +1,27 @@
-//! Running engine searches without ever blocking an HTTP worker, and without piling up:
+//! Running engine searches without ever blocking an HTTP worker for long, and without
+//! piling up. Every search request is put in one of two lanes by its cost ([`lane`]):
 //!
-//! - at most `max_concurrent_searches` run at once, each on tokio's blocking pool;
-//! - at most `search_queue` more wait for a slot; past that a request gets 503 at once;
-//! - time spent waiting comes out of the request's budget, so a request answers within
-//!   its budget plus the margin: a search that overruns it answers 503 (the search
-//!   itself finishes in the background and keeps its slot until then, so the ceiling holds);
-//! - a panic in an engine becomes a logged 500 for that request only;
-//! - searches too small to be worth the hop (every engine but `mcts`, whose work is
-//!   bounded by the game tree, on a position with at most [`INLINE_EMPTIES`] empty cells
-//!   and no special pieces in hand: tens of microseconds at most, less than the trip to
-//!   the blocking pool and back) run at once on the HTTP worker, outside the slots.
+//! - **inline**: searches that cost microseconds run at once on the HTTP worker, outside
+//!   the slots and the queue, so they are never shed for want of a slot: every engine but
+//!   `mcts` on a position with at most [`INLINE_EMPTIES`] empty cells and no special
+//!   pieces in hand (the whole game tree is tiny and the engine stops once it is
+//!   searched), and the one-ply engines (`threat`, `priority`, `greedy`) on boards of at
+//!   most [`CHEAP_CELLS`] cells (with special pieces in hand, `greedy` tries each of them
+//!   on every target: at most [`CHEAP_CELLS`] / 4 cells then).
+//! - **pool**: everything else. At most `max_concurrent_searches` run at once, each on
+//!   tokio's blocking pool; at most `search_queue` more wait for a slot, first come first
+//!   served (tokio's semaphore is fair); past that a request gets 503 at once.
+//!
+//! Time: a request's budget counts from its start (see [`RequestClock`]: a proxy's
+//! `X-Request-Start`, else its arrival) and is capped by the client's deadline
+//! (`X-Kinrow-Deadline-Ms`). Time spent waiting comes out of the budget, and a request
+//! waits only while at least the admission [`Floor`] of its budget would be left (20%
+//! of it and at least 20 ms by default, but at most half of a short budget): past that
+//! it answers 503 rather than a 200 that had no time to search. The answer arrives within the budget plus the margin (and
+//! before the deadline, if one was given): a search that overruns it answers 503 (the
+//! search itself finishes in the background and keeps its slot until then, so the
+//! ceiling on running searches holds). A panic in an engine becomes a logged 500 for that
+//! request only.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -20,20 +32,110 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 use tokio::sync::Semaphore;
 
+use super::deadline::RequestClock;
 use super::error::{ApiError, ErrorCode};
 use super::metrics::Metrics;
 use crate::engine::{Analysis, Engine, EngineKind, Limits};
 use crate::game::Position;
 
-/// The most empty cells a position may have for its search to run on the HTTP worker.
+/// The most empty cells a position may have for any search but `mcts` to run inline.
 pub const INLINE_EMPTIES: u32 = 9;
+/// The largest board (in cells) on which the one-ply engines run inline: 32x32. On
+/// 15x15 they take 0.1-0.3 ms, on 32x32 about 1 ms (docs/performance.md).
+pub const CHEAP_CELLS: usize = 1024;
 
-/// True when the search of `kind` on `position` is so small that it runs on the HTTP
-/// worker: its whole game tree is tiny and the engine stops once it is searched.
-pub fn runs_inline(kind: EngineKind, position: &Position) -> bool {
-    kind != EngineKind::Mcts
+/// Where a search runs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Lane {
+    /// At once on the HTTP worker, outside the slots and the queue.
+    Inline,
+    /// On the blocking pool, behind a slot (and maybe the queue).
+    Pool,
+}
+
+/// The lane of the search of `kind` on `position`, by its cost (see the module docs).
+pub fn lane(kind: EngineKind, position: &Position) -> Lane {
+    let tiny = kind != EngineKind::Mcts
         && !position.has_special_pieces()
-        && position.empties() <= INLINE_EMPTIES
+        && position.empties() <= INLINE_EMPTIES;
+    let cells = position.m() * position.n();
+    let one_ply = match kind {
+        EngineKind::Threat | EngineKind::Priority => cells <= CHEAP_CELLS,
+        EngineKind::Greedy if position.has_special_pieces() => cells <= CHEAP_CELLS / 4,
+        EngineKind::Greedy => cells <= CHEAP_CELLS,
+        _ => false,
+    };
+    if tiny || one_ply {
+        Lane::Inline
+    } else {
+        Lane::Pool
+    }
+}
+
+/// True when the search of `kind` on `position` runs on the HTTP worker.
+pub fn runs_inline(kind: EngineKind, position: &Position) -> bool {
+    lane(kind, position) == Lane::Inline
+}
+
+/// The admission floor: the least of its budget a search must have left when it gets a
+/// slot; a request that would have less answers 503 instead of a starved 200.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Floor {
+    /// A share of the budget, in percent.
+    pub percent: u32,
+    /// And at least this much (but at most half of the budget).
+    pub min: Duration,
+}
+
+impl Default for Floor {
+    fn default() -> Floor {
+        Floor {
+            percent: 20,
+            min: Duration::from_millis(20),
+        }
+    }
+}
+
+impl Floor {
+    /// The floor of a search whose whole budget is `budget`.
+    pub fn of(&self, budget: Duration) -> Duration {
+        let share = budget.mul_f64(f64::from(self.percent.min(100)) / 100.0);
+        share.max(self.min.min(budget / 2))
+    }
+}
+
+/// When a search must stop and when its answer is due, from its request's clock.
+#[derive(Copy, Clone, Debug)]
+struct Window {
+    /// When the request started (the budget counts from here).
+    start: Instant,
+    /// When the engine must stop: start + budget, or earlier for a deadline.
+    end: Instant,
+    /// When the answer is due at the latest: `end` + margin, or the deadline.
+    due: Instant,
+}
+
+impl Window {
+    /// With a deadline, the engine stops a margin before it (at most a fifth of the
+    /// deadline, so that short deadlines keep most of their time for the search).
+    fn new(clock: RequestClock, budget: Duration, margin: Duration) -> Window {
+        let start = clock.start;
+        let mut end = start + budget;
+        let mut due = end + margin;
+        if let Some(deadline) = clock.deadline {
+            let reserve = margin.min(deadline.saturating_duration_since(start) / 5);
+            end = end.min(deadline.checked_sub(reserve).unwrap_or(start));
+            due = due.min(deadline);
+        }
+        Window { start, end, due }
+    }
+
+    /// The engine's time from `now` on, at least a millisecond.
+    fn left(&self, now: Instant) -> Duration {
+        self.end
+            .saturating_duration_since(now)
+            .max(Duration::from_millis(1))
+    }
 }
 
 /// A search that ran: the analysis, the time it waited for a slot and the limits it had.
@@ -49,6 +151,7 @@ pub struct SearchPool {
     admitted: AtomicUsize,
     capacity: usize,
     margin: Duration,
+    floor: Floor,
     metrics: Metrics,
 }
 
@@ -91,8 +194,15 @@ impl SearchPool {
             admitted: AtomicUsize::new(0),
             capacity: concurrent.max(1) + queue,
             margin,
+            floor: Floor::default(),
             metrics,
         }
+    }
+
+    /// The same pool with admission floor `floor`.
+    pub fn with_floor(mut self, floor: Floor) -> SearchPool {
+        self.floor = floor;
+        self
     }
 
     /// Runs `kind` on `position` within `limits` (whose `time` is the whole request's
@@ -104,7 +214,7 @@ impl SearchPool {
         limits: Limits,
         seed: u64,
     ) -> Result<Finished, ApiError> {
-        if runs_inline(kind, &position) {
+        if lane(kind, &position) == Lane::Inline {
             return self.run_inline(kind, &position, limits, seed);
         }
         self.run_engine(kind.name(), move || kind.build(), position, limits, seed)
@@ -117,10 +227,19 @@ impl SearchPool {
         &self,
         kind: EngineKind,
         position: &Position,
-        limits: Limits,
+        mut limits: Limits,
         seed: u64,
     ) -> Result<Finished, ApiError> {
         let name = kind.name();
+        let now = Instant::now();
+        let window = Window::new(RequestClock::current(), limits.time, self.margin);
+        if window.end <= now {
+            self.count(name, "starved");
+            return Err(overloaded(
+                "the request's time budget or deadline had passed before its search could start",
+            ));
+        }
+        limits.time = limits.time.min(window.left(now));
         let mut rng = StdRng::seed_from_u64(seed);
         let result = catch_unwind(AssertUnwindSafe(|| {
             kind.build().analyze(position, &limits, &mut rng)
@@ -176,8 +295,20 @@ impl SearchPool {
     where
         F: FnOnce() -> Box<dyn Engine> + Send + 'static,
     {
-        let start = Instant::now();
+        let arrived = Instant::now();
         let count = |result: &str| self.count(name, result);
+        let window = Window::new(RequestClock::current(), limits.time, self.margin);
+        // Wait for a slot only while at least the floor of the budget would be left.
+        let floor = self
+            .floor
+            .of(window.end.saturating_duration_since(window.start));
+        let admit_by = window.end.checked_sub(floor).unwrap_or(window.start);
+        if admit_by <= arrived {
+            count("starved");
+            return Err(overloaded(
+                "the request's time budget had mostly passed before it reached the search; retry later",
+            ));
+        }
         if self.admitted.fetch_add(1, Ordering::AcqRel) >= self.capacity {
             self.admitted.fetch_sub(1, Ordering::AcqRel);
             count("overloaded");
@@ -187,26 +318,29 @@ impl SearchPool {
         }
         let _admission = Admission(&self.admitted);
 
-        let budget = limits.time;
         let permit = {
             self.metrics.queued.inc();
             let _queued = GaugeGuard(self.metrics.queued.clone());
-            tokio::time::timeout(budget, Arc::clone(&self.slots).acquire_owned()).await
+            let wait = admit_by.saturating_duration_since(arrived);
+            tokio::time::timeout(wait, Arc::clone(&self.slots).acquire_owned()).await
         };
-        let queued = start.elapsed();
+        let now = Instant::now();
+        let queued = now.saturating_duration_since(arrived);
         self.metrics.queue_seconds.observe(queued.as_secs_f64());
         let permit = match permit {
-            Ok(Ok(permit)) => permit,
+            // (A slot that came while the waiting task itself was not scheduled, after the
+            // floor was reached, is as good as none.)
+            Ok(Ok(permit)) if now <= admit_by + Duration::from_millis(1) => permit,
             _ => {
-                count("overloaded");
+                count("starved");
                 return Err(overloaded(
-                    "no search slot came free within the time budget; retry later",
+                    "no search slot came free while enough of the time budget was left; retry later",
                 ));
             }
         };
-        // What is left of the budget, at least a millisecond: the answer still arrives
-        // within budget + margin, and reports the time the engine had.
-        limits.time = budget.saturating_sub(queued).max(Duration::from_millis(1));
+        // What is left of the budget: the answer still arrives within budget + margin (and
+        // before the deadline), and reports the time the engine had.
+        limits.time = limits.time.min(window.left(now));
 
         let metrics = self.metrics.clone();
         let job_limits = limits.clone();
@@ -222,7 +356,8 @@ impl SearchPool {
             }))
             .map_err(|payload| panic_message(&*payload))
         });
-        match tokio::time::timeout(limits.time + self.margin, handle).await {
+        let due = window.due.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(due, handle).await {
             Ok(Ok(result)) => self.finish(name, result).map(|analysis| Finished {
                 analysis,
                 queued,
@@ -256,18 +391,86 @@ mod tests {
     use super::*;
     use crate::game::{Hand, Rules};
 
+    fn empty(m: u64, n: u64, k: u64) -> Position {
+        Position::empty(&Rules::mnk(m, n, k).unwrap())
+    }
+
     #[test]
-    fn only_tiny_trees_without_pieces_run_inline() {
-        let ttt = Position::empty(&Rules::mnk(3, 3, 3).unwrap());
-        assert!(runs_inline(EngineKind::Perfect, &ttt));
-        assert!(runs_inline(EngineKind::Auto, &ttt));
-        assert!(runs_inline(EngineKind::Minimax, &ttt));
-        // MCTS spends its budget: never on the worker.
-        assert!(!runs_inline(EngineKind::Mcts, &ttt));
-        let four = Position::empty(&Rules::mnk(4, 4, 4).unwrap());
-        assert!(!runs_inline(EngineKind::Perfect, &four));
-        let hands = [Hand::new(0, 1, 0), Hand::default()];
-        let pieces = Position::empty(&Rules::new(3, 3, 3, true, hands).unwrap());
-        assert!(!runs_inline(EngineKind::Perfect, &pieces));
+    fn cheap_searches_run_inline_and_the_rest_in_the_pool() {
+        use EngineKind::*;
+        let hands = [Hand::new(1, 1, 1), Hand::new(1, 1, 1)];
+        let pieces = |m, n, k| Position::empty(&Rules::new(m, n, k, true, hands).unwrap());
+        // (engine, position, lane)
+        let table = [
+            (Perfect, empty(3, 3, 3), Lane::Inline), // the whole tree is tiny
+            (Auto, empty(3, 3, 3), Lane::Inline),
+            (Minimax, empty(3, 3, 3), Lane::Inline),
+            (Mcts, empty(3, 3, 3), Lane::Pool), // mcts spends its budget
+            (Perfect, empty(4, 4, 4), Lane::Pool),
+            (Perfect, pieces(3, 3, 3), Lane::Pool),
+            (Threat, empty(15, 15, 5), Lane::Inline), // one ply
+            (Priority, empty(15, 15, 5), Lane::Inline),
+            (Greedy, empty(15, 15, 5), Lane::Inline),
+            (Threat, empty(32, 32, 5), Lane::Inline),
+            (Threat, empty(64, 64, 5), Lane::Pool), // 4096 cells
+            (Greedy, pieces(15, 15, 5), Lane::Inline), // 225 cells x every piece
+            (Greedy, pieces(20, 20, 5), Lane::Pool),
+            (Minimax, empty(15, 15, 5), Lane::Pool),
+            (Auto, empty(15, 15, 5), Lane::Pool),
+        ];
+        for (kind, position, want) in table {
+            let (m, n) = (position.m(), position.n());
+            assert_eq!(lane(kind, &position), want, "{} on {m}x{n}", kind.name());
+        }
+    }
+
+    #[test]
+    fn the_floor_is_a_fifth_of_the_budget_and_at_least_20_ms_or_half() {
+        let floor = Floor::default();
+        let ms = Duration::from_millis;
+        // (budget, floor)
+        for (budget, want) in [
+            (1000, 200),
+            (300, 60),
+            (100, 20),
+            (40, 20),
+            (30, 15),
+            (2, 1),
+        ] {
+            assert_eq!(floor.of(ms(budget)), ms(want), "budget {budget} ms");
+        }
+    }
+
+    #[test]
+    fn a_deadline_caps_the_window() {
+        let ms = Duration::from_millis;
+        let start = Instant::now();
+        let no_deadline = RequestClock {
+            start,
+            deadline: None,
+        };
+        let w = Window::new(no_deadline, ms(800), ms(100));
+        assert_eq!((w.end - start, w.due - start), (ms(800), ms(900)));
+        // The deadline is earlier: the engine stops a margin before it.
+        let clock = RequestClock {
+            start,
+            deadline: Some(start + ms(500)),
+        };
+        let w = Window::new(clock, ms(800), ms(100));
+        assert_eq!((w.end - start, w.due - start), (ms(400), ms(500)));
+        // A short deadline keeps four fifths for the search.
+        let clock = RequestClock {
+            start,
+            deadline: Some(start + ms(50)),
+        };
+        let w = Window::new(clock, ms(800), ms(100));
+        assert_eq!((w.end - start, w.due - start), (ms(40), ms(50)));
+        // A later deadline changes nothing.
+        let clock = RequestClock {
+            start,
+            deadline: Some(start + ms(5000)),
+        };
+        let w = Window::new(clock, ms(800), ms(100));
+        assert_eq!((w.end - start, w.due - start), (ms(800), ms(900)));
     }
 }
