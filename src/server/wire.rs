@@ -4,9 +4,9 @@
 //! runs, with an empty body: 400 (a garbage request line, two `Content-Length`s, a
 //! `Content-Length` with `chunked`), 408 (the head did not arrive in time) and 431 (too
 //! many or too large headers). These answers are recognised in the bytes written to the
-//! socket (a status line of one of these codes whose head says `content-length: 0` and
-//! no `content-type`; every error answer of the API itself has a JSON body) and
-//! rewritten to the API's error shape. JSON never holds a raw CR LF, so such a head
+//! socket (the last head of a write, with a status line of one of these codes, that says
+//! `content-length: 0` and no `content-type`; every error answer of the API itself has a
+//! JSON body) and rewritten to the API's error shape. JSON never holds a raw CR LF, so such a head
 //! cannot be mistaken inside an answer's body.
 
 use std::io;
@@ -69,9 +69,18 @@ fn find(haystack: &[u8], needle: &[u8], from: usize) -> Option<usize> {
         .map(|i| i + from)
 }
 
-/// `buf` with its first bare 400/408/431 answer given a JSON body, or `None`.
+/// The most bytes a bare error answer's head takes (its date header included).
+const BARE_HEAD_MAX: usize = 160;
+
+/// `buf` with its bare 400/408/431 answer given a JSON body, or `None`. Such an answer
+/// is always the last thing written before the connection closes, so only a buffer that
+/// ends a head (`\r\n\r\n`, which an answer with a body never does) is searched, and
+/// only its tail: every other write costs one comparison.
 pub fn rewrite(buf: &[u8], head_timeout: Duration) -> Option<Vec<u8>> {
-    let mut from = 0;
+    if !buf.ends_with(b"\r\n\r\n") {
+        return None;
+    }
+    let mut from = buf.len().saturating_sub(BARE_HEAD_MAX);
     while let Some(at) = find(buf, b"HTTP/1.1 4", from) {
         from = at + 1;
         let status = buf.get(at + 9..at + 12)?;
@@ -206,7 +215,7 @@ mod tests {
     }
 
     #[test]
-    fn an_answer_after_another_one_is_found() {
+    fn an_answer_after_another_one_in_the_same_write_is_found() {
         let ok = "HTTP/1.1 200 OK\r\ncontent-length: 2\r\ncontent-type: application/json\r\n\r\n{}";
         let bad = "HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n";
         let out = rewrite(format!("{ok}{bad}").as_bytes(), T).unwrap();
