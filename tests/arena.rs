@@ -267,3 +267,29 @@ fn an_external_engine_that_plays_off_the_board_forfeits() {
     assert!(text.contains("threat: 2 wins"), "{text}");
     assert!(text.contains("forfeits: threat 0,"), "{text}");
 }
+
+/// What `kinrow openings` reads from a judge's `MESSAGE` lines.
+#[test]
+fn evaluations_are_read_from_engine_messages() {
+    use arena::Eval;
+    let cases = [
+        (
+            "MESSAGE Speed 205K | Depth 15-26 | Eval -118 | Node 32K | Time 159ms",
+            Some(Eval::Score(-118)),
+        ),
+        ("MESSAGE node:74075 eval:-47", Some(Eval::Score(-47))),
+        (
+            "MESSAGE Depth 9-20 | Eval +M15 | Time 3ms",
+            Some(Eval::Mate { win: true }),
+        ),
+        (
+            "MESSAGE Depth 9-20 | Eval -M*",
+            Some(Eval::Mate { win: false }),
+        ),
+        ("MESSAGE depth: 6-13 best:[5,9] val=-47", None),
+        ("MESSAGE Eval soon", None),
+    ];
+    for (line, want) in cases {
+        assert_eq!(Eval::in_message(line), want, "{line}");
+    }
+}

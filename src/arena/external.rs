@@ -152,6 +152,17 @@ impl ExternalEngine {
         history: &[Move],
         turn: Duration,
     ) -> Result<Move, String> {
+        self.think(position, history, turn).map(|(mv, _)| mv)
+    }
+
+    /// [`best_move`](Self::best_move), with the last evaluation the engine reported in a
+    /// `MESSAGE` line on the way (see [`Eval::in_message`]).
+    pub fn think(
+        &mut self,
+        position: &Position,
+        history: &[Move],
+        turn: Duration,
+    ) -> Result<(Move, Option<Eval>), String> {
         let m = position.m();
         let me = position.to_move();
         let mut board = String::from("BOARD");
@@ -166,13 +177,17 @@ impl ExternalEngine {
         self.send(&format!("INFO time_left {MATCH_MS}"))?;
         self.send(&board)?;
         let deadline = Instant::now() + turn + GRACE;
+        let mut eval = None;
         loop {
             let line = self.read_line(deadline)?;
+            if line.starts_with("MESSAGE") {
+                eval = Eval::in_message(&line).or(eval);
+            }
             if let Some(mv) = parse_move(&line) {
                 let (m, n) = (position.m() as i64, position.n() as i64);
                 return match mv {
                     (col, row) if (0..m).contains(&col) && (0..n).contains(&row) => {
-                        Ok(Move::mark((row * m + col) as usize))
+                        Ok((Move::mark((row * m + col) as usize), eval))
                     }
                     _ => Err(format!("{}: move {line:?} is off the board", self.label)),
                 };
@@ -181,6 +196,33 @@ impl ExternalEngine {
                 return Err(format!("{}: {line}", self.label));
             }
         }
+    }
+}
+
+/// An evaluation an engine printed for the side to move, in its own units.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Eval {
+    /// A score (Rapfi's `Eval -118`, Wine's `eval:-47`).
+    Score(i64),
+    /// A forced win (`+M15`, `+M*`) or loss (`-M15`) for the side to move.
+    Mate { win: bool },
+}
+
+impl Eval {
+    /// The evaluation in a `MESSAGE` line: the token after the last word `eval`
+    /// (any case, followed by a space or a colon), as a whole number or a mate `±M..`.
+    pub fn in_message(line: &str) -> Option<Eval> {
+        let lower = line.to_ascii_lowercase();
+        let at = lower.rfind("eval")?;
+        let rest = line[at + 4..].trim_start_matches([':', ' ']);
+        let token = rest.split_whitespace().next()?;
+        if let Some(m) = token.strip_prefix("+M") {
+            return (m == "*" || m.parse::<u32>().is_ok()).then_some(Eval::Mate { win: true });
+        }
+        if let Some(m) = token.strip_prefix("-M") {
+            return (m == "*" || m.parse::<u32>().is_ok()).then_some(Eval::Mate { win: false });
+        }
+        token.parse().ok().map(Eval::Score)
     }
 }
 

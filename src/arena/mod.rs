@@ -22,11 +22,13 @@ use std::time::{Duration, Instant};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
+mod balance;
 mod external;
 mod openings;
 mod summary;
 
-pub use external::{ExternalEngine, ExternalSpec};
+pub use balance::OpeningsArgs;
+pub use external::{Eval, ExternalEngine, ExternalSpec};
 pub use openings::*;
 pub use summary::*;
 
@@ -489,6 +491,11 @@ fn parse_config(args: &ArenaArgs) -> Result<ArenaConfig, String> {
         opening_plies: args.opening_plies,
         fixed_openings,
     })
+}
+
+/// Runs `kinrow openings`; returns the exit code.
+pub fn openings_main(args: OpeningsArgs) -> i32 {
+    balance::main(args)
 }
 
 /// Runs `kinrow arena`; returns the exit code.

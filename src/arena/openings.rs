@@ -229,13 +229,13 @@ pub fn openings(config: &ArenaConfig) -> Vec<Vec<Move>> {
 
 /// Reads an opening file for `rules`: one opening a line, its moves as Gomocup
 /// coordinates `x,y` (column, row, from 0) separated by white space, x's first and then
-/// alternating; empty lines and lines starting with `#` are skipped. Every opening must
+/// alternating; `#` starts a comment, and empty lines are skipped. Every opening must
 /// be legal and leave the game in progress.
 pub fn read_openings(text: &str, rules: &Rules) -> Result<Vec<Vec<Move>>, String> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
+        let line = line.split('#').next().unwrap_or_default().trim();
+        if line.is_empty() {
             continue;
         }
         let mut p = Position::empty(rules);
