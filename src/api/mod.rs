@@ -67,9 +67,14 @@ one's own marks in an unbroken horizontal, vertical or diagonal line wins.\n\n\
 Every error, 404 and 405 included, is `{\"error\": {\"code\", \"message\", \"field\"}}` with a \
 stable code: 400 `invalid_json` / `invalid_request`; 422 `invalid_board`, `invalid_rules`, \
 `inconsistent_turn`, `game_over`, `illegal_move`, `unknown_engine`, `invalid_limits`; \
-404 `not_found`; 405 `method_not_allowed` (with `Allow`); 413 `payload_too_large` (bodies over \
-64 KiB); 415 `unsupported_media_type`; 503 `overloaded` (with `Retry-After`); 500 `internal` \
-(a bug). `field` names the offending place: `board[3]`, `rules.k`, `engine.time_ms`, `move.row`."
+404 `not_found`; 405 `method_not_allowed` (with `Allow`); 408 `request_timeout` (the head or \
+body came too slowly); 413 `payload_too_large` (bodies over 64 KiB, compressed or once \
+inflated); 415 `unsupported_media_type`; 431 `headers_too_large`; 503 `overloaded` (with \
+`Retry-After`); 500 `internal` (a bug). `field` names the offending place: `board[3]`, \
+`rules.k`, `engine.time_ms`, `move.row`.\n\n\
+Time: a search's budget (`engine.time_ms`) counts from the request's start, the proxy's \
+`X-Request-Start: t=<epoch seconds>` if given; `X-Kinrow-Deadline-Ms: N` caps it so that \
+the answer, 200 or 503, arrives within N ms. Every GET route answers HEAD."
     ),
     paths(
         routes::suggest,

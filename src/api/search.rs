@@ -41,7 +41,8 @@ use crate::game::Position;
 /// The most empty cells a position may have for any search but `mcts` to run inline.
 pub const INLINE_EMPTIES: u32 = 9;
 /// The largest board (in cells) on which the one-ply engines run inline: 32x32. On
-/// 15x15 they take 0.1-0.3 ms, on 32x32 about 1 ms (docs/performance.md).
+/// 15x15 they take 0.02-0.2 ms a call, on 32x32 at most about 1 ms (`kinrow bench`,
+/// docs/performance.md).
 pub const CHEAP_CELLS: usize = 1024;
 
 /// Where a search runs.
