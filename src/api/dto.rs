@@ -8,7 +8,9 @@ use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::openapi::RefOr;
 use utoipa::{PartialSchema, ToSchema};
 
+use super::after::AfterDto;
 use super::error::{ApiError, ErrorCode};
+use super::forms::{string_enum, AnswerOnly, BoardInput, IncludeName};
 use crate::engine::{Action, Analysis, EngineKind, Evaluation, MoveEval, Outcome};
 use crate::game::{Coord, Hand, Move, Piece, Player, Position, Rules, Status, MAX_SIDE};
 
@@ -24,7 +26,7 @@ mod int {
         type Value = i64;
 
         fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("an integer between -2^63 and 2^63 - 1")
+            f.write_str("an integer like 3")
         }
 
         fn visit_i64<E: de::Error>(self, v: i64) -> Result<i64, E> {
@@ -55,7 +57,7 @@ mod int {
         type Value = Option<i64>;
 
         fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("an integer or null")
+            f.write_str("an integer like 3, or null")
         }
 
         fn visit_none<E: de::Error>(self) -> Result<Option<i64>, E> {
@@ -79,14 +81,14 @@ mod int {
 // ----- pieces of positions -----
 
 /// A player: `x` (moves first) or `o`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
-    #[serde(alias = "X")]
     X,
-    #[serde(alias = "O")]
     O,
 }
+
+string_enum!(Side, "\"x\" or \"o\"", { "x" | "X" => Side::X, "o" | "O" => Side::O });
 
 impl From<Side> for Player {
     fn from(s: Side) -> Player {
@@ -109,7 +111,7 @@ impl From<Player> for Side {
 /// What a move plays: `mark` (own mark on an empty cell), `block` (a neutral block on an
 /// empty cell), `remove` (clears an opponent mark or a block), `bomb` (clears the 3x3 area
 /// around the target, which must hold at least one piece).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum PieceName {
     Mark,
@@ -117,6 +119,13 @@ pub enum PieceName {
     Remove,
     Bomb,
 }
+
+string_enum!(PieceName, "one of \"mark\", \"block\", \"remove\", \"bomb\"", {
+    "mark" => PieceName::Mark,
+    "block" => PieceName::Block,
+    "remove" => PieceName::Remove,
+    "bomb" => PieceName::Bomb,
+});
 
 impl From<PieceName> for Piece {
     fn from(p: PieceName) -> Piece {
@@ -143,7 +152,10 @@ impl From<Piece> for PieceName {
 /// The special pieces one player still holds. Omitted counts are 0; each is at most 64.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, ToSchema)]
 #[schema(as = Hand)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "an object like {\"block\": 1, \"remove\": 1, \"bomb\": 0}"
+)]
 pub struct HandDto {
     /// Blocks held.
     #[schema(minimum = 0, maximum = 64, example = 1)]
@@ -162,7 +174,10 @@ pub struct HandDto {
 /// What each player STILL holds (the request is a snapshot). Omitted players hold nothing.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, ToSchema)]
 #[schema(as = Pieces)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "an object like {\"x\": {\"block\": 1}, \"o\": {\"remove\": 1}}"
+)]
 pub struct PiecesDto {
     pub x: Option<HandDto>,
     pub o: Option<HandDto>,
@@ -171,21 +186,23 @@ pub struct PiecesDto {
 /// The rule set: `m` columns, `n` rows, `k` in a row wins.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[schema(as = Rules)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"m": 15, "n": 15, "k": 5, "overline": true,
-    "pieces": {"x": {"block": 1, "remove": 1, "bomb": 0}, "o": {"block": 1, "remove": 1, "bomb": 0}}}))]
+#[serde(
+    deny_unknown_fields,
+    expecting = "an object like {\"m\": 15, \"n\": 15, \"k\": 5}"
+)]
+#[schema(example = json!({"m": 3, "n": 3, "k": 3, "overline": true}))]
 pub struct RulesDto {
     /// Columns, 1 to 64.
-    #[schema(minimum = 1, maximum = 64, example = 15)]
+    #[schema(minimum = 1, maximum = 64, example = 3)]
     #[serde(deserialize_with = "int::required")]
     pub m: i64,
     /// Rows, 1 to 64.
-    #[schema(minimum = 1, maximum = 64, example = 15)]
+    #[schema(minimum = 1, maximum = 64, example = 3)]
     #[serde(deserialize_with = "int::required")]
     pub n: i64,
     /// Marks in an unbroken line needed to win, at least 1. A `k` longer than both sides is
     /// legal: such a game is always drawn.
-    #[schema(minimum = 1, example = 5)]
+    #[schema(minimum = 1, example = 3)]
     #[serde(deserialize_with = "int::required")]
     pub k: i64,
     /// True (the default): a line longer than `k` wins too (freestyle). False: only exactly `k`.
@@ -274,13 +291,14 @@ impl From<&Rules> for RulesDto {
 /// Builds the position of a request: rules, board (`None` = empty) and side to move.
 pub fn position(
     rules: &RulesDto,
-    board: &Option<Vec<String>>,
+    board: &Option<BoardInput>,
     to_move: Option<Side>,
 ) -> Result<Position, ApiError> {
     let rules = Rules::try_from(rules)?;
+    let rows = board.as_ref().map(BoardInput::rows);
     Ok(Position::new(
         &rules,
-        board.as_deref(),
+        rows.as_deref(),
         to_move.map(Player::from),
     )?)
 }
@@ -328,7 +346,10 @@ impl MoveDto {
 
 /// The move to play: `piece` (default `mark`) on the cell at zero-based `row`, `col`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "an object like {\"row\": 7, \"col\": 7, \"piece\": \"mark\"}"
+)]
 #[schema(example = json!({"row": 1, "col": 1, "piece": "mark"}))]
 pub struct MoveRequest {
     #[schema(minimum = 0, maximum = 63, example = 1)]
@@ -434,51 +455,131 @@ pub struct EngineParams {
 
 // ----- requests -----
 
+// Every request ignores the answer-only fields an earlier answer carries (`status`,
+// `winner`, `winning_line`, `legal_moves`, `forbidden`), so that an answer's `after` (or a
+// `/v1/state` answer) can be sent back as it is; any other unknown field is refused, so
+// that a typo (`"to_mvoe"`) is an error rather than a silently ignored field.
+
 /// A position: rules, board and (optionally) the side to move.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"rules": {"m": 3, "n": 3, "k": 3}, "board": ["x..", ".o.", "..."]}))]
+#[serde(
+    deny_unknown_fields,
+    expecting = "an object like {\"rules\": {\"m\": 3, \"n\": 3, \"k\": 3}, \"board\": [\"x..\", \".o.\", \"...\"]}"
+)]
 pub struct StateRequest {
     pub rules: RulesDto,
-    /// `n` strings of `m` characters: `.` (or `-`, `_`) empty, `x`/`X`, `o`/`O`, `#` block.
     /// The empty board when omitted.
-    #[schema(max_items = 64, example = json!(["x..", ".o.", "..."]))]
-    pub board: Option<Vec<String>>,
+    pub board: Option<BoardInput>,
     /// Whose turn it is. Without special pieces it follows from the counts (`x` when equal,
     /// `o` when `x` has one more) and a given value must agree; with special pieces in play it is required.
     pub to_move: Option<Side>,
+    /// Answer-only, ignored.
+    #[serde(default, skip_serializing_if = "super::forms::never")]
+    #[schema(value_type = Option<AnswerOnly>)]
+    pub status: Option<AnswerOnly>,
+    /// Answer-only, ignored.
+    #[serde(default, skip_serializing_if = "super::forms::never")]
+    #[schema(value_type = Option<AnswerOnly>)]
+    pub winner: Option<AnswerOnly>,
+    /// Answer-only, ignored.
+    #[serde(default, skip_serializing_if = "super::forms::never")]
+    #[schema(value_type = Option<AnswerOnly>)]
+    pub winning_line: Option<AnswerOnly>,
+    /// Answer-only, ignored.
+    #[serde(default, skip_serializing_if = "super::forms::never")]
+    #[schema(value_type = Option<AnswerOnly>)]
+    pub legal_moves: Option<AnswerOnly>,
+    /// Answer-only, ignored.
+    #[serde(default, skip_serializing_if = "super::forms::never")]
+    #[schema(value_type = Option<AnswerOnly>)]
+    pub forbidden: Option<AnswerOnly>,
 }
 
 /// A position and the engine to analyse it with.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"rules": {"m": 3, "n": 3, "k": 3}, "board": ["x..", ".o.", "..."],
-    "engine": {"time_ms": 200, "seed": 42}}))]
+#[serde(
+    deny_unknown_fields,
+    expecting = "an object like {\"rules\": {\"m\": 3, \"n\": 3, \"k\": 3}, \"board\": [\"x..\", \".o.\", \"...\"]}"
+)]
 pub struct SuggestRequest {
     pub rules: RulesDto,
-    /// As in `StateRequest`; the empty board when omitted.
-    #[schema(max_items = 64, example = json!(["x..", ".o.", "..."]))]
-    pub board: Option<Vec<String>>,
+    /// The empty board when omitted.
+    pub board: Option<BoardInput>,
     /// As in `StateRequest`.
     pub to_move: Option<Side>,
-    /// The engine and its limits; the default engine with the default budget when omitted.
+    /// The engine and its limits, or just its name; the default engine with the default
+    /// budget when omitted.
+    #[serde(default, deserialize_with = "super::forms::engine")]
+    #[schema(schema_with = super::forms::engine_schema)]
     pub engine: Option<EngineParams>,
+    /// The parts of the answer to send (`move` always comes); all of them when omitted.
+    /// `["move", "evaluation", "pv"]` drops the board-sized `scores` and `moves`.
+    #[schema(example = json!(["move", "evaluation", "pv", "after"]))]
+    pub include: Option<Vec<IncludeName>>,
+    /// Answer-only, ignored.
+    #[serde(default, skip_serializing_if = "super::forms::never")]
+    #[schema(value_type = Option<AnswerOnly>)]
+    pub status: Option<AnswerOnly>,
+    /// Answer-only, ignored.
+    #[serde(default, skip_serializing_if = "super::forms::never")]
+    #[schema(value_type = Option<AnswerOnly>)]
+    pub winner: Option<AnswerOnly>,
+    /// Answer-only, ignored.
+    #[serde(default, skip_serializing_if = "super::forms::never")]
+    #[schema(value_type = Option<AnswerOnly>)]
+    pub winning_line: Option<AnswerOnly>,
+    /// Answer-only, ignored.
+    #[serde(default, skip_serializing_if = "super::forms::never")]
+    #[schema(value_type = Option<AnswerOnly>)]
+    pub legal_moves: Option<AnswerOnly>,
+    /// Answer-only, ignored.
+    #[serde(default, skip_serializing_if = "super::forms::never")]
+    #[schema(value_type = Option<AnswerOnly>)]
+    pub forbidden: Option<AnswerOnly>,
 }
 
-/// A position and a move to play on it.
+/// A position, a move to play on it and, optionally, the engine that replies.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"rules": {"m": 3, "n": 3, "k": 3}, "board": ["x..", "...", "..."],
-    "move": {"row": 1, "col": 1}}))]
+#[serde(
+    deny_unknown_fields,
+    expecting = "an object like {\"rules\": {\"m\": 3, \"n\": 3, \"k\": 3}, \"board\": [\"x..\", \"...\", \"...\"], \"move\": {\"row\": 1, \"col\": 1}}"
+)]
 pub struct PlayRequest {
     pub rules: RulesDto,
-    /// As in `StateRequest`; the empty board when omitted.
-    #[schema(max_items = 64, example = json!(["x..", "...", "..."]))]
-    pub board: Option<Vec<String>>,
+    /// The empty board when omitted.
+    pub board: Option<BoardInput>,
     /// As in `StateRequest`.
     pub to_move: Option<Side>,
     #[serde(rename = "move")]
     pub mv: MoveRequest,
+    /// The engine that answers the move, or just its name: when given and the game goes
+    /// on, the engine's reply is played too and the answer carries its whole suggestion
+    /// (`reply`). One request per human turn.
+    #[serde(default, deserialize_with = "super::forms::engine")]
+    #[schema(schema_with = super::forms::reply_schema)]
+    pub reply: Option<EngineParams>,
+    /// As in `SuggestRequest`, for the `reply` suggestion.
+    pub include: Option<Vec<IncludeName>>,
+    /// Answer-only, ignored.
+    #[serde(default, skip_serializing_if = "super::forms::never")]
+    #[schema(value_type = Option<AnswerOnly>)]
+    pub status: Option<AnswerOnly>,
+    /// Answer-only, ignored.
+    #[serde(default, skip_serializing_if = "super::forms::never")]
+    #[schema(value_type = Option<AnswerOnly>)]
+    pub winner: Option<AnswerOnly>,
+    /// Answer-only, ignored.
+    #[serde(default, skip_serializing_if = "super::forms::never")]
+    #[schema(value_type = Option<AnswerOnly>)]
+    pub winning_line: Option<AnswerOnly>,
+    /// Answer-only, ignored.
+    #[serde(default, skip_serializing_if = "super::forms::never")]
+    #[schema(value_type = Option<AnswerOnly>)]
+    pub legal_moves: Option<AnswerOnly>,
+    /// Answer-only, ignored.
+    #[serde(default, skip_serializing_if = "super::forms::never")]
+    #[schema(value_type = Option<AnswerOnly>)]
+    pub forbidden: Option<AnswerOnly>,
 }
 
 // ----- answers -----
@@ -542,17 +643,17 @@ impl StateResponse {
     }
 }
 
-/// The position after a move.
+/// The position after a move (and after the engine's reply, when the request asked for one).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct PlayResponse {
-    /// The move that was played.
+    /// The move that was played (the request's `move`).
     #[serde(rename = "move")]
     pub mv: MoveDto,
-    /// The rules with the decremented `pieces`: send them back with the next request.
+    /// The rules with the decremented `pieces` after `move` (before any reply).
     pub rules: RulesDto,
-    /// The new board in canonical notation.
+    /// The board after `move` (before any reply), in canonical notation.
     pub board: Vec<String>,
-    /// Whose turn it is now.
+    /// Whose turn it is after `move`.
     pub to_move: Side,
     pub status: GameStatus,
     /// The winner, null unless `status` is `x_wins` or `o_wins`.
@@ -561,11 +662,22 @@ pub struct PlayResponse {
     pub winning_line: Option<Vec<CellDto>>,
     /// Number of legal moves of the side to move; 0 when the game is over.
     pub legal_moves: u32,
+    /// The engine's whole suggestion for the position after `move` (its `move` is the reply
+    /// that was played; trimmed by `include`); null when the request has no `reply` or
+    /// `move` ended the game.
+    #[schema(value_type = Option<SuggestResponse>)]
+    pub reply: Option<serde_json::Value>,
+    /// The position to send back with the next request: after the reply when there is one,
+    /// else after `move`.
+    pub after: AfterDto,
 }
 
 impl PlayResponse {
+    /// The answer without a reply: `after` is the position after `mv`.
     pub fn new(mv: MoveDto, state: StateResponse) -> PlayResponse {
         PlayResponse {
+            reply: None,
+            after: AfterDto::from(state.clone()),
             mv,
             rules: state.rules,
             board: state.board,
@@ -715,26 +827,38 @@ pub struct LimitsUsed {
     pub mistake_probability: f64,
 }
 
-/// An engine's suggestion for a position.
+/// An engine's suggestion for a position. `move` always comes; every other field comes
+/// unless the request's `include` leaves it out.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct SuggestResponse {
     /// The chosen move.
     #[serde(rename = "move")]
     pub mv: MoveDto,
     /// The side the suggestion is for.
+    #[schema(required = false)]
     pub to_move: Side,
     /// The engine that answered.
+    #[schema(required = false)]
     pub engine: String,
     /// The value of the position for the side to move (that of the chosen move).
+    #[schema(required = false)]
     pub evaluation: EvaluationDto,
     /// The board's shape (`scores[row][col]`): the best score of any move that targets the cell,
     /// null where no legal move targets it. Higher is better for the side to move.
+    #[schema(required = false)]
     pub scores: Vec<Vec<Option<f64>>>,
     /// Every evaluated move, best first.
+    #[schema(required = false)]
     pub moves: Vec<MoveEvalDto>,
     /// The principal variation, starting with `move`.
+    #[schema(required = false)]
     pub pv: Vec<MoveDto>,
+    /// The position after `move`, in request shape: send it back as the next request.
+    #[schema(required = false)]
+    pub after: AfterDto,
+    #[schema(required = false)]
     pub stats: StatsDto,
+    #[schema(required = false)]
     pub limits: LimitsUsed,
 }
 
@@ -754,6 +878,8 @@ impl SuggestResponse {
             .map(|row| row.into_iter().map(|s| s.map(finite)).collect())
             .collect();
         let (queued_ms, seed) = stats_extra;
+        let mut next = position.clone();
+        next.play(analysis.best);
         SuggestResponse {
             mv: MoveDto::new(analysis.best, m),
             to_move: position.to_move().into(),
@@ -766,6 +892,7 @@ impl SuggestResponse {
                 .map(|e| MoveEvalDto::new(e, m))
                 .collect(),
             pv: analysis.pv.iter().map(|&mv| MoveDto::new(mv, m)).collect(),
+            after: AfterDto::new(&next),
             stats: StatsDto {
                 nodes: analysis.stats.nodes,
                 depth: analysis.stats.depth,
