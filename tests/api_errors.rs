@@ -381,6 +381,14 @@ fn shape_errors_name_the_field_and_show_the_expected_shape() {
             &["rules.k must be an integer like 3, not the string \"three\""][..],
         ),
         (
+            json!({"rules": {"m": 3, "n": 3, "k": 3, "pieces": {"x": [null, null]}}}),
+            "rules.pieces.x",
+            &[
+                "rules.pieces.x must be an object like {\"block\": 1",
+                "not an array",
+            ][..],
+        ),
+        (
             json!({"board": ["..."]}),
             "rules",
             &["rules is required"][..],
@@ -414,6 +422,14 @@ fn shape_errors_name_the_field_and_show_the_expected_shape() {
     }
     let (st, b) = s.call("/v1/play", &json!({"rules": ttt(), "move": {"row": 1}}));
     assert_error(st, &b, 400, "invalid_request", Some("move.col"));
+    let (st, b) = s.call("/v1/play", &json!({"rules": ttt(), "move": [1, 1]}));
+    assert_error(st, &b, 400, "invalid_request", Some("move"));
+    let message = b["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("move must be an object like {\"row\": 7")
+            && message.ends_with("not an array"),
+        "{message}"
+    );
     let (st, b) = s.call(
         "/v1/play",
         &json!({"rules": ttt(), "move": {"row": 1, "col": 1, "piece": "laser"}}),

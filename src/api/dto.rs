@@ -10,7 +10,9 @@ use utoipa::{PartialSchema, ToSchema};
 
 use super::after::AfterDto;
 use super::error::{ApiError, ErrorCode};
-use super::forms::{string_enum, AnswerOnly, BoardInput, IncludeName};
+use super::forms::{
+    object, optional_object, string_enum, AnswerOnly, BoardInput, IncludeName, Shape,
+};
 use crate::engine::{Action, Analysis, EngineKind, Evaluation, MoveEval, Outcome};
 use crate::game::{Coord, Hand, Move, Piece, Player, Position, Rules, Status, MAX_SIDE};
 
@@ -152,10 +154,7 @@ impl From<Piece> for PieceName {
 /// The special pieces one player still holds. Omitted counts are 0; each is at most 64.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, ToSchema)]
 #[schema(as = Hand)]
-#[serde(
-    deny_unknown_fields,
-    expecting = "an object like {\"block\": 1, \"remove\": 1, \"bomb\": 0}"
-)]
+#[serde(deny_unknown_fields)]
 pub struct HandDto {
     /// Blocks held.
     #[schema(minimum = 0, maximum = 64, example = 1)]
@@ -171,25 +170,30 @@ pub struct HandDto {
     pub bomb: Option<i64>,
 }
 
+impl Shape for HandDto {
+    const EXPECTING: &'static str = "an object like {\"block\": 1, \"remove\": 1, \"bomb\": 0}";
+}
+
 /// What each player STILL holds (the request is a snapshot). Omitted players hold nothing.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, ToSchema)]
 #[schema(as = Pieces)]
-#[serde(
-    deny_unknown_fields,
-    expecting = "an object like {\"x\": {\"block\": 1}, \"o\": {\"remove\": 1}}"
-)]
+#[serde(deny_unknown_fields)]
 pub struct PiecesDto {
+    #[serde(default, deserialize_with = "optional_object")]
     pub x: Option<HandDto>,
+    #[serde(default, deserialize_with = "optional_object")]
     pub o: Option<HandDto>,
+}
+
+impl Shape for PiecesDto {
+    const EXPECTING: &'static str =
+        "an object like {\"x\": {\"block\": 1}, \"o\": {\"remove\": 1}}";
 }
 
 /// The rule set: `m` columns, `n` rows, `k` in a row wins.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[schema(as = Rules)]
-#[serde(
-    deny_unknown_fields,
-    expecting = "an object like {\"m\": 15, \"n\": 15, \"k\": 5}"
-)]
+#[serde(deny_unknown_fields)]
 #[schema(example = json!({"m": 3, "n": 3, "k": 3, "overline": true}))]
 pub struct RulesDto {
     /// Columns, 1 to 64.
@@ -208,7 +212,12 @@ pub struct RulesDto {
     /// True (the default): a line longer than `k` wins too (freestyle). False: only exactly `k`.
     pub overline: Option<bool>,
     /// The special pieces each player still holds; none when omitted.
+    #[serde(default, deserialize_with = "optional_object")]
     pub pieces: Option<PiecesDto>,
+}
+
+impl Shape for RulesDto {
+    const EXPECTING: &'static str = "an object like {\"m\": 15, \"n\": 15, \"k\": 5}";
 }
 
 /// The count `v` of `player`'s `piece` (the field's name is only written out for an
@@ -346,10 +355,7 @@ impl MoveDto {
 
 /// The move to play: `piece` (default `mark`) on the cell at zero-based `row`, `col`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
-#[serde(
-    deny_unknown_fields,
-    expecting = "an object like {\"row\": 7, \"col\": 7, \"piece\": \"mark\"}"
-)]
+#[serde(deny_unknown_fields)]
 #[schema(example = json!({"row": 1, "col": 1, "piece": "mark"}))]
 pub struct MoveRequest {
     #[schema(minimum = 0, maximum = 63, example = 1)]
@@ -360,6 +366,10 @@ pub struct MoveRequest {
     pub col: i64,
     /// Defaults to `mark`.
     pub piece: Option<PieceName>,
+}
+
+impl Shape for MoveRequest {
+    const EXPECTING: &'static str = "an object like {\"row\": 7, \"col\": 7, \"piece\": \"mark\"}";
 }
 
 impl MoveRequest {
@@ -467,6 +477,7 @@ pub struct EngineParams {
     expecting = "an object like {\"rules\": {\"m\": 3, \"n\": 3, \"k\": 3}, \"board\": [\"x..\", \".o.\", \"...\"]}"
 )]
 pub struct StateRequest {
+    #[serde(deserialize_with = "object")]
     pub rules: RulesDto,
     /// The empty board when omitted.
     pub board: Option<BoardInput>,
@@ -502,6 +513,7 @@ pub struct StateRequest {
     expecting = "an object like {\"rules\": {\"m\": 3, \"n\": 3, \"k\": 3}, \"board\": [\"x..\", \".o.\", \"...\"]}"
 )]
 pub struct SuggestRequest {
+    #[serde(deserialize_with = "object")]
     pub rules: RulesDto,
     /// The empty board when omitted.
     pub board: Option<BoardInput>,
@@ -545,12 +557,13 @@ pub struct SuggestRequest {
     expecting = "an object like {\"rules\": {\"m\": 3, \"n\": 3, \"k\": 3}, \"board\": [\"x..\", \"...\", \"...\"], \"move\": {\"row\": 1, \"col\": 1}}"
 )]
 pub struct PlayRequest {
+    #[serde(deserialize_with = "object")]
     pub rules: RulesDto,
     /// The empty board when omitted.
     pub board: Option<BoardInput>,
     /// As in `StateRequest`.
     pub to_move: Option<Side>,
-    #[serde(rename = "move")]
+    #[serde(rename = "move", deserialize_with = "object")]
     pub mv: MoveRequest,
     /// The engine that answers the move, or just its name: when given and the game goes
     /// on, the engine's reply is played too and the answer carries its whole suggestion

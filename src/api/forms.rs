@@ -44,6 +44,47 @@ macro_rules! string_enum {
 }
 pub(crate) use string_enum;
 
+/// A request object, with what it must be (read after "rules must be"), for [`object`].
+pub trait Shape {
+    const EXPECTING: &'static str;
+}
+
+/// `deserialize_with` for a field holding an object: only a JSON object is read (serde's
+/// derive would read a struct from an array too, element by element).
+pub fn object<'de, D: Deserializer<'de>, T: Deserialize<'de> + Shape>(d: D) -> Result<T, D::Error> {
+    struct V<T>(std::marker::PhantomData<T>);
+    impl<'de, T: Deserialize<'de> + Shape> Visitor<'de> for V<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str(T::EXPECTING)
+        }
+        fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+            T::deserialize(MapAccessDeserializer::new(map))
+        }
+    }
+    d.deserialize_any(V(std::marker::PhantomData))
+}
+
+/// [`object`] for an optional field (null is `None`).
+pub fn optional_object<'de, D: Deserializer<'de>, T: Deserialize<'de> + Shape>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    struct V<T>(std::marker::PhantomData<T>);
+    impl<'de, T: Deserialize<'de> + Shape> Visitor<'de> for V<T> {
+        type Value = Option<T>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str(T::EXPECTING)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Option<T>, E> {
+            Ok(None)
+        }
+        fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Option<T>, A::Error> {
+            T::deserialize(MapAccessDeserializer::new(map)).map(Some)
+        }
+    }
+    d.deserialize_any(V(std::marker::PhantomData))
+}
+
 /// What `board` must be; reads after "board must be".
 const BOARD_SHAPE: &str = "an array of rules.n strings of rules.m characters like \
 [\"x..\", \".o.\", \"...\"] ('.' empty, 'x', 'o', '#' block), an array of rules.n arrays of \
