@@ -147,6 +147,11 @@ pub struct BenchArgs {
     /// at most a third of the board); 0 measures the empty board.
     #[arg(long)]
     pub opening_plies: Option<usize>,
+    /// Instead of the table: replay every position of these recorded games (`kinrow arena
+    /// --out`) at `--nodes` per position (default 60000) and print each engine's digest of
+    /// moves, nodes and depths with its time (same digest = same search).
+    #[arg(long, value_name = "FILE")]
+    pub replay: Option<std::path::PathBuf>,
 }
 
 /// Runs `kinrow bench`; returns the exit code.
@@ -167,6 +172,9 @@ pub fn main(args: BenchArgs) -> i32 {
             v
         }
     };
+    if let Some(path) = &args.replay {
+        return replay_main(&engines, path, args.nodes.unwrap_or(60_000));
+    }
     let mut boards = Vec::new();
     for spec in args.boards.split(';') {
         let nums: Result<Vec<u64>, _> = spec.split(',').map(|s| s.trim().parse()).collect();
@@ -218,5 +226,28 @@ pub fn main(args: BenchArgs) -> i32 {
         args.positions
     ));
     crate::cli::print_line(table(&rows).trim_end_matches('\n'));
+    0
+}
+
+fn replay_main(engines: &[EngineKind], path: &std::path::Path, nodes: u64) -> i32 {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("kinrow bench: cannot read {}: {e}", path.display());
+            return 2;
+        }
+    };
+    let positions = match crate::replay::positions(&text) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("kinrow bench: {}: {e}", path.display());
+            return 2;
+        }
+    };
+    let rows: Vec<_> = engines
+        .iter()
+        .map(|&e| crate::replay::replay(e, &positions, nodes))
+        .collect();
+    crate::cli::print_line(crate::replay::table(&rows, nodes).trim_end_matches('\n'));
     0
 }

@@ -6,4 +6,5 @@ pub mod config;
 pub mod engine;
 pub mod game;
 pub mod pbrain;
+pub mod replay;
 pub mod server;

@@ -1,0 +1,123 @@
+//! `kinrow bench --replay FILE`: replays the positions of recorded games (the JSON lines
+//! that `kinrow arena --out` writes) through engines at a fixed node budget and seed, and
+//! prints a digest of what each engine answered (move, nodes, depth) with the time it
+//! took. Two builds that give the same digest searched the same trees; the time says
+//! which is faster. This is how a refactoring of the engines shows that it keeps their
+//! behaviour.
+
+use std::time::{Duration, Instant};
+
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+
+use crate::engine::{EngineKind, Limits};
+use crate::game::{splitmix64, Move, Piece, Position, Rules};
+
+/// One engine's replay: positions analysed, the digest, nodes and time.
+#[derive(Clone, Debug)]
+pub struct ReplayRow {
+    pub engine: EngineKind,
+    pub positions: u64,
+    pub digest: u64,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// Reads every position of the recorded games in `text` (one game per line): the
+/// position before each move after the opening, skipping finished ones.
+pub fn positions(text: &str) -> Result<Vec<Position>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let game: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1))?;
+        let r = &game["rules"];
+        let num = |v: &serde_json::Value| v.as_u64().ok_or(format!("line {}: bad rules", i + 1));
+        let rules = Rules::new(
+            num(&r["m"])?,
+            num(&r["n"])?,
+            num(&r["k"])?,
+            r["overline"].as_bool().unwrap_or(true),
+            Default::default(),
+        )
+        .map_err(|e| format!("line {}: {e}", i + 1))?;
+        let m = rules.m();
+        let parse = |v: &serde_json::Value| -> Result<Move, String> {
+            let (row, col) = (v["row"].as_u64(), v["col"].as_u64());
+            let piece = Piece::parse(v["piece"].as_str().unwrap_or("mark"));
+            match (row, col, piece) {
+                (Some(r), Some(c), Some(p)) => Ok(Move::new(r as usize * m + c as usize, p)),
+                _ => Err(format!("line {}: bad move {v}", i + 1)),
+            }
+        };
+        let mut p = Position::empty(&rules);
+        let list = |key: &str| game[key].as_array().cloned().unwrap_or_default();
+        for v in list("opening") {
+            p.try_play(parse(&v)?)
+                .map_err(|e| format!("line {}: {e}", i + 1))?;
+        }
+        for v in list("moves") {
+            if p.is_over() {
+                break;
+            }
+            out.push(p.clone());
+            p.try_play(parse(&v)?)
+                .map_err(|e| format!("line {}: {e}", i + 1))?;
+        }
+    }
+    Ok(out)
+}
+
+/// Replays `positions` through `engine`, each with `nodes` nodes and the same seed.
+pub fn replay(engine: EngineKind, positions: &[Position], nodes: u64) -> ReplayRow {
+    let built = engine.build();
+    let limits = Limits {
+        time: Duration::from_secs(3600),
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let mut digest = 0u64;
+    let mut total = 0u64;
+    let start = Instant::now();
+    for p in positions {
+        crate::engine::perfect::forget_solved_positions();
+        let mut rng = StdRng::seed_from_u64(7);
+        let a = built.analyze(p, &limits, &mut rng);
+        total += a.stats.nodes;
+        let step = ((a.best.cell() as u64) << 40)
+            ^ ((a.best.piece as u64) << 36)
+            ^ (a.stats.nodes << 8)
+            ^ u64::from(a.stats.depth);
+        digest = splitmix64(digest ^ step);
+    }
+    ReplayRow {
+        engine,
+        positions: positions.len() as u64,
+        digest,
+        nodes: total,
+        elapsed: start.elapsed(),
+    }
+}
+
+/// The replay table as printed (Markdown).
+pub fn table(rows: &[ReplayRow], nodes: u64) -> String {
+    let mut out = format!(
+        "replay at {nodes} nodes per position, seed 7\n\n| engine | positions | digest | nodes | seconds | nodes/s |\n| --- | ---: | --- | ---: | ---: | ---: |\n"
+    );
+    for r in rows {
+        let secs = r.elapsed.as_secs_f64();
+        out.push_str(&format!(
+            "| {} | {} | {:016x} | {} | {:.2} | {:.0} |\n",
+            r.engine.name(),
+            r.positions,
+            r.digest,
+            r.nodes,
+            secs,
+            r.nodes as f64 / secs.max(1e-9)
+        ));
+    }
+    out
+}
