@@ -13,6 +13,8 @@ pub mod forms;
 pub mod messages;
 pub mod metrics;
 pub mod page;
+pub mod position;
+pub mod requests;
 pub mod routes;
 pub mod search;
 

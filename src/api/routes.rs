@@ -298,7 +298,8 @@ pub async fn play(
     body: ApiJson<PlayRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let req = body.0;
-    // The reply's limits are checked before anything is played or searched.
+    let (after_move, answer) = play_position(&req)?;
+    // The reply's engine and limits are checked even when the move ends the game.
     let plan = match &req.reply {
         Some(params) => Some(search_plan(params, &state.config).map_err(|mut e| {
             e.field = e.field.map(|f| f.replacen("engine.", "reply.", 1));
@@ -306,7 +307,6 @@ pub async fn play(
         })?),
         None => None,
     };
-    let (after_move, answer) = play_position(&req)?;
     let (Some((kind, limits, seed)), GameStatus::InProgress) = (plan, answer.status) else {
         return Ok(HttpResponse::Ok().json(answer));
     };
