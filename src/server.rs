@@ -76,6 +76,9 @@ impl Application {
                     )
             })
             .workers(workers)
+            // Compressed answers go out chunked, in several writes: without TCP_NODELAY a
+            // keep-alive client waits for Nagle against its delayed ACK (15-40 ms a request).
+            .tcp_nodelay(true)
             .shutdown_timeout(grace)
             .disable_signals()
             .listen(listener)?
