@@ -92,6 +92,8 @@ impl Application {
                     .wrap(from_fn(api::deadline::request_clock))
                     .wrap(cors)
                     .wrap(ErrorHandlers::new().default_handler(api::json_errors))
+                    // Outside the error handler: JSON error bodies are compressed too.
+                    .wrap(actix_web::middleware::Compress::default())
                     .wrap(prometheus.clone())
                     .wrap(
                         Logger::new("%a \"%r\" %s %b %Dms engine=%{engine}xo")
@@ -119,6 +121,8 @@ impl Application {
                 ));
             fn_service(move |io: actix_web::rt::net::TcpStream| {
                 let peer = io.peer_addr().ok();
+                // Compressed answers go out chunked, in several writes: without TCP_NODELAY
+                // a keep-alive client waits for Nagle against its delayed ACK (15-40 ms).
                 let _ = io.set_nodelay(true);
                 std::future::ready(Ok::<_, actix_http::error::DispatchError>((
                     wire::JsonErrors::new(io, head_timeout),
