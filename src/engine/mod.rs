@@ -7,6 +7,7 @@
 //! the CLI and the tests that run every engine all iterate [`EngineKind::ALL`].
 
 pub mod auto;
+pub mod board;
 pub mod eval;
 pub mod greedy;
 pub mod mcts;

@@ -26,7 +26,6 @@
 //! (the check changed the move), e.g. `pattern search: perfect ran out, threat-space
 //! defence`.
 
-mod codes;
 mod order;
 mod pattern;
 mod search;

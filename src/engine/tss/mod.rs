@@ -8,7 +8,7 @@
 //! move that could spoil that VCF (the cells the VCF uses, and the cells where the
 //! defender could build a four or five along it; every other move leaves the VCF
 //! standing). Fives, fours and threes come from per-window counts kept in sets
-//! ([`board`]), so nothing scans the board; both searches keep a transposition table.
+//! (the shared [`LineBoard`]), so nothing scans the board; both searches keep a transposition table.
 //!
 //! Exactly-k is respected (with overline off a line that would grow past `k` is no
 //! four). A defender holding blocks may answer a four with a block: both answers are
@@ -17,19 +17,20 @@
 //!
 //! A [`Proof`] is a strategy tree: the attacker's move, the defender replies that need
 //! their own continuation, and one continuation that wins against every other reply.
+//!
+//! [`LineBoard`]: crate::engine::board::LineBoard
 
-pub(crate) mod board;
 mod root;
 pub(crate) mod search;
 
 use std::time::Duration;
 
+use crate::engine::board::{stone, PatternBoard, BLOCK, EMPTY};
 use crate::engine::{Clock, Limits};
 use crate::game::{Move, Piece, Player, Position};
 
 pub use root::{plan, RootPlan};
 
-pub(crate) use board::ThreatBoard;
 use search::{Solver, R, VCF_DEPTH};
 
 /// A forced win for the attacker, who is to move at its root.
@@ -184,7 +185,7 @@ impl Tss {
     /// A searcher for `position` that stops when `clock` says so.
     pub fn new(position: &Position, clock: Clock) -> Tss {
         Tss {
-            solver: Solver::new(ThreatBoard::new(position), clock),
+            solver: Solver::new(PatternBoard::new(position), clock),
             to_move: position.to_move(),
             unsupported: Player::BOTH.map(|p| unsupported(position, p)),
             spent: 0,
@@ -263,17 +264,17 @@ impl Tss {
             return Verdict::Unsupported(why);
         }
         let board = &mut self.solver.board;
-        if board.cells[mv.cell()] != board::EMPTY
+        if board.cells()[mv.cell()] != EMPTY
             || !matches!(mv.piece, Piece::Mark | Piece::Block)
-            || (mv.piece == Piece::Block && board.blocks[me] == 0)
+            || (mv.piece == Piece::Block && board.blocks(me) == 0)
         {
             return Verdict::Unsupported("only a mark or a block on an empty cell");
         }
         if mv.piece == Piece::Block {
             board.hand_block(me, -1);
-            board.put(mv.cell(), board::BLOCK);
+            board.put(mv.cell(), BLOCK);
         } else {
-            board.put(mv.cell(), board::stone(me));
+            board.put(mv.cell(), stone(me));
         }
         let verdict = search(self, opp);
         let board = &mut self.solver.board;
