@@ -27,12 +27,14 @@
 //! move's win rate (1 a win, 0.5 a draw, 0 a loss, averaged over its playouts).
 //! [`Mcts::search`] gives every root move's visits and win rate.
 
+mod shape;
 mod sim;
 
 use rand::rngs::StdRng;
 use rand::Rng;
 
-use self::sim::{FastRng, Sim};
+use self::shape::FastRng;
+use self::sim::Sim;
 use super::{
     sort_best_first, Analysis, Clock, Engine, Evaluation, Limits, MoveEval, Outcome, SearchStats,
 };

@@ -22,6 +22,7 @@ const MAX_K: usize = 5;
 const OFF: u32 = BLOCK as u32;
 
 /// The codes of one board, updated move by move.
+#[derive(Clone)]
 pub struct LineCodes {
     table: &'static [Line],
     /// `codes[cell][direction]`.

@@ -34,7 +34,7 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 pub use codes::{Line, LineCodes, Shape};
-pub use weights::{pattern_gain, Pattern, Potential, Weights, COMPLETES};
+pub use weights::{pattern_gain, Pattern, Playout, Potential, Weights, COMPLETES};
 
 use crate::game::cell_key as game_cell_key;
 use crate::game::{splitmix64, Cell, Geometry, Player, Position};
@@ -91,6 +91,7 @@ pub enum WinRule {
 }
 
 /// The board under weight scheme `W`. Players are indices (0 = `x`, 1 = `o`).
+#[derive(Clone)]
 pub struct LineBoard<W: Weights> {
     geo: Arc<Geometry>,
     k: usize,
@@ -134,7 +135,7 @@ pub struct LineBoard<W: Weights> {
 }
 
 /// What a window state means (see `LineBoard::kinds`).
-#[derive(Copy, Clone, Default)]
+#[derive(Copy, Clone, Default, Debug)]
 struct Kind {
     /// Marks of `x` and `o`.
     count: [u8; 2],
@@ -154,7 +155,7 @@ struct Kind {
 
 /// What an open window offers one player: how much a further mark would add to the
 /// player's score, and the window's weight in [`LineBoard::lines_through`].
-#[derive(Copy, Clone, Default)]
+#[derive(Copy, Clone, Default, Debug)]
 struct Growth {
     gain: i64,
     lines: u32,
@@ -164,6 +165,8 @@ struct Growth {
 pub type PatternBoard = LineBoard<Pattern>;
 /// The board of `minimax`'s evaluation.
 pub type PotentialBoard = LineBoard<Potential>;
+/// The board of `mcts`'s playouts.
+pub type PlayoutBoard = LineBoard<Playout>;
 
 impl<W: Weights> LineBoard<W> {
     /// The board of `position` (marks, blocks and the blocks each side holds).
@@ -266,6 +269,26 @@ impl<W: Weights> LineBoard<W> {
     pub fn with_codes(mut self) -> LineBoard<W> {
         self.codes = LineCodes::new(&self.geo, &self.cells);
         self
+    }
+
+    /// Makes `self` a copy of `other` (a board of the same geometry), reusing its
+    /// buffers: what a search that restarts from a root many times does.
+    pub fn copy_from(&mut self, other: &LineBoard<W>) {
+        debug_assert!(Arc::ptr_eq(&self.geo, &other.geo));
+        self.cells.clone_from(&other.cells);
+        self.blocks = other.blocks;
+        self.hash = other.hash;
+        self.state.clone_from(&other.state);
+        self.blocked.clone_from(&other.blocked);
+        self.slot.clone_from(&other.slot);
+        for (mine, theirs) in self.sets.iter_mut().zip(&other.sets) {
+            for (a, b) in mine.iter_mut().zip(theirs) {
+                a.clone_from(b);
+            }
+        }
+        self.score = other.score;
+        self.sums.clone_from(&other.sums);
+        self.codes.clone_from(&other.codes);
     }
 
     /// Marks in a row needed to win.
@@ -461,9 +484,9 @@ impl<W: Weights> LineBoard<W> {
         sum
     }
 
-    /// The windows through `cell`.
+    /// The windows through `cell` (indices into the geometry's windows).
     #[inline]
-    fn through(&self, cell: usize) -> &[u32] {
+    pub fn through(&self, cell: usize) -> &[u32] {
         &self.through[self.through_range(cell)]
     }
 

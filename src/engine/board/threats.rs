@@ -79,6 +79,27 @@ impl<W: Weights> LineBoard<W> {
         three
     }
 
+    /// The last cell (in row-major order) where a mark of `p` wins at once, if any.
+    pub fn win_cell(&self, p: usize) -> Option<usize> {
+        self.sets[p][1]
+            .iter()
+            .filter(|&&w| self.completes_line(w as usize, p))
+            .filter_map(|&w| {
+                let window = self.window(w as usize);
+                window.iter().find(|&&c| self.cells[c as usize] == EMPTY)
+            })
+            .max()
+            .map(|&c| c as usize)
+    }
+
+    /// True when `p`'s marks make a winning line through `cell` (after `p` marked it).
+    pub fn wins_through(&self, p: usize, cell: usize) -> bool {
+        self.through(cell).iter().any(|&w| {
+            self.kind_of(w as usize).count[p] as usize == self.k
+                && self.completes_line(w as usize, p)
+        })
+    }
+
     /// True when `p` has a cell that wins at once.
     pub fn has_win(&self, p: usize) -> bool {
         self.sets[p][1]
