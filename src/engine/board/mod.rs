@@ -17,11 +17,13 @@
 //! On request the board also keeps [`LineCodes`]: per cell and direction the contents
 //! of the cells around it, which a table turns into the shapes and gains of a mark there.
 //!
-//! Rule variants: whether k in a row wins with more beside it is a [`WinRule`] per
-//! player, checked in one place ([`LineBoard::completes_line`]) that every "win"
-//! query goes through; a rule that bars one player's overlines (renju) or wants a line
-//! open at an end (caro) is one more arm there, and a per-player window rule one more
-//! column of the state table.
+//! Rule variants: when k in a row wins is a [`WinRule`] per player, from the game's
+//! [`Variant`] (renju: x exactly five, o five or more; caro: exactly k and not shut by
+//! the opponent at both ends), checked in one place ([`LineBoard::completes_line`])
+//! that every "win" query goes through. Which cells a player may not mark (renju's
+//! forbidden moves for x) is the position's to say (`Position::forbidden`); a search
+//! that plays renju asks it before a mark of x, and a per-player window rule would be
+//! one more column of the state table.
 
 mod codes;
 mod threats;
@@ -37,7 +39,7 @@ pub use codes::{Line, LineCodes, Shape};
 pub use weights::{pattern_gain, Pattern, Playout, Potential, Weights, COMPLETES};
 
 use crate::game::cell_key as game_cell_key;
-use crate::game::{splitmix64, Cell, Geometry, Player, Position};
+use crate::game::{splitmix64, Cell, Geometry, Player, Position, Variant};
 
 /// An empty cell.
 pub const EMPTY: u8 = 0;
@@ -88,6 +90,25 @@ pub enum WinRule {
     Overline,
     /// Exactly k in a row win; more do not.
     Exact,
+    /// Exactly k, and not with the opponent's marks at both ends (caro; the board's
+    /// edge shuts nothing).
+    ExactOpen,
+}
+
+impl WinRule {
+    /// Each player's rule under `geo`'s variant and overline setting.
+    pub fn of(geo: &Geometry) -> [WinRule; 2] {
+        let free = if geo.overline {
+            WinRule::Overline
+        } else {
+            WinRule::Exact
+        };
+        match geo.variant {
+            Variant::Free => [free; 2],
+            Variant::Renju => [WinRule::Exact, WinRule::Overline],
+            Variant::Caro => [WinRule::ExactOpen; 2],
+        }
+    }
 }
 
 /// The board under weight scheme `W`. Players are indices (0 = `x`, 1 = `o`).
@@ -194,11 +215,7 @@ impl<W: Weights> LineBoard<W> {
             through.extend_from_slice(windows.through(c));
             offsets.push(through.len() as u32);
         }
-        let rule = if geo.overline {
-            WinRule::Overline
-        } else {
-            WinRule::Exact
-        };
+        let rule = WinRule::of(&geo);
         let row = k + 1;
         let kinds = (0..2 * row * row)
             .map(|i| {
@@ -211,7 +228,7 @@ impl<W: Weights> LineBoard<W> {
             through,
             geo,
             k,
-            rule: [rule; 2],
+            rule,
             cells: vec![EMPTY; cells],
             blocks: [
                 position.hand(Player::X).block,
@@ -523,14 +540,24 @@ impl<W: Weights> LineBoard<W> {
 
     /// True when filling window `w` with `p`'s marks makes a winning line under `p`'s
     /// [`WinRule`]: always with overlines, else only when the cells just outside it are
-    /// not `p`'s.
+    /// not `p`'s (and under caro not both the opponent's).
     #[inline]
     fn completes_line(&self, w: usize, p: usize) -> bool {
+        let end = |i: usize| {
+            let c = self.ends[w][i];
+            if c == NONE {
+                EMPTY
+            } else {
+                self.cells[c as usize]
+            }
+        };
         match self.rule[p] {
             WinRule::Overline => true,
-            WinRule::Exact => self.ends[w]
-                .iter()
-                .all(|&c| c == NONE || self.cells[c as usize] != stone(p)),
+            WinRule::Exact => end(0) != stone(p) && end(1) != stone(p),
+            WinRule::ExactOpen => {
+                let (a, b) = (end(0), end(1));
+                a != stone(p) && b != stone(p) && !(a == stone(1 - p) && b == stone(1 - p))
+            }
         }
     }
 }

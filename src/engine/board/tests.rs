@@ -6,7 +6,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::engine::eval;
-use crate::game::{Hand, Move, Rules, Undo};
+use crate::game::{Hand, Move, Rules, Undo, Variant};
 
 /// Everything the board keeps, recounted from `pos` alone, compared with `board`
 /// (kept move by move) and with a board built afresh from `pos`.
@@ -149,19 +149,17 @@ fn replay<W: Weights>(rules: &Rules, steps: &[(u16, bool)], codes: bool) {
 }
 
 fn rules() -> impl Strategy<Value = Rules> {
-    (
-        2u64..10,
-        2u64..10,
-        1u64..7,
-        any::<bool>(),
-        0u8..3,
-        0u8..2,
-        0u8..2,
-    )
-        .prop_map(|(m, n, k, overline, block, remove, bomb)| {
+    let hands = (0u8..3, 0u8..2, 0u8..2);
+    let variant = prop::sample::select(Variant::ALL.to_vec());
+    (2u64..10, 2u64..10, 1u64..7, any::<bool>(), hands, variant).prop_map(
+        |(m, n, k, overline, (block, remove, bomb), variant)| {
             let hand = Hand::new(block, remove, bomb);
-            Rules::new(m, n, k, overline, [hand, hand]).unwrap()
-        })
+            let rules = Rules::new(m, n, k, overline, [hand, hand]).unwrap();
+            // Renju wants k = 5, and the variants marks only: else freestyle.
+            let marks_only = Rules::new(m, n, k, overline, Default::default()).unwrap();
+            marks_only.with_variant(variant).unwrap_or(rules)
+        },
+    )
 }
 
 fn steps() -> impl Strategy<Value = Vec<(u16, bool)>> {
@@ -281,5 +279,34 @@ fn exactly_k_wins_list_no_overline() {
         board.win_cells(0, &mut out);
         out.sort_unstable();
         assert_eq!(out, wins, "{row}");
+    }
+}
+
+/// Renju: x wins with exactly five, o with five or more. Caro: exactly k, and not
+/// between two of the opponent's marks (the edge shuts nothing).
+#[test]
+fn the_variants_win_rules() {
+    let renju = Rules::new(11, 1, 5, true, [Hand::default(); 2])
+        .unwrap()
+        .with_variant(Variant::Renju)
+        .unwrap();
+    let caro = Rules::new(11, 1, 5, true, [Hand::default(); 2])
+        .unwrap()
+        .with_variant(Variant::Caro)
+        .unwrap();
+    let cases: [(&Rules, &str, usize, Vec<u16>); 6] = [
+        (&renju, "xxxx.x.....", 0, vec![]),
+        (&renju, "oooo.o.....", 1, vec![4]),
+        (&caro, "oxxxx.o....", 0, vec![]),
+        (&caro, "oxxxx......", 0, vec![5]),
+        (&caro, "xxxx.o.....", 0, vec![4]),
+        (&caro, ".xxxx.x....", 0, vec![0]),
+    ];
+    for (rules, row, p, wins) in cases {
+        let mut board = board_of(rules, &[row]);
+        let mut out = Vec::new();
+        board.win_cells(p, &mut out);
+        out.sort_unstable();
+        assert_eq!(out, wins, "{:?} {row}", rules.variant());
     }
 }

@@ -1,12 +1,13 @@
 //! The simulation board against [`Position`]: random games of marks, blocks, removes
-//! and bombs played on both, with and without overlines (exactly k), small boards
-//! (every empty cell a candidate) and large ones (cells near a piece).
+//! and bombs played on both, with and without overlines (exactly k), under renju and
+//! caro, small boards (every empty cell a candidate) and large ones (cells near a
+//! piece).
 
 use proptest::prelude::*;
 
 use super::*;
 use crate::engine::mcts::shape::NEAR_RADIUS;
-use crate::game::Rules;
+use crate::game::{Rules, Variant};
 
 /// `4^marks` summed over the windows `player` can still complete and holds a mark in,
 /// recounted from the position.
@@ -106,19 +107,17 @@ fn check(pos: &Position, sim: &mut Sim) {
 }
 
 fn rules() -> impl Strategy<Value = Rules> {
-    (
-        2u64..12,
-        2u64..12,
-        1u64..7,
-        any::<bool>(),
-        0u8..3,
-        0u8..2,
-        0u8..2,
-    )
-        .prop_map(|(m, n, k, overline, block, remove, bomb)| {
+    let hands = (0u8..3, 0u8..2, 0u8..2);
+    let variant = prop::sample::select(Variant::ALL.to_vec());
+    (2u64..12, 2u64..12, 1u64..7, any::<bool>(), hands, variant).prop_map(
+        |(m, n, k, overline, (block, remove, bomb), variant)| {
             let hand = Hand::new(block, remove, bomb);
-            Rules::new(m, n, k, overline, [hand, hand]).unwrap()
-        })
+            let rules = Rules::new(m, n, k, overline, [hand, hand]).unwrap();
+            // Renju wants k = 5, and the variants marks only: else freestyle.
+            let marks_only = Rules::new(m, n, k, overline, Default::default()).unwrap();
+            marks_only.with_variant(variant).unwrap_or(rules)
+        },
+    )
 }
 
 proptest! {
