@@ -26,6 +26,7 @@
 //! one more column of the state table.
 
 mod codes;
+mod table;
 mod threats;
 mod weights;
 
@@ -36,6 +37,7 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 pub use codes::{Line, LineCodes, Shape};
+use table::{kind, Growth, Kind};
 pub use weights::{pattern_gain, Pattern, Playout, Potential, Weights, COMPLETES};
 
 use crate::game::cell_key as game_cell_key;
@@ -153,33 +155,6 @@ pub struct LineBoard<W: Weights> {
     sums: Vec<[i64; 2]>,
     codes: Option<LineCodes>,
     weights: PhantomData<W>,
-}
-
-/// What a window state means (see `LineBoard::kinds`).
-#[derive(Copy, Clone, Default, Debug)]
-struct Kind {
-    /// Marks of `x` and `o`.
-    count: [u8; 2],
-    /// What the window adds to each score.
-    score: [i64; 2],
-    /// For each player: how many marks they still miss if the window is open for them
-    /// (no block, no opposing mark), else `None`.
-    need: [Option<u8>; 2],
-    /// For each player: how many marks they still miss (1 or 2) if the window is open
-    /// for them, else 0 (the set it is kept in).
-    class: [u8; 2],
-    /// What the window offers each player (nothing once it is closed to them).
-    growth: [Growth; 2],
-    /// Its share of each player's per-cell sums on every cell of it.
-    cell: [i64; 2],
-}
-
-/// What an open window offers one player: how much a further mark would add to the
-/// player's score, and the window's weight in [`LineBoard::lines_through`].
-#[derive(Copy, Clone, Default, Debug)]
-struct Growth {
-    gain: i64,
-    lines: u32,
 }
 
 /// The board the threat solver and the pattern search share.
@@ -560,37 +535,4 @@ impl<W: Weights> LineBoard<W> {
             }
         }
     }
-}
-
-/// What a window holding `count` marks means under scheme `W`, `open` when no block
-/// breaks it.
-fn kind<W: Weights>(k: usize, count: [u8; 2], open: bool) -> Kind {
-    const LINES: [u32; 4] = [1, 64, 16, 4];
-    let mut kind = Kind {
-        count,
-        ..Kind::default()
-    };
-    if !open {
-        return kind;
-    }
-    for p in 0..2 {
-        if W::CELL_SUMS {
-            kind.cell[p] = W::cell_share(k, count, p);
-        }
-        if count[1 - p] != 0 {
-            continue;
-        }
-        let c = count[p] as usize;
-        kind.score[p] = W::window(k, c);
-        let need = k.saturating_sub(c);
-        kind.need[p] = Some(need as u8);
-        if (1..=2).contains(&need) {
-            kind.class[p] = need as u8;
-        }
-        kind.growth[p] = Growth {
-            gain: W::window(k, (c + 1).min(k)) - W::window(k, c),
-            lines: LINES.get(need).copied().unwrap_or(1),
-        };
-    }
-    kind
 }
