@@ -332,10 +332,14 @@ impl PatternSearch {
         if forced.is_none() && depth <= 0 {
             // A leaf: a short forced win by fours found within a few solver nodes, then
             // the static value.
-            if self.solver.board.may_four(me)
-                && self.solver.vcf_within(me, LEAF_VCF, LEAF_VCF_NODES) == R::Win
-            {
-                return WIN - ply as i64 - 3;
+            if self.solver.board.may_four(me) {
+                // The VCF's fours are all taken back: the line codes need not follow.
+                let codes = self.solver.board.set_codes_aside();
+                let vcf = self.solver.vcf_within(me, LEAF_VCF, LEAF_VCF_NODES);
+                self.solver.board.restore_codes(codes);
+                if vcf == R::Win {
+                    return WIN - ply as i64 - 3;
+                }
             }
             if !self.solver.board.may_four(me ^ 1) {
                 if self.solver.board.has_three(me) {

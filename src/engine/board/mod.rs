@@ -157,6 +157,13 @@ pub struct LineBoard<W: Weights> {
     weights: PhantomData<W>,
 }
 
+/// Line codes set aside (see [`LineBoard::set_codes_aside`]), with the key of the
+/// cells they were left on.
+pub struct CodesAside {
+    codes: Option<LineCodes>,
+    hash: u64,
+}
+
 /// The board the threat solver and the pattern search share.
 pub type PatternBoard = LineBoard<Pattern>;
 /// The board of `minimax`'s evaluation.
@@ -281,6 +288,25 @@ impl<W: Weights> LineBoard<W> {
         self.score = other.score;
         self.sums.clone_from(&other.sums);
         self.codes.clone_from(&other.codes);
+    }
+
+    /// Sets the line codes aside, for trial moves that are all taken back before the
+    /// codes are read again (the threat solver's fours at the pattern search's leaves):
+    /// they then cost those moves nothing. [`LineBoard::restore_codes`] puts them back.
+    pub fn set_codes_aside(&mut self) -> CodesAside {
+        CodesAside {
+            codes: self.codes.take(),
+            hash: self.hash,
+        }
+    }
+
+    /// Puts back the codes [`LineBoard::set_codes_aside`] took, on the same cells.
+    pub fn restore_codes(&mut self, aside: CodesAside) {
+        debug_assert_eq!(
+            aside.hash, self.hash,
+            "the cells changed while the codes were aside"
+        );
+        self.codes = aside.codes;
     }
 
     /// Marks in a row needed to win.
@@ -410,12 +436,16 @@ impl<W: Weights> LineBoard<W> {
     /// `auto`'s search 16% slower (the same tree, replayed).
     #[inline(always)]
     fn set_state(&mut self, w: usize, after: u16) {
-        let before = self.kinds[self.state[w] as usize];
+        let before = &self.kinds[self.state[w] as usize];
         let now = &self.kinds[after as usize];
         self.score[0] += now.score[0] - before.score[0];
         self.score[1] += now.score[1] - before.score[1];
         let (old, class) = (before.class, now.class);
-        let d = [now.cell[0] - before.cell[0], now.cell[1] - before.cell[1]];
+        let d = if W::CELL_SUMS {
+            [now.cell[0] - before.cell[0], now.cell[1] - before.cell[1]]
+        } else {
+            [0, 0]
+        };
         self.state[w] = after;
         if old != class {
             for p in 0..2 {
