@@ -137,8 +137,11 @@ pub struct LineBoard<W: Weights> {
     kinds: Vec<Kind>,
     /// Position of the window inside its set, per player.
     slot: Vec<[u32; 2]>,
-    /// `sets[p][need]`: windows open for `p` that miss exactly `need` marks (1 or 2).
+    /// `sets[p][need]`: windows open for `p` that miss exactly `need` marks (1 or 2),
+    /// when the scheme keeps them (`W::SETS`).
     sets: [[Vec<u32>; 3]; 2],
+    /// Windows open for each player that miss exactly one mark.
+    ones: [u32; 2],
     /// The windows through each cell: `through[offsets[c]..offsets[c + 1]]` (a copy of
     /// the geometry's lists, read on every move without going through the `Arc`).
     offsets: Vec<u32>,
@@ -224,6 +227,7 @@ impl<W: Weights> LineBoard<W> {
             kinds,
             slot: vec![[0; 2]; nw],
             sets: Default::default(),
+            ones: [0; 2],
             seen: vec![0; cells],
             stamp: 0,
             pairs: Vec::new(),
@@ -241,7 +245,8 @@ impl<W: Weights> LineBoard<W> {
         for w in 0..nw {
             for p in 0..2 {
                 board.score[p] += empty.score[p];
-                if empty.class[p] != 0 {
+                board.ones[p] += (empty.class[p] == 1) as u32;
+                if W::SETS && empty.class[p] != 0 {
                     board.move_to_set(w, p, 0, empty.class[p]);
                 }
             }
@@ -286,6 +291,7 @@ impl<W: Weights> LineBoard<W> {
             }
         }
         self.score = other.score;
+        self.ones = other.ones;
         self.sums.clone_from(&other.sums);
         self.codes.clone_from(&other.codes);
     }
@@ -449,7 +455,8 @@ impl<W: Weights> LineBoard<W> {
         self.state[w] = after;
         if old != class {
             for p in 0..2 {
-                if old[p] != class[p] {
+                self.ones[p] = self.ones[p] + (class[p] == 1) as u32 - (old[p] == 1) as u32;
+                if W::SETS && old[p] != class[p] {
                     self.move_to_set(w, p, old[p], class[p]);
                 }
             }

@@ -5,6 +5,7 @@
 
 use super::{LineBoard, Potential, Weights, COMPLETES, EMPTY};
 
+/// The queries read the sets, which every scheme but [`Potential`] keeps.
 impl<W: Weights> LineBoard<W> {
     fn next_stamp(&mut self) -> u32 {
         self.stamp = self.stamp.wrapping_add(1);
@@ -17,6 +18,7 @@ impl<W: Weights> LineBoard<W> {
 
     /// The empty cells where a mark of `p` wins at once, into `out` (cleared first).
     pub fn win_cells(&mut self, p: usize, out: &mut Vec<u16>) {
+        debug_assert!(W::SETS, "this scheme keeps no window sets");
         out.clear();
         if self.sets[p][1].is_empty() {
             return;
@@ -44,6 +46,7 @@ impl<W: Weights> LineBoard<W> {
     /// True when `p` has a window missing only two marks (a four can be made there).
     #[inline]
     pub fn may_four(&self, p: usize) -> bool {
+        debug_assert!(W::SETS, "this scheme keeps no window sets");
         !self.sets[p][2].is_empty()
     }
 
@@ -52,6 +55,7 @@ impl<W: Weights> LineBoard<W> {
     /// that only a five could stop `p` after it. Found from the windows `p` misses two
     /// marks in: marking one of their empty cells makes the other a winning cell.
     pub fn has_three(&mut self, p: usize) -> bool {
+        debug_assert!(W::SETS, "this scheme keeps no window sets");
         let set = &self.sets[p][2];
         if set.len() < 2 {
             return false;
@@ -81,6 +85,7 @@ impl<W: Weights> LineBoard<W> {
 
     /// The last cell (in row-major order) where a mark of `p` wins at once, if any.
     pub fn win_cell(&self, p: usize) -> Option<usize> {
+        debug_assert!(W::SETS, "this scheme keeps no window sets");
         self.sets[p][1]
             .iter()
             .filter(|&&w| self.completes_line(w as usize, p))
@@ -102,6 +107,7 @@ impl<W: Weights> LineBoard<W> {
 
     /// True when `p` has a cell that wins at once.
     pub fn has_win(&self, p: usize) -> bool {
+        debug_assert!(W::SETS, "this scheme keeps no window sets");
         self.sets[p][1]
             .iter()
             .any(|&w| self.completes_line(w as usize, p))
@@ -132,6 +138,7 @@ impl<W: Weights> LineBoard<W> {
 
     /// The cells where a mark of `p` makes a four (leaves a cell that then wins), each once.
     pub fn four_moves(&mut self, p: usize, out: &mut Vec<u16>) {
+        debug_assert!(W::SETS, "this scheme keeps no window sets");
         out.clear();
         let stamp = self.next_stamp();
         for i in 0..self.sets[p][2].len() {
@@ -152,6 +159,7 @@ impl<W: Weights> LineBoard<W> {
     /// The empty cells of the windows `p` misses `need` marks in (1..=3), each once,
     /// appended to `out` (from the sets for 1 and 2, by a scan of the windows for 3).
     pub fn cells_of_class(&mut self, p: usize, need: usize, out: &mut Vec<u16>, fresh: bool) {
+        debug_assert!(W::SETS, "this scheme keeps no window sets");
         let stamp = if fresh { self.next_stamp() } else { self.stamp };
         let scanned: Vec<u32>;
         let windows: &[u32] = if need < 3 {
@@ -201,7 +209,7 @@ impl<W: Weights> LineBoard<W> {
     /// Open windows in which `p` misses only one mark (a win next move, overline aside).
     #[inline]
     pub fn fours(&self, p: usize) -> u32 {
-        self.sets[p][1].len() as u32
+        self.ones[p]
     }
 }
 

@@ -12,6 +12,11 @@ pub trait Weights {
     /// schemes that do not read them leave them off.
     const CELL_SUMS: bool;
 
+    /// Whether the board keeps the sets of windows missing one or two marks (the
+    /// threat queries' source); without them it only counts the windows missing one
+    /// ([`LineBoard::fours`](super::LineBoard::fours)).
+    const SETS: bool = true;
+
     /// The weight of a window open for a player holding `marks` of its `k` cells.
     fn window(k: usize, marks: usize) -> i64;
 
@@ -67,6 +72,7 @@ pub struct Potential;
 
 impl Weights for Potential {
     const CELL_SUMS: bool = true;
+    const SETS: bool = false;
 
     #[inline]
     fn window(_k: usize, marks: usize) -> i64 {
