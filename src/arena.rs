@@ -734,6 +734,6 @@ pub fn main(args: ArenaArgs) -> i32 {
             return 1;
         }
     }
-    crate::cli::print_line(&report(&config, &summarize(&games)));
+    crate::output::print_line(&report(&config, &summarize(&games)));
     0
 }
