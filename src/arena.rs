@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use crate::engine::{eval, EngineKind, Limits, Outcome, Parameter};
+use crate::engine::{eval, EngineKind, Limits, Outcome, Parameter, SearchContext};
 use crate::game::{Hand, Move, Player, Position, Rules};
 
 /// One contestant: an engine and its parameters, written `name[:key=value]*`,
@@ -455,6 +455,9 @@ pub fn play_game(config: &ArenaConfig, index: usize, opening: &[Move]) -> GameRe
         config.engines[1].limits(config.time),
     ];
     let mut rngs = [0, 1].map(|e| StdRng::seed_from_u64(engine_seed(config.seed, index, e)));
+    // Each engine keeps its own state through the game (as a server does between a
+    // game's requests), and none from an earlier game.
+    let mut contexts = [SearchContext::new(), SearchContext::new()];
     let mut p = Position::empty(&config.rules);
     for &mv in &opening {
         p.play(mv);
@@ -470,7 +473,7 @@ pub fn play_game(config: &ArenaConfig, index: usize, opening: &[Move]) -> GameRe
             1 - x_engine
         };
         let start = Instant::now();
-        let analysis = engines[e].analyze(&p, &limits[e], &mut rngs[e]);
+        let analysis = engines[e].analyze_with(&p, &limits[e], &mut contexts[e], &mut rngs[e]);
         think[e] += start.elapsed();
         counts[e] += 1;
         if p.try_play(analysis.best).is_err() {

@@ -30,7 +30,7 @@ use rand::RngExt;
 
 use super::eval::{potential_through, window_state, window_weight};
 use super::patterns::{can_win_after, changed_cells, finish, reopened, winning_cells};
-use super::{Analysis, Engine, Evaluation, Limits, MoveEval, Outcome};
+use super::{Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Outcome, SearchContext};
 use crate::game::{Move, Piece, Player, Position};
 
 /// The `greedy` engine. Stateless: build it once and share it.
@@ -45,7 +45,14 @@ pub fn win_score(k: u32) -> f64 {
 }
 
 impl Engine for Greedy {
-    fn analyze(&self, position: &Position, _limits: &Limits, rng: &mut StdRng) -> Analysis {
+    fn analyze_in(
+        &self,
+        position: &Position,
+        _limits: &Limits,
+        _budget: &mut Budget,
+        _ctx: &mut SearchContext,
+        rng: &mut StdRng,
+    ) -> Analysis {
         let start = Instant::now();
         let me = position.to_move();
         let win = win_score(position.k());

@@ -34,7 +34,8 @@ use rand::Rng;
 
 use self::sim::{FastRng, Sim};
 use super::{
-    sort_best_first, Analysis, Clock, Engine, Evaluation, Limits, MoveEval, Outcome, SearchStats,
+    sort_best_first, Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Outcome,
+    SearchContext, SearchStats,
 };
 use crate::game::{Move, Piece, Position};
 
@@ -399,8 +400,12 @@ impl Tree {
 
 impl Mcts {
     /// Runs the search and reports every root tree move with its visits and win rate.
-    pub fn search(&self, position: &Position, limits: &Limits, rng: &mut StdRng) -> SearchReport {
-        let mut clock = Clock::start(limits);
+    pub fn search(
+        &self,
+        position: &Position,
+        clock: &mut Budget,
+        rng: &mut StdRng,
+    ) -> SearchReport {
         let root_sim = Sim::new(position);
         let mut sim = root_sim.clone();
         let mut fast = FastRng::new(rng.next_u64());
@@ -511,9 +516,15 @@ impl Mcts {
 }
 
 impl Engine for Mcts {
-    fn analyze(&self, position: &Position, limits: &Limits, rng: &mut StdRng) -> Analysis {
-        let clock = Clock::start(limits);
-        let report = self.search(position, limits, rng);
+    fn analyze_in(
+        &self,
+        position: &Position,
+        _limits: &Limits,
+        clock: &mut Budget,
+        _ctx: &mut SearchContext,
+        rng: &mut StdRng,
+    ) -> Analysis {
+        let report = self.search(position, clock, rng);
         let total: u64 = report.root.iter().map(|r| u64::from(r.visits)).sum();
         let share = |visits: u32| {
             if total == 0 {

@@ -33,7 +33,9 @@ use rand::rngs::StdRng;
 use rand::RngExt;
 
 use super::patterns::{finish, winning_cells};
-use super::{Action, Analysis, Engine, Evaluation, Limits, MoveEval, Outcome};
+use super::{
+    Action, Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Outcome, SearchContext,
+};
 use crate::game::{Cell, Move, Piece, Player, Position, DIRECTIONS};
 
 /// Priority of a mark that completes the mover's own `k`.
@@ -202,7 +204,14 @@ fn run_ends(position: &Position, player: Player, len: usize) -> Vec<usize> {
 }
 
 impl Engine for Priority {
-    fn analyze(&self, position: &Position, _limits: &Limits, rng: &mut StdRng) -> Analysis {
+    fn analyze_in(
+        &self,
+        position: &Position,
+        _limits: &Limits,
+        _budget: &mut Budget,
+        _ctx: &mut SearchContext,
+        rng: &mut StdRng,
+    ) -> Analysis {
         let start = Instant::now();
         let hand = position.hand(position.to_move());
         let grid = priorities(position);

@@ -62,7 +62,7 @@ use rand::rngs::StdRng;
 use rand::RngExt;
 
 use super::patterns::{can_win_after, changed_cells, finish, reopened, winning_cells};
-use super::{Analysis, Engine, Evaluation, Limits, MoveEval, Outcome};
+use super::{Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Outcome, SearchContext};
 use crate::game::{Cell, Move, Piece, Player, Position, DIRECTIONS};
 
 /// The score of a mark that completes the mover's own `k`.
@@ -373,7 +373,14 @@ fn value(e: &CellEval, p: Player, me: Player) -> f64 {
 }
 
 impl Engine for Threat {
-    fn analyze(&self, position: &Position, _limits: &Limits, rng: &mut StdRng) -> Analysis {
+    fn analyze_in(
+        &self,
+        position: &Position,
+        _limits: &Limits,
+        _budget: &mut Budget,
+        _ctx: &mut SearchContext,
+        rng: &mut StdRng,
+    ) -> Analysis {
         let start = Instant::now();
         let me = position.to_move();
         let opp = me.opponent();

@@ -31,13 +31,13 @@ mod order;
 mod pattern;
 mod search;
 
-use std::time::Duration;
-
 use rand::rngs::StdRng;
 
 use crate::engine::minimax::Minimax;
 use crate::engine::perfect::Perfect;
-use crate::engine::{Analysis, Clock, Engine, Evaluation, Limits, MoveEval, Outcome};
+use crate::engine::{
+    Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Outcome, SearchContext,
+};
 use crate::game::{Cell, Move, Piece, Player, Position};
 
 /// The default engine.
@@ -57,30 +57,31 @@ pub fn worth_proving(position: &Position) -> bool {
     cells <= PERFECT_MAX_CELLS && (cells <= 36 || position.empties() <= PROVE_EMPTIES)
 }
 
-fn share(limits: &Limits, time: Duration, fraction: f64) -> Limits {
-    Limits {
-        time,
-        depth: limits.depth,
-        nodes: limits.nodes.map(|n| ((n as f64) * fraction) as u64),
-        mistake_probability: 0.0,
-    }
-}
-
 impl Engine for Auto {
-    fn analyze(&self, position: &Position, limits: &Limits, rng: &mut StdRng) -> Analysis {
-        let clock = Clock::start(limits);
-        let mut spent_nodes = 0;
+    fn analyze_in(
+        &self,
+        position: &Position,
+        limits: &Limits,
+        budget: &mut Budget,
+        ctx: &mut SearchContext,
+        rng: &mut StdRng,
+    ) -> Analysis {
         let mut lost = Vec::new();
         let mut notes: Vec<String> = Vec::new();
         if worth_proving(position) {
-            let attempt = share(limits, limits.time.mul_f64(PROVE_SHARE), PROVE_SHARE);
-            let mut proof = Perfect.analyze(position, &attempt, rng);
+            let mut attempt = budget.share(PROVE_SHARE);
+            let exact = Limits {
+                mistake_probability: 0.0,
+                ..limits.clone()
+            };
+            let mut proof = Perfect.analyze_in(position, &exact, &mut attempt, ctx, rng);
+            budget.charge(attempt.nodes);
             if proof.stats.complete || proof.evaluation.outcome == Outcome::Win {
                 proof.stats.path = Some("perfect".into());
-                proof.stats.elapsed = clock.elapsed();
+                proof.stats.nodes = budget.nodes;
+                proof.stats.elapsed = budget.elapsed();
                 return proof;
             }
-            spent_nodes = proof.stats.nodes;
             lost = proof
                 .moves
                 .iter()
@@ -89,12 +90,19 @@ impl Engine for Auto {
                 .collect();
             notes.push("perfect ran out".into());
         }
-        let rest = share(limits, clock.remaining(), 1.0);
+        let mut rest = budget.rest();
         let (mut analysis, base) = if pattern::applies(position) {
-            (pattern::analyze(position, &rest, rng), "pattern search")
+            (
+                pattern::analyze(position, limits.depth, &mut rest, ctx, rng),
+                "pattern search",
+            )
         } else {
-            (Minimax.analyze(position, &rest, rng), "minimax")
+            (
+                Minimax.analyze_in(position, limits, &mut rest, ctx, rng),
+                "minimax",
+            )
         };
+        budget.charge(rest.nodes);
         if let Some(p) = analysis.stats.path.take() {
             if let Some(rest) = p.strip_prefix(base).and_then(|r| r.strip_prefix(": ")) {
                 notes.push(rest.to_string());
@@ -115,8 +123,8 @@ impl Engine for Auto {
         } else {
             format!("{base}: {}", notes.join(", "))
         };
-        analysis.stats.nodes += spent_nodes;
-        analysis.stats.elapsed = clock.elapsed();
+        analysis.stats.nodes = budget.nodes;
+        analysis.stats.elapsed = budget.elapsed();
         analysis.stats.path = Some(path);
         analysis
     }

@@ -26,7 +26,8 @@ use rand::rngs::StdRng;
 use crate::engine::tss::{self, RootPlan};
 use crate::engine::tt::TranspositionTable;
 use crate::engine::{
-    pick_among_best, Analysis, Clock, Engine, Evaluation, Limits, MoveEval, Outcome, SearchStats,
+    pick_among_best, Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Outcome,
+    SearchContext, SearchStats,
 };
 use crate::game::{Move, Player, Position, Symmetry};
 
@@ -54,11 +55,19 @@ struct RootMove {
 }
 
 impl Engine for Minimax {
-    fn analyze(&self, position: &Position, limits: &Limits, rng: &mut StdRng) -> Analysis {
-        let mut clock = Clock::start(limits);
-        let tt =
-            TranspositionTable::growing_for_budget(limits.time.as_millis(), position.cells().len());
-        let mut s = Searcher::new(position, tt, &mut clock);
+    fn analyze_in(
+        &self,
+        position: &Position,
+        limits: &Limits,
+        clock: &mut Budget,
+        _ctx: &mut SearchContext,
+        rng: &mut StdRng,
+    ) -> Analysis {
+        let tt = TranspositionTable::growing_for_budget(
+            clock.time().as_millis(),
+            position.cells().len(),
+        );
+        let mut s = Searcher::new(position, tt, clock);
         let (m, n) = (position.m(), position.n());
 
         // Candidates, merged by the symmetries that fix the position.
@@ -95,7 +104,7 @@ impl Engine for Minimax {
 
         // Threat-space search first (k >= 4): a forced win is played without searching;
         // against the opponent's forced win only the moves that may stop it are searched.
-        let threats = root_threats(position, limits);
+        let threats = root_threats(position, s.clock);
         let proven_win = match &threats.plan {
             RootPlan::Win(proof) => Some((class_of(proof.first_move()), proof.plies())),
             _ => None,
@@ -275,7 +284,7 @@ impl Engine for Minimax {
 
         let complete = !s.clock.stopped();
         let stats = SearchStats {
-            nodes: s.clock.nodes + threats.nodes,
+            nodes: s.clock.nodes,
             depth: completed,
             elapsed: s.clock.elapsed(),
             complete: complete || proven_win.is_some(),
@@ -296,10 +305,9 @@ const TSS_SHARE: f64 = 0.25;
 /// Quiet threats the root's VCT may chain.
 const TSS_VCT_DEPTH: u32 = 2;
 
-/// What the root's threat-space search found, and what it cost.
+/// What the root's threat-space search found.
 struct RootThreats {
     plan: RootPlan,
-    nodes: u64,
 }
 
 impl RootThreats {
@@ -312,21 +320,16 @@ impl RootThreats {
     }
 }
 
-/// Runs [`tss::plan`] on part of the budget when `k >= 4`.
-fn root_threats(position: &Position, limits: &Limits) -> RootThreats {
+/// Runs [`tss::plan`] on a share of `budget` when `k >= 4`, charging it its nodes.
+fn root_threats(position: &Position, budget: &mut Budget) -> RootThreats {
     if position.k() < 4 {
         return RootThreats {
             plan: RootPlan::Quiet,
-            nodes: 0,
         };
     }
-    let budget = Limits {
-        time: limits.time.mul_f64(TSS_SHARE),
-        nodes: limits.nodes.map(|n| (n as f64 * TSS_SHARE) as u64),
-        ..Limits::default()
-    };
-    let (plan, nodes) = tss::plan(position, Clock::start(&budget), TSS_VCT_DEPTH);
-    RootThreats { plan, nodes }
+    let (plan, nodes) = tss::plan(position, budget.share(TSS_SHARE), TSS_VCT_DEPTH);
+    budget.charge(nodes);
+    RootThreats { plan }
 }
 
 fn move_eval(mv: Move, value: i64, outcome: Outcome, plies: Option<u32>) -> MoveEval {

@@ -54,7 +54,7 @@
 //! open window ("dead" cells) are all alike, so only one of them is tried.
 
 use crate::engine::tt::{from_tt, pack_move, to_tt, unpack_move, Bound, TranspositionTable};
-use crate::engine::Clock;
+use crate::engine::Budget;
 use crate::game::{Move, Piece};
 
 use super::bits::{cells, Bits};
@@ -99,7 +99,7 @@ pub struct Scan<B> {
 pub struct Solver<'a, B: Bits> {
     pub shape: &'a Shape<B>,
     pub tt: TranspositionTable,
-    pub clock: &'a mut Clock,
+    pub clock: &'a mut Budget,
     /// Set once the clock stopped the search: every value since is meaningless.
     pub aborted: bool,
     /// The deepest ply reached.
@@ -139,7 +139,7 @@ pub struct Solver<'a, B: Bits> {
 }
 
 impl<'a, B: Bits> Solver<'a, B> {
-    pub fn new(shape: &'a Shape<B>, tt: TranspositionTable, clock: &'a mut Clock) -> Self {
+    pub fn new(shape: &'a Shape<B>, tt: TranspositionTable, clock: &'a mut Budget) -> Self {
         Solver {
             shape,
             tt,
