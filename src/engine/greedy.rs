@@ -23,8 +23,6 @@
 //! - spending a special piece costs nothing, so it uses them as soon as the potential
 //!   says so rather than saving them for a moment that needs them.
 
-use std::time::Instant;
-
 use rand::rngs::StdRng;
 use rand::RngExt;
 
@@ -49,11 +47,10 @@ impl Engine for Greedy {
         &self,
         position: &Position,
         _limits: &Limits,
-        _budget: &mut Budget,
+        budget: &mut Budget,
         _ctx: &mut SearchContext,
         rng: &mut StdRng,
     ) -> Analysis {
-        let start = Instant::now();
         let me = position.to_move();
         let win = win_score(position.k());
         let mut pos = position.clone();
@@ -94,7 +91,7 @@ impl Engine for Greedy {
                 key,
             ));
         }
-        finish(scored, legal.len() as u64, start)
+        finish(position, scored, legal.len() as u64, budget, rng)
     }
 }
 

@@ -33,10 +33,8 @@ use rand::rngs::StdRng;
 use rand::Rng;
 
 use self::sim::{FastRng, Sim};
-use super::{
-    sort_best_first, Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Outcome,
-    SearchContext, SearchStats,
-};
+use super::root::{self, Choice, RootResults};
+use super::{Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Outcome, SearchContext};
 use crate::game::{Move, Piece, Position};
 
 /// The proven value of a node for the player who made its move.
@@ -537,7 +535,7 @@ impl Engine for Mcts {
         position.legal_moves_into(&mut legal);
         let in_tree: std::collections::HashMap<Move, &RootMove> =
             report.root.iter().map(|r| (r.mv, r)).collect();
-        let mut moves: Vec<MoveEval> = legal
+        let moves: Vec<MoveEval> = legal
             .iter()
             .map(|&mv| {
                 let eval = match in_tree.get(&mv) {
@@ -566,28 +564,18 @@ impl Engine for Mcts {
                 }
             })
             .collect();
-        sort_best_first(&mut moves);
         let chosen = &report.root[report.best];
-        if let Some(i) = moves.iter().position(|e| e.mv == chosen.mv) {
-            moves[..=i].rotate_right(1);
-        }
         let evaluation = Evaluation {
             score: chosen.win_rate.unwrap_or(0.5),
             outcome: chosen.outcome,
             plies: chosen.plies,
         };
-        Analysis {
-            best: chosen.mv,
-            evaluation,
-            moves,
-            pv: report.pv,
-            stats: SearchStats {
-                nodes: report.playouts,
-                depth: report.max_depth,
-                elapsed: clock.elapsed(),
-                complete: report.solved,
-                path: None,
-            },
-        }
+        let line = report.pv[1..].to_vec();
+        let results = RootResults {
+            choice: Choice::Chosen(chosen.mv, evaluation),
+            line_after: Box::new(move |_| line),
+            ..RootResults::new(moves, report.max_depth, report.solved)
+        };
+        root::finish(position, results, clock, rng)
     }
 }

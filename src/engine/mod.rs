@@ -16,6 +16,7 @@ pub mod minimax;
 pub mod patterns;
 pub mod perfect;
 pub mod priority;
+pub mod root;
 pub mod threat;
 pub mod tss;
 pub mod tt;
@@ -28,6 +29,7 @@ use crate::game::{Move, Piece, Position};
 
 pub use budget::Budget;
 pub use context::{ContextPool, SearchContext};
+pub use root::{Note, Route, SearchPath, WinScale};
 
 /// How much work a search may do. Every engine checks these and reports what it used.
 #[derive(Clone, Debug, PartialEq)]
@@ -138,8 +140,9 @@ pub struct SearchStats {
     pub elapsed: Duration,
     /// True when the search finished rather than hit a limit.
     pub complete: bool,
-    /// Which path a composite engine (`auto`) took, e.g. `"perfect"`.
-    pub path: Option<String>,
+    /// Which way the search went (`auto`'s route, what decided the root); shown as
+    /// e.g. `"pattern search: threat-space defence"`.
+    pub path: Option<SearchPath>,
 }
 
 /// An engine's answer for one position.

@@ -27,8 +27,6 @@
 //! blocked; runs shorter than `k - 2` and broken runs (except for the winning cell) are
 //! not seen, so on large boards with a large `k` most empty cells score 50 or 0.
 
-use std::time::Instant;
-
 use rand::rngs::StdRng;
 use rand::RngExt;
 
@@ -208,11 +206,10 @@ impl Engine for Priority {
         &self,
         position: &Position,
         _limits: &Limits,
-        _budget: &mut Budget,
+        budget: &mut Budget,
         _ctx: &mut SearchContext,
         rng: &mut StdRng,
     ) -> Analysis {
-        let start = Instant::now();
         let hand = position.hand(position.to_move());
         let grid = priorities(position);
         let mut scored = Vec::with_capacity(grid.len());
@@ -252,6 +249,6 @@ impl Engine for Priority {
             ));
         }
         let nodes = scored.len() as u64;
-        finish(scored, nodes, start)
+        finish(position, scored, nodes, budget, rng)
     }
 }

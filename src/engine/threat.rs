@@ -56,8 +56,6 @@
 //! its distances to the edges say; those weights come from a small table, so only the
 //! cells near pieces are scanned.
 
-use std::time::Instant;
-
 use rand::rngs::StdRng;
 use rand::RngExt;
 
@@ -377,11 +375,10 @@ impl Engine for Threat {
         &self,
         position: &Position,
         _limits: &Limits,
-        _budget: &mut Budget,
+        budget: &mut Budget,
         _ctx: &mut SearchContext,
         rng: &mut StdRng,
     ) -> Analysis {
-        let start = Instant::now();
         let me = position.to_move();
         let opp = me.opponent();
         let mut pos = position.clone();
@@ -462,7 +459,7 @@ impl Engine for Threat {
                 ));
             }
         }
-        finish(scored, legal.len() as u64, start)
+        finish(position, scored, legal.len() as u64, budget, rng)
     }
 }
 

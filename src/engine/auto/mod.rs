@@ -36,7 +36,8 @@ use rand::rngs::StdRng;
 use crate::engine::minimax::Minimax;
 use crate::engine::perfect::Perfect;
 use crate::engine::{
-    Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Outcome, SearchContext,
+    Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Note, Outcome, Route, SearchContext,
+    SearchPath,
 };
 use crate::game::{Cell, Move, Piece, Player, Position};
 
@@ -67,7 +68,7 @@ impl Engine for Auto {
         rng: &mut StdRng,
     ) -> Analysis {
         let mut lost = Vec::new();
-        let mut notes: Vec<String> = Vec::new();
+        let mut notes: Vec<Note> = Vec::new();
         if worth_proving(position) {
             let mut attempt = budget.share(PROVE_SHARE);
             let exact = Limits {
@@ -77,7 +78,7 @@ impl Engine for Auto {
             let mut proof = Perfect.analyze_in(position, &exact, &mut attempt, ctx, rng);
             budget.charge(attempt.nodes);
             if proof.stats.complete || proof.evaluation.outcome == Outcome::Win {
-                proof.stats.path = Some("perfect".into());
+                proof.stats.path = Some(SearchPath::route(Route::Perfect));
                 proof.stats.nodes = budget.nodes;
                 proof.stats.elapsed = budget.elapsed();
                 return proof;
@@ -88,27 +89,23 @@ impl Engine for Auto {
                 .filter(|e| e.eval.outcome == Outcome::Loss)
                 .map(|e| e.mv)
                 .collect();
-            notes.push("perfect ran out".into());
+            notes.push(Note::PerfectRanOut);
         }
         let mut rest = budget.rest();
         let (mut analysis, base) = if pattern::applies(position) {
             (
                 pattern::analyze(position, limits.depth, &mut rest, ctx, rng),
-                "pattern search",
+                Route::PatternSearch,
             )
         } else {
             (
                 Minimax.analyze_in(position, limits, &mut rest, ctx, rng),
-                "minimax",
+                Route::Minimax,
             )
         };
         budget.charge(rest.nodes);
         if let Some(p) = analysis.stats.path.take() {
-            if let Some(rest) = p.strip_prefix(base).and_then(|r| r.strip_prefix(": ")) {
-                notes.push(rest.to_string());
-            } else if p != base {
-                notes.push(p);
-            }
+            notes.extend(p.notes);
         }
         if !lost.is_empty() && lost.contains(&analysis.best) {
             if let Some(i) = analysis.moves.iter().position(|e| !lost.contains(&e.mv)) {
@@ -116,12 +113,11 @@ impl Engine for Auto {
             }
         }
         if safety(position, &mut analysis) {
-            notes.push("safety check".into());
+            notes.push(Note::SafetyCheck);
         }
-        let path = if notes.is_empty() {
-            base.to_string()
-        } else {
-            format!("{base}: {}", notes.join(", "))
+        let path = SearchPath {
+            route: Some(base),
+            notes,
         };
         analysis.stats.nodes = budget.nodes;
         analysis.stats.elapsed = budget.elapsed();

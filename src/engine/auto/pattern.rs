@@ -19,8 +19,12 @@ use rand::rngs::StdRng;
 use rand::RngExt;
 
 use super::search::{PatternSearch, RootMove, MATE};
+use crate::engine::root::{self, Choice, RootResults};
 use crate::engine::tss::{self, RootPlan, Tss, Verdict};
-use crate::engine::{Analysis, Budget, Evaluation, MoveEval, Outcome, SearchContext, SearchStats};
+use crate::engine::{
+    Analysis, Budget, Evaluation, MoveEval, Note, Outcome, Route, SearchContext, SearchPath,
+    WinScale,
+};
 use crate::game::{Move, Position};
 
 /// The share of the budget the root's threat searches may use.
@@ -44,8 +48,6 @@ const CHECK_SHARE: f64 = 0.45;
 const CHECK_DEPTH: u32 = 5;
 /// Root moves searched (the best by the ordering score), when no threat narrows them.
 const ROOT_WIDTH: usize = 24;
-/// A proven win or loss in `plies` shows with this score (sign by outcome).
-const PROVEN: f64 = 1e15;
 
 /// True when the pattern path applies: k >= 4 and nobody holds a special piece.
 pub fn applies(position: &Position) -> bool {
@@ -173,7 +175,7 @@ pub fn analyze(
             hardest = held;
             budget.charge(nodes);
             if matches!(plan, RootPlan::Defend { .. }) {
-                note = Some("threat-space defence (vct)");
+                note = Some(Note::ThreatSpaceDefenceVct);
             }
             plan
         }
@@ -193,14 +195,14 @@ pub fn analyze(
     match &plan {
         RootPlan::Win(proof) => {
             proven.push((proof.cell() as u16, Outcome::Win, proof.plies()));
-            note = Some("threat-space win");
+            note = Some(Note::ThreatSpaceWin);
         }
         RootPlan::Defend {
             moves,
             lost,
             threat_plies,
         } => {
-            note = note.or(Some("threat-space defence"));
+            note = note.or(Some(Note::ThreatSpaceDefence));
             // When every defence is proven lost too, those that held out against the
             // deepest check are still searched: the opponent may not find the win.
             let hold: Vec<Move> = if !moves.is_empty() {
@@ -261,28 +263,19 @@ pub fn analyze(
     // iteration, then by the ordering score); the RNG is not needed here.
     let _ = rng.random::<u32>();
     let moves = rank_moves(position, &proven, &roots, lost, &scored);
-    let best = moves[0].clone();
-    let pv = match &plan {
-        RootPlan::Win(proof) if proof.first_move() == best.mv => proof.main_line(),
-        _ => vec![best.mv],
+    let results = RootResults {
+        choice: Choice::InOrder,
+        line_after: Box::new(|best| match &plan {
+            RootPlan::Win(proof) if proof.first_move() == best => proof.main_line()[1..].to_vec(),
+            _ => Vec::new(),
+        }),
+        path: Some(SearchPath {
+            route: Some(Route::PatternSearch),
+            notes: note.into_iter().collect(),
+        }),
+        ..RootResults::new(moves, completed, matches!(plan, RootPlan::Win(_)))
     };
-    let complete = matches!(plan, RootPlan::Win(_));
-    Analysis {
-        best: best.mv,
-        evaluation: best.eval,
-        moves,
-        pv,
-        stats: SearchStats {
-            nodes: budget.nodes,
-            depth: completed,
-            elapsed: budget.elapsed(),
-            complete,
-            path: Some(match note {
-                Some(n) => format!("pattern search: {n}"),
-                None => "pattern search".into(),
-            }),
-        },
-    }
+    root::finish(position, results, budget, rng)
 }
 
 /// Every empty cell's evaluation, best first: the proofs (wins first, losses last), the
@@ -300,14 +293,9 @@ fn rank_moves(
     let mut moves: Vec<MoveEval> = Vec::new();
     let mut done = vec![false; position.cells().len()];
     for &(c, outcome, plies) in proven {
-        let score = if outcome == Outcome::Win {
-            PROVEN - plies as f64
-        } else {
-            -PROVEN + plies as f64
-        };
         moves.push(MoveEval {
             mv: Move::mark(c as usize),
-            eval: eval(score, outcome, Some(plies)),
+            eval: WinScale::SEARCH.eval(outcome, plies),
             action: None,
         });
         done[c as usize] = true;

@@ -23,11 +23,12 @@ mod search;
 
 use rand::rngs::StdRng;
 
+use crate::engine::root::{self, Choice, RootResults};
 use crate::engine::tss::{self, RootPlan};
 use crate::engine::tt::TranspositionTable;
 use crate::engine::{
-    pick_among_best, Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Outcome,
-    SearchContext, SearchStats,
+    Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Note, Outcome, SearchContext,
+    SearchPath, WinScale,
 };
 use crate::game::{Move, Player, Position, Symmetry};
 
@@ -236,7 +237,7 @@ impl Engine for Minimax {
         // What the threat searches proved overrides the heuristic values.
         if let Some((rep, plies)) = proven_win {
             for e in moves.iter_mut().filter(|e| class_of(e.mv) == rep) {
-                *e = move_eval(e.mv, WIN - plies as i64, Outcome::Win, Some(plies));
+                e.eval = WinScale::SEARCH.eval(Outcome::Win, plies);
             }
         }
         if let (
@@ -255,48 +256,42 @@ impl Engine for Minimax {
                     .iter()
                     .find(|(mv, _)| class_of(*mv) == rep)
                     .map_or(*threat_plies, |&(_, p)| p);
-                *e = move_eval(e.mv, -(WIN - plies as i64), Outcome::Loss, Some(plies));
+                e.eval = WinScale::SEARCH.eval(Outcome::Loss, plies);
             }
         }
-        pick_among_best(&mut moves, rng);
-        let best = moves[0].clone();
-
-        // The principal variation from the table.
-        let mut pv = vec![best.mv];
-        if let RootPlan::Win(proof) = &threats.plan {
-            if proof.first_move() == best.mv {
-                pv = proof.main_line();
-            }
-        }
-        let mut changes = vec![s.make(best.mv)];
-        while pv.len() < completed.max(1) as usize && !s.pos.is_over() {
-            match s.stored_move() {
-                Some(mv) => {
-                    changes.push(s.make(mv));
-                    pv.push(mv);
+        let complete = !s.clock.stopped() || proven_win.is_some();
+        // The nodes and time so far: the line below only reads the table.
+        let spent = s.clock.clone();
+        let plan = &threats.plan;
+        let results = RootResults {
+            choice: Choice::AmongBest,
+            // The proof's line after a proven win, else the table's best moves.
+            line_after: Box::new(move |best| {
+                let mut pv = vec![best];
+                if let RootPlan::Win(proof) = plan {
+                    if proof.first_move() == best {
+                        pv = proof.main_line();
+                    }
                 }
-                None => break,
-            }
-        }
-        while let Some(ch) = changes.pop() {
-            s.unmake(ch);
-        }
-
-        let complete = !s.clock.stopped();
-        let stats = SearchStats {
-            nodes: s.clock.nodes,
-            depth: completed,
-            elapsed: s.clock.elapsed(),
-            complete: complete || proven_win.is_some(),
-            path: threats.path().map(str::to_string),
+                let mut changes = vec![s.make(best)];
+                while pv.len() < completed.max(1) as usize && !s.pos.is_over() {
+                    match s.stored_move() {
+                        Some(mv) => {
+                            changes.push(s.make(mv));
+                            pv.push(mv);
+                        }
+                        None => break,
+                    }
+                }
+                while let Some(ch) = changes.pop() {
+                    s.unmake(ch);
+                }
+                pv.split_off(1)
+            }),
+            path: threats.note().map(SearchPath::note),
+            ..RootResults::new(moves, completed, complete)
         };
-        Analysis {
-            best: best.mv,
-            evaluation: best.eval,
-            moves,
-            pv,
-            stats,
-        }
+        root::finish(position, results, &spent, rng)
     }
 }
 
@@ -311,10 +306,10 @@ struct RootThreats {
 }
 
 impl RootThreats {
-    fn path(&self) -> Option<&'static str> {
+    fn note(&self) -> Option<Note> {
         match self.plan {
-            RootPlan::Win(_) => Some("threat-space win"),
-            RootPlan::Defend { .. } => Some("threat-space defence"),
+            RootPlan::Win(_) => Some(Note::ThreatSpaceWin),
+            RootPlan::Defend { .. } => Some(Note::ThreatSpaceDefence),
             RootPlan::Quiet => None,
         }
     }

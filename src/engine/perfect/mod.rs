@@ -25,10 +25,10 @@ mod search;
 
 use rand::rngs::StdRng;
 
+use crate::engine::root::{self, Choice, RootResults};
 use crate::engine::tt::{budget_bits, TranspositionTable};
 use crate::engine::{
-    pick_among_best, Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Outcome,
-    SearchContext, SearchStats,
+    Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Outcome, SearchContext, WinScale,
 };
 use crate::game::{Move, Piece, Position};
 
@@ -58,16 +58,16 @@ impl Verdict {
     }
 }
 
-/// The score of an outcome: `10000 - plies` for a win (1 when the plies are not known),
-/// 0 for a draw, -1 for unknown, `-10000 + plies` for a loss (-5000 when the plies are
-/// not known). So win > draw > unknown > loss, faster wins and slower losses first.
+/// The score of an outcome: `10000 - plies` for a win ([`WinScale::OUTCOME`]; 1 when the
+/// plies are not known), 0 for a draw, -1 for unknown, `-10000 + plies` for a loss (-5000
+/// when the plies are not known). So win > draw > unknown > loss, faster wins and slower
+/// losses first.
 pub fn outcome_score(outcome: Outcome, plies: Option<u32>) -> f64 {
     match (outcome, plies) {
-        (Outcome::Win, Some(p)) => 10000.0 - p as f64,
+        (Outcome::Win | Outcome::Loss, Some(p)) => WinScale::OUTCOME.proven(outcome, p),
         (Outcome::Win, None) => 1.0,
         (Outcome::Draw, _) => 0.0,
         (Outcome::Unknown, _) => -1.0,
-        (Outcome::Loss, Some(p)) => -10000.0 + p as f64,
         (Outcome::Loss, None) => -5000.0,
     }
 }
@@ -100,7 +100,7 @@ impl Engine for Perfect {
         } else {
             shallow(position)
         };
-        finish(verdicts, pv_tail, depth, clock, rng)
+        finish(position, verdicts, pv_tail, depth, clock, rng)
     }
 }
 
@@ -145,15 +145,17 @@ fn solve_remembered(
     (verdicts, Box::new(move |mv| solved.line_after(mv)), depth)
 }
 
-/// Builds the answer: scores, the chosen move (random among the best), the order.
+/// Hands the verdicts to the root driver: scores, the chosen move (random among the
+/// best), the order, the line after it.
 fn finish(
+    position: &Position,
     verdicts: Vec<Verdict>,
     pv_tail: PvTail,
     depth: u32,
     clock: &Budget,
     rng: &mut StdRng,
 ) -> Analysis {
-    let mut moves: Vec<MoveEval> = verdicts
+    let moves: Vec<MoveEval> = verdicts
         .iter()
         .map(|v| MoveEval {
             mv: v.mv,
@@ -165,24 +167,13 @@ fn finish(
             action: None,
         })
         .collect();
-    pick_among_best(&mut moves, rng);
-    let best = moves[0].clone();
-    let mut pv = vec![best.mv];
-    pv.extend(pv_tail(best.mv));
     let complete = !clock.stopped() && moves.iter().all(|e| e.eval.outcome != Outcome::Unknown);
-    Analysis {
-        best: best.mv,
-        evaluation: best.eval,
-        moves,
-        pv,
-        stats: SearchStats {
-            nodes: clock.nodes,
-            depth,
-            elapsed: clock.elapsed(),
-            complete,
-            path: None,
-        },
-    }
+    let results = RootResults {
+        choice: Choice::AmongBest,
+        line_after: pv_tail,
+        ..RootResults::new(moves, depth, complete)
+    };
+    root::finish(position, results, clock, rng)
 }
 
 /// Solves `position` on bit sets of type `B`.
