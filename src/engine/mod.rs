@@ -3,6 +3,16 @@
 //! chosen move, every evaluated move with its score (and outcome where proven), the
 //! principal variation and search statistics.
 //!
+//! What every engine shares:
+//! - [`budget`]: the one [`Budget`] (time and nodes) a search runs on; a search's phases
+//!   take child shares of it that add up, so `nodes` is a total and `stats.nodes` is
+//!   what was searched;
+//! - [`context`]: the [`SearchContext`] the caller owns and passes in, holding what
+//!   engines keep between searches (no `thread_local!`), and the server's [`ContextPool`];
+//! - [`root`]: the one root driver that turns an engine's root results into the
+//!   [`Analysis`] (every cell scored, order, seeded choice, PV, stats, the typed
+//!   [`SearchPath`]), and the [`WinScale`]s of proven wins and losses.
+//!
 //! [`EngineKind`] is the one registry: the server's `/v1/engines`, the OpenAPI enum,
 //! the CLI and the tests that run every engine all iterate [`EngineKind::ALL`].
 

@@ -2,8 +2,9 @@
 //!
 //! 1. **Prove** with `perfect` when the position looks provable within the budget:
 //!    boards `perfect` solves exactly (at most 128 cells) that are small or far enough
-//!    into the game (few empty cells). It gets half the budget; its answer is taken
-//!    when it completed, or when it proved a win anyway.
+//!    into the game (few empty cells). It gets half the budget (time and nodes); its
+//!    answer is taken when it completed, or when it proved a win anyway. What it did not
+//!    spend is the rest's: the phases share one [`Budget`], so `nodes` is a total.
 //! 2. Otherwise, for k >= 4 with no special piece in hand, the **pattern search**
 //!    ([`pattern`], [`search`]): threat-space search at the root (a forced win is
 //!    played; against the opponent's forced win by fours or by threats only the moves
@@ -19,7 +20,7 @@
 //!    always stopped when any move can stop it (when none can, as many of the
 //!    opponent's winning cells as possible are taken).
 //!
-//! `stats.path` says which way the answer came: `perfect`, `pattern search` or
+//! `stats.path` ([`SearchPath`]) says which way the answer came: `perfect`, `pattern search` or
 //! `minimax`, followed by notes: `perfect ran out` (a proof was tried first),
 //! `threat-space win` / `threat-space defence` / `threat-space defence (vct)` (what
 //! decided the root: a forced win, a defence against a VCF or against a VCT), `safety check`

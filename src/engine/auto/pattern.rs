@@ -13,7 +13,8 @@
 //! searched, with any the time did not let it check that deep (a check that stops
 //! part-way must not leave the search only the first few defences it happened to
 //! reach). A forced win of the mover is played at once, and so is the centre of an
-//! empty board.
+//! empty board. Each of these searches takes its share of the one [`Budget`], and the
+//! pattern search gets what they left.
 
 use rand::rngs::StdRng;
 use rand::RngExt;

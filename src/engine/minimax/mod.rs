@@ -17,7 +17,8 @@
 //!
 //! The root ([`Minimax::analyze`]) keeps one [`RootMove`] per move with its value and,
 //! where proven, its outcome: the place where a threat-space search can later put a
-//! forced win or loss it found before the answer is assembled.
+//! forced win or loss it found before the root driver ([`crate::engine::root`])
+//! assembles the answer. The threat-space search's nodes come out of the same budget.
 
 mod search;
 
