@@ -1,0 +1,551 @@
+//! `kinrow arena`: plays two engines against each other and measures the difference.
+//!
+//! Games come in pairs: both games of a pair start from the same opening, a few random
+//! marks near the centre (on large boards an odd number, so o moves next, one mark
+//! behind, which offsets x's first move) drawn from a seeded generator and kept only
+//! when a quick evaluation finds them balanced, and the engines swap colours between
+//! the two. The summary gives engine A's wins, draws and losses, its score, the Elo
+//! difference with a 95% interval, and each engine's mean time per move; every game's
+//! move list can be written as JSON lines.
+//!
+//! Reproducibility: openings and every engine's RNG seed follow from `--seed`, and
+//! results are collected in game order whatever `--threads` says. Engines that stop on a
+//! node or depth limit therefore replay bit for bit; a time limit depends on the
+//! machine's speed and load, so time-limited matches are only statistically repeatable.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+
+mod balance;
+mod external;
+mod openings;
+mod summary;
+
+pub use balance::OpeningsArgs;
+pub use external::{Eval, ExternalEngine, ExternalSpec};
+pub use openings::*;
+pub use summary::*;
+
+use crate::engine::{EngineKind, Limits, Parameter, SearchContext};
+use crate::game::{Hand, Move, Player, Position, Rules};
+
+/// One contestant: an engine and its parameters, written `name[:key=value]*`,
+/// e.g. `minimax:depth=4` or `perfect:mistake_probability=0.1:time_ms=50`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineSpec {
+    pub kind: EngineKind,
+    pub time_ms: Option<u64>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub mistake_probability: Option<f64>,
+    /// The text it was parsed from: the engine's label in the results.
+    pub label: String,
+}
+
+impl EngineSpec {
+    /// Parses `name[:key=value]*`.
+    pub fn parse(text: &str) -> Result<EngineSpec, String> {
+        let mut parts = text.trim().split(':');
+        let name = parts.next().unwrap_or_default();
+        let kind = EngineKind::parse(name).ok_or_else(|| {
+            let known: Vec<&str> = EngineKind::ALL.iter().map(|k| k.name()).collect();
+            format!("unknown engine {name:?} (known: {})", known.join(", "))
+        })?;
+        let mut spec = EngineSpec {
+            kind,
+            time_ms: None,
+            depth: None,
+            nodes: None,
+            mistake_probability: None,
+            label: text.trim().to_string(),
+        };
+        for part in parts {
+            let (key, value) = part
+                .split_once('=')
+                .ok_or_else(|| format!("{text:?}: parameter {part:?} is not key=value"))?;
+            let bad = |what: &str| format!("{text:?}: {key}={value:?} is not {what}");
+            let param = match key {
+                "time_ms" => {
+                    spec.time_ms = Some(value.parse().map_err(|_| bad("a whole number"))?);
+                    Parameter::TimeMs
+                }
+                "depth" => {
+                    spec.depth = Some(value.parse().map_err(|_| bad("a whole number"))?);
+                    Parameter::Depth
+                }
+                "nodes" => {
+                    spec.nodes = Some(value.parse().map_err(|_| bad("a whole number"))?);
+                    Parameter::Nodes
+                }
+                "mistake_probability" => {
+                    let p: f64 = value.parse().map_err(|_| bad("a number"))?;
+                    if !(0.0..=1.0).contains(&p) {
+                        return Err(bad("between 0 and 1"));
+                    }
+                    spec.mistake_probability = Some(p);
+                    Parameter::MistakeProbability
+                }
+                _ => {
+                    return Err(format!(
+                        "{text:?}: unknown parameter {key:?} (time_ms, depth, nodes, mistake_probability)"
+                    ))
+                }
+            };
+            if !kind.parameters().contains(&param) {
+                return Err(format!("{text:?}: {name} does not read {key}"));
+            }
+        }
+        Ok(spec)
+    }
+
+    /// The limits of one move: the spec's own values over the match's time budget.
+    pub fn limits(&self, default_time: Duration) -> Limits {
+        Limits {
+            time: self.time_ms.map_or(default_time, Duration::from_millis),
+            depth: self.depth,
+            nodes: self.nodes,
+            mistake_probability: self.mistake_probability.unwrap_or(0.0),
+        }
+    }
+}
+
+/// One side of a match: a kinrow engine (`name[:key=value]*`) or an external Gomocup
+/// engine (`pbrain:PATH[:key=value]*`, see [`ExternalSpec`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Contestant {
+    Kinrow(EngineSpec),
+    Pbrain(ExternalSpec),
+}
+
+impl Contestant {
+    /// Parses one contestant of `--engines`.
+    pub fn parse(text: &str) -> Result<Contestant, String> {
+        match text.trim().strip_prefix("pbrain:") {
+            Some(rest) => ExternalSpec::parse(text, rest).map(Contestant::Pbrain),
+            None => EngineSpec::parse(text).map(Contestant::Kinrow),
+        }
+    }
+
+    /// Its label in the results: the text it was parsed from.
+    pub fn label(&self) -> &str {
+        match self {
+            Contestant::Kinrow(s) => &s.label,
+            Contestant::Pbrain(s) => &s.label,
+        }
+    }
+
+    /// Its time per move: its own `time_ms`, else the match's.
+    pub fn turn_time(&self, default_time: Duration) -> Duration {
+        let own = match self {
+            Contestant::Kinrow(s) => s.time_ms,
+            Contestant::Pbrain(s) => s.time_ms,
+        };
+        own.map_or(default_time, Duration::from_millis)
+    }
+}
+
+/// A whole match.
+#[derive(Clone, Debug)]
+pub struct ArenaConfig {
+    /// Engine A and engine B.
+    pub engines: [Contestant; 2],
+    pub rules: Rules,
+    pub games: usize,
+    /// Time per move unless an engine's spec says otherwise.
+    pub time: Duration,
+    pub seed: u64,
+    pub threads: usize,
+    /// Random marks in each opening; `None` picks by board size.
+    pub opening_plies: Option<usize>,
+    /// Openings read from a file (`--openings`): pair `i` plays `fixed[i]`, and no
+    /// random openings are drawn.
+    pub fixed_openings: Option<Vec<Vec<Move>>>,
+}
+
+/// How a game ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    Won(Player),
+    Draw,
+}
+
+/// One played game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub index: usize,
+    /// Which engine (0 = A, 1 = B) played x.
+    pub x_engine: usize,
+    pub opening: Vec<Move>,
+    /// The engines' moves after the opening.
+    pub moves: Vec<Move>,
+    pub result: GameResult,
+    /// Total thinking time and number of moves per engine (A, B).
+    pub think: [Duration; 2],
+    pub counts: [u32; 2],
+    /// Why the loser forfeited (an illegal move, an external engine's error or silence),
+    /// `None` when the game was played out.
+    pub forfeit: Option<String>,
+}
+
+impl GameRecord {
+    /// The winning engine (0 = A, 1 = B), `None` for a draw.
+    pub fn winner_engine(&self) -> Option<usize> {
+        match self.result {
+            GameResult::Won(Player::X) => Some(self.x_engine),
+            GameResult::Won(Player::O) => Some(1 - self.x_engine),
+            GameResult::Draw => None,
+        }
+    }
+}
+
+fn engine_seed(seed: u64, game: usize, engine: usize) -> u64 {
+    seed.wrapping_mul(0xD134_2543_DE82_EF95)
+        ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ (engine as u64 + 1).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+}
+
+/// Plays game `index` of the match from `opening` (its pair's).
+pub fn play_game(config: &ArenaConfig, index: usize, opening: &[Move]) -> GameRecord {
+    let opening = opening.to_vec();
+    let x_engine = index % 2;
+    let mut p = Position::empty(&config.rules);
+    for &mv in &opening {
+        p.play(mv);
+    }
+    let mut movers: Vec<Result<Mover, String>> =
+        (0..2).map(|e| Mover::new(config, index, e)).collect();
+    let mut moves = Vec::new();
+    let mut think = [Duration::ZERO; 2];
+    let mut counts = [0u32; 2];
+    let mut forfeit = None;
+    while !p.is_over() {
+        let e = if p.to_move() == Player::X {
+            x_engine
+        } else {
+            1 - x_engine
+        };
+        let start = Instant::now();
+        let history: Vec<Move> = opening.iter().chain(&moves).copied().collect();
+        let chosen = match &mut movers[e] {
+            Ok(mover) => mover.best_move(&p, &history),
+            Err(why) => Err(why.clone()),
+        };
+        think[e] += start.elapsed();
+        counts[e] += 1;
+        match chosen.and_then(|mv| {
+            p.try_play(mv)
+                .map(|_| mv)
+                .map_err(|err| format!("{}: illegal move: {err}", config.engines[e].label()))
+        }) {
+            Ok(mv) => moves.push(mv),
+            Err(why) => {
+                forfeit = Some(why);
+                break;
+            }
+        }
+    }
+    let result = match (&forfeit, p.winner()) {
+        (Some(_), _) => GameResult::Won(p.to_move().opponent()),
+        (None, Some(w)) => GameResult::Won(w),
+        (None, None) => GameResult::Draw,
+    };
+    GameRecord {
+        index,
+        x_engine,
+        opening,
+        moves,
+        result,
+        think,
+        counts,
+        forfeit,
+    }
+}
+
+/// One contestant during one game.
+enum Mover {
+    Kinrow {
+        engine: Box<dyn crate::engine::Engine>,
+        limits: Limits,
+        rng: Box<StdRng>,
+        /// What the engine keeps through the game (as a server does between a game's
+        /// requests), and nothing from an earlier game.
+        ctx: Box<SearchContext>,
+    },
+    Pbrain {
+        engine: ExternalEngine,
+        turn: Duration,
+    },
+}
+
+impl Mover {
+    /// Contestant `e` of `config` for game `index`: an external engine is started here.
+    fn new(config: &ArenaConfig, index: usize, e: usize) -> Result<Mover, String> {
+        Ok(match &config.engines[e] {
+            Contestant::Kinrow(spec) => Mover::Kinrow {
+                engine: spec.kind.build(),
+                limits: spec.limits(config.time),
+                rng: Box::new(StdRng::seed_from_u64(engine_seed(config.seed, index, e))),
+                ctx: Box::new(SearchContext::new()),
+            },
+            Contestant::Pbrain(spec) => {
+                let turn = config.engines[e].turn_time(config.time);
+                Mover::Pbrain {
+                    engine: ExternalEngine::start(spec, &config.rules, turn)?,
+                    turn,
+                }
+            }
+        })
+    }
+
+    fn best_move(&mut self, p: &Position, history: &[Move]) -> Result<Move, String> {
+        match self {
+            Mover::Kinrow {
+                engine,
+                limits,
+                rng,
+                ctx,
+            } => Ok(engine.analyze_with(p, limits, ctx, rng).best),
+            Mover::Pbrain { engine, turn } => engine.best_move(p, history, *turn),
+        }
+    }
+}
+
+/// Plays the whole match on `config.threads` threads (the openings first); `progress`
+/// hears of every finished game (in completion order). Returns the games in game order.
+pub fn run(config: &ArenaConfig, progress: &(dyn Fn(&GameRecord) + Sync)) -> Vec<GameRecord> {
+    let openings = openings(config);
+    in_parallel(config.games, config.threads, |i| {
+        let g = play_game(config, i, &openings[i / 2]);
+        progress(&g);
+        g
+    })
+}
+
+/// `work(0)`, ..., `work(count - 1)` on `threads` threads, each index taken by the next
+/// free thread; the results in index order.
+pub(crate) fn in_parallel<T: Send>(
+    count: usize,
+    threads: usize,
+    work: impl Fn(usize) -> T + Sync,
+) -> Vec<T> {
+    let next = AtomicUsize::new(0);
+    let done: Mutex<Vec<(usize, T)>> = Mutex::new(Vec::with_capacity(count));
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= count {
+                    break;
+                }
+                let v = work(i);
+                done.lock().expect("no panics while holding").push((i, v));
+            });
+        }
+    });
+    let mut done = done.into_inner().expect("threads finished");
+    done.sort_by_key(|&(i, _)| i);
+    done.into_iter().map(|(_, v)| v).collect()
+}
+
+fn move_json(mv: Move, m: usize) -> serde_json::Value {
+    let c = mv.coord(m);
+    serde_json::json!({ "row": c.row, "col": c.col, "piece": mv.piece.as_str() })
+}
+
+/// One game as a JSON object (one line of the `--out` file).
+pub fn game_json(config: &ArenaConfig, g: &GameRecord) -> serde_json::Value {
+    let m = config.rules.m();
+    let label = |e: usize| config.engines[e].label().to_string();
+    let ms = |e: usize| {
+        if g.counts[e] == 0 {
+            0.0
+        } else {
+            g.think[e].as_secs_f64() * 1000.0 / f64::from(g.counts[e])
+        }
+    };
+    serde_json::json!({
+        "game": g.index,
+        "rules": { "m": config.rules.m(), "n": config.rules.n(), "k": config.rules.k(),
+                   "overline": config.rules.overline() },
+        "x": label(g.x_engine),
+        "o": label(1 - g.x_engine),
+        "opening": g.opening.iter().map(|&mv| move_json(mv, m)).collect::<Vec<_>>(),
+        "moves": g.moves.iter().map(|&mv| move_json(mv, m)).collect::<Vec<_>>(),
+        "result": match g.result {
+            GameResult::Won(p) => p.as_str(),
+            GameResult::Draw => "draw",
+        },
+        "winner": g.winner_engine().map(label),
+        "forfeit": g.forfeit,
+        "mean_ms": { "x": ms(g.x_engine), "o": ms(1 - g.x_engine) },
+    })
+}
+
+/// `kinrow arena` on the command line.
+#[derive(clap::Args, Debug)]
+pub struct ArenaArgs {
+    /// The two engines, `a,b`, each `name[:key=value]*` (keys: time_ms, depth, nodes,
+    /// mistake_probability), e.g. `mcts,minimax:depth=4`, or an external Gomocup engine
+    /// `pbrain:PATH[:time_ms=N][:arg=TEXT]*` (started for every game; 5 in a row only).
+    #[arg(long)]
+    pub engines: String,
+    /// The rules as `M,N,K`.
+    #[arg(long, value_name = "M,N,K", default_value = "15,15,5")]
+    pub rules: String,
+    /// Only exactly `k` in a row wins.
+    #[arg(long)]
+    pub exact: bool,
+    /// Special pieces each player starts with, as `BLOCK,REMOVE,BOMB`.
+    #[arg(long, value_name = "B,R,BOMB")]
+    pub pieces: Option<String>,
+    /// Number of games (colours alternate; pairs share an opening). Default 10, or with
+    /// `--openings` two per opening.
+    #[arg(long)]
+    pub games: Option<usize>,
+    /// Time per move in milliseconds (an engine's own `time_ms` overrides it).
+    #[arg(long, default_value_t = 100)]
+    pub time_ms: u64,
+    /// Seed of the openings and of every engine's RNG.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Random marks per opening (default: 1 up to 16 cells, 2 up to 64, else 5: odd on
+    /// large boards, so o moves next with one mark fewer).
+    #[arg(long)]
+    pub opening_plies: Option<usize>,
+    /// Play these openings instead of random ones, each twice with colours swapped: one
+    /// opening a line, moves as `x,y` (column, row, from 0) separated by spaces, x's first.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Write every game as a JSON line to this file.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print one line per finished game.
+    #[arg(long)]
+    pub verbose: bool,
+}
+
+fn parse_config(args: &ArenaArgs) -> Result<ArenaConfig, String> {
+    let specs: Vec<&str> = args.engines.split(',').collect();
+    if specs.len() != 2 {
+        return Err(format!(
+            "--engines: expected two engines `a,b`, got {:?}",
+            args.engines
+        ));
+    }
+    let engines = [Contestant::parse(specs[0])?, Contestant::parse(specs[1])?];
+    let nums: Vec<u64> = args
+        .rules
+        .split(',')
+        .map(|s| s.trim().parse::<u64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("--rules: {:?} is not M,N,K", args.rules))?;
+    if nums.len() != 3 {
+        return Err(format!("--rules: {:?} is not M,N,K", args.rules));
+    }
+    let hand = match &args.pieces {
+        None => Hand::default(),
+        Some(s) => {
+            let v: Vec<u8> = s
+                .split(',')
+                .map(|x| x.trim().parse::<u8>())
+                .collect::<Result<_, _>>()
+                .map_err(|_| format!("--pieces: {s:?} is not BLOCK,REMOVE,BOMB"))?;
+            if v.len() != 3 {
+                return Err(format!("--pieces: {s:?} is not BLOCK,REMOVE,BOMB"));
+            }
+            Hand::new(v[0], v[1], v[2])
+        }
+    };
+    let rules = Rules::new(nums[0], nums[1], nums[2], !args.exact, [hand, hand])
+        .map_err(|e| e.to_string())?;
+    let external = engines.iter().any(|e| matches!(e, Contestant::Pbrain(_)));
+    if external && (rules.k() != 5 || rules.has_special_pieces()) {
+        return Err("pbrain engines play five in a row without special pieces only".into());
+    }
+    let fixed_openings = match &args.openings {
+        None => None,
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("--openings: cannot read {}: {e}", path.display()))?;
+            Some(read_openings(&text, &rules).map_err(|e| format!("--openings: {e}"))?)
+        }
+    };
+    let games = match (args.games, &fixed_openings) {
+        (Some(0), _) => return Err("--games must be at least 1".into()),
+        (Some(g), Some(o)) => g.min(2 * o.len()),
+        (Some(g), None) => g,
+        (None, Some(o)) => 2 * o.len(),
+        (None, None) => 10,
+    };
+    Ok(ArenaConfig {
+        engines,
+        rules,
+        games,
+        time: Duration::from_millis(args.time_ms),
+        seed: args.seed,
+        threads: args.threads.max(1),
+        opening_plies: args.opening_plies,
+        fixed_openings,
+    })
+}
+
+/// Runs `kinrow openings`; returns the exit code.
+pub fn openings_main(args: OpeningsArgs) -> i32 {
+    balance::main(args)
+}
+
+/// Runs `kinrow arena`; returns the exit code.
+pub fn main(args: ArenaArgs) -> i32 {
+    let config = match parse_config(&args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("kinrow arena: {e}");
+            return 2;
+        }
+    };
+    let verbose = args.verbose;
+    let progress = |g: &GameRecord| {
+        if verbose {
+            let who = |e: usize| config.engines[e].label();
+            let result = match g.winner_engine() {
+                Some(e) => format!("{} wins", who(e)),
+                None => "draw".to_string(),
+            };
+            eprintln!(
+                "game {:>3}: x {} / o {}: {} after {} moves",
+                g.index,
+                who(g.x_engine),
+                who(1 - g.x_engine),
+                result,
+                g.opening.len() + g.moves.len()
+            );
+            if let Some(why) = &g.forfeit {
+                eprintln!("          forfeit: {why}");
+            }
+        }
+    };
+    let games = run(&config, &progress);
+    if let Some(path) = &args.out {
+        let written = std::fs::File::create(path).and_then(|mut f| {
+            for g in &games {
+                writeln!(f, "{}", game_json(&config, g))?;
+            }
+            Ok(())
+        });
+        if let Err(e) = written {
+            eprintln!("kinrow arena: cannot write {}: {e}", path.display());
+            return 1;
+        }
+    }
+    crate::output::print_line(&report(&config, &summarize(&games)));
+    0
+}
