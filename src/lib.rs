@@ -5,6 +5,7 @@ pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod game;
+pub mod output;
 pub mod pbrain;
 pub mod replay;
 pub mod server;

@@ -26,7 +26,7 @@ pub(crate) mod search;
 use std::time::Duration;
 
 use crate::engine::board::{stone, PatternBoard, BLOCK, EMPTY};
-use crate::engine::{Clock, Limits};
+use crate::engine::Budget;
 use crate::game::{Move, Piece, Player, Position};
 
 pub use root::{plan, RootPlan};
@@ -183,7 +183,7 @@ pub struct Tss {
 
 impl Tss {
     /// A searcher for `position` that stops when `clock` says so.
-    pub fn new(position: &Position, clock: Clock) -> Tss {
+    pub fn new(position: &Position, clock: Budget) -> Tss {
         Tss {
             solver: Solver::new(PatternBoard::new(position), clock),
             to_move: position.to_move(),
@@ -194,7 +194,7 @@ impl Tss {
 
     /// A searcher for `position` with a time budget.
     pub fn with_time(position: &Position, time: Duration) -> Tss {
-        Tss::new(position, Clock::start(&Limits::with_time(time)))
+        Tss::new(position, Budget::with_time(time))
     }
 
     /// Nodes visited so far.
@@ -204,7 +204,7 @@ impl Tss {
 
     /// Goes on with a fresh `clock` (a new budget for the next searches); the nodes
     /// counted so far are kept.
-    pub fn set_clock(&mut self, clock: Clock) {
+    pub fn set_clock(&mut self, clock: Budget) {
         self.spent += self.solver.clock.nodes;
         self.solver.clock = clock;
     }

@@ -11,7 +11,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use super::Proof;
 use crate::engine::board::{stone, PatternBoard, BLOCK, EMPTY};
-use crate::engine::Clock;
+use crate::engine::Budget;
 use crate::game::{Move, Piece};
 
 /// How many fours one VCF may chain at most.
@@ -60,7 +60,7 @@ struct Entry {
 /// The searching state: the board, the clock and the two tables.
 pub struct Solver {
     pub board: PatternBoard,
-    pub clock: Clock,
+    pub clock: Budget,
     vcf_tt: Table,
     vct_tt: Table,
     pool: Vec<Vec<u16>>,
@@ -72,7 +72,7 @@ pub struct Solver {
 const ATTACKER_KEY: u64 = 0x2545_F491_4F6C_DD1D;
 
 impl Solver {
-    pub fn new(board: PatternBoard, clock: Clock) -> Solver {
+    pub fn new(board: PatternBoard, clock: Budget) -> Solver {
         Solver {
             board,
             clock,
