@@ -29,9 +29,10 @@
 
 use std::sync::Arc;
 
+pub use self::table::KeptTable;
+use self::table::{from_tt, table_size, to_tt, Entry, EXACT, LOWER, UPPER};
 use super::order::order_score;
 use crate::engine::board::{stone, LineCodes, PatternBoard, EMPTY};
-use crate::engine::context::Kept;
 use crate::engine::tss::search::{Solver, R};
 use crate::engine::Budget;
 use crate::game::{Geometry, Position};
@@ -73,33 +74,6 @@ const BUILD: (i64, i64) = (8, 5);
 const FULL_DEPTH_MOVES: usize = 3;
 /// The least remaining depth at which late moves are reduced.
 const REDUCE_FROM_DEPTH: i32 = 3;
-
-const EXACT: u8 = 0;
-const LOWER: u8 = 1;
-const UPPER: u8 = 2;
-
-#[derive(Copy, Clone, Default)]
-struct Entry {
-    key: u64,
-    value: i64,
-    depth: i16,
-    bound: u8,
-    best: u16,
-}
-
-/// The table of the last search by time, with the rules it was filled under, kept in
-/// the caller's [`SearchContext`](crate::engine::SearchContext) for the next one (see
-/// [`PatternSearch::keeping_table`]): 2^18 entries of 32 bytes, 8 MiB.
-#[derive(Default)]
-pub struct KeptTable(Option<(u64, Vec<Entry>)>);
-
-impl Kept for KeptTable {
-    fn bytes(&self) -> usize {
-        self.0
-            .as_ref()
-            .map_or(0, |(_, t)| t.len() * std::mem::size_of::<Entry>())
-    }
-}
 
 /// The searcher: board, side to move, neighbourhood counts, table and clock.
 pub struct PatternSearch {
@@ -571,30 +545,6 @@ impl PatternSearch {
     }
 }
 
-fn table_size(entries: usize) -> usize {
-    entries.next_power_of_two().max(1024)
-}
-
-fn to_tt(v: i64, ply: usize) -> i64 {
-    if v >= MATE {
-        v + ply as i64
-    } else if v <= -MATE {
-        v - ply as i64
-    } else {
-        v
-    }
-}
-
-fn from_tt(v: i64, ply: usize) -> i64 {
-    if v >= MATE {
-        v - ply as i64
-    } else if v <= -MATE {
-        v + ply as i64
-    } else {
-        v
-    }
-}
-
 /// For every cell, the cells within two steps (king moves), itself excluded.
 fn rings(geo: &Geometry) -> Vec<Vec<u16>> {
     (0..geo.cells())
@@ -615,81 +565,6 @@ fn rings(geo: &Geometry) -> Vec<Vec<u16>> {
         .collect()
 }
 
+mod table;
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::{parse_board, Hand, Player, Rules};
-
-    /// A searcher for `rows` on an 11x9 board, k = 5, x to move.
-    fn searcher(rows: &[&str], overline: bool) -> PatternSearch {
-        let rules = Rules::new(11, 9, 5, overline, [Hand::new(0, 0, 0); 2]).unwrap();
-        let cells = parse_board(rows, 11, 9).unwrap();
-        let p = Position::from_cells(&rules, cells, Some(Player::X)).unwrap();
-        let clock = Budget::with_time(std::time::Duration::from_secs(10));
-        PatternSearch::new(&p, clock, 1024)
-    }
-
-    fn leaf_value(rows: &[&str], overline: bool) -> i64 {
-        searcher(rows, overline).negamax(0, 0, -WIN - 1, WIN + 1)
-    }
-
-    /// The candidate where x's mark makes a four along the row and an open three down
-    /// the column comes first; one that only makes an open three comes before one that
-    /// only adds to a single mark.
-    #[test]
-    fn the_ordering_puts_a_four_three_first() {
-        let rows = [
-            "o..........",
-            "...........",
-            ".....x.....",
-            ".....x.....",
-            ".oxxx......",
-            "...........",
-            "......o....",
-            ".......o...",
-            "..........o",
-        ];
-        let mut scored = Vec::new();
-        searcher(&rows, true).candidates(&mut scored, usize::MAX);
-        let rank = |row: usize, col: usize| {
-            scored
-                .iter()
-                .position(|m| m.1 as usize == row * 11 + col)
-                .expect("a candidate")
-        };
-        assert_eq!(rank(4, 5), 0, "{scored:?}");
-        // (1, 5) makes an open three down the column; (2, 7) only a two with (2, 5).
-        assert!(rank(1, 5) < rank(2, 7), "{scored:?}");
-    }
-
-    /// A leaf where x can make two threes at once (at the cell where the lines of
-    /// `x x .` along the row and down the column meet) is a win when o has no four
-    /// to answer with, and only then; with exactly k winning, no claim is made.
-    #[test]
-    fn a_double_three_at_a_leaf_wins_when_nothing_answers_it() {
-        let double = [
-            "...........",
-            "...........",
-            "......x....",
-            "......x....",
-            "...xx......",
-            "...........",
-            ".o.....o...",
-            "o.....o....",
-            "...........",
-        ];
-        assert_eq!(leaf_value(&double, true), WIN - 5);
-        assert!(leaf_value(&double, false) < MATE);
-        // o holds three in an open window: a four answers every threat.
-        let mut answered = double;
-        answered[0] = "..........o";
-        answered[6] = "...........";
-        answered[7] = "ooo........";
-        assert!(leaf_value(&answered, true) < MATE);
-        // One three only: no claim.
-        let mut single = double;
-        single[0] = "x..........";
-        single[2] = "...........";
-        assert!(leaf_value(&single, true) < MATE);
-    }
-}
+mod tests;
