@@ -22,11 +22,11 @@ use std::time::{Duration, Instant};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use crate::engine::{eval, EngineKind, Limits, Outcome, Parameter};
+use crate::engine::{eval, level, Engine, EngineKind, Limits, Outcome, Parameter};
 use crate::game::{Hand, Move, Player, Position, Rules};
 
 /// One contestant: an engine and its parameters, written `name[:key=value]*`,
-/// e.g. `minimax:depth=4` or `perfect:mistake_probability=0.1:time_ms=50`.
+/// e.g. `minimax:depth=4`, `perfect:mistake_probability=0.1:time_ms=50` or `auto:level=3`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineSpec {
     pub kind: EngineKind,
@@ -34,6 +34,8 @@ pub struct EngineSpec {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
     pub mistake_probability: Option<f64>,
+    /// The difficulty 1..=10 (10, full strength, when omitted).
+    pub level: Option<u8>,
     /// The text it was parsed from: the engine's label in the results.
     pub label: String,
 }
@@ -53,6 +55,7 @@ impl EngineSpec {
             depth: None,
             nodes: None,
             mistake_probability: None,
+            level: None,
             label: text.trim().to_string(),
         };
         for part in parts {
@@ -81,9 +84,17 @@ impl EngineSpec {
                     spec.mistake_probability = Some(p);
                     Parameter::MistakeProbability
                 }
+                "level" => {
+                    let l: u8 = value.parse().map_err(|_| bad("a whole number"))?;
+                    if !(level::MIN..=level::FULL).contains(&l) {
+                        return Err(bad("between 1 and 10"));
+                    }
+                    spec.level = Some(l);
+                    Parameter::Level
+                }
                 _ => {
                     return Err(format!(
-                        "{text:?}: unknown parameter {key:?} (time_ms, depth, nodes, mistake_probability)"
+                        "{text:?}: unknown parameter {key:?} (time_ms, depth, nodes, mistake_probability, level)"
                     ))
                 }
             };
@@ -92,6 +103,15 @@ impl EngineSpec {
             }
         }
         Ok(spec)
+    }
+
+    /// The engine at the spec's level (also what applies `mistake_probability` at the
+    /// root of a one-ply engine).
+    pub fn build(&self) -> Box<dyn Engine> {
+        Box::new(level::Leveled::new(
+            self.kind,
+            self.level.unwrap_or(level::FULL),
+        ))
     }
 
     /// The limits of one move: the spec's own values over the match's time budget.
@@ -446,10 +466,7 @@ pub fn openings(config: &ArenaConfig) -> Vec<Vec<Move>> {
 pub fn play_game(config: &ArenaConfig, index: usize, opening: &[Move]) -> GameRecord {
     let opening = opening.to_vec();
     let x_engine = index % 2;
-    let engines = [
-        config.engines[0].kind.build(),
-        config.engines[1].kind.build(),
-    ];
+    let engines = [config.engines[0].build(), config.engines[1].build()];
     let limits = [
         config.engines[0].limits(config.time),
         config.engines[1].limits(config.time),
@@ -610,7 +627,7 @@ pub fn report(config: &ArenaConfig, s: &Summary) -> String {
 #[derive(clap::Args, Debug)]
 pub struct ArenaArgs {
     /// The two engines, `a,b`, each `name[:key=value]*` (keys: time_ms, depth, nodes,
-    /// mistake_probability), e.g. `mcts,minimax:depth=4`.
+    /// mistake_probability, level), e.g. `mcts,minimax:depth=4` or `auto:level=9,auto:level=7`.
     #[arg(long)]
     pub engines: String,
     /// The rules as `M,N,K`.

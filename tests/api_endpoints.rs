@@ -34,7 +34,7 @@ fn engines_lists_the_whole_registry_with_the_limits() {
     assert_eq!(names, registry);
     for e in body["engines"].as_array().unwrap() {
         assert!(!e["description"].as_str().unwrap().is_empty());
-        assert!(!e["score_unit"].as_str().unwrap().is_empty());
+        assert!(!e["raw_unit"].as_str().unwrap().is_empty());
         assert!(e["parameters"].is_array());
     }
     let defaults: Vec<&Value> = body["engines"]
@@ -287,6 +287,33 @@ fn check_suggestion(b: &Value, engine: &str, targets: &[Vec<bool>]) {
                 !v.is_null(),
                 targets[r][c],
                 "{engine}: scores[{r}][{c}] = {v}: null exactly where no legal move targets the cell"
+            );
+        }
+    }
+    // Every value is on the common scale, and each cell of the grid is the best value of
+    // the moves that target it.
+    let value = |v: &Value| v["value"].as_f64().unwrap();
+    assert!(
+        (-1.0..=1.0).contains(&value(&b["evaluation"])),
+        "{engine}: {b}"
+    );
+    let mut best = vec![vec![None::<f64>; targets[0].len()]; targets.len()];
+    for mv in b["moves"].as_array().unwrap() {
+        let v = value(mv);
+        assert!((-1.0..=1.0).contains(&v), "{engine}: {mv}");
+        assert!(mv["raw"].is_number(), "{engine}: {mv}");
+        let (r, c) = (
+            mv["row"].as_u64().unwrap() as usize,
+            mv["col"].as_u64().unwrap() as usize,
+        );
+        best[r][c] = Some(best[r][c].map_or(v, |b: f64| b.max(v)));
+    }
+    for (r, row) in best.iter().enumerate() {
+        for (c, v) in row.iter().enumerate() {
+            assert_eq!(
+                scores[r].as_array().unwrap()[c].as_f64(),
+                *v,
+                "{engine}: cell {r},{c}"
             );
         }
     }

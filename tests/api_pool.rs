@@ -41,6 +41,7 @@ impl Engine for Sleeper {
                 action: None,
             }],
             pv: vec![mv],
+            win_rates: Vec::new(),
             stats: SearchStats::default(),
         }
     }

@@ -570,6 +570,11 @@ impl Engine for Mcts {
             evaluation,
             moves,
             pv: report.pv,
+            win_rates: report
+                .root
+                .iter()
+                .filter_map(|r| r.win_rate.map(|w| (r.mv, w)))
+                .collect(),
             stats: SearchStats {
                 nodes: report.playouts,
                 depth: report.max_depth,

@@ -9,6 +9,7 @@
 pub mod auto;
 pub mod eval;
 pub mod greedy;
+pub mod level;
 pub mod mcts;
 pub mod minimax;
 pub mod patterns;
@@ -17,6 +18,7 @@ pub mod priority;
 pub mod threat;
 pub mod tss;
 pub mod tt;
+pub mod value;
 
 use std::time::{Duration, Instant};
 
@@ -213,6 +215,10 @@ pub struct Analysis {
     pub moves: Vec<MoveEval>,
     /// The principal variation, starting with `best`.
     pub pv: Vec<Move>,
+    /// `mcts` only: each root move's win rate for the side to move (1 a win, ½ a draw,
+    /// 0 a loss) over its playouts, which its `value` maps from ([`value`]); empty for
+    /// the other engines.
+    pub win_rates: Vec<(Move, f64)>,
     pub stats: SearchStats,
 }
 
@@ -265,6 +271,8 @@ pub enum Parameter {
     Nodes,
     MistakeProbability,
     Seed,
+    /// The difficulty, 1..=10 ([`level`]).
+    Level,
 }
 
 impl Parameter {
@@ -276,6 +284,7 @@ impl Parameter {
             Parameter::Nodes => "nodes",
             Parameter::MistakeProbability => "mistake_probability",
             Parameter::Seed => "seed",
+            Parameter::Level => "level",
         }
     }
 }
@@ -338,29 +347,14 @@ impl EngineKind {
 
     /// The parameters of the API's `engine` object that this engine reads.
     pub fn parameters(self) -> &'static [Parameter] {
+        use Parameter::*;
         match self {
-            EngineKind::Auto => &[
-                Parameter::TimeMs,
-                Parameter::Depth,
-                Parameter::Nodes,
-                Parameter::Seed,
-            ],
-            EngineKind::Greedy => &[Parameter::Seed],
-            EngineKind::Perfect => &[
-                Parameter::TimeMs,
-                Parameter::Nodes,
-                Parameter::MistakeProbability,
-                Parameter::Seed,
-            ],
-            EngineKind::Minimax => &[
-                Parameter::TimeMs,
-                Parameter::Depth,
-                Parameter::Nodes,
-                Parameter::Seed,
-            ],
-            EngineKind::Threat => &[Parameter::Seed],
-            EngineKind::Priority => &[Parameter::Seed],
-            EngineKind::Mcts => &[Parameter::TimeMs, Parameter::Nodes, Parameter::Seed],
+            EngineKind::Auto | EngineKind::Minimax => &[TimeMs, Depth, Nodes, Seed, Level],
+            EngineKind::Perfect => &[TimeMs, Nodes, MistakeProbability, Seed, Level],
+            EngineKind::Mcts => &[TimeMs, Nodes, Seed, Level],
+            EngineKind::Threat | EngineKind::Priority | EngineKind::Greedy => {
+                &[MistakeProbability, Seed, Level]
+            }
         }
     }
 

@@ -130,6 +130,7 @@ pub fn finish(scored: Vec<(MoveEval, u64)>, nodes: u64, start: Instant) -> Analy
         best: first.mv,
         evaluation: first.eval.clone(),
         pv: vec![first.mv],
+        win_rates: Vec::new(),
         stats: SearchStats {
             nodes,
             depth: 1,

@@ -281,6 +281,7 @@ pub fn analyze(position: &Position, limits: &Limits, rng: &mut StdRng) -> Analys
         evaluation: best.eval,
         moves,
         pv,
+        win_rates: Vec::new(),
         stats: SearchStats {
             nodes: s.clock.nodes + tss_nodes,
             depth: completed,

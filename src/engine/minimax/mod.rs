@@ -286,6 +286,7 @@ impl Engine for Minimax {
             evaluation: best.eval,
             moves,
             pv,
+            win_rates: Vec::new(),
             stats,
         }
     }

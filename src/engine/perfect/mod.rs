@@ -167,6 +167,7 @@ fn finish(
         evaluation: best.eval,
         moves,
         pv,
+        win_rates: Vec::new(),
         stats: SearchStats {
             nodes: clock.nodes,
             depth,
