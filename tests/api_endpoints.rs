@@ -363,6 +363,17 @@ fn every_engine_suggests_on_3x3_and_15x15() {
         assert_eq!(st, 200, "{name} on 15x15: {b}");
         check_suggestion(&b, name, &targets15);
         assert!(b["stats"]["seed"].as_u64().unwrap() < 1 << 53);
+        assert_eq!(b["limits"]["level"], 10);
+
+        // Every engine takes a level; its answer is on the same value scale.
+        let (st, b) = s.call(
+            "/v1/suggest",
+            &json!({"rules": {"m": 15, "n": 15, "k": 5}, "board": board15,
+                    "engine": {"name": name, "time_ms": 200, "level": 3, "seed": 5}}),
+        );
+        assert_eq!(st, 200, "{name} at level 3: {b}");
+        check_suggestion(&b, name, &targets15);
+        assert_eq!(b["limits"]["level"], 3);
     }
 }
 

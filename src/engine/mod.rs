@@ -332,7 +332,7 @@ impl EngineKind {
         }
     }
 
-    /// What the numbers in `scores` mean for this engine.
+    /// The unit of the engine's own score (`raw` in the API; `value` is the common scale).
     pub fn score_unit(self) -> &'static str {
         match self {
             EngineKind::Auto => "the unit of the path taken (stats.path): perfect's outcome score; pattern search: own minus opponent's window score (10^(marks-1) per open k-window), +-(1e15 - plies) for threat-space proofs; minimax's window potential",
@@ -341,7 +341,7 @@ impl EngineKind {
             EngineKind::Minimax => "window potential (own minus opponent's, 4^marks per open window) after the searched depth; 10^15 - plies for a forced win",
             EngineKind::Threat => "cell weight: summed attack weights for both players (an open k-1 run weighs 100; the mover's count 1.25 times), +100/+120 for a double threat, +300/+400 for one that cannot be answered, +1e5 on the opponent's winning cell, 1e9 for a win, minus 1e7 for a move that lets the opponent win at once",
             EngineKind::Priority => "rule priority: 100 win, 95 prevent the opponent's win, 90 destroy, 75 extend an own k-2 run, 74 prevent an opponent's, 50 next to an own mark, 0 any other empty cell, -1 none (an occupied cell only a held remove or bomb could target)",
-            EngineKind::Mcts => "share of the root's playouts through the move (0..1); evaluation.score is the chosen move's win rate (1 win, 0.5 draw, 0 loss)",
+            EngineKind::Mcts => "share of the root's playouts through the move (0..1); evaluation.raw is the chosen move's win rate (1 win, 0.5 draw, 0 loss); each move's value maps from its win rate, not its share",
         }
     }
 
