@@ -28,6 +28,8 @@ pub enum Command {
     State(StateArgs),
     /// Play two engines against each other and report the score and Elo difference.
     Arena(crate::arena::ArenaArgs),
+    /// Make a balanced opening set for `arena --openings`, judged by an external engine.
+    Openings(crate::arena::OpeningsArgs),
     /// Speak the Gomocup (piskvork) protocol on stdin/stdout.
     Pbrain(crate::pbrain::PbrainArgs),
     /// Measure engine throughput offline (positions/s, nodes/s, µs per call).
@@ -167,6 +169,7 @@ pub fn run(cli: Cli) -> i32 {
             0
         }
         Command::Arena(args) => crate::arena::main(args),
+        Command::Openings(args) => crate::arena::openings_main(args),
         Command::Pbrain(args) => crate::pbrain::main(args),
         Command::Bench(args) => crate::bench::main(args),
         Command::Calibrate(args) => crate::calibrate::main(args),

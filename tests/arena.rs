@@ -3,15 +3,15 @@
 
 use std::time::Duration;
 
-use kinrow::arena::{self, ArenaConfig, EngineSpec, GameResult};
+use kinrow::arena::{self, ArenaConfig, Contestant, EngineSpec, GameResult};
 use kinrow::engine::EngineKind;
 use kinrow::game::{Position, Rules};
 
 fn config(games: usize, threads: usize, seed: u64) -> ArenaConfig {
     ArenaConfig {
         engines: [
-            EngineSpec::parse("mcts:nodes=400").unwrap(),
-            EngineSpec::parse("mcts:nodes=100").unwrap(),
+            Contestant::parse("mcts:nodes=400").unwrap(),
+            Contestant::parse("mcts:nodes=100").unwrap(),
         ],
         rules: Rules::mnk(7, 7, 4).unwrap(),
         games,
@@ -19,6 +19,7 @@ fn config(games: usize, threads: usize, seed: u64) -> ArenaConfig {
         seed,
         threads,
         opening_plies: None,
+        fixed_openings: None,
     }
 }
 
@@ -189,4 +190,114 @@ fn the_binary_prints_a_summary_and_writes_the_games() {
         .output()
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
+}
+
+/// An opening file of two openings, as `--openings` reads it.
+fn opening_file(name: &str, text: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("kinrow-{name}-{}.txt", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn opening_files_are_read_as_gomocup_coordinates_and_checked() {
+    let rules = Rules::mnk(15, 15, 5).unwrap();
+    let read = arena::read_openings("# comment\n7,7 8,6 6,8\n\n0,0\n", &rules).unwrap();
+    assert_eq!(read.len(), 2);
+    // x,y is column, row: 8,6 is row 6, column 8.
+    assert_eq!(read[0][1].cell(), 6 * 15 + 8);
+    for bad in ["7,7 7,7", "15,0", "7;7", ""] {
+        assert!(arena::read_openings(bad, &rules).is_err(), "{bad:?}");
+    }
+    let spec = Contestant::parse("pbrain:/bin/engine:time_ms=50:arg=--fast").unwrap();
+    match &spec {
+        Contestant::Pbrain(p) => {
+            assert_eq!(p.program, std::path::PathBuf::from("/bin/engine"));
+            assert_eq!(p.args, ["--fast"]);
+            assert_eq!(p.time_ms, Some(50));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(Contestant::parse("pbrain:").is_err());
+    assert!(Contestant::parse("pbrain:/bin/engine:depth=3").is_err());
+}
+
+/// kinrow's own Gomocup adapter as the external engine: every opening is played twice
+/// with colours swapped, the pairs are counted, and nobody forfeits.
+#[test]
+fn the_arena_plays_an_external_gomocup_engine_from_an_opening_file() {
+    let openings = opening_file("openings", "7,7 8,8 6,8\n7,7 7,8 8,6\n");
+    let external = format!(
+        "pbrain:{}:arg=pbrain:arg=--engine:arg=threat",
+        env!("CARGO_BIN_EXE_kinrow")
+    );
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_kinrow"))
+        .args(["arena", "--engines", &format!("greedy,{external}")])
+        .args(["--time-ms", "50", "--threads", "2", "--openings"])
+        .arg(&openings)
+        .output()
+        .unwrap();
+    std::fs::remove_file(&openings).ok();
+    let text = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(text.contains("4 games"), "{text}");
+    assert!(text.contains("pairs: won both"), "{text}");
+    assert!(text.contains("as x"), "{text}");
+    assert!(!text.contains("forfeits"), "{text}");
+}
+
+/// An external engine that answers a move off the board forfeits the game.
+#[test]
+fn an_external_engine_that_plays_off_the_board_forfeits() {
+    let script = opening_file(
+        "bad-engine",
+        "#!/bin/sh\nwhile read line; do case \"$line\" in START*) echo OK;; DONE*) echo 99,99;; END*) exit 0;; esac; done\n",
+    );
+    let mut perms = std::fs::metadata(&script).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&script, perms).unwrap();
+    let openings = opening_file("one-opening", "7,7 8,8 6,8\n");
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_kinrow"))
+        .args(["arena", "--engines"])
+        .arg(format!("threat,pbrain:{}", script.display()))
+        .arg("--openings")
+        .arg(&openings)
+        .output()
+        .unwrap();
+    std::fs::remove_file(&script).ok();
+    std::fs::remove_file(&openings).ok();
+    let text = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{text}");
+    assert!(text.contains("threat: 2 wins"), "{text}");
+    assert!(text.contains("forfeits: threat 0,"), "{text}");
+}
+
+/// What `kinrow openings` reads from a judge's `MESSAGE` lines.
+#[test]
+fn evaluations_are_read_from_engine_messages() {
+    use arena::Eval;
+    let cases = [
+        (
+            "MESSAGE Speed 205K | Depth 15-26 | Eval -118 | Node 32K | Time 159ms",
+            Some(Eval::Score(-118)),
+        ),
+        ("MESSAGE node:74075 eval:-47", Some(Eval::Score(-47))),
+        (
+            "MESSAGE Depth 9-20 | Eval +M15 | Time 3ms",
+            Some(Eval::Mate { win: true }),
+        ),
+        (
+            "MESSAGE Depth 9-20 | Eval -M*",
+            Some(Eval::Mate { win: false }),
+        ),
+        ("MESSAGE depth: 6-13 best:[5,9] val=-47", None),
+        ("MESSAGE Eval soon", None),
+    ];
+    for (line, want) in cases {
+        assert_eq!(Eval::in_message(line), want, "{line}");
+    }
 }

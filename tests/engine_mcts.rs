@@ -216,12 +216,12 @@ fn respects_the_time_budget() {
 
 #[test]
 fn beats_greedy_on_9x9_with_a_small_node_budget() {
-    use kinrow::arena::{self, ArenaConfig, EngineSpec};
+    use kinrow::arena::{self, ArenaConfig, Contestant};
     // Node-limited, so the games are the same on every run.
     let config = ArenaConfig {
         engines: [
-            EngineSpec::parse("mcts:nodes=600").unwrap(),
-            EngineSpec::parse("greedy").unwrap(),
+            Contestant::parse("mcts:nodes=600").unwrap(),
+            Contestant::parse("greedy").unwrap(),
         ],
         rules: mnk(9, 9, 5),
         games: 4,
@@ -229,6 +229,7 @@ fn beats_greedy_on_9x9_with_a_small_node_budget() {
         seed: 1,
         threads: 2,
         opening_plies: None,
+        fixed_openings: None,
     };
     let s = arena::summarize(&arena::run(&config, &|_| {}));
     assert!(s.score >= 0.75, "{s:?}");

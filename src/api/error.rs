@@ -29,6 +29,8 @@ pub enum ErrorCode {
     GameOver,
     /// 422: the move is not legal in this position.
     IllegalMove,
+    /// 422: the move is forbidden for x under renju (the message names the reason).
+    ForbiddenMove,
     /// 422: no engine has this name.
     UnknownEngine,
     /// 422: a limit (`time_ms`, `depth`, `nodes`, `mistake_probability`) is out of range.
@@ -58,6 +60,7 @@ impl ErrorCode {
             ErrorCode::InconsistentTurn => "inconsistent_turn",
             ErrorCode::GameOver => "game_over",
             ErrorCode::IllegalMove => "illegal_move",
+            ErrorCode::ForbiddenMove => "forbidden_move",
             ErrorCode::UnknownEngine => "unknown_engine",
             ErrorCode::InvalidLimits => "invalid_limits",
             ErrorCode::NotFound => "not_found",
@@ -78,6 +81,7 @@ impl ErrorCode {
             | ErrorCode::InconsistentTurn
             | ErrorCode::GameOver
             | ErrorCode::IllegalMove
+            | ErrorCode::ForbiddenMove
             | ErrorCode::UnknownEngine
             | ErrorCode::InvalidLimits => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::NotFound => StatusCode::NOT_FOUND,
@@ -112,6 +116,7 @@ impl From<GameErrorKind> for ErrorCode {
             GameErrorKind::InconsistentTurn => ErrorCode::InconsistentTurn,
             GameErrorKind::GameOver => ErrorCode::GameOver,
             GameErrorKind::IllegalMove => ErrorCode::IllegalMove,
+            GameErrorKind::ForbiddenMove => ErrorCode::ForbiddenMove,
         }
     }
 }

@@ -9,6 +9,7 @@
 use std::sync::Arc;
 
 use super::lines::win_through;
+use super::setup::{decide_side_to_move, find_win, full_hash};
 use super::zobrist::{cell_key, hand_key, SIDE_KEY};
 use super::{
     notation, Cell, Coord, GameError, GameErrorKind, Geometry, Hand, Move, Piece, Player, Rules,
@@ -101,6 +102,7 @@ impl Position {
             rules.n(),
             rules.k(),
             rules.overline(),
+            rules.variant(),
         ));
         let mut marks = [0u32; 2];
         let mut blocks = 0;
@@ -173,6 +175,7 @@ impl Position {
             self.geo.overline,
             self.hands,
         )
+        .and_then(|r| r.with_variant(self.geo.variant))
         .expect("hands only shrink, so the rules stay valid")
     }
     /// Every cell, row-major.
@@ -268,7 +271,11 @@ impl Position {
     /// True when the side to move has at least one legal move (ignoring a win on the board).
     pub fn has_legal_move(&self) -> bool {
         if self.empties > 0 {
-            return true;
+            // Under renju x may have only forbidden cells left; checked cell by cell,
+            // and the first allowed one ends the search.
+            return !self.marks_restricted()
+                || (0..self.cells.len())
+                    .any(|i| self.cells[i] == Cell::Empty && self.forbidden(i).is_none());
         }
         let hand = self.hands[self.to_move.index()];
         let opponent_pieces = self.marks[self.to_move.opponent().index()] + self.blocks;
@@ -320,6 +327,21 @@ impl Position {
         }
         let c = self.geo.coord(cell);
         let here = self.cells[cell];
+        if mv.piece == Piece::Mark && here == Cell::Empty && self.marks_restricted() {
+            if let Some(why) = self.forbidden(cell) {
+                return Err(GameError::new(
+                    GameErrorKind::ForbiddenMove,
+                    "move",
+                    format!(
+                        "row {}, column {}: forbidden for x under renju ({}): it makes {}",
+                        c.row,
+                        c.col,
+                        why.as_str(),
+                        why.describe()
+                    ),
+                ));
+            }
+        }
         let ok = match mv.piece {
             Piece::Mark | Piece::Block => here == Cell::Empty,
             Piece::Remove => here == Cell::Block || here == Cell::Mark(me.opponent()),
@@ -364,7 +386,12 @@ impl Position {
         }
         let me = self.to_move;
         let hand = self.hands[me.index()];
+        let forbidden = self.forbidden_cells();
+        let mut next_forbidden = forbidden.iter().map(|&(c, _)| c).peekable();
         for (i, &c) in self.cells.iter().enumerate() {
+            if next_forbidden.next_if_eq(&i).is_some() {
+                continue;
+            }
             if c == Cell::Empty {
                 out.push(Move::mark(i));
             }
@@ -442,9 +469,7 @@ impl Position {
         match mv.piece {
             Piece::Mark => {
                 self.set_cell(cell, Cell::Mark(me));
-                let cells = &self.cells;
-                let own = Cell::Mark(me);
-                self.win = win_through(&self.geo, cell, me, |i| cells[i] == own);
+                self.win = win_through(&self.geo, &self.cells, cell, me);
             }
             Piece::Block => {
                 self.take_piece(me, 0);
@@ -544,9 +569,7 @@ impl Position {
     #[inline]
     pub fn wins_at(&self, cell: usize, player: Player) -> bool {
         debug_assert_eq!(self.cells[cell], Cell::Empty);
-        let own = Cell::Mark(player);
-        let cells = &self.cells;
-        win_through(&self.geo, cell, player, |i| cells[i] == own).is_some()
+        win_through(&self.geo, &self.cells, cell, player).is_some()
     }
 
     /// The image of this position under `symmetry` (same hands and side to move).
@@ -570,87 +593,5 @@ impl Position {
             )
         });
         image
-    }
-}
-
-/// The Zobrist hash of a position computed from scratch.
-fn full_hash(cells: &[Cell], hands: [Hand; 2], to_move: Player) -> u64 {
-    let mut hash = 0;
-    for (i, &c) in cells.iter().enumerate() {
-        hash ^= cell_key(i, c);
-    }
-    for p in Player::BOTH {
-        let h = hands[p.index()];
-        for (kind, count) in [h.block, h.remove, h.bomb].into_iter().enumerate() {
-            hash ^= hand_key(p, kind, count);
-        }
-    }
-    if to_move == Player::O {
-        hash ^= SIDE_KEY;
-    }
-    hash
-}
-
-fn decide_side_to_move(
-    rules: &Rules,
-    marks: [u32; 2],
-    blocks: u32,
-    given: Option<Player>,
-) -> Result<Player, GameError> {
-    let [x, o] = marks;
-    let from_counts = if x == o {
-        Some(Player::X)
-    } else if x == o + 1 {
-        Some(Player::O)
-    } else {
-        None
-    };
-    let counts_msg = || {
-        format!("x has {x} marks and o has {o}; without special pieces x moves first, so x must have as many marks as o or one more")
-    };
-    if rules.has_special_pieces() {
-        return given.ok_or_else(|| {
-            GameError::turn("to_move is required when a player holds special pieces: the counts of marks prove nothing then")
-        });
-    }
-    if blocks > 0 {
-        if let Some(p) = given {
-            return Ok(p);
-        }
-        return from_counts.ok_or_else(|| {
-            GameError::turn(format!(
-                "{}; with blocks on the board, give to_move",
-                counts_msg()
-            ))
-        });
-    }
-    match (from_counts, given) {
-        (None, _) => Err(GameError::turn(counts_msg())),
-        (Some(p), Some(g)) if p != g => Err(GameError::turn(format!(
-            "to_move is {g}, but x has {x} marks and o has {o}, so {p} is to move"
-        ))),
-        (Some(p), _) => Ok(p),
-    }
-}
-
-/// Scans the whole board for winning lines; an error when both players have one.
-fn find_win(geo: &Geometry, cells: &[Cell]) -> Result<Option<WinLine>, GameError> {
-    let mut found: [Option<WinLine>; 2] = [None, None];
-    for (i, &c) in cells.iter().enumerate() {
-        if let Cell::Mark(p) = c {
-            if found[p.index()].is_none() {
-                found[p.index()] = win_through(geo, i, p, |j| cells[j] == c);
-            }
-        }
-    }
-    match found {
-        [Some(_), Some(_)] => Err(GameError::board(
-            "board",
-            format!(
-                "both x and o have {} in a row; only one player can have won",
-                geo.k
-            ),
-        )),
-        [x, o] => Ok(x.or(o)),
     }
 }

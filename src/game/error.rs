@@ -15,6 +15,8 @@ pub enum GameErrorKind {
     GameOver,
     /// The move is not legal in this position.
     IllegalMove,
+    /// The move is a renju forbidden move for x (overline, double four, double three).
+    ForbiddenMove,
 }
 
 impl GameErrorKind {
@@ -26,6 +28,7 @@ impl GameErrorKind {
             GameErrorKind::InconsistentTurn => "inconsistent_turn",
             GameErrorKind::GameOver => "game_over",
             GameErrorKind::IllegalMove => "illegal_move",
+            GameErrorKind::ForbiddenMove => "forbidden_move",
         }
     }
 }

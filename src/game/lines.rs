@@ -3,7 +3,7 @@
 
 use std::sync::OnceLock;
 
-use super::{Coord, Player};
+use super::{Cell, Coord, Player, Variant};
 
 /// One of the four line directions, as a step in rows and columns.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -78,6 +78,7 @@ pub struct Geometry {
     pub n: usize,
     pub k: u32,
     pub overline: bool,
+    pub variant: Variant,
     /// For every cell, its up-to-8 neighbours (the 3x3 area a bomb clears, minus the cell).
     neighbours: Vec<[u16; 8]>,
     neighbour_counts: Vec<u8>,
@@ -85,17 +86,18 @@ pub struct Geometry {
 }
 
 impl Geometry {
-    /// One number for the board's size and rules (m, n, k, overline): what a table of
-    /// positions kept between searches must match.
+    /// One number for the board's size and rules (m, n, k, overline, variant): what a
+    /// table of positions kept between searches must match.
     pub fn key(&self) -> u64 {
-        ((self.m as u64) << 40)
+        ((self.variant as u64) << 56)
+            | ((self.m as u64) << 40)
             | ((self.n as u64) << 20)
             | ((self.k as u64) << 1)
             | self.overline as u64
     }
 
     /// Precomputes the neighbourhoods of an `m` x `n` board; windows are built on first use.
-    pub fn new(m: usize, n: usize, k: u32, overline: bool) -> Geometry {
+    pub fn new(m: usize, n: usize, k: u32, overline: bool, variant: Variant) -> Geometry {
         let mut neighbours = vec![[0u16; 8]; m * n];
         let mut neighbour_counts = vec![0u8; m * n];
         for r in 0..n {
@@ -122,6 +124,7 @@ impl Geometry {
             n,
             k,
             overline,
+            variant,
             neighbours,
             neighbour_counts,
             windows: OnceLock::new(),
@@ -309,23 +312,57 @@ pub(crate) fn run_length(
     steps
 }
 
-/// The winning line through `cell` for the player whose marks satisfy `is_own`,
-/// if the mark at `cell` completes one (respecting overline).
+/// True when the cell `dist` steps from `cell` along `step` holds a mark of `player`'s
+/// opponent: what blocks one end of a caro line (the board's edge does not).
+#[inline]
+fn opponent_at(
+    geo: &Geometry,
+    cells: &[Cell],
+    cell: usize,
+    step: (isize, isize),
+    dist: usize,
+    player: Player,
+) -> bool {
+    let (dr, dc) = step;
+    let (r, c) = ((cell / geo.m) as isize, (cell % geo.m) as isize);
+    let (rr, cc) = (r + dr * dist as isize, c + dc * dist as isize);
+    if rr < 0 || cc < 0 || rr >= geo.n as isize || cc >= geo.m as isize {
+        return false;
+    }
+    cells[rr as usize * geo.m + cc as usize] == Cell::Mark(player.opponent())
+}
+
+/// The winning line through `cell` for `player`, if `player`'s mark at `cell` (whatever
+/// `cells[cell]` holds now) completes one under the variant: k or more in a row where overlines win, exactly k
+/// where they do not, and under caro only a line that the opponent's marks do not
+/// block at both ends.
 pub(crate) fn win_through(
     geo: &Geometry,
+    cells: &[Cell],
     cell: usize,
     player: Player,
-    is_own: impl Fn(usize) -> bool + Copy,
 ) -> Option<WinLine> {
     let k = geo.k as usize;
-    // With overline off, look one past k on each side so an overline is seen as such.
-    let limit = if geo.overline { k } else { k + 1 };
+    let exact = match geo.variant {
+        Variant::Free => !geo.overline,
+        Variant::Renju => player == Player::X,
+        Variant::Caro => true,
+    };
+    let own = Cell::Mark(player);
+    let is_own = |i: usize| cells[i] == own;
+    // Where only exactly k wins, look one past k on each side so an overline is seen as such.
+    let limit = if exact { k + 1 } else { k };
     for direction in DIRECTIONS {
         let (dr, dc) = direction.step();
         let back = run_length(geo, cell, (-dr, -dc), limit, is_own);
         let fwd = run_length(geo, cell, (dr, dc), limit, is_own);
         let len = back + 1 + fwd;
-        let wins = if geo.overline { len >= k } else { len == k };
+        let mut wins = if exact { len == k } else { len >= k };
+        if wins && geo.variant == Variant::Caro {
+            let blocked_back = opponent_at(geo, cells, cell, (-dr, -dc), back + 1, player);
+            let blocked_fwd = opponent_at(geo, cells, cell, (dr, dc), fwd + 1, player);
+            wins = !(blocked_back && blocked_fwd);
+        }
         if wins {
             let start = geo.coord(cell);
             let start = Coord::new(

@@ -13,7 +13,9 @@ mod error;
 mod lines;
 mod moves;
 mod notation;
+mod renju;
 mod rules;
+mod setup;
 mod symmetry;
 mod zobrist;
 
@@ -22,7 +24,8 @@ pub use error::{GameError, GameErrorKind};
 pub use lines::{Direction, Geometry, WinLine, Window, DIRECTIONS};
 pub use moves::{Move, Piece};
 pub use notation::{format_board, parse_board, parse_board_string};
-pub use rules::{Hand, Rules, MAX_PIECES, MAX_SIDE};
+pub use renju::Forbidden;
+pub use rules::{Hand, Rules, Variant, MAX_PIECES, MAX_SIDE};
 pub use symmetry::Symmetry;
 pub use zobrist::splitmix64;
 

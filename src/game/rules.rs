@@ -31,14 +31,52 @@ impl Hand {
     }
 }
 
+/// Which family of rules decides what wins and what may be played.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// k in a row wins; a longer line wins too unless `overline` is off (exactly k).
+    #[default]
+    Free,
+    /// Renju (k = 5): x wins only with exactly five, and x may not make an overline,
+    /// two fours or two open threes with one mark (unless it also makes five); o has no
+    /// restriction and wins with five or more.
+    Renju,
+    /// Caro: exactly k wins (an overline does not), and only when the line is not
+    /// blocked at both ends by the opponent's marks; the board's edge blocks nothing.
+    Caro,
+}
+
+impl Variant {
+    /// Every variant, the default first.
+    pub const ALL: [Variant; 3] = [Variant::Free, Variant::Renju, Variant::Caro];
+
+    /// The API name: `free`, `renju`, `caro`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Variant::Free => "free",
+            Variant::Renju => "renju",
+            Variant::Caro => "caro",
+        }
+    }
+
+    /// Finds a variant by its API name (any case).
+    pub fn parse(name: &str) -> Option<Variant> {
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.as_str().eq_ignore_ascii_case(name))
+    }
+}
+
 /// A validated rule set: `m` columns, `n` rows, `k` in a row to win, whether a line
-/// longer than `k` wins (`overline`), and the special pieces each player still holds.
+/// longer than `k` wins (`overline`), the variant, and the special pieces each player
+/// still holds.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     m: usize,
     n: usize,
     k: u32,
     overline: bool,
+    variant: Variant,
     hands: [Hand; 2],
 }
 
@@ -88,8 +126,38 @@ impl Rules {
             // Any k beyond the longest line behaves the same: nobody can win.
             k: k.min(MAX_SIDE as u64 + 1) as u32,
             overline,
+            variant: Variant::Free,
             hands,
         })
+    }
+
+    /// These rules under `variant`. Renju is defined for k = 5 only; renju and caro are
+    /// played with marks only (a block, remove or bomb would break the shapes their
+    /// rules are about), and both decide overlines themselves, so `overline` is set
+    /// off: under caro no overline wins, under renju x's is forbidden and o's wins.
+    pub fn with_variant(mut self, variant: Variant) -> Result<Rules, GameError> {
+        if variant == Variant::Free {
+            self.variant = variant;
+            return Ok(self);
+        }
+        if variant == Variant::Renju && self.k != 5 {
+            return Err(GameError::rules(
+                "rules.variant",
+                format!("renju is played with k = 5, but k is {}", self.k),
+            ));
+        }
+        if self.has_special_pieces() {
+            return Err(GameError::rules(
+                "rules.variant",
+                format!(
+                    "{} is played with marks only, but a player holds special pieces (rules.pieces)",
+                    variant.as_str()
+                ),
+            ));
+        }
+        self.variant = variant;
+        self.overline = false;
+        Ok(self)
     }
 
     /// The classic rule set `m,n,k` with overline allowed and no special pieces.
@@ -112,6 +180,18 @@ impl Rules {
     /// True when a line longer than `k` also wins (freestyle); false for "exactly k".
     pub fn overline(&self) -> bool {
         self.overline
+    }
+    /// The variant ([`Variant::Free`] unless [`Rules::with_variant`] said otherwise).
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+    /// True when a line of more than `k` marks of `player` wins.
+    pub fn overline_wins(&self, player: Player) -> bool {
+        match self.variant {
+            Variant::Free => self.overline,
+            Variant::Renju => player == Player::O,
+            Variant::Caro => false,
+        }
     }
     /// What `player` holds at the start of the position.
     pub fn hand(&self, player: Player) -> Hand {

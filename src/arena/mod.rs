@@ -20,9 +20,19 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 
-use crate::engine::{eval, level, Engine, EngineKind, Limits, Outcome, Parameter};
+mod balance;
+mod external;
+mod openings;
+mod summary;
+
+pub use balance::OpeningsArgs;
+pub use external::{Eval, ExternalEngine, ExternalSpec};
+pub use openings::*;
+pub use summary::*;
+
+use crate::engine::{level, Engine, EngineKind, Limits, Parameter};
 use crate::game::{Hand, Move, Player, Position, Rules};
 
 /// One contestant: an engine and its parameters, written `name[:key=value]*`,
@@ -125,11 +135,46 @@ impl EngineSpec {
     }
 }
 
+/// One side of a match: a kinrow engine (`name[:key=value]*`) or an external Gomocup
+/// engine (`pbrain:PATH[:key=value]*`, see [`ExternalSpec`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Contestant {
+    Kinrow(EngineSpec),
+    Pbrain(ExternalSpec),
+}
+
+impl Contestant {
+    /// Parses one contestant of `--engines`.
+    pub fn parse(text: &str) -> Result<Contestant, String> {
+        match text.trim().strip_prefix("pbrain:") {
+            Some(rest) => ExternalSpec::parse(text, rest).map(Contestant::Pbrain),
+            None => EngineSpec::parse(text).map(Contestant::Kinrow),
+        }
+    }
+
+    /// Its label in the results: the text it was parsed from.
+    pub fn label(&self) -> &str {
+        match self {
+            Contestant::Kinrow(s) => &s.label,
+            Contestant::Pbrain(s) => &s.label,
+        }
+    }
+
+    /// Its time per move: its own `time_ms`, else the match's.
+    pub fn turn_time(&self, default_time: Duration) -> Duration {
+        let own = match self {
+            Contestant::Kinrow(s) => s.time_ms,
+            Contestant::Pbrain(s) => s.time_ms,
+        };
+        own.map_or(default_time, Duration::from_millis)
+    }
+}
+
 /// A whole match.
 #[derive(Clone, Debug)]
 pub struct ArenaConfig {
     /// Engine A and engine B.
-    pub engines: [EngineSpec; 2],
+    pub engines: [Contestant; 2],
     pub rules: Rules,
     pub games: usize,
     /// Time per move unless an engine's spec says otherwise.
@@ -138,6 +183,9 @@ pub struct ArenaConfig {
     pub threads: usize,
     /// Random marks in each opening; `None` picks by board size.
     pub opening_plies: Option<usize>,
+    /// Openings read from a file (`--openings`): pair `i` plays `fixed[i]`, and no
+    /// random openings are drawn.
+    pub fixed_openings: Option<Vec<Vec<Move>>>,
 }
 
 /// How a game ended.
@@ -160,6 +208,9 @@ pub struct GameRecord {
     /// Total thinking time and number of moves per engine (A, B).
     pub think: [Duration; 2],
     pub counts: [u32; 2],
+    /// Why the loser forfeited (an illegal move, an external engine's error or silence),
+    /// `None` when the game was played out.
+    pub forfeit: Option<String>,
 }
 
 impl GameRecord {
@@ -173,313 +224,26 @@ impl GameRecord {
     }
 }
 
-/// The match's totals, from engine A's side.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Summary {
-    pub wins: u32,
-    pub draws: u32,
-    pub losses: u32,
-    /// A's points per game (a win 1, a draw ½).
-    pub score: f64,
-    /// A's Elo advantage (infinite at a score of 0 or 1) and its 95% interval (Wilson).
-    pub elo: f64,
-    pub elo_low: f64,
-    pub elo_high: f64,
-    /// Mean time per move of A and B.
-    pub mean_move: [Duration; 2],
-}
-
-/// Elo difference for a score fraction in `[0, 1]`.
-pub fn elo_from_score(score: f64) -> f64 {
-    if score <= 0.0 {
-        f64::NEG_INFINITY
-    } else if score >= 1.0 {
-        f64::INFINITY
-    } else {
-        -400.0 * (1.0 / score - 1.0).log10()
-    }
-}
-
-/// Totals a list of games.
-pub fn summarize(games: &[GameRecord]) -> Summary {
-    let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
-    let mut think = [Duration::ZERO; 2];
-    let mut counts = [0u32; 2];
-    for g in games {
-        match g.winner_engine() {
-            Some(0) => wins += 1,
-            Some(_) => losses += 1,
-            None => draws += 1,
-        }
-        for e in 0..2 {
-            think[e] += g.think[e];
-            counts[e] += g.counts[e];
-        }
-    }
-    let n = games.len().max(1) as f64;
-    let score = (f64::from(wins) + 0.5 * f64::from(draws)) / n;
-    // Wilson score interval with the binomial variance (conservative when there are
-    // draws); unlike the plain normal approximation it stays finite at 0% and 100%.
-    let z = 1.96f64;
-    let centre = (score + z * z / (2.0 * n)) / (1.0 + z * z / n);
-    let half = z / (1.0 + z * z / n) * (score * (1.0 - score) / n + z * z / (4.0 * n * n)).sqrt();
-    let mean = |e: usize| {
-        if counts[e] == 0 {
-            Duration::ZERO
-        } else {
-            think[e] / counts[e]
-        }
-    };
-    Summary {
-        wins,
-        draws,
-        losses,
-        score,
-        elo: elo_from_score(score),
-        elo_low: elo_from_score(centre - half),
-        elo_high: elo_from_score(centre + half),
-        mean_move: [mean(0), mean(1)],
-    }
-}
-
-/// The default number of random opening marks for a board: 1 up to 16 cells, 2 up to
-/// 64, else 5. On large boards the number is odd, so o moves first after the opening
-/// with one mark fewer, which offsets x's first-move advantage there (15x15x5, `auto`
-/// against itself, 20 games at 100 ms on seed 1: after 4 random marks x won 18 games,
-/// after 5 x won 9 and o 11). Small boards stay even: on 7x7x4 (a first-player win)
-/// x wins every game from 3 random marks whoever plays it, even `greedy` against `auto`.
-pub fn default_opening_plies(rules: &Rules) -> usize {
-    match rules.cells() {
-        0..=16 => 1,
-        17..=64 => 2,
-        _ => 5,
-    }
-}
-
-/// True when the side to move or the opponent could complete a line at once.
-fn has_immediate_win(p: &Position) -> bool {
-    (0..p.cells().len()).any(|c| {
-        p.cell(c) == crate::game::Cell::Empty
-            && (p.wins_at(c, Player::X) || p.wins_at(c, Player::O))
-    })
-}
-
-/// How lopsided a position looks: |own − opponent's window potential| over their sum.
-fn imbalance(p: &Position) -> f64 {
-    let me = eval::potential(p, p.to_move());
-    let them = eval::potential(p, p.to_move().opponent());
-    if me + them == 0.0 {
-        0.0
-    } else {
-        (me - them).abs() / (me + them)
-    }
-}
-
-/// Nodes of the search that judges an opening (`auto`, node-limited so it replays).
-const JUDGE_NODES: u64 = 50_000;
-/// Openings the search judges per pair, at most.
-const JUDGED: usize = 24;
-/// Nodes of the longer search (about 1 s) that must confirm an opening the short one
-/// found even. The short search alone passed openings the longer one puts 150 points
-/// off even, where the favoured side won whoever played it (one such game `auto` lost
-/// at 400 ms while every move it made was the one a 1 s search chose). Against `mcts`
-/// on 15x15x5 at 100 ms (80-game runs, seeds 7 to 12), pairs that went to the same colour
-/// twice: 102 of 240 judged by the short search alone, 86 of 240 confirmed (fewer on
-/// five of the six seeds); `auto` scored 74.8% and 76.5% over the 480 games.
-/// Judging the 40 openings of an 80-game match takes 53 s on 2 threads (19 s before,
-/// when each pair's opening was also judged twice, once per game).
-pub const CONFIRM_NODES: u64 = 400_000;
-/// Openings the longer search judges per pair, at most.
-const CONFIRMED: usize = 6;
-/// An opening whose searched value lies within this many window points of even is
-/// taken at once (an open three's window is worth 100).
-pub const EVEN_BAND: f64 = 40.0;
-/// What x's extra mark is worth, in window points, beyond what the search sees when o
-/// is to move: openings that searched even for o (within 40 of 0 at 20k nodes) went to
-/// x in 34 of 40 games of `auto` against itself and 28 of 40 of `mcts` against itself
-/// (15x15x5, 100 ms, seed 5). Centred on +40 for o at 50k nodes, the same 40 games split
-/// 18-22 and 19-21.
-pub const X_EDGE: f64 = 40.0;
-
-/// The searched value that counts as even for the side to move of `p`: 0 when x moves
-/// (the marks are level), [`X_EDGE`] when o moves (x has a mark more).
-pub fn even_value(p: &Position) -> f64 {
-    if p.to_move() == Player::O {
-        X_EDGE
-    } else {
-        0.0
-    }
-}
-
-/// The value of `p` for the side to move by a short `auto` search (k >= 4, marks only),
-/// `None` where that search is not the pattern search.
-pub fn searched_value(p: &Position) -> Option<f64> {
-    searched_value_at(p, JUDGE_NODES)
-}
-
-/// The value of `p` for the side to move by the longer search that confirms an
-/// opening ([`CONFIRM_NODES`]), `None` where [`searched_value`] is `None`.
-pub fn confirmed_value(p: &Position) -> Option<f64> {
-    searched_value_at(p, CONFIRM_NODES)
-}
-
-/// The value of `p` for the side to move by an `auto` search of `nodes` nodes.
-fn searched_value_at(p: &Position, nodes: u64) -> Option<f64> {
-    if p.k() < 4 || p.has_special_pieces() {
-        return None;
-    }
-    let limits = Limits {
-        time: Duration::from_secs(60),
-        nodes: Some(nodes),
-        ..Limits::default()
-    };
-    let a = EngineKind::Auto
-        .build()
-        .analyze(p, &limits, &mut StdRng::seed_from_u64(0));
-    Some(if a.evaluation.outcome == Outcome::Unknown {
-        a.evaluation.score
-    } else {
-        f64::INFINITY
-    })
-}
-
-/// How far an opening's evenness is checked.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Judge {
-    /// By the short search only (benchmark positions, where evenness matters less).
-    Quick,
-    /// By the short search, then by the longer one (the arena's openings).
-    Confirmed,
-}
-
-/// The opening of pair `pair`: `plies` random marks within a small square around the
-/// centre. A draw is redrawn (up to 200 times) while the game is decided, a line is one
-/// move from completion, or the static evaluation is lopsided. For k >= 4 (marks only)
-/// the draws that pass are then judged by a short search, and the first whose value is
-/// within [`EVEN_BAND`] of [`even_value`] is taken (of [`JUDGED`] at most; else the most
-/// even one): random marks often hand one side an attack that decides the game whoever
-/// plays it. The arena's openings are [`Judge::Confirmed`]: see [`CONFIRM_NODES`].
-pub fn opening(rules: &Rules, plies: usize, seed: u64, pair: usize) -> Vec<Move> {
-    opening_judged(rules, plies, seed, pair, Judge::Confirmed)
-}
-
-/// [`opening`], judged as `judge` says.
-pub fn opening_judged(
-    rules: &Rules,
-    plies: usize,
-    seed: u64,
-    pair: usize,
-    judge: Judge,
-) -> Vec<Move> {
-    let mut rng = StdRng::seed_from_u64(seed ^ (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let (m, n) = (rules.m(), rules.n());
-    let radius = (m.min(n) / 4).max(1);
-    let (cr, cc) = (n / 2, m / 2);
-    let mut region: Vec<usize> = Vec::new();
-    for r in cr.saturating_sub(radius)..(cr + radius + 1).min(n) {
-        for c in cc.saturating_sub(radius)..(cc + radius + 1).min(m) {
-            region.push(r * m + c);
-        }
-    }
-    let plies = plies.min(region.len()).min(rules.cells().saturating_sub(1));
-    let mut best: Option<(f64, Vec<Move>)> = None;
-    let mut judged = 0;
-    let mut confirmed = 0;
-    for _ in 0..200 {
-        let mut p = Position::empty(rules);
-        let mut moves = Vec::new();
-        while moves.len() < plies {
-            let cell = region[rng.random_range(0..region.len())];
-            let mv = Move::mark(cell);
-            if p.is_legal(mv) {
-                p.play(mv);
-                moves.push(mv);
-            }
-            if p.is_over() {
-                break;
-            }
-        }
-        if p.is_over() || (rules.k() > 2 && has_immediate_win(&p)) {
-            continue;
-        }
-        let lopsided = imbalance(&p);
-        if lopsided >= 0.15 {
-            // Kept as a last resort, behind every draw that passes.
-            let rank = 1e12 + lopsided;
-            if best.as_ref().is_none_or(|(b, _)| rank < *b) {
-                best = Some((rank, moves));
-            }
-            continue;
-        }
-        let Some(value) = searched_value(&p) else {
-            return moves;
-        };
-        judged += 1;
-        let off_even = |v: f64| (v - even_value(&p)).abs();
-        let off = off_even(value);
-        let rank = if off > EVEN_BAND {
-            off
-        } else if judge == Judge::Quick {
-            return moves;
-        } else if confirmed == CONFIRMED {
-            // Out of confirmations: ranked by the short search like the uneven draws.
-            off
-        } else {
-            // Even at a glance: the longer search has the last word.
-            confirmed += 1;
-            let deep_off = off_even(confirmed_value(&p).unwrap_or(f64::INFINITY));
-            if deep_off <= EVEN_BAND {
-                return moves;
-            }
-            // Ranked ahead of every draw only the short search judged.
-            deep_off - 1e9
-        };
-        if best.as_ref().is_none_or(|(b, _)| rank < *b) {
-            best = Some((rank, moves));
-        }
-        if judged >= JUDGED {
-            break;
-        }
-    }
-    best.map(|(_, m)| m).unwrap_or_default()
-}
-
 fn engine_seed(seed: u64, game: usize, engine: usize) -> u64 {
     seed.wrapping_mul(0xD134_2543_DE82_EF95)
         ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
         ^ (engine as u64 + 1).wrapping_mul(0xBF58_476D_1CE4_E5B9)
 }
 
-/// The opening of every pair of the match, each judged once (on `config.threads`
-/// threads): the two games of a pair share it.
-pub fn openings(config: &ArenaConfig) -> Vec<Vec<Move>> {
-    let plies = config
-        .opening_plies
-        .unwrap_or_else(|| default_opening_plies(&config.rules));
-    let pairs = config.games.div_ceil(2);
-    in_parallel(pairs, config.threads, |pair| {
-        opening(&config.rules, plies, config.seed, pair)
-    })
-}
-
 /// Plays game `index` of the match from `opening` (its pair's).
 pub fn play_game(config: &ArenaConfig, index: usize, opening: &[Move]) -> GameRecord {
     let opening = opening.to_vec();
     let x_engine = index % 2;
-    let engines = [config.engines[0].build(), config.engines[1].build()];
-    let limits = [
-        config.engines[0].limits(config.time),
-        config.engines[1].limits(config.time),
-    ];
-    let mut rngs = [0, 1].map(|e| StdRng::seed_from_u64(engine_seed(config.seed, index, e)));
     let mut p = Position::empty(&config.rules);
     for &mv in &opening {
         p.play(mv);
     }
+    let mut movers: Vec<Result<Mover, String>> =
+        (0..2).map(|e| Mover::new(config, index, e)).collect();
     let mut moves = Vec::new();
     let mut think = [Duration::ZERO; 2];
     let mut counts = [0u32; 2];
-    let mut result = None;
+    let mut forfeit = None;
     while !p.is_over() {
         let e = if p.to_move() == Player::X {
             x_engine
@@ -487,20 +251,30 @@ pub fn play_game(config: &ArenaConfig, index: usize, opening: &[Move]) -> GameRe
             1 - x_engine
         };
         let start = Instant::now();
-        let analysis = engines[e].analyze(&p, &limits[e], &mut rngs[e]);
+        let history: Vec<Move> = opening.iter().chain(&moves).copied().collect();
+        let chosen = match &mut movers[e] {
+            Ok(mover) => mover.best_move(&p, &history),
+            Err(why) => Err(why.clone()),
+        };
         think[e] += start.elapsed();
         counts[e] += 1;
-        if p.try_play(analysis.best).is_err() {
-            // An illegal move forfeits the game.
-            result = Some(GameResult::Won(p.to_move().opponent()));
-            break;
+        match chosen.and_then(|mv| {
+            p.try_play(mv)
+                .map(|_| mv)
+                .map_err(|err| format!("{}: illegal move: {err}", config.engines[e].label()))
+        }) {
+            Ok(mv) => moves.push(mv),
+            Err(why) => {
+                forfeit = Some(why);
+                break;
+            }
         }
-        moves.push(analysis.best);
     }
-    let result = result.unwrap_or_else(|| match p.winner() {
-        Some(w) => GameResult::Won(w),
-        None => GameResult::Draw,
-    });
+    let result = match (&forfeit, p.winner()) {
+        (Some(_), _) => GameResult::Won(p.to_move().opponent()),
+        (None, Some(w)) => GameResult::Won(w),
+        (None, None) => GameResult::Draw,
+    };
     GameRecord {
         index,
         x_engine,
@@ -509,6 +283,51 @@ pub fn play_game(config: &ArenaConfig, index: usize, opening: &[Move]) -> GameRe
         result,
         think,
         counts,
+        forfeit,
+    }
+}
+
+/// One contestant during one game.
+enum Mover {
+    Kinrow {
+        engine: Box<dyn crate::engine::Engine>,
+        limits: Limits,
+        rng: Box<StdRng>,
+    },
+    Pbrain {
+        engine: ExternalEngine,
+        turn: Duration,
+    },
+}
+
+impl Mover {
+    /// Contestant `e` of `config` for game `index`: an external engine is started here.
+    fn new(config: &ArenaConfig, index: usize, e: usize) -> Result<Mover, String> {
+        Ok(match &config.engines[e] {
+            Contestant::Kinrow(spec) => Mover::Kinrow {
+                engine: spec.build(),
+                limits: spec.limits(config.time),
+                rng: Box::new(StdRng::seed_from_u64(engine_seed(config.seed, index, e))),
+            },
+            Contestant::Pbrain(spec) => {
+                let turn = config.engines[e].turn_time(config.time);
+                Mover::Pbrain {
+                    engine: ExternalEngine::start(spec, &config.rules, turn)?,
+                    turn,
+                }
+            }
+        })
+    }
+
+    fn best_move(&mut self, p: &Position, history: &[Move]) -> Result<Move, String> {
+        match self {
+            Mover::Kinrow {
+                engine,
+                limits,
+                rng,
+            } => Ok(engine.analyze(p, limits, rng).best),
+            Mover::Pbrain { engine, turn } => engine.best_move(p, history, *turn),
+        }
     }
 }
 
@@ -525,7 +344,11 @@ pub fn run(config: &ArenaConfig, progress: &(dyn Fn(&GameRecord) + Sync)) -> Vec
 
 /// `work(0)`, ..., `work(count - 1)` on `threads` threads, each index taken by the next
 /// free thread; the results in index order.
-fn in_parallel<T: Send>(count: usize, threads: usize, work: impl Fn(usize) -> T + Sync) -> Vec<T> {
+pub(crate) fn in_parallel<T: Send>(
+    count: usize,
+    threads: usize,
+    work: impl Fn(usize) -> T + Sync,
+) -> Vec<T> {
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<(usize, T)>> = Mutex::new(Vec::with_capacity(count));
     std::thread::scope(|s| {
@@ -553,7 +376,7 @@ fn move_json(mv: Move, m: usize) -> serde_json::Value {
 /// One game as a JSON object (one line of the `--out` file).
 pub fn game_json(config: &ArenaConfig, g: &GameRecord) -> serde_json::Value {
     let m = config.rules.m();
-    let label = |e: usize| config.engines[e].label.clone();
+    let label = |e: usize| config.engines[e].label().to_string();
     let ms = |e: usize| {
         if g.counts[e] == 0 {
             0.0
@@ -574,60 +397,18 @@ pub fn game_json(config: &ArenaConfig, g: &GameRecord) -> serde_json::Value {
             GameResult::Draw => "draw",
         },
         "winner": g.winner_engine().map(label),
+        "forfeit": g.forfeit,
         "mean_ms": { "x": ms(g.x_engine), "o": ms(1 - g.x_engine) },
     })
-}
-
-fn fmt_elo(e: f64) -> String {
-    if e.is_infinite() {
-        if e > 0.0 { "+inf" } else { "-inf" }.to_string()
-    } else if e.abs() < 0.5 {
-        "0".to_string()
-    } else {
-        format!("{e:+.0}")
-    }
-}
-
-/// The summary as printed by `kinrow arena`.
-pub fn report(config: &ArenaConfig, s: &Summary) -> String {
-    let [a, b] = &config.engines;
-    let games = s.wins + s.draws + s.losses;
-    format!(
-        "{} vs {} on {},{},{}{}: {} games\n\
-         {}: {} wins, {} draws, {} losses; score {:.1}%\n\
-         Elo difference {} (95% interval {} .. {})\n\
-         mean time per move: {} {:.1} ms, {} {:.1} ms",
-        a.label,
-        b.label,
-        config.rules.m(),
-        config.rules.n(),
-        config.rules.k(),
-        if config.rules.overline() {
-            ""
-        } else {
-            " exact"
-        },
-        games,
-        a.label,
-        s.wins,
-        s.draws,
-        s.losses,
-        s.score * 100.0,
-        fmt_elo(s.elo),
-        fmt_elo(s.elo_low),
-        fmt_elo(s.elo_high),
-        a.label,
-        s.mean_move[0].as_secs_f64() * 1000.0,
-        b.label,
-        s.mean_move[1].as_secs_f64() * 1000.0,
-    )
 }
 
 /// `kinrow arena` on the command line.
 #[derive(clap::Args, Debug)]
 pub struct ArenaArgs {
     /// The two engines, `a,b`, each `name[:key=value]*` (keys: time_ms, depth, nodes,
-    /// mistake_probability, level), e.g. `mcts,minimax:depth=4` or `auto:level=9,auto:level=7`.
+    /// mistake_probability, level), e.g. `mcts,minimax:depth=4` or `auto:level=9,auto:level=7`,
+    /// or an external Gomocup engine `pbrain:PATH[:time_ms=N][:arg=TEXT]*` (started for
+    /// every game; 5 in a row only).
     #[arg(long)]
     pub engines: String,
     /// The rules as `M,N,K`.
@@ -639,9 +420,10 @@ pub struct ArenaArgs {
     /// Special pieces each player starts with, as `BLOCK,REMOVE,BOMB`.
     #[arg(long, value_name = "B,R,BOMB")]
     pub pieces: Option<String>,
-    /// Number of games (colours alternate; pairs share an opening).
-    #[arg(long, default_value_t = 10)]
-    pub games: usize,
+    /// Number of games (colours alternate; pairs share an opening). Default 10, or with
+    /// `--openings` two per opening.
+    #[arg(long)]
+    pub games: Option<usize>,
     /// Time per move in milliseconds (an engine's own `time_ms` overrides it).
     #[arg(long, default_value_t = 100)]
     pub time_ms: u64,
@@ -655,6 +437,10 @@ pub struct ArenaArgs {
     /// large boards, so o moves next with one mark fewer).
     #[arg(long)]
     pub opening_plies: Option<usize>,
+    /// Play these openings instead of random ones, each twice with colours swapped: one
+    /// opening a line, moves as `x,y` (column, row, from 0) separated by spaces, x's first.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
     /// Write every game as a JSON line to this file.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -671,7 +457,7 @@ fn parse_config(args: &ArenaArgs) -> Result<ArenaConfig, String> {
             args.engines
         ));
     }
-    let engines = [EngineSpec::parse(specs[0])?, EngineSpec::parse(specs[1])?];
+    let engines = [Contestant::parse(specs[0])?, Contestant::parse(specs[1])?];
     let nums: Vec<u64> = args
         .rules
         .split(',')
@@ -697,18 +483,40 @@ fn parse_config(args: &ArenaArgs) -> Result<ArenaConfig, String> {
     };
     let rules = Rules::new(nums[0], nums[1], nums[2], !args.exact, [hand, hand])
         .map_err(|e| e.to_string())?;
-    if args.games == 0 {
-        return Err("--games must be at least 1".into());
+    let external = engines.iter().any(|e| matches!(e, Contestant::Pbrain(_)));
+    if external && (rules.k() != 5 || rules.has_special_pieces()) {
+        return Err("pbrain engines play five in a row without special pieces only".into());
     }
+    let fixed_openings = match &args.openings {
+        None => None,
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("--openings: cannot read {}: {e}", path.display()))?;
+            Some(read_openings(&text, &rules).map_err(|e| format!("--openings: {e}"))?)
+        }
+    };
+    let games = match (args.games, &fixed_openings) {
+        (Some(0), _) => return Err("--games must be at least 1".into()),
+        (Some(g), Some(o)) => g.min(2 * o.len()),
+        (Some(g), None) => g,
+        (None, Some(o)) => 2 * o.len(),
+        (None, None) => 10,
+    };
     Ok(ArenaConfig {
         engines,
         rules,
-        games: args.games,
+        games,
         time: Duration::from_millis(args.time_ms),
         seed: args.seed,
         threads: args.threads.max(1),
         opening_plies: args.opening_plies,
+        fixed_openings,
     })
+}
+
+/// Runs `kinrow openings`; returns the exit code.
+pub fn openings_main(args: OpeningsArgs) -> i32 {
+    balance::main(args)
 }
 
 /// Runs `kinrow arena`; returns the exit code.
@@ -723,7 +531,7 @@ pub fn main(args: ArenaArgs) -> i32 {
     let verbose = args.verbose;
     let progress = |g: &GameRecord| {
         if verbose {
-            let who = |e: usize| config.engines[e].label.as_str();
+            let who = |e: usize| config.engines[e].label();
             let result = match g.winner_engine() {
                 Some(e) => format!("{} wins", who(e)),
                 None => "draw".to_string(),
@@ -736,6 +544,9 @@ pub fn main(args: ArenaArgs) -> i32 {
                 result,
                 g.opening.len() + g.moves.len()
             );
+            if let Some(why) = &g.forfeit {
+                eprintln!("          forfeit: {why}");
+            }
         }
     };
     let games = run(&config, &progress);

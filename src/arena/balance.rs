@@ -1,0 +1,196 @@
+//! `kinrow openings`: makes a balanced opening set with an external judge engine.
+//!
+//! Candidates are `stones` random marks (x, o, x, ...) within `radius` cells of the
+//! centre, drawn from a seeded generator; one that is a mirror or rotation of a kept one
+//! is skipped. The judge (any Gomocup engine that reports its evaluation in `MESSAGE`
+//! lines, e.g. Rapfi's `Eval -118`) searches the candidate for `judge_ms`; the candidate
+//! is kept when the judge's evaluation lies within `band` of even and it sees no forced
+//! win, and when, after the judge's own best reply, its evaluation for the other side is
+//! within the band too: an opening that only looks even until its first move is no
+//! test of the engines that play it. Each kept opening is printed as one line of
+//! `--openings` (Gomocup `x,y` moves) with the two evaluations in a comment.
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+use super::external::{Eval, ExternalEngine, ExternalSpec};
+use crate::game::{Hand, Move, Position, Rules, Symmetry};
+
+/// `kinrow openings` on the command line.
+#[derive(clap::Args, Debug)]
+pub struct OpeningsArgs {
+    /// The judge: `pbrain:PATH[:arg=TEXT]*`, a Gomocup engine that prints its evaluation.
+    #[arg(long)]
+    pub judge: String,
+    /// The board size (five in a row).
+    #[arg(long, default_value_t = 15)]
+    pub size: u64,
+    /// Only exactly five in a row wins.
+    #[arg(long)]
+    pub exact: bool,
+    /// Openings to keep.
+    #[arg(long, default_value_t = 40)]
+    pub count: usize,
+    /// Stones per opening.
+    #[arg(long, default_value_t = 3)]
+    pub stones: usize,
+    /// Stones are drawn within this many cells of the centre.
+    #[arg(long, default_value_t = 3)]
+    pub radius: usize,
+    /// The judge's time per position, in milliseconds.
+    #[arg(long, default_value_t = 2000)]
+    pub judge_ms: u64,
+    /// The largest |evaluation| (in the judge's units) that counts as even.
+    #[arg(long, default_value_t = 60)]
+    pub band: i64,
+    /// Candidates to try at most.
+    #[arg(long, default_value_t = 400)]
+    pub tries: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// The smallest of the opening's images under the board's symmetries (as sorted
+/// cell lists per colour): two openings with the same key are the same opening.
+fn symmetry_key(moves: &[Move], m: usize, n: usize) -> Vec<usize> {
+    Symmetry::all(m, n)
+        .iter()
+        .map(|s| {
+            let mut cells: Vec<Vec<usize>> = vec![Vec::new(), Vec::new()];
+            for (i, mv) in moves.iter().enumerate() {
+                cells[i % 2].push(s.map_index(mv.cell(), m, n));
+            }
+            cells.iter_mut().for_each(|c| c.sort_unstable());
+            cells.concat()
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+fn candidate(rng: &mut StdRng, rules: &Rules, stones: usize, radius: usize) -> Vec<Move> {
+    let (m, n) = (rules.m(), rules.n());
+    let (cr, cc) = (n / 2, m / 2);
+    let mut moves: Vec<Move> = Vec::new();
+    while moves.len() < stones {
+        let r = rng.random_range(cr.saturating_sub(radius)..(cr + radius + 1).min(n));
+        let c = rng.random_range(cc.saturating_sub(radius)..(cc + radius + 1).min(m));
+        let mv = Move::mark(r * m + c);
+        if !moves.contains(&mv) {
+            moves.push(mv);
+        }
+    }
+    moves
+}
+
+/// The judge's evaluation of `moves` for the side to move, and its best reply; `None`
+/// when the judge failed or reported no evaluation.
+fn judge(
+    spec: &ExternalSpec,
+    rules: &Rules,
+    moves: &[Move],
+    time: Duration,
+) -> Result<Option<(Eval, Move)>, String> {
+    let mut p = Position::empty(rules);
+    for &mv in moves {
+        p.try_play(mv).map_err(|e| e.to_string())?;
+    }
+    if p.is_over() {
+        return Ok(None);
+    }
+    let mut engine = ExternalEngine::start(spec, rules, time)?;
+    let (mv, eval) = engine.think(&p, moves, time)?;
+    Ok(eval.map(|e| (e, mv)))
+}
+
+fn even(eval: Eval, band: i64) -> Option<i64> {
+    match eval {
+        Eval::Score(s) if s.abs() <= band => Some(s),
+        _ => None,
+    }
+}
+
+/// Runs `kinrow openings`; returns the exit code.
+pub fn main(args: OpeningsArgs) -> i32 {
+    let spec = match args.judge.strip_prefix("pbrain:") {
+        Some(rest) => ExternalSpec::parse(&args.judge, rest),
+        None => Err(format!("--judge: {:?} is not pbrain:PATH", args.judge)),
+    };
+    let rules = Rules::new(args.size, args.size, 5, !args.exact, [Hand::default(); 2]);
+    let (spec, rules) = match (spec, rules) {
+        (Ok(s), Ok(r)) => (s, r),
+        (Err(e), _) => {
+            eprintln!("kinrow openings: {e}");
+            return 2;
+        }
+        (_, Err(e)) => {
+            eprintln!("kinrow openings: {e}");
+            return 2;
+        }
+    };
+    let time = Duration::from_millis(args.judge_ms);
+    let mut rng = StdRng::seed_from_u64(args.seed);
+    let mut seen = HashSet::new();
+    let mut kept = 0;
+    crate::cli::print_line(&format!(
+        "# {} openings of {} stones for {}x{} {}, judged by {} at {} ms within +-{} (kinrow openings --seed {})",
+        args.count,
+        args.stones,
+        args.size,
+        args.size,
+        if args.exact { "exactly five" } else { "freestyle" },
+        spec.label,
+        args.judge_ms,
+        args.band,
+        args.seed
+    ));
+    for tried in 1..=args.tries {
+        if kept == args.count {
+            break;
+        }
+        let moves = candidate(&mut rng, &rules, args.stones, args.radius);
+        if !seen.insert(symmetry_key(&moves, rules.m(), rules.n())) {
+            continue;
+        }
+        let first = match judge(&spec, &rules, &moves, time) {
+            Ok(Some((eval, reply))) => even(eval, args.band).map(|e| (e, reply)),
+            Ok(None) => None,
+            Err(e) => {
+                eprintln!("kinrow openings: {e}");
+                return 1;
+            }
+        };
+        let Some((e1, reply)) = first else { continue };
+        let mut after = moves.clone();
+        after.push(reply);
+        let second = match judge(&spec, &rules, &after, time) {
+            Ok(Some((eval, _))) => even(eval, args.band),
+            Ok(None) => None,
+            Err(e) => {
+                eprintln!("kinrow openings: {e}");
+                return 1;
+            }
+        };
+        let Some(e2) = second else { continue };
+        kept += 1;
+        let text: Vec<String> = moves
+            .iter()
+            .map(|mv| {
+                let c = mv.coord(rules.m());
+                format!("{},{}", c.col, c.row)
+            })
+            .collect();
+        crate::cli::print_line(&format!(
+            "{}  # eval {e1:+} for the side to move, {e2:+} after the judge's reply",
+            text.join(" ")
+        ));
+        eprintln!("kept {kept} of {tried} tried");
+    }
+    if kept < args.count {
+        eprintln!("kinrow openings: only {kept} of {} found", args.count);
+        return 1;
+    }
+    0
+}

@@ -1,0 +1,88 @@
+//! Setting up a position from a board: the side to move, a win already on the board,
+//! and the hash of the whole position.
+
+use super::lines::win_through;
+use super::zobrist::{cell_key, hand_key, SIDE_KEY};
+use super::{Cell, GameError, Geometry, Hand, Player, Rules, WinLine};
+
+/// The Zobrist hash of a position computed from scratch.
+pub(super) fn full_hash(cells: &[Cell], hands: [Hand; 2], to_move: Player) -> u64 {
+    let mut hash = 0;
+    for (i, &c) in cells.iter().enumerate() {
+        hash ^= cell_key(i, c);
+    }
+    for p in Player::BOTH {
+        let h = hands[p.index()];
+        for (kind, count) in [h.block, h.remove, h.bomb].into_iter().enumerate() {
+            hash ^= hand_key(p, kind, count);
+        }
+    }
+    if to_move == Player::O {
+        hash ^= SIDE_KEY;
+    }
+    hash
+}
+
+pub(super) fn decide_side_to_move(
+    rules: &Rules,
+    marks: [u32; 2],
+    blocks: u32,
+    given: Option<Player>,
+) -> Result<Player, GameError> {
+    let [x, o] = marks;
+    let from_counts = if x == o {
+        Some(Player::X)
+    } else if x == o + 1 {
+        Some(Player::O)
+    } else {
+        None
+    };
+    let counts_msg = || {
+        format!("x has {x} marks and o has {o}; without special pieces x moves first, so x must have as many marks as o or one more")
+    };
+    if rules.has_special_pieces() {
+        return given.ok_or_else(|| {
+            GameError::turn("to_move is required when a player holds special pieces: the counts of marks prove nothing then")
+        });
+    }
+    if blocks > 0 {
+        if let Some(p) = given {
+            return Ok(p);
+        }
+        return from_counts.ok_or_else(|| {
+            GameError::turn(format!(
+                "{}; with blocks on the board, give to_move",
+                counts_msg()
+            ))
+        });
+    }
+    match (from_counts, given) {
+        (None, _) => Err(GameError::turn(counts_msg())),
+        (Some(p), Some(g)) if p != g => Err(GameError::turn(format!(
+            "to_move is {g}, but x has {x} marks and o has {o}, so {p} is to move"
+        ))),
+        (Some(p), _) => Ok(p),
+    }
+}
+
+/// Scans the whole board for winning lines; an error when both players have one.
+pub(super) fn find_win(geo: &Geometry, cells: &[Cell]) -> Result<Option<WinLine>, GameError> {
+    let mut found: [Option<WinLine>; 2] = [None, None];
+    for (i, &c) in cells.iter().enumerate() {
+        if let Cell::Mark(p) = c {
+            if found[p.index()].is_none() {
+                found[p.index()] = win_through(geo, cells, i, p);
+            }
+        }
+    }
+    match found {
+        [Some(_), Some(_)] => Err(GameError::board(
+            "board",
+            format!(
+                "both x and o have {} in a row; only one player can have won",
+                geo.k
+            ),
+        )),
+        [x, o] => Ok(x.or(o)),
+    }
+}
