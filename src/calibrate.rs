@@ -147,10 +147,18 @@ fn log_loss(f: &Logistic, points: &Points) -> f64 {
         / points.len().max(1) as f64
 }
 
-/// Fits `a` and `b` for a fixed `s` by Newton's method.
+/// Fits `a` and `b` for a fixed `s` by Newton's method (with `fixed_a`, only `b`).
 fn fit_ab(s: f64, points: &Points) -> Logistic {
+    fit_with(s, None, points)
+}
+
+fn fit_with(s: f64, fixed_a: Option<f64>, points: &Points) -> Logistic {
     const RIDGE: f64 = 1e-3;
-    let mut f = Logistic { s, a: 0.0, b: 0.0 };
+    let mut f = Logistic {
+        s,
+        a: fixed_a.unwrap_or(0.0),
+        b: 0.0,
+    };
     for _ in 0..100 {
         let (mut ga, mut gb) = (-RIDGE * f.a, -RIDGE * f.b);
         let (mut haa, mut hab, mut hbb) = (RIDGE, 0.0, RIDGE);
@@ -164,12 +172,15 @@ fn fit_ab(s: f64, points: &Points) -> Logistic {
             hab += w * x;
             hbb += w;
         }
-        let det = haa * hbb - hab * hab;
-        if det.abs() < 1e-300 {
-            break;
-        }
-        let da = (hbb * ga - hab * gb) / det;
-        let db = (haa * gb - hab * ga) / det;
+        let (da, db) = if fixed_a.is_some() {
+            (0.0, gb / hbb)
+        } else {
+            let det = haa * hbb - hab * hab;
+            if det.abs() < 1e-300 {
+                break;
+            }
+            ((hbb * ga - hab * gb) / det, (haa * gb - hab * ga) / det)
+        };
         f.a += da;
         f.b += db;
         if da.abs() + db.abs() < 1e-10 {
@@ -179,13 +190,26 @@ fn fit_ab(s: f64, points: &Points) -> Logistic {
     f
 }
 
-/// The fit of the smallest log loss over `s` = 10^(i/2), i = -4..=30.
+/// The fit of the smallest log loss over `s` = 10^(i/2), i = -2..=30, with `a >= 0`: a
+/// value must not fall as the engine's score rises (it ranks the moves too). When the
+/// best slope is negative (the score of the chosen move says the position is sharp, not
+/// who stands better: `priority`'s 95, "stop a win", is played by the side under attack)
+/// the fit is the constant `b` alone.
 pub fn fit(points: &Points) -> Logistic {
-    (-4..=30)
+    let best = (-2..=30)
         .map(|i| fit_ab(10f64.powf(f64::from(i) / 2.0), points))
         .min_by(|x, y| log_loss(x, points).total_cmp(&log_loss(y, points)))
-        .expect("a non-empty range")
+        .expect("a non-empty range");
+    if best.a >= 0.0 {
+        best
+    } else {
+        fit_with(1.0, Some(0.0), points)
+    }
 }
+
+/// Fewer unproven positions than this give no fit of their own (the family takes the
+/// next larger family's fit, see `engine::value::fit`).
+pub const MIN_FITTED: usize = 100;
 
 /// The Brier score of the expected score ((value + 1) / 2, clamped as served) of `f`.
 pub fn brier(f: &Logistic, points: &Points) -> f64 {
@@ -231,8 +255,10 @@ pub fn report(title: &str, samples: &[Sample]) -> (String, Option<Logistic>) {
         proven,
         points.len()
     );
-    if points.len() < 10 {
-        out.push_str("too few unproven positions to fit\n\n");
+    if points.len() < MIN_FITTED {
+        out.push_str(&format!(
+            "fewer than {MIN_FITTED} unproven positions: no fit of its own\n\n"
+        ));
         return (out, None);
     }
     let f = fit(&points);
@@ -244,7 +270,7 @@ pub fn report(title: &str, samples: &[Sample]) -> (String, Option<Logistic>) {
             .collect()
     };
     let (even, odd) = (half(0), half(1));
-    let held_out = if even.len() >= 10 && odd.len() >= 10 {
+    let held_out = if even.len() >= MIN_FITTED / 2 && odd.len() >= MIN_FITTED / 2 {
         let n = (even.len() + odd.len()) as f64;
         let b = brier(&fit(&even), &odd) * odd.len() as f64
             + brier(&fit(&odd), &even) * even.len() as f64;
@@ -364,7 +390,7 @@ pub fn main(args: CalibrateArgs) -> i32 {
         crate::cli::print_line(&text);
         if let Some(f) = f {
             fitted.push(format!(
-                "(Scale::{scale:?}, {family:?}) => l({:e}, {:.4}, {:.4}), // {engine}",
+                "(Scale::{scale:?}, {family:?}) => l({:.6e}, {:.4}, {:.4}), // {engine}",
                 f.s, f.a, f.b
             ));
         }

@@ -254,7 +254,7 @@ fn mistake_probability_changes_play_or_is_refused_for_every_engine() {
                 kind.name()
             );
         } else {
-            let e = plan.err().expect("refused");
+            let e = plan.expect_err("refused");
             let body = serde_json::to_value(e.body()).unwrap();
             assert_eq!(body["error"]["code"], "invalid_limits", "{}", kind.name());
             assert_eq!(body["error"]["field"], "engine.mistake_probability");

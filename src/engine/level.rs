@@ -6,7 +6,7 @@
 //!   times the request's time budget, divided by 4 per level below 10 (level 9 a
 //!   quarter, level 8 a sixteenth, ...); the time budget stays as a cap, and a request's
 //!   own node limit is divided the same way. Being a node cap, a level's search is
-//!   reproducible with a seed, and the low levels answer at once.
+//!   reproducible with a seed.
 //! - **careless moves**: with a probability that grows as the level falls ([`careless`])
 //!   the engine's choice is replaced by a random legal move near the pieces on the board
 //!   (within two cells of one). A budget alone does not make a ladder where a position

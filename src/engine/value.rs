@@ -140,32 +140,33 @@ impl Logistic {
 /// The fitted mapping of `scale` on boards of `family`; `None` where the scale has no
 /// heuristic score (`perfect`: an unproven move is worth 0).
 ///
-/// Fitted by `kinrow calibrate --boards "7,7,4;9,9,5;15,15,5"` (the full command and
-/// its output are in docs/engines.md). `auto`'s minimax path (k <= 3 or special pieces
-/// held) has no self-play sample of its own: it takes `minimax`'s fit.
+/// Fitted by `kinrow calibrate --engines auto:nodes=40000,minimax:nodes=100000,mcts:nodes=2000,threat,priority,greedy
+/// --boards "7,7,4;9,9,5;15,15,5" --games 24 --seed 1 --time-ms 2000` (24 self-play
+/// games per engine and board; its output, with Brier scores and reliability tables, is
+/// in docs/engines.md). A family with fewer than 100 unproven positions (7x7x4 is mostly
+/// proven) takes the medium family's fit; `auto`'s minimax path (k <= 3 or special
+/// pieces held) has no sample of its own and takes `minimax`'s. A slope of 0 means the
+/// engine's score did not predict the result (see docs/engines.md): its unproven moves
+/// all get the same value, near 0.
 pub fn fit(scale: Scale, family: Family) -> Option<Logistic> {
     use Family::*;
     let l = |s: f64, a: f64, b: f64| Some(Logistic { s, a, b });
     match (scale, family) {
         (Scale::Perfect, _) => None,
-        (Scale::Pattern, Small) => l(100.0, 1.0, 0.0),
-        (Scale::Pattern, Medium) => l(100.0, 1.0, 0.0),
-        (Scale::Pattern, Large) => l(100.0, 1.0, 0.0),
-        (Scale::Minimax, Small) => l(100.0, 1.0, 0.0),
-        (Scale::Minimax, Medium) => l(100.0, 1.0, 0.0),
-        (Scale::Minimax, Large) => l(100.0, 1.0, 0.0),
-        (Scale::Mcts, Small) => l(1.0, 2.0, 0.0),
-        (Scale::Mcts, Medium) => l(1.0, 2.0, 0.0),
-        (Scale::Mcts, Large) => l(1.0, 2.0, 0.0),
-        (Scale::Threat, Small) => l(100.0, 1.0, 0.0),
-        (Scale::Threat, Medium) => l(100.0, 1.0, 0.0),
-        (Scale::Threat, Large) => l(100.0, 1.0, 0.0),
-        (Scale::Priority, Small) => l(10.0, 1.0, 0.0),
-        (Scale::Priority, Medium) => l(10.0, 1.0, 0.0),
-        (Scale::Priority, Large) => l(10.0, 1.0, 0.0),
-        (Scale::Greedy, Small) => l(100.0, 1.0, 0.0),
-        (Scale::Greedy, Medium) => l(100.0, 1.0, 0.0),
-        (Scale::Greedy, Large) => l(100.0, 1.0, 0.0),
+        (Scale::Pattern, Small | Medium) => l(1e2, 0.0856, -0.0219),
+        (Scale::Pattern, Large) => l(3.162278e3, 38.0896, -0.2058),
+        (Scale::Minimax, Small | Medium) => l(1e4, 11.6096, -0.0319),
+        (Scale::Minimax, Large) => l(1e4, 17.4795, -0.1911),
+        (Scale::Mcts, Small | Medium) => l(1e1, 18.0429, -0.0484),
+        (Scale::Mcts, Large) => l(1e1, 32.1131, -0.1762),
+        (Scale::Threat, Small) => l(1e4, 10.1385, -0.1853),
+        (Scale::Threat, Medium) => l(1.0, 0.0, 0.0059),
+        (Scale::Threat, Large) => l(1.0, 0.0, 0.0394),
+        (Scale::Priority, Small) => l(1.0, 0.0, -0.0383),
+        (Scale::Priority, Medium) => l(1.0, 0.0, -0.0228),
+        (Scale::Priority, Large) => l(1.0, 0.0, -0.0180),
+        (Scale::Greedy, Small | Medium) => l(3.162278e3, 17.1152, -1.2006),
+        (Scale::Greedy, Large) => l(3.162278e3, 13.4742, -1.1653),
     }
 }
 
