@@ -62,6 +62,8 @@ impl Application {
                     .default_service(web::to(api::not_found))
                     .wrap(cors)
                     .wrap(ErrorHandlers::new().default_handler(api::json_errors))
+                    // Outside the error handler: JSON error bodies are compressed too.
+                    .wrap(actix_web::middleware::Compress::default())
                     .wrap(prometheus.clone())
                     .wrap(
                         Logger::new("%a \"%r\" %s %b %Dms engine=%{engine}xo")
@@ -74,6 +76,9 @@ impl Application {
                     )
             })
             .workers(workers)
+            // Compressed answers go out chunked, in several writes: without TCP_NODELAY a
+            // keep-alive client waits for Nagle against its delayed ACK (15-40 ms a request).
+            .tcp_nodelay(true)
             .shutdown_timeout(grace)
             .disable_signals()
             .listen(listener)?

@@ -361,10 +361,13 @@
       render();
       const mv = resp.move;
       if (!mv) throw new ApiError(200, 'bad_response', '/v1/suggest answered without a move');
-      const played = await playMove({ row: mv.row, col: mv.col, piece: mv.piece || 'mark' }, gen, {
-        side,
-        resp,
-      });
+      const move = { row: mv.row, col: mv.col, piece: mv.piece || 'mark' };
+      // One call per engine turn: the suggestion's `after` is the position after its move.
+      if (resp.after && Array.isArray(resp.after.board)) {
+        enterPosition(snapshot(), resp.after, readState(resp.after), move, { side, resp });
+        return;
+      }
+      const played = await playMove(move, gen, { side, resp });
       if (!played) return;
     } catch (e) {
       if (gen !== S.gen) return;
@@ -391,10 +394,17 @@
       if (gen !== S.gen) return false;
       state = readState(st);
     }
+    enterPosition(before, { rules, board, to_move: toMove }, state, move, engineMove);
+    return true;
+  }
+
+  // Makes `position` (rules, board, to_move, as /v1/play and a suggestion's `after` give
+  // them) the current one, `before` the last step of the history.
+  function enterPosition(before, position, state, move, engineMove) {
     S.history.push(before);
-    S.rules = rules;
-    S.board = board;
-    S.toMove = toMove;
+    S.rules = { ...S.rules, pieces: (position.rules && position.rules.pieces) || S.rules.pieces };
+    S.board = position.board;
+    S.toMove = position.to_move || other(S.toMove);
     S.state = state;
     S.lastMove = move;
     if (engineMove) S.lastEngine = engineMove;
@@ -402,7 +412,6 @@
     if (S.piece !== 'mark' && !(hand && hand[S.piece] > 0)) S.piece = 'mark';
     newPosition();
     advance();
-    return true;
   }
 
   async function onCellClick(row, col) {

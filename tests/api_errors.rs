@@ -311,3 +311,172 @@ fn oversized_bodies_are_413_and_wrong_types_415() {
     );
     assert_eq!(r.status(), 200);
 }
+
+/// Words of serde's that a shape error must never show.
+const JARGON: [&str; 7] = [
+    "invalid type",
+    "sequence",
+    "expected struct",
+    "a map",
+    "at line",
+    "variant",
+    "unit value",
+];
+
+#[test]
+fn shape_errors_name_the_field_and_show_the_expected_shape() {
+    let s = spawn();
+    let rules15 = json!({"m": 15, "n": 15, "k": 5});
+    // (body, field, words the message must contain)
+    let cases = [
+        (
+            json!({"rules": rules15, "board": 15}),
+            "board",
+            &[
+                "board must be an array of rules.n strings",
+                "\"x../.o./...\"",
+                "the number 15",
+            ][..],
+        ),
+        (
+            json!({"rules": rules15, "board": {"rows": 15}}),
+            "board",
+            &["board must be", "not an object"][..],
+        ),
+        (
+            json!({"rules": ttt(), "board": ["...", 5, "..."]}),
+            "board[1]",
+            &[
+                "board[1] must be a row",
+                "[\"x\", \".\", \"o\"]",
+                "not the number 5",
+            ][..],
+        ),
+        (
+            json!({"rules": ttt(), "board": [["x", "..", "."], "...", "..."]}),
+            "board[0][1]",
+            &["one-character string", "\"..\""][..],
+        ),
+        (
+            json!({"rules": ttt(), "engine": 5}),
+            "engine",
+            &[
+                "engine must be an engine name like \"auto\"",
+                "{\"name\": \"minimax\"",
+            ][..],
+        ),
+        (
+            json!({"rules": ttt(), "engine": ["auto"]}),
+            "engine",
+            &["not an array"][..],
+        ),
+        (
+            json!({"rules": ttt(), "to_move": 1}),
+            "to_move",
+            &["to_move must be \"x\" or \"o\", not the number 1"][..],
+        ),
+        (
+            json!({"rules": ttt(), "to_move": "z"}),
+            "to_move",
+            &["to_move must be \"x\" or \"o\", not the string \"z\""][..],
+        ),
+        (
+            json!({"rules": ttt(), "include": "move"}),
+            "include",
+            &["include must be an array", "not the string \"move\""][..],
+        ),
+        (
+            json!({"rules": [3, 3, 3]}),
+            "rules",
+            &["rules must be an object like {\"m\": 15, \"n\": 15, \"k\": 5}"][..],
+        ),
+        (
+            json!({"rules": {"m": 3, "n": 3, "k": "three"}}),
+            "rules.k",
+            &["rules.k must be an integer like 3, not the string \"three\""][..],
+        ),
+        (
+            json!({"rules": {"m": 3, "n": 3, "k": 3, "pieces": {"x": [null, null]}}}),
+            "rules.pieces.x",
+            &[
+                "rules.pieces.x must be an object like {\"block\": 1",
+                "not an array",
+            ][..],
+        ),
+        (
+            json!({"board": ["..."]}),
+            "rules",
+            &["rules is required"][..],
+        ),
+        (
+            json!({"rules": {"m": 3, "n": 3}}),
+            "rules.k",
+            &["rules.k is required"][..],
+        ),
+        (
+            json!({"rules": ttt(), "engine": {"nmae": "auto"}}),
+            "engine.nmae",
+            &["engine has no field \"nmae\"", "\"name\""][..],
+        ),
+        (
+            json!({"rules": ttt(), "overline": false}),
+            "overline",
+            &["the request has no field \"overline\"", "\"rules\""][..],
+        ),
+    ];
+    for (body, field, words) in cases {
+        let (st, b) = s.call("/v1/suggest", &body);
+        assert_error(st, &b, 400, "invalid_request", Some(field));
+        let message = b["error"]["message"].as_str().unwrap();
+        for w in words {
+            assert!(message.contains(w), "{body}: {message:?} lacks {w:?}");
+        }
+        for j in JARGON {
+            assert!(!message.contains(j), "{body}: {message:?} says {j:?}");
+        }
+    }
+    let (st, b) = s.call("/v1/play", &json!({"rules": ttt(), "move": {"row": 1}}));
+    assert_error(st, &b, 400, "invalid_request", Some("move.col"));
+    let (st, b) = s.call("/v1/play", &json!({"rules": ttt(), "move": [1, 1]}));
+    assert_error(st, &b, 400, "invalid_request", Some("move"));
+    let message = b["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("move must be an object like {\"row\": 7")
+            && message.ends_with("not an array"),
+        "{message}"
+    );
+    let (st, b) = s.call(
+        "/v1/play",
+        &json!({"rules": ttt(), "move": {"row": 1, "col": 1, "piece": "laser"}}),
+    );
+    assert_error(st, &b, 400, "invalid_request", Some("move.piece"));
+    let message = b["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("\"bomb\"") && message.contains("\"laser\""),
+        "{message}"
+    );
+    let (st, b) = s.call("/v1/state", &json!([1, 2]));
+    assert_error(st, &b, 400, "invalid_request", None);
+    let message = b["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("the body must be a JSON object like {\"rules\""),
+        "{message}"
+    );
+}
+
+#[test]
+fn board_sizes_in_any_notation_are_checked_against_the_rules() {
+    let s = spawn();
+    let (st, b) = s.call("/v1/state", &json!({"rules": ttt(), "board": "x../.o."}));
+    assert_error(st, &b, 422, "invalid_board", Some("board"));
+    let (st, b) = s.call(
+        "/v1/state",
+        &json!({"rules": ttt(), "board": [["x", "."], [".", "o", "."], [".", ".", "."]]}),
+    );
+    assert_error(st, &b, 422, "invalid_board", Some("board[0]"));
+    let (st, b) = s.call(
+        "/v1/state",
+        &json!({"rules": ttt(), "board": "x../.q./..."}),
+    );
+    assert_error(st, &b, 422, "invalid_board", Some("board[1]"));
+}

@@ -119,3 +119,48 @@ fn every_documented_operation_exists_on_the_server() {
         }
     }
 }
+
+#[test]
+fn every_request_example_is_accepted() {
+    let s = api_support::spawn();
+    let d = doc();
+    let mut posted = 0;
+    for (path, item) in d["paths"].as_object().unwrap() {
+        let Some(op) = item.get("post") else { continue };
+        let examples = op["requestBody"]["content"]["application/json"]["examples"]
+            .as_object()
+            .unwrap_or_else(|| panic!("POST {path} has whole-request examples"));
+        let names: Vec<&String> = examples.keys().collect();
+        assert_eq!(
+            names,
+            ["gomoku", "special pieces", "tic-tac-toe"],
+            "POST {path}: a 3x3, a 15x15 and a special-pieces example"
+        );
+        for (name, example) in examples {
+            let (status, body) = s.call(path, &example["value"]);
+            assert_eq!(status, 200, "POST {path} example {name:?}: {body}");
+            posted += 1;
+        }
+    }
+    assert_eq!(posted, 9);
+}
+
+#[test]
+fn request_property_examples_fit_together() {
+    // A schema-driven client (schemathesis' examples phase) builds requests from the
+    // properties' examples: they describe one 3x3 game, not a 15x15 rule set with a 3x3 board.
+    let d = doc();
+    let rules = &d["components"]["schemas"]["Rules"];
+    assert_eq!(
+        rules["example"],
+        serde_json::json!({"m": 3, "n": 3, "k": 3, "overline": true})
+    );
+    for key in ["m", "n", "k"] {
+        assert_eq!(rules["properties"][key]["example"], 3, "rules.{key}");
+    }
+    let board = &d["components"]["schemas"]["Board"];
+    assert_eq!(
+        board["examples"][0],
+        serde_json::json!(["x..", ".o.", "..."])
+    );
+}

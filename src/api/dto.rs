@@ -1,5 +1,6 @@
-//! The request and response bodies of the API (serde + utoipa), and their conversions
-//! into the game and engine types. Every conversion error names its field.
+//! The engine parameters and the answer bodies of the API (serde + utoipa), and their
+//! conversions from the engine's types. The pieces of positions are in `position.rs`,
+//! the request bodies in `requests.rs`; both are re-exported here.
 
 use std::borrow::Cow;
 
@@ -8,364 +9,15 @@ use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::openapi::RefOr;
 use utoipa::{PartialSchema, ToSchema};
 
-use super::error::{ApiError, ErrorCode};
+use super::after::AfterDto;
+use super::position::int;
+pub use super::position::{
+    position, CellDto, HandDto, MoveDto, MoveRequest, PieceName, PiecesDto, RulesDto, Side,
+};
+pub use super::requests::{PlayRequest, StateRequest, SuggestRequest};
 use crate::engine::value::{self, Values};
 use crate::engine::{Action, Analysis, EngineKind, Evaluation, MoveEval, Outcome};
-use crate::game::{Coord, Hand, Move, Piece, Player, Position, Rules, Status, MAX_SIDE};
-
-/// Integer fields: JSON Schema counts `3.0` as an integer, so these accept integral
-/// floats as well as integers; anything outside `i64` is an error.
-mod int {
-    use serde::de::{self, Deserializer, Visitor};
-    use std::fmt;
-
-    struct Int;
-
-    impl Visitor<'_> for Int {
-        type Value = i64;
-
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("an integer between -2^63 and 2^63 - 1")
-        }
-
-        fn visit_i64<E: de::Error>(self, v: i64) -> Result<i64, E> {
-            Ok(v)
-        }
-
-        fn visit_u64<E: de::Error>(self, v: u64) -> Result<i64, E> {
-            i64::try_from(v).map_err(|_| E::invalid_value(de::Unexpected::Unsigned(v), &self))
-        }
-
-        fn visit_f64<E: de::Error>(self, v: f64) -> Result<i64, E> {
-            // 2^63 is exactly representable; every integral float below it fits.
-            if v.fract() == 0.0 && v >= -(2f64.powi(63)) && v < 2f64.powi(63) {
-                Ok(v as i64)
-            } else {
-                Err(E::invalid_value(de::Unexpected::Float(v), &self))
-            }
-        }
-    }
-
-    pub fn required<'de, D: Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
-        d.deserialize_any(Int)
-    }
-
-    struct OptInt;
-
-    impl<'de> Visitor<'de> for OptInt {
-        type Value = Option<i64>;
-
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("an integer or null")
-        }
-
-        fn visit_none<E: de::Error>(self) -> Result<Option<i64>, E> {
-            Ok(None)
-        }
-
-        fn visit_unit<E: de::Error>(self) -> Result<Option<i64>, E> {
-            Ok(None)
-        }
-
-        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<i64>, D::Error> {
-            required(d).map(Some)
-        }
-    }
-
-    pub fn optional<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
-        d.deserialize_option(OptInt)
-    }
-}
-
-// ----- pieces of positions -----
-
-/// A player: `x` (moves first) or `o`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Side {
-    #[serde(alias = "X")]
-    X,
-    #[serde(alias = "O")]
-    O,
-}
-
-impl From<Side> for Player {
-    fn from(s: Side) -> Player {
-        match s {
-            Side::X => Player::X,
-            Side::O => Player::O,
-        }
-    }
-}
-
-impl From<Player> for Side {
-    fn from(p: Player) -> Side {
-        match p {
-            Player::X => Side::X,
-            Player::O => Side::O,
-        }
-    }
-}
-
-/// What a move plays: `mark` (own mark on an empty cell), `block` (a neutral block on an
-/// empty cell), `remove` (clears an opponent mark or a block), `bomb` (clears the 3x3 area
-/// around the target, which must hold at least one piece).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum PieceName {
-    Mark,
-    Block,
-    Remove,
-    Bomb,
-}
-
-impl From<PieceName> for Piece {
-    fn from(p: PieceName) -> Piece {
-        match p {
-            PieceName::Mark => Piece::Mark,
-            PieceName::Block => Piece::Block,
-            PieceName::Remove => Piece::Remove,
-            PieceName::Bomb => Piece::Bomb,
-        }
-    }
-}
-
-impl From<Piece> for PieceName {
-    fn from(p: Piece) -> PieceName {
-        match p {
-            Piece::Mark => PieceName::Mark,
-            Piece::Block => PieceName::Block,
-            Piece::Remove => PieceName::Remove,
-            Piece::Bomb => PieceName::Bomb,
-        }
-    }
-}
-
-/// The special pieces one player still holds. Omitted counts are 0; each is at most 64.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, ToSchema)]
-#[schema(as = Hand)]
-#[serde(deny_unknown_fields)]
-pub struct HandDto {
-    /// Blocks held.
-    #[schema(minimum = 0, maximum = 64, example = 1)]
-    #[serde(default, deserialize_with = "int::optional")]
-    pub block: Option<i64>,
-    /// Removes held.
-    #[schema(minimum = 0, maximum = 64, example = 1)]
-    #[serde(default, deserialize_with = "int::optional")]
-    pub remove: Option<i64>,
-    /// Bombs held.
-    #[schema(minimum = 0, maximum = 64, example = 0)]
-    #[serde(default, deserialize_with = "int::optional")]
-    pub bomb: Option<i64>,
-}
-
-/// What each player STILL holds (the request is a snapshot). Omitted players hold nothing.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, ToSchema)]
-#[schema(as = Pieces)]
-#[serde(deny_unknown_fields)]
-pub struct PiecesDto {
-    pub x: Option<HandDto>,
-    pub o: Option<HandDto>,
-}
-
-/// The rule set: `m` columns, `n` rows, `k` in a row wins.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
-#[schema(as = Rules)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"m": 15, "n": 15, "k": 5, "overline": true,
-    "pieces": {"x": {"block": 1, "remove": 1, "bomb": 0}, "o": {"block": 1, "remove": 1, "bomb": 0}}}))]
-pub struct RulesDto {
-    /// Columns, 1 to 64.
-    #[schema(minimum = 1, maximum = 64, example = 15)]
-    #[serde(deserialize_with = "int::required")]
-    pub m: i64,
-    /// Rows, 1 to 64.
-    #[schema(minimum = 1, maximum = 64, example = 15)]
-    #[serde(deserialize_with = "int::required")]
-    pub n: i64,
-    /// Marks in an unbroken line needed to win, at least 1. A `k` longer than both sides is
-    /// legal: such a game is always drawn.
-    #[schema(minimum = 1, example = 5)]
-    #[serde(deserialize_with = "int::required")]
-    pub k: i64,
-    /// True (the default): a line longer than `k` wins too (freestyle). False: only exactly `k`.
-    pub overline: Option<bool>,
-    /// The special pieces each player still holds; none when omitted.
-    pub pieces: Option<PiecesDto>,
-}
-
-/// The count `v` of `player`'s `piece` (the field's name is only written out for an
-/// error: this runs on every request).
-fn count(v: Option<i64>, player: &str, piece: &str) -> Result<u8, ApiError> {
-    let v = v.unwrap_or(0);
-    u8::try_from(v).map_err(|_| {
-        ApiError::at(
-            ErrorCode::InvalidRules,
-            format!("rules.pieces.{player}.{piece}"),
-            format!("{v} is not a piece count; counts go from 0 to 64"),
-        )
-    })
-}
-
-fn hand(h: &Option<HandDto>, player: &str) -> Result<Hand, ApiError> {
-    let h = h.clone().unwrap_or_default();
-    Ok(Hand::new(
-        count(h.block, player, "block")?,
-        count(h.remove, player, "remove")?,
-        count(h.bomb, player, "bomb")?,
-    ))
-}
-
-impl TryFrom<&RulesDto> for Rules {
-    type Error = ApiError;
-
-    fn try_from(r: &RulesDto) -> Result<Rules, ApiError> {
-        let side = |v: i64, name: &str| {
-            u64::try_from(v).map_err(|_| {
-                ApiError::at(
-                    ErrorCode::InvalidRules,
-                    format!("rules.{name}"),
-                    format!("{name} is {v}, but it must be between 1 and {MAX_SIDE}"),
-                )
-            })
-        };
-        let k = u64::try_from(r.k).map_err(|_| {
-            ApiError::at(
-                ErrorCode::InvalidRules,
-                "rules.k",
-                format!("k is {}, but it must be at least 1", r.k),
-            )
-        })?;
-        let pieces = r.pieces.clone().unwrap_or_default();
-        let hands = [hand(&pieces.x, "x")?, hand(&pieces.o, "o")?];
-        Ok(Rules::new(
-            side(r.m, "m")?,
-            side(r.n, "n")?,
-            k,
-            r.overline.unwrap_or(true),
-            hands,
-        )?)
-    }
-}
-
-fn hand_dto(h: Hand) -> HandDto {
-    HandDto {
-        block: Some(h.block.into()),
-        remove: Some(h.remove.into()),
-        bomb: Some(h.bomb.into()),
-    }
-}
-
-impl From<&Rules> for RulesDto {
-    fn from(r: &Rules) -> RulesDto {
-        RulesDto {
-            m: r.m() as i64,
-            n: r.n() as i64,
-            k: r.k() as i64,
-            overline: Some(r.overline()),
-            pieces: Some(PiecesDto {
-                x: Some(hand_dto(r.hand(Player::X))),
-                o: Some(hand_dto(r.hand(Player::O))),
-            }),
-        }
-    }
-}
-
-/// Builds the position of a request: rules, board (`None` = empty) and side to move.
-pub fn position(
-    rules: &RulesDto,
-    board: &Option<Vec<String>>,
-    to_move: Option<Side>,
-) -> Result<Position, ApiError> {
-    let rules = Rules::try_from(rules)?;
-    Ok(Position::new(
-        &rules,
-        board.as_deref(),
-        to_move.map(Player::from),
-    )?)
-}
-
-/// A cell: zero-based `row` (0 is the first board string) and `col`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[schema(as = Cell)]
-pub struct CellDto {
-    #[schema(example = 7)]
-    pub row: u32,
-    #[schema(example = 7)]
-    pub col: u32,
-}
-
-impl From<Coord> for CellDto {
-    fn from(c: Coord) -> CellDto {
-        CellDto {
-            row: c.row as u32,
-            col: c.col as u32,
-        }
-    }
-}
-
-/// A move of an answer: `piece` played on the cell at `row`, `col`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[schema(as = Move)]
-pub struct MoveDto {
-    #[schema(example = 7)]
-    pub row: u32,
-    #[schema(example = 7)]
-    pub col: u32,
-    pub piece: PieceName,
-}
-
-impl MoveDto {
-    pub fn new(mv: Move, m: usize) -> MoveDto {
-        let c = mv.coord(m);
-        MoveDto {
-            row: c.row as u32,
-            col: c.col as u32,
-            piece: mv.piece.into(),
-        }
-    }
-}
-
-/// The move to play: `piece` (default `mark`) on the cell at zero-based `row`, `col`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"row": 1, "col": 1, "piece": "mark"}))]
-pub struct MoveRequest {
-    #[schema(minimum = 0, maximum = 63, example = 1)]
-    #[serde(deserialize_with = "int::required")]
-    pub row: i64,
-    #[schema(minimum = 0, maximum = 63, example = 1)]
-    #[serde(deserialize_with = "int::required")]
-    pub col: i64,
-    /// Defaults to `mark`.
-    pub piece: Option<PieceName>,
-}
-
-impl MoveRequest {
-    /// The game move on `position`'s board; a cell off the board is an `illegal_move`
-    /// naming `move.row` or `move.col`.
-    pub fn to_move(&self, position: &Position) -> Result<Move, ApiError> {
-        let check = |v: i64, limit: usize, name: &str, what: &str| {
-            usize::try_from(v)
-                .ok()
-                .filter(|&x| x < limit)
-                .ok_or_else(|| {
-                    ApiError::at(
-                        ErrorCode::IllegalMove,
-                        format!("move.{name}"),
-                        format!(
-                            "{name} {v} is off the board: it has {limit} {what}, numbered from 0"
-                        ),
-                    )
-                })
-        };
-        let row = check(self.row, position.n(), "row", "rows")?;
-        let col = check(self.col, position.m(), "col", "columns")?;
-        let piece = self.piece.unwrap_or(PieceName::Mark).into();
-        Ok(Move::new(row * position.m() + col, piece))
-    }
-}
+use crate::game::{Player, Position, Status};
 
 // ----- engines -----
 
@@ -443,55 +95,6 @@ pub struct EngineParams {
     pub seed: Option<i64>,
 }
 
-// ----- requests -----
-
-/// A position: rules, board and (optionally) the side to move.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"rules": {"m": 3, "n": 3, "k": 3}, "board": ["x..", ".o.", "..."]}))]
-pub struct StateRequest {
-    pub rules: RulesDto,
-    /// `n` strings of `m` characters: `.` (or `-`, `_`) empty, `x`/`X`, `o`/`O`, `#` block.
-    /// The empty board when omitted.
-    #[schema(max_items = 64, example = json!(["x..", ".o.", "..."]))]
-    pub board: Option<Vec<String>>,
-    /// Whose turn it is. Without special pieces it follows from the counts (`x` when equal,
-    /// `o` when `x` has one more) and a given value must agree; with special pieces in play it is required.
-    pub to_move: Option<Side>,
-}
-
-/// A position and the engine to analyse it with.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"rules": {"m": 3, "n": 3, "k": 3}, "board": ["x..", ".o.", "..."],
-    "engine": {"time_ms": 200, "seed": 42}}))]
-pub struct SuggestRequest {
-    pub rules: RulesDto,
-    /// As in `StateRequest`; the empty board when omitted.
-    #[schema(max_items = 64, example = json!(["x..", ".o.", "..."]))]
-    pub board: Option<Vec<String>>,
-    /// As in `StateRequest`.
-    pub to_move: Option<Side>,
-    /// The engine and its limits; the default engine with the default budget when omitted.
-    pub engine: Option<EngineParams>,
-}
-
-/// A position and a move to play on it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"rules": {"m": 3, "n": 3, "k": 3}, "board": ["x..", "...", "..."],
-    "move": {"row": 1, "col": 1}}))]
-pub struct PlayRequest {
-    pub rules: RulesDto,
-    /// As in `StateRequest`; the empty board when omitted.
-    #[schema(max_items = 64, example = json!(["x..", "...", "..."]))]
-    pub board: Option<Vec<String>>,
-    /// As in `StateRequest`.
-    pub to_move: Option<Side>,
-    #[serde(rename = "move")]
-    pub mv: MoveRequest,
-}
-
 // ----- answers -----
 
 /// How the game stands.
@@ -553,17 +156,17 @@ impl StateResponse {
     }
 }
 
-/// The position after a move.
+/// The position after a move (and after the engine's reply, when the request asked for one).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct PlayResponse {
-    /// The move that was played.
+    /// The move that was played (the request's `move`).
     #[serde(rename = "move")]
     pub mv: MoveDto,
-    /// The rules with the decremented `pieces`: send them back with the next request.
+    /// The rules with the decremented `pieces` after `move` (before any reply).
     pub rules: RulesDto,
-    /// The new board in canonical notation.
+    /// The board after `move` (before any reply), in canonical notation.
     pub board: Vec<String>,
-    /// Whose turn it is now.
+    /// Whose turn it is after `move`.
     pub to_move: Side,
     pub status: GameStatus,
     /// The winner, null unless `status` is `x_wins` or `o_wins`.
@@ -572,11 +175,22 @@ pub struct PlayResponse {
     pub winning_line: Option<Vec<CellDto>>,
     /// Number of legal moves of the side to move; 0 when the game is over.
     pub legal_moves: u32,
+    /// The engine's whole suggestion for the position after `move` (its `move` is the reply
+    /// that was played; trimmed by `include`); null when the request has no `reply` or
+    /// `move` ended the game.
+    #[schema(value_type = Option<SuggestResponse>)]
+    pub reply: Option<serde_json::Value>,
+    /// The position to send back with the next request: after the reply when there is one,
+    /// else after `move`.
+    pub after: AfterDto,
 }
 
 impl PlayResponse {
+    /// The answer without a reply: `after` is the position after `mv`.
     pub fn new(mv: MoveDto, state: StateResponse) -> PlayResponse {
         PlayResponse {
+            reply: None,
+            after: AfterDto::from(state.clone()),
             mv,
             rules: state.rules,
             board: state.board,
@@ -739,27 +353,39 @@ pub struct LimitsUsed {
     pub level: u8,
 }
 
-/// An engine's suggestion for a position.
+/// An engine's suggestion for a position. `move` always comes; every other field comes
+/// unless the request's `include` leaves it out.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct SuggestResponse {
     /// The chosen move.
     #[serde(rename = "move")]
     pub mv: MoveDto,
     /// The side the suggestion is for.
+    #[schema(required = false)]
     pub to_move: Side,
     /// The engine that answered.
+    #[schema(required = false)]
     pub engine: String,
     /// The value of the position for the side to move (that of the chosen move).
+    #[schema(required = false)]
     pub evaluation: EvaluationDto,
     /// The board's shape (`scores[row][col]`): the best `value` of any move in `moves` that
     /// targets the cell (the expected result for the side to move, -1 to 1), null where no
     /// legal move targets it.
+    #[schema(required = false)]
     pub scores: Vec<Vec<Option<f64>>>,
     /// Every evaluated move, best first.
+    #[schema(required = false)]
     pub moves: Vec<MoveEvalDto>,
     /// The principal variation, starting with `move`.
+    #[schema(required = false)]
     pub pv: Vec<MoveDto>,
+    /// The position after `move`, in request shape: send it back as the next request.
+    #[schema(required = false)]
+    pub after: AfterDto,
+    #[schema(required = false)]
     pub stats: StatsDto,
+    #[schema(required = false)]
     pub limits: LimitsUsed,
 }
 
@@ -778,6 +404,8 @@ impl SuggestResponse {
         let analysis = &analysis;
         let scores = values.grid(analysis, m, position.n());
         let (queued_ms, seed) = stats_extra;
+        let mut next = position.clone();
+        next.play(analysis.best);
         SuggestResponse {
             mv: MoveDto::new(analysis.best, m),
             to_move: position.to_move().into(),
@@ -791,6 +419,7 @@ impl SuggestResponse {
                 .map(|(e, &v)| MoveEvalDto::new(e, v, m))
                 .collect(),
             pv: analysis.pv.iter().map(|&mv| MoveDto::new(mv, m)).collect(),
+            after: AfterDto::new(&next),
             stats: StatsDto {
                 nodes: analysis.stats.nodes,
                 depth: analysis.stats.depth,

@@ -41,16 +41,25 @@ pub fn parse_body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             format!("the body is not valid JSON: {e}"),
         )
     })?;
+    // Every body is an object (serde would read a struct from an array, field by field).
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            "the body must be a JSON object like {\"rules\": {\"m\": 3, \"n\": 3, \"k\": 3}, \"board\": [\"x..\", \".o.\", \"...\"]}",
+        ));
+    }
     let mut de = serde_json::Deserializer::from_slice(bytes);
     // The syntax is fine, so whatever fails now is the shape: `invalid_request`. (serde_json
     // reports some shape errors, like an array where an enum goes, as syntax errors.)
     let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
-        let message = e.into_inner().to_string();
-        if matches!(path.as_str(), "." | "" | "?") {
-            ApiError::new(ErrorCode::InvalidRequest, message)
-        } else {
-            ApiError::at(ErrorCode::InvalidRequest, path, message)
+        let path = (!matches!(path.as_str(), "." | "" | "?")).then_some(path);
+        // serde's words rewritten into the field and what it must be.
+        let (field, message) =
+            super::messages::shape_error(path.as_deref(), &e.inner().to_string());
+        match field {
+            Some(f) => ApiError::at(ErrorCode::InvalidRequest, f, message),
+            None => ApiError::new(ErrorCode::InvalidRequest, message),
         }
     })?;
     de.end().map_err(|e| {

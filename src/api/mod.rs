@@ -4,11 +4,17 @@
 //! [`json_errors`] turns the bare errors that actix produces itself (404, 405, 413...)
 //! into the API's JSON error shape.
 
+pub mod after;
 pub mod dto;
 pub mod error;
+mod examples;
 pub mod extract;
+pub mod forms;
+pub mod messages;
 pub mod metrics;
 pub mod page;
+pub mod position;
+pub mod requests;
 pub mod routes;
 pub mod search;
 
@@ -55,9 +61,19 @@ impl AppState {
         description = "Move suggestions for m,n,k-games: tic-tac-toe on 3x3, gomoku on 15x15 and \
 every board size, line length and special-piece rule set in between.\n\n\
 The server keeps no game state: every request carries the whole position (`rules`, `board`, \
-`to_move`). The board is `n` strings of `m` characters (`.` empty, `x`, `o`, `#` block); cells \
-are addressed by zero-based `row` (0 is the first string) and `col`. `x` moves first; `k` of \
-one's own marks in an unbroken horizontal, vertical or diagonal line wins.\n\n\
+`to_move`). The board is `n` strings of `m` characters (`.` empty, `x`, `o`, `#` block); an \
+array of `n` arrays of one-character strings and one string with the rows separated by `/` \
+(`\"x../.o./...\"`) are accepted too. Cells are addressed by zero-based `row` (0 is the first \
+string) and `col`. `x` moves first; `k` of one's own marks in an unbroken horizontal, vertical \
+or diagonal line wins.\n\n\
+One call per turn: every `/v1/suggest` and `/v1/play` answer carries `after`, the position \
+after the move in request shape; send it back as it is with the next request (the answer-only \
+fields `status`, `winner`, `winning_line`, `legal_moves` and `forbidden` are ignored in a \
+request; any other unknown field is refused, so that typos are caught). `/v1/play` with \
+`reply` (an engine) plays the player's move and the engine's answer in one request. \
+`\"engine\": \"auto\"` is short for `{\"name\": \"auto\"}`; engine names are \
+case-insensitive. `include` trims a suggestion to the parts a client reads, and answers are \
+compressed (gzip, brotli, zstd) when the request's `Accept-Encoding` allows it.\n\n\
 Every error, 404 and 405 included, is `{\"error\": {\"code\", \"message\", \"field\"}}` with a \
 stable code: 400 `invalid_json` / `invalid_request`; 422 `invalid_board`, `invalid_rules`, \
 `inconsistent_turn`, `game_over`, `illegal_move`, `unknown_engine`, `invalid_limits`; \
@@ -74,6 +90,9 @@ stable code: 400 `invalid_json` / `invalid_request`; 422 `invalid_board`, `inval
         routes::metrics,
         routes::openapi_json
     ),
+    // Referenced by `engine` and `reply` (a name or the parameters), whose schemas are
+    // written by hand.
+    components(schemas(dto::EngineName, dto::EngineParams)),
     tags(
         (name = "moves", description = "Engines and their suggestions"),
         (name = "positions", description = "The rules: state of a position, playing a move"),

@@ -7,12 +7,14 @@ use actix_web::{http::header, web, HttpResponse};
 use rand::RngExt;
 
 use super::dto::{
-    default_engine, position, EngineInfo, EngineParams, EnginesResponse, Health, LimitsUsed,
-    MoveDto, PlayRequest, PlayResponse, ServerLimits, StateRequest, StateResponse, SuggestRequest,
-    SuggestResponse,
+    default_engine, position, EngineInfo, EngineParams, EnginesResponse, GameStatus, Health,
+    LimitsUsed, MoveDto, PlayRequest, PlayResponse, ServerLimits, StateRequest, StateResponse,
+    SuggestRequest, SuggestResponse,
 };
 use super::error::{ApiError, ErrorBody, ErrorCode};
 use super::extract::ApiJson;
+use super::forms::{trim, IncludeName};
+use super::search::Finished;
 use super::AppState;
 use crate::config::{Config, MAX_BODY_BYTES, MAX_DEPTH, MAX_NODES};
 use crate::engine::{level, EngineKind, Limits};
@@ -73,7 +75,8 @@ pub fn search_plan(
         }
     };
     let kind = match &params.name {
-        Some(name) => EngineKind::parse(&name.0).ok_or_else(|| {
+        // Names are case-insensitive: "Minimax" is "minimax".
+        Some(name) => EngineKind::parse(&name.0.to_ascii_lowercase()).ok_or_else(|| {
             let known: Vec<&str> = EngineKind::ALL.iter().map(|k| k.name()).collect();
             ApiError::at(
                 ErrorCode::UnknownEngine,
@@ -197,7 +200,11 @@ pub fn prepare_suggest(
     post,
     path = "/v1/suggest",
     tag = "moves",
-    request_body = SuggestRequest,
+    request_body(content = SuggestRequest, examples(
+        ("tic-tac-toe" = (summary = "3x3, three in a row", value = json!(super::examples::suggest_3x3()))),
+        ("gomoku" = (summary = "15x15, exactly five", value = json!(super::examples::suggest_15x15()))),
+        ("special pieces" = (summary = "7x7, four in a row, blocks, removes and a bomb in hand", value = json!(super::examples::suggest_pieces()))),
+    )),
     responses(
         (status = 200, description = "The engine's suggestion", body = SuggestResponse),
         (status = 400, description = "`invalid_json` or `invalid_request`", body = ErrorBody),
@@ -216,7 +223,23 @@ pub async fn suggest(
     let (position, (kind, limits, seed)) = prepare_suggest(&body.0, &state.config)?;
     let level = level_of(&body.0.engine.clone().unwrap_or_default())?;
     let done = run_search(&state, (kind, level, limits, seed), position.clone()).await?;
-    let answer = guarded("building the answer", || {
+    let answer = suggestion(&position, kind, &done, (seed, level))?;
+    let mut response = match &body.0.include {
+        None => HttpResponse::Ok().json(answer),
+        Some(keep) => HttpResponse::Ok().json(trimmed(&answer, Some(keep))?),
+    };
+    response.extensions_mut().insert(EngineLabel(kind.name()));
+    Ok(response)
+}
+
+/// The answer for the search `done` of `position` (panics caught).
+fn suggestion(
+    position: &Position,
+    kind: EngineKind,
+    done: &Finished,
+    (seed, level): (u64, u8),
+) -> Result<SuggestResponse, ApiError> {
+    guarded("building the answer", || {
         let used = LimitsUsed {
             time_ms: done.limits.time.as_millis() as u64,
             depth: done.limits.depth,
@@ -225,16 +248,27 @@ pub async fn suggest(
             level,
         };
         Ok(SuggestResponse::new(
-            &position,
+            position,
             kind,
             &done.analysis,
             (done.queued.as_secs_f64() * 1000.0, seed),
             used,
         ))
+    })
+}
+
+/// `answer` with only `move` and the fields `include` names (all of it without `include`).
+fn trimmed(
+    answer: &SuggestResponse,
+    include: Option<&[IncludeName]>,
+) -> Result<serde_json::Value, ApiError> {
+    let value = serde_json::to_value(answer).map_err(|e| {
+        ApiError::new(
+            ErrorCode::Internal,
+            format!("the answer did not serialize: {e}"),
+        )
     })?;
-    let mut response = HttpResponse::Ok().json(answer);
-    response.extensions_mut().insert(EngineLabel(kind.name()));
-    Ok(response)
+    Ok(trim(value, include))
 }
 
 /// The state of a position.
@@ -245,7 +279,11 @@ pub async fn suggest(
     post,
     path = "/v1/state",
     tag = "positions",
-    request_body = StateRequest,
+    request_body(content = StateRequest, examples(
+        ("tic-tac-toe" = (summary = "3x3, three in a row", value = json!(super::examples::state_3x3()))),
+        ("gomoku" = (summary = "15x15, exactly five", value = json!(super::examples::state_15x15()))),
+        ("special pieces" = (summary = "7x7, four in a row, blocks, removes and a bomb in hand", value = json!(super::examples::state_pieces()))),
+    )),
     responses(
         (status = 200, description = "The state of the position", body = StateResponse),
         (status = 400, description = "`invalid_json` or `invalid_request`", body = ErrorBody),
@@ -267,31 +305,73 @@ pub fn state_answer(req: &StateRequest) -> Result<StateResponse, ApiError> {
     })
 }
 
-/// Play a move.
+/// Play a move, and the engine's reply.
 ///
 /// Checks the move and answers the position after it: the new board, the rules with the
-/// decremented `pieces`, whose turn it is and the status. A thin frontend sends these back
-/// with its next request and never re-implements the rules.
+/// decremented `pieces`, whose turn it is and the status. With `reply` (engine parameters,
+/// or just a name) and the game still going on, the engine then answers that position and
+/// its move is played too: the answer carries the engine's whole suggestion (`reply`, its
+/// `move` the reply that was played) and `after`, the position after both moves. A
+/// frontend sends `after` back with its next request (adding the player's `move`): one
+/// request per turn, and it never re-implements the rules.
 #[utoipa::path(
     post,
     path = "/v1/play",
     tag = "positions",
-    request_body = PlayRequest,
+    request_body(content = PlayRequest, examples(
+        ("tic-tac-toe" = (summary = "3x3, three in a row", value = json!(super::examples::play_3x3()))),
+        ("gomoku" = (summary = "15x15, exactly five", value = json!(super::examples::play_15x15()))),
+        ("special pieces" = (summary = "7x7, four in a row, blocks, removes and a bomb in hand", value = json!(super::examples::play_pieces()))),
+    )),
     responses(
-        (status = 200, description = "The position after the move", body = PlayResponse),
+        (status = 200, description = "The position after the move (and the engine's reply)", body = PlayResponse),
         (status = 400, description = "`invalid_json` or `invalid_request`", body = ErrorBody),
         (status = 413, description = "`payload_too_large`", body = ErrorBody),
         (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
-        (status = 422, description = "`invalid_board`, `invalid_rules`, `inconsistent_turn`, `game_over` or `illegal_move`", body = ErrorBody),
+        (status = 422, description = "`invalid_board`, `invalid_rules`, `inconsistent_turn`, `game_over`, `illegal_move`; with `reply`: `unknown_engine` or `invalid_limits` (field `reply.*`)", body = ErrorBody),
         (status = 500, description = "`internal`: a bug, logged", body = ErrorBody),
+        (status = 503, description = "`overloaded` (with `reply`): every search slot is taken, or the search overran its budget",
+            body = ErrorBody, headers(("Retry-After" = u32, description = "Seconds to wait before retrying"))),
     )
 )]
-pub async fn play(body: ApiJson<PlayRequest>) -> Result<HttpResponse, ApiError> {
-    Ok(HttpResponse::Ok().json(play_answer(&body.0)?))
+pub async fn play(
+    state: web::Data<AppState>,
+    body: ApiJson<PlayRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let req = body.0;
+    let (after_move, answer) = play_position(&req)?;
+    // The reply's engine and limits are checked even when the move ends the game.
+    let plan = match &req.reply {
+        Some(params) => Some(search_plan(params, &state.config).map_err(|mut e| {
+            e.field = e.field.map(|f| f.replacen("engine.", "reply.", 1));
+            e
+        })?),
+        None => None,
+    };
+    let (Some((kind, limits, seed)), GameStatus::InProgress) = (plan, answer.status) else {
+        return Ok(HttpResponse::Ok().json(answer));
+    };
+    let level = req.reply.as_ref().map_or(Ok(level::FULL), level_of)?;
+    let done = run_search(&state, (kind, level, limits, seed), after_move.clone()).await?;
+    let reply = suggestion(&after_move, kind, &done, (seed, level))?;
+    let after = reply.after.clone();
+    let reply = trimmed(&reply, req.include.as_deref())?;
+    let mut response = HttpResponse::Ok().json(PlayResponse {
+        reply: Some(reply),
+        after,
+        ..answer
+    });
+    response.extensions_mut().insert(EngineLabel(kind.name()));
+    Ok(response)
 }
 
-/// The answer of `POST /v1/play` (panics caught).
+/// The answer of `POST /v1/play` without its reply (panics caught).
 pub fn play_answer(req: &PlayRequest) -> Result<PlayResponse, ApiError> {
+    play_position(req).map(|(_, answer)| answer)
+}
+
+/// The position after the request's move, and the answer for it (panics caught).
+fn play_position(req: &PlayRequest) -> Result<(Position, PlayResponse), ApiError> {
     guarded("playing the move", || {
         let mut p = position(&req.rules, &req.board, req.to_move)?;
         if p.is_over() {
@@ -299,10 +379,8 @@ pub fn play_answer(req: &PlayRequest) -> Result<PlayResponse, ApiError> {
         }
         let mv = req.mv.to_move(&p)?;
         p.try_play(mv)?;
-        Ok(PlayResponse::new(
-            MoveDto::new(mv, p.m()),
-            StateResponse::new(&p),
-        ))
+        let answer = PlayResponse::new(MoveDto::new(mv, p.m()), StateResponse::new(&p));
+        Ok((p, answer))
     })
 }
 

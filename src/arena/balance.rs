@@ -19,6 +19,10 @@ use rand::{RngExt, SeedableRng};
 use super::external::{Eval, ExternalEngine, ExternalSpec};
 use crate::game::{Hand, Move, Position, Rules, Symmetry};
 
+/// Judge failures (a crash, no answer within the turn and [`super::external::GRACE`])
+/// after which `kinrow openings` gives up; a single one only skips its candidate.
+const MAX_FAILURES: usize = 10;
+
 /// `kinrow openings` on the command line.
 #[derive(clap::Args, Debug)]
 pub struct OpeningsArgs {
@@ -112,6 +116,29 @@ fn even(eval: Eval, band: i64) -> Option<i64> {
     }
 }
 
+/// The judge's two evaluations of `moves` (for the side to move, and for the other
+/// side after the judge's best reply) when both are within `band` of even.
+fn balanced(
+    spec: &ExternalSpec,
+    rules: &Rules,
+    moves: &[Move],
+    time: Duration,
+    band: i64,
+) -> Result<Option<(i64, i64)>, String> {
+    let Some((first, reply)) = judge(spec, rules, moves, time)? else {
+        return Ok(None);
+    };
+    let Some(e1) = even(first, band) else {
+        return Ok(None);
+    };
+    let mut after = moves.to_vec();
+    after.push(reply);
+    let second = judge(spec, rules, &after, time)?;
+    Ok(second
+        .and_then(|(eval, _)| even(eval, band))
+        .map(|e2| (e1, e2)))
+}
+
 /// Runs `kinrow openings`; returns the exit code.
 pub fn main(args: OpeningsArgs) -> i32 {
     let spec = match args.judge.strip_prefix("pbrain:") {
@@ -134,6 +161,7 @@ pub fn main(args: OpeningsArgs) -> i32 {
     let mut rng = StdRng::seed_from_u64(args.seed);
     let mut seen = HashSet::new();
     let mut kept = 0;
+    let mut failures = 0;
     crate::cli::print_line(&format!(
         "# {} openings of {} stones for {}x{} {}, judged by {} at {} ms within +-{} (kinrow openings --seed {})",
         args.count,
@@ -154,26 +182,18 @@ pub fn main(args: OpeningsArgs) -> i32 {
         if !seen.insert(symmetry_key(&moves, rules.m(), rules.n())) {
             continue;
         }
-        let first = match judge(&spec, &rules, &moves, time) {
-            Ok(Some((eval, reply))) => even(eval, args.band).map(|e| (e, reply)),
-            Ok(None) => None,
+        let (e1, e2) = match balanced(&spec, &rules, &moves, time, args.band) {
+            Ok(Some(evals)) => evals,
+            Ok(None) => continue,
             Err(e) => {
-                eprintln!("kinrow openings: {e}");
-                return 1;
+                failures += 1;
+                eprintln!("kinrow openings: candidate {tried} skipped: {e}");
+                if failures == MAX_FAILURES {
+                    return 1;
+                }
+                continue;
             }
         };
-        let Some((e1, reply)) = first else { continue };
-        let mut after = moves.clone();
-        after.push(reply);
-        let second = match judge(&spec, &rules, &after, time) {
-            Ok(Some((eval, _))) => even(eval, args.band),
-            Ok(None) => None,
-            Err(e) => {
-                eprintln!("kinrow openings: {e}");
-                return 1;
-            }
-        };
-        let Some(e2) = second else { continue };
         kept += 1;
         let text: Vec<String> = moves
             .iter()

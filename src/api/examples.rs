@@ -1,0 +1,89 @@
+//! The whole-request examples of the OpenAPI document: for each endpoint a tic-tac-toe, a
+//! gomoku and a special-pieces request, each one the server accepts (tests/api_openapi.rs
+//! posts every one of them). A generator or schemathesis takes them as they are.
+
+use serde_json::{json, Value};
+
+/// Gomoku after three moves each, x to move.
+fn gomoku_board() -> Value {
+    json!([
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "......o........",
+        "......xx.......",
+        ".......xo......",
+        "........o......",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "..............."
+    ])
+}
+
+/// 7x7, four in a row, both players holding special pieces; x to move.
+fn pieces_position() -> Value {
+    json!({
+        "rules": {"m": 7, "n": 7, "k": 4,
+                  "pieces": {"x": {"block": 1, "remove": 1}, "o": {"block": 1, "remove": 1, "bomb": 1}}},
+        "board": [".......", ".......", "..ooo..", "...x...", "...x...", ".......", "......."],
+        "to_move": "x"
+    })
+}
+
+fn with(mut base: Value, extra: Value) -> Value {
+    if let (Some(b), Value::Object(e)) = (base.as_object_mut(), extra) {
+        b.extend(e);
+    }
+    base
+}
+
+pub fn state_3x3() -> Value {
+    json!({"rules": {"m": 3, "n": 3, "k": 3}, "board": "x../.o./..."})
+}
+
+pub fn state_15x15() -> Value {
+    json!({"rules": {"m": 15, "n": 15, "k": 5, "overline": false}, "board": gomoku_board()})
+}
+
+pub fn state_pieces() -> Value {
+    pieces_position()
+}
+
+pub fn suggest_3x3() -> Value {
+    json!({"rules": {"m": 3, "n": 3, "k": 3}, "board": ["x..", ".o.", "..."],
+           "engine": {"name": "perfect", "seed": 42}})
+}
+
+pub fn suggest_15x15() -> Value {
+    json!({"rules": {"m": 15, "n": 15, "k": 5, "overline": false}, "board": gomoku_board(),
+           "engine": {"name": "minimax", "time_ms": 200, "seed": 7},
+           "include": ["move", "evaluation", "pv", "after"]})
+}
+
+pub fn suggest_pieces() -> Value {
+    with(pieces_position(), json!({"engine": "priority"}))
+}
+
+pub fn play_3x3() -> Value {
+    json!({"rules": {"m": 3, "n": 3, "k": 3}, "board": ["x..", "...", "..."],
+           "move": {"row": 1, "col": 1}, "reply": "perfect"})
+}
+
+pub fn play_15x15() -> Value {
+    json!({"rules": {"m": 15, "n": 15, "k": 5, "overline": false}, "board": gomoku_board(),
+           "move": {"row": 6, "col": 8}, "reply": {"name": "threat", "seed": 7},
+           "include": ["move", "evaluation"]})
+}
+
+pub fn play_pieces() -> Value {
+    with(
+        pieces_position(),
+        json!({"move": {"row": 2, "col": 1, "piece": "block"},
+               "reply": {"name": "priority", "seed": 1}}),
+    )
+}

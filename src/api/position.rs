@@ -1,0 +1,391 @@
+//! The pieces of positions in requests and answers (sides, pieces, hands, rules, cells,
+//! moves) and their conversions into the game's types. Every conversion error names its
+//! field.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::error::{ApiError, ErrorCode};
+use super::forms::{optional_object, string_enum, BoardInput, Shape};
+use crate::game::{Coord, Hand, Move, Piece, Player, Position, Rules, MAX_SIDE};
+
+/// Integer fields: JSON Schema counts `3.0` as an integer, so these accept integral
+/// floats as well as integers; anything outside `i64` is an error.
+pub(super) mod int {
+    use serde::de::{self, Deserializer, Visitor};
+    use std::fmt;
+
+    struct Int;
+
+    impl Visitor<'_> for Int {
+        type Value = i64;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an integer like 3")
+        }
+
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<i64, E> {
+            Ok(v)
+        }
+
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<i64, E> {
+            i64::try_from(v).map_err(|_| E::invalid_value(de::Unexpected::Unsigned(v), &self))
+        }
+
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<i64, E> {
+            // 2^63 is exactly representable; every integral float below it fits.
+            if v.fract() == 0.0 && v >= -(2f64.powi(63)) && v < 2f64.powi(63) {
+                Ok(v as i64)
+            } else {
+                Err(E::invalid_value(de::Unexpected::Float(v), &self))
+            }
+        }
+    }
+
+    pub fn required<'de, D: Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+        d.deserialize_any(Int)
+    }
+
+    struct OptInt;
+
+    impl<'de> Visitor<'de> for OptInt {
+        type Value = Option<i64>;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an integer like 3, or null")
+        }
+
+        fn visit_none<E: de::Error>(self) -> Result<Option<i64>, E> {
+            Ok(None)
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<Option<i64>, E> {
+            Ok(None)
+        }
+
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<i64>, D::Error> {
+            required(d).map(Some)
+        }
+    }
+
+    pub fn optional<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+        d.deserialize_option(OptInt)
+    }
+}
+
+// ----- pieces of positions -----
+
+/// A player: `x` (moves first) or `o`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    X,
+    O,
+}
+
+string_enum!(Side, "\"x\" or \"o\"", { "x" | "X" => Side::X, "o" | "O" => Side::O });
+
+impl From<Side> for Player {
+    fn from(s: Side) -> Player {
+        match s {
+            Side::X => Player::X,
+            Side::O => Player::O,
+        }
+    }
+}
+
+impl From<Player> for Side {
+    fn from(p: Player) -> Side {
+        match p {
+            Player::X => Side::X,
+            Player::O => Side::O,
+        }
+    }
+}
+
+/// What a move plays: `mark` (own mark on an empty cell), `block` (a neutral block on an
+/// empty cell), `remove` (clears an opponent mark or a block), `bomb` (clears the 3x3 area
+/// around the target, which must hold at least one piece).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum PieceName {
+    Mark,
+    Block,
+    Remove,
+    Bomb,
+}
+
+string_enum!(PieceName, "one of \"mark\", \"block\", \"remove\", \"bomb\"", {
+    "mark" => PieceName::Mark,
+    "block" => PieceName::Block,
+    "remove" => PieceName::Remove,
+    "bomb" => PieceName::Bomb,
+});
+
+impl From<PieceName> for Piece {
+    fn from(p: PieceName) -> Piece {
+        match p {
+            PieceName::Mark => Piece::Mark,
+            PieceName::Block => Piece::Block,
+            PieceName::Remove => Piece::Remove,
+            PieceName::Bomb => Piece::Bomb,
+        }
+    }
+}
+
+impl From<Piece> for PieceName {
+    fn from(p: Piece) -> PieceName {
+        match p {
+            Piece::Mark => PieceName::Mark,
+            Piece::Block => PieceName::Block,
+            Piece::Remove => PieceName::Remove,
+            Piece::Bomb => PieceName::Bomb,
+        }
+    }
+}
+
+/// The special pieces one player still holds. Omitted counts are 0; each is at most 64.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = Hand)]
+#[serde(deny_unknown_fields)]
+pub struct HandDto {
+    /// Blocks held.
+    #[schema(minimum = 0, maximum = 64, example = 1)]
+    #[serde(default, deserialize_with = "int::optional")]
+    pub block: Option<i64>,
+    /// Removes held.
+    #[schema(minimum = 0, maximum = 64, example = 1)]
+    #[serde(default, deserialize_with = "int::optional")]
+    pub remove: Option<i64>,
+    /// Bombs held.
+    #[schema(minimum = 0, maximum = 64, example = 0)]
+    #[serde(default, deserialize_with = "int::optional")]
+    pub bomb: Option<i64>,
+}
+
+impl Shape for HandDto {
+    const EXPECTING: &'static str = "an object like {\"block\": 1, \"remove\": 1, \"bomb\": 0}";
+}
+
+/// What each player STILL holds (the request is a snapshot). Omitted players hold nothing.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = Pieces)]
+#[serde(deny_unknown_fields)]
+pub struct PiecesDto {
+    #[serde(default, deserialize_with = "optional_object")]
+    pub x: Option<HandDto>,
+    #[serde(default, deserialize_with = "optional_object")]
+    pub o: Option<HandDto>,
+}
+
+impl Shape for PiecesDto {
+    const EXPECTING: &'static str =
+        "an object like {\"x\": {\"block\": 1}, \"o\": {\"remove\": 1}}";
+}
+
+/// The rule set: `m` columns, `n` rows, `k` in a row wins.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = Rules)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"m": 3, "n": 3, "k": 3, "overline": true}))]
+pub struct RulesDto {
+    /// Columns, 1 to 64.
+    #[schema(minimum = 1, maximum = 64, example = 3)]
+    #[serde(deserialize_with = "int::required")]
+    pub m: i64,
+    /// Rows, 1 to 64.
+    #[schema(minimum = 1, maximum = 64, example = 3)]
+    #[serde(deserialize_with = "int::required")]
+    pub n: i64,
+    /// Marks in an unbroken line needed to win, at least 1. A `k` longer than both sides is
+    /// legal: such a game is always drawn.
+    #[schema(minimum = 1, example = 3)]
+    #[serde(deserialize_with = "int::required")]
+    pub k: i64,
+    /// True (the default): a line longer than `k` wins too (freestyle). False: only exactly `k`.
+    pub overline: Option<bool>,
+    /// The special pieces each player still holds; none when omitted.
+    #[serde(default, deserialize_with = "optional_object")]
+    pub pieces: Option<PiecesDto>,
+}
+
+impl Shape for RulesDto {
+    const EXPECTING: &'static str = "an object like {\"m\": 15, \"n\": 15, \"k\": 5}";
+}
+
+/// The count `v` of `player`'s `piece` (the field's name is only written out for an
+/// error: this runs on every request).
+fn count(v: Option<i64>, player: &str, piece: &str) -> Result<u8, ApiError> {
+    let v = v.unwrap_or(0);
+    u8::try_from(v).map_err(|_| {
+        ApiError::at(
+            ErrorCode::InvalidRules,
+            format!("rules.pieces.{player}.{piece}"),
+            format!("{v} is not a piece count; counts go from 0 to 64"),
+        )
+    })
+}
+
+fn hand(h: &Option<HandDto>, player: &str) -> Result<Hand, ApiError> {
+    let h = h.clone().unwrap_or_default();
+    Ok(Hand::new(
+        count(h.block, player, "block")?,
+        count(h.remove, player, "remove")?,
+        count(h.bomb, player, "bomb")?,
+    ))
+}
+
+impl TryFrom<&RulesDto> for Rules {
+    type Error = ApiError;
+
+    fn try_from(r: &RulesDto) -> Result<Rules, ApiError> {
+        let side = |v: i64, name: &str| {
+            u64::try_from(v).map_err(|_| {
+                ApiError::at(
+                    ErrorCode::InvalidRules,
+                    format!("rules.{name}"),
+                    format!("{name} is {v}, but it must be between 1 and {MAX_SIDE}"),
+                )
+            })
+        };
+        let k = u64::try_from(r.k).map_err(|_| {
+            ApiError::at(
+                ErrorCode::InvalidRules,
+                "rules.k",
+                format!("k is {}, but it must be at least 1", r.k),
+            )
+        })?;
+        let pieces = r.pieces.clone().unwrap_or_default();
+        let hands = [hand(&pieces.x, "x")?, hand(&pieces.o, "o")?];
+        Ok(Rules::new(
+            side(r.m, "m")?,
+            side(r.n, "n")?,
+            k,
+            r.overline.unwrap_or(true),
+            hands,
+        )?)
+    }
+}
+
+fn hand_dto(h: Hand) -> HandDto {
+    HandDto {
+        block: Some(h.block.into()),
+        remove: Some(h.remove.into()),
+        bomb: Some(h.bomb.into()),
+    }
+}
+
+impl From<&Rules> for RulesDto {
+    fn from(r: &Rules) -> RulesDto {
+        RulesDto {
+            m: r.m() as i64,
+            n: r.n() as i64,
+            k: r.k() as i64,
+            overline: Some(r.overline()),
+            pieces: Some(PiecesDto {
+                x: Some(hand_dto(r.hand(Player::X))),
+                o: Some(hand_dto(r.hand(Player::O))),
+            }),
+        }
+    }
+}
+
+/// Builds the position of a request: rules, board (`None` = empty) and side to move.
+pub fn position(
+    rules: &RulesDto,
+    board: &Option<BoardInput>,
+    to_move: Option<Side>,
+) -> Result<Position, ApiError> {
+    let rules = Rules::try_from(rules)?;
+    let rows = board.as_ref().map(BoardInput::rows);
+    Ok(Position::new(
+        &rules,
+        rows.as_deref(),
+        to_move.map(Player::from),
+    )?)
+}
+
+/// A cell: zero-based `row` (0 is the first board string) and `col`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = Cell)]
+pub struct CellDto {
+    #[schema(example = 7)]
+    pub row: u32,
+    #[schema(example = 7)]
+    pub col: u32,
+}
+
+impl From<Coord> for CellDto {
+    fn from(c: Coord) -> CellDto {
+        CellDto {
+            row: c.row as u32,
+            col: c.col as u32,
+        }
+    }
+}
+
+/// A move of an answer: `piece` played on the cell at `row`, `col`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = Move)]
+pub struct MoveDto {
+    #[schema(example = 7)]
+    pub row: u32,
+    #[schema(example = 7)]
+    pub col: u32,
+    pub piece: PieceName,
+}
+
+impl MoveDto {
+    pub fn new(mv: Move, m: usize) -> MoveDto {
+        let c = mv.coord(m);
+        MoveDto {
+            row: c.row as u32,
+            col: c.col as u32,
+            piece: mv.piece.into(),
+        }
+    }
+}
+
+/// The move to play: `piece` (default `mark`) on the cell at zero-based `row`, `col`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"row": 1, "col": 1, "piece": "mark"}))]
+pub struct MoveRequest {
+    #[schema(minimum = 0, maximum = 63, example = 1)]
+    #[serde(deserialize_with = "int::required")]
+    pub row: i64,
+    #[schema(minimum = 0, maximum = 63, example = 1)]
+    #[serde(deserialize_with = "int::required")]
+    pub col: i64,
+    /// Defaults to `mark`.
+    pub piece: Option<PieceName>,
+}
+
+impl Shape for MoveRequest {
+    const EXPECTING: &'static str = "an object like {\"row\": 7, \"col\": 7, \"piece\": \"mark\"}";
+}
+
+impl MoveRequest {
+    /// The game move on `position`'s board; a cell off the board is an `illegal_move`
+    /// naming `move.row` or `move.col`.
+    pub fn to_move(&self, position: &Position) -> Result<Move, ApiError> {
+        let check = |v: i64, limit: usize, name: &str, what: &str| {
+            usize::try_from(v)
+                .ok()
+                .filter(|&x| x < limit)
+                .ok_or_else(|| {
+                    ApiError::at(
+                        ErrorCode::IllegalMove,
+                        format!("move.{name}"),
+                        format!(
+                            "{name} {v} is off the board: it has {limit} {what}, numbered from 0"
+                        ),
+                    )
+                })
+        };
+        let row = check(self.row, position.n(), "row", "rows")?;
+        let col = check(self.col, position.m(), "col", "columns")?;
+        let piece = self.piece.unwrap_or(PieceName::Mark).into();
+        Ok(Move::new(row * position.m() + col, piece))
+    }
+}
