@@ -387,7 +387,7 @@ pub fn main(args: CalibrateArgs) -> i32 {
     for ((engine, scale, family), samples) in &groups {
         let title = format!("{engine} ({}), {}", scale.name(), family.name());
         let (text, f) = report(&title, samples);
-        crate::cli::print_line(&text);
+        crate::output::print_line(&text);
         if let Some(f) = f {
             fitted.push(format!(
                 "(Scale::{scale:?}, {family:?}) => l({:.6e}, {:.4}, {:.4}), // {engine}",
@@ -395,7 +395,7 @@ pub fn main(args: CalibrateArgs) -> i32 {
             ));
         }
     }
-    crate::cli::print_line(&format!("```rust\n{}\n```", fitted.join("\n")));
+    crate::output::print_line(&format!("```rust\n{}\n```", fitted.join("\n")));
     0
 }
 

@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 
 use crate::config::ServeArgs;
 use crate::game::{parse_board_string, Hand, Player, Position, Rules, Status};
+use crate::output::print_line;
 
 /// kinrow: move suggestions for m,n,k-games over HTTP.
 #[derive(Parser, Debug)]
@@ -150,14 +151,6 @@ fn state_json(position: &Position) -> serde_json::Value {
         "winning_line": line,
         "legal_moves": moves.len(),
     })
-}
-
-/// Writes `text` and a newline to standard output. A reader that went away (`kinrow
-/// arena ... | head -2`) is not an error worth a panic: the rest is dropped quietly.
-pub fn print_line(text: &str) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{text}").and_then(|()| out.flush());
 }
 
 /// Runs the command line; returns the process exit code.

@@ -427,7 +427,7 @@ impl SuggestResponse {
                 queued_ms,
                 complete: analysis.stats.complete,
                 seed,
-                path: analysis.stats.path.clone(),
+                path: analysis.stats.path.as_ref().map(ToString::to_string),
             },
             limits,
         }

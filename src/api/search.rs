@@ -9,7 +9,11 @@
 //! - searches too small to be worth the hop (every engine but `mcts`, whose work is
 //!   bounded by the game tree, on a position with at most [`INLINE_EMPTIES`] empty cells
 //!   and no special pieces in hand: tens of microseconds at most, less than the trip to
-//!   the blocking pool and back) run at once on the HTTP worker, outside the slots.
+//!   the blocking pool and back) run at once on the HTTP worker, outside the slots;
+//! - every search borrows a [`SearchContext`](crate::engine::SearchContext) of its
+//!   rules from a [`ContextPool`] (what `auto` and `perfect` keep between a game's moves)
+//!   and gives it back when done: at most [`SearchPool::contexts_kept`] idle contexts of
+//!   at most [`MAX_CONTEXT_BYTES`](crate::engine::context::MAX_CONTEXT_BYTES) each are kept.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -22,7 +26,7 @@ use tokio::sync::Semaphore;
 
 use super::error::{ApiError, ErrorCode};
 use super::metrics::Metrics;
-use crate::engine::{Analysis, Engine, EngineKind, Limits};
+use crate::engine::{Analysis, ContextPool, Engine, EngineKind, Limits};
 use crate::game::Position;
 
 /// The most empty cells a position may have for its search to run on the HTTP worker.
@@ -50,6 +54,7 @@ pub struct SearchPool {
     capacity: usize,
     margin: Duration,
     metrics: Metrics,
+    contexts: Arc<ContextPool>,
 }
 
 /// Counts a request as admitted (running or waiting) until dropped.
@@ -92,7 +97,14 @@ impl SearchPool {
             capacity: concurrent.max(1) + queue,
             margin,
             metrics,
+            contexts: Arc::new(ContextPool::new(Self::contexts_kept(concurrent))),
         }
+    }
+
+    /// The idle search contexts kept for `concurrent` search slots: one per slot and a
+    /// few for the searches that run on the HTTP workers.
+    pub fn contexts_kept(concurrent: usize) -> usize {
+        concurrent.max(1) + 4
     }
 
     /// Runs `kind` on `position` within `limits` (whose `time` is the whole request's
@@ -123,7 +135,9 @@ impl SearchPool {
         let name = kind.name();
         let mut rng = StdRng::seed_from_u64(seed);
         let result = catch_unwind(AssertUnwindSafe(|| {
-            kind.build().analyze(position, &limits, &mut rng)
+            let mut ctx = self.contexts.take(position);
+            kind.build()
+                .analyze_with(position, &limits, &mut ctx, &mut rng)
         }))
         .map_err(|payload| panic_message(&*payload));
         self.finish(name, result).map(|analysis| Finished {
@@ -209,6 +223,7 @@ impl SearchPool {
         limits.time = budget.saturating_sub(queued).max(Duration::from_millis(1));
 
         let metrics = self.metrics.clone();
+        let contexts = Arc::clone(&self.contexts);
         let job_limits = limits.clone();
         metrics.in_flight.inc();
         let handle = tokio::task::spawn_blocking(move || {
@@ -218,7 +233,8 @@ impl SearchPool {
             let _in_flight = GaugeGuard(metrics.in_flight.clone());
             let mut rng = StdRng::seed_from_u64(seed);
             catch_unwind(AssertUnwindSafe(|| {
-                build().analyze(&position, &job_limits, &mut rng)
+                let mut ctx = contexts.take(&position);
+                build().analyze_with(&position, &job_limits, &mut ctx, &mut rng)
             }))
             .map_err(|payload| panic_message(&*payload))
         });

@@ -32,7 +32,7 @@ pub use external::{Eval, ExternalEngine, ExternalSpec};
 pub use openings::*;
 pub use summary::*;
 
-use crate::engine::{level, Engine, EngineKind, Limits, Parameter};
+use crate::engine::{level, Engine, EngineKind, Limits, Parameter, SearchContext};
 use crate::game::{Hand, Move, Player, Position, Rules};
 
 /// One contestant: an engine and its parameters, written `name[:key=value]*`,
@@ -293,6 +293,9 @@ enum Mover {
         engine: Box<dyn crate::engine::Engine>,
         limits: Limits,
         rng: Box<StdRng>,
+        /// What the engine keeps through the game (as a server does between a game's
+        /// requests), and nothing from an earlier game.
+        ctx: Box<SearchContext>,
     },
     Pbrain {
         engine: ExternalEngine,
@@ -308,6 +311,7 @@ impl Mover {
                 engine: spec.build(),
                 limits: spec.limits(config.time),
                 rng: Box::new(StdRng::seed_from_u64(engine_seed(config.seed, index, e))),
+                ctx: Box::new(SearchContext::new()),
             },
             Contestant::Pbrain(spec) => {
                 let turn = config.engines[e].turn_time(config.time);
@@ -325,7 +329,8 @@ impl Mover {
                 engine,
                 limits,
                 rng,
-            } => Ok(engine.analyze(p, limits, rng).best),
+                ctx,
+            } => Ok(engine.analyze_with(p, limits, ctx, rng).best),
             Mover::Pbrain { engine, turn } => engine.best_move(p, history, *turn),
         }
     }
@@ -562,6 +567,6 @@ pub fn main(args: ArenaArgs) -> i32 {
             return 1;
         }
     }
-    crate::cli::print_line(&report(&config, &summarize(&games)));
+    crate::output::print_line(&report(&config, &summarize(&games)));
     0
 }

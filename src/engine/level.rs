@@ -26,7 +26,7 @@
 use rand::rngs::StdRng;
 use rand::RngExt;
 
-use super::{Analysis, Engine, EngineKind, Limits};
+use super::{Analysis, Budget, Engine, EngineKind, Limits, SearchContext};
 use crate::game::Position;
 
 /// Full strength: the default.
@@ -194,9 +194,26 @@ impl Leveled {
 }
 
 impl Engine for Leveled {
-    fn analyze(&self, position: &Position, given: &Limits, rng: &mut StdRng) -> Analysis {
-        let run = limits(self.kind, self.level, given);
-        let mut analysis = self.inner.analyze(position, &run, rng);
+    fn analyze_in(
+        &self,
+        position: &Position,
+        given: &Limits,
+        budget: &mut Budget,
+        ctx: &mut SearchContext,
+        rng: &mut StdRng,
+    ) -> Analysis {
+        let mut analysis = if self.level >= FULL {
+            self.inner.analyze_in(position, given, budget, ctx, rng)
+        } else {
+            let run = limits(self.kind, self.level, given);
+            let mut cut = Budget::new(&Limits {
+                time: budget.remaining(),
+                ..run.clone()
+            });
+            let analysis = self.inner.analyze_in(position, &run, &mut cut, ctx, rng);
+            budget.charge(cut.nodes);
+            analysis
+        };
         if one_ply(self.kind) {
             overlook_root(position, &mut analysis, given.mistake_probability, rng);
         }

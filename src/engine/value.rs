@@ -20,7 +20,7 @@
 
 use std::collections::HashMap;
 
-use super::{Analysis, EngineKind, Evaluation, Outcome};
+use super::{Analysis, EngineKind, Evaluation, Outcome, Route};
 use crate::game::{Move, Piece, Position};
 
 /// The largest value of an unproven move (its negative the smallest).
@@ -74,16 +74,11 @@ impl Scale {
     /// The scale of `kind`'s answer `analysis` (for `auto`, from `stats.path`).
     pub fn of(kind: EngineKind, analysis: &Analysis) -> Scale {
         match kind {
-            EngineKind::Auto => {
-                let path = analysis.stats.path.as_deref().unwrap_or("");
-                if path.starts_with("perfect") {
-                    Scale::Perfect
-                } else if path.starts_with("minimax") {
-                    Scale::Minimax
-                } else {
-                    Scale::Pattern
-                }
-            }
+            EngineKind::Auto => match analysis.stats.path.as_ref().and_then(|p| p.route) {
+                Some(Route::Perfect) => Scale::Perfect,
+                Some(Route::Minimax) => Scale::Minimax,
+                Some(Route::PatternSearch) | None => Scale::Pattern,
+            },
             EngineKind::Perfect => Scale::Perfect,
             EngineKind::Minimax => Scale::Minimax,
             EngineKind::Mcts => Scale::Mcts,

@@ -22,18 +22,18 @@
 //! first [`FULL_DEPTH_MOVES`] are searched a ply shallower first, and at full depth
 //! only when they beat the best so far. Iterative deepening runs until the clock stops;
 //! an unfinished iteration still counts where its first moves changed the choice. A
-//! search by time keeps its table for the thread's next one, so that a game's next
-//! move starts from what this one found (against `mcts` on 15x15x5 at 100 ms, arena
+//! search by time keeps its table in the caller's context ([`KeptTable`]) for the next
+//! one, so that a game's next move starts from what this one found (against `mcts` on 15x15x5 at 100 ms, arena
 //! seeds 16 to 19: 86.7% over 320 games, against 83.4% with a fresh table).
 
-use std::cell::RefCell;
 use std::sync::Arc;
 
 use super::codes::LineCodes;
 use super::order::order_score;
+use crate::engine::context::Kept;
 use crate::engine::tss::board::{stone, ThreatBoard, EMPTY};
 use crate::engine::tss::search::{Solver, R};
-use crate::engine::Clock;
+use crate::engine::Budget;
 use crate::game::{Geometry, Position};
 
 /// A win at ply 0; a win at ply `p` scores `WIN - p`.
@@ -87,10 +87,18 @@ struct Entry {
     best: u16,
 }
 
-thread_local! {
-    /// The table of this thread's last kept search, with the rules it was filled under
-    /// (see [`PatternSearch::keeping_table`]).
-    static KEPT: RefCell<Option<(u64, Vec<Entry>)>> = const { RefCell::new(None) };
+/// The table of the last search by time, with the rules it was filled under, kept in
+/// the caller's [`SearchContext`](crate::engine::SearchContext) for the next one (see
+/// [`PatternSearch::keeping_table`]): 2^18 entries of 32 bytes, 8 MiB.
+#[derive(Default)]
+pub struct KeptTable(Option<(u64, Vec<Entry>)>);
+
+impl Kept for KeptTable {
+    fn bytes(&self) -> usize {
+        self.0
+            .as_ref()
+            .map_or(0, |(_, t)| t.len() * std::mem::size_of::<Entry>())
+    }
 }
 
 /// The searcher: board, side to move, neighbourhood counts, table and clock.
@@ -114,9 +122,7 @@ pub struct PatternSearch {
     /// The line codes that score candidate cells quickly (k <= 5; else the board's
     /// own pass over the windows is used).
     codes: Option<LineCodes>,
-    /// Whether the table goes back to [`KEPT`] when the search ends.
-    keep: bool,
-    pub clock: Clock,
+    pub clock: Budget,
 }
 
 /// One root move with its value from the last completed iteration.
@@ -128,12 +134,12 @@ pub struct RootMove {
 
 impl PatternSearch {
     /// A searcher for `position` (which must hold no special pieces in hand).
-    pub fn new(position: &Position, clock: Clock, tt_entries: usize) -> PatternSearch {
+    pub fn new(position: &Position, clock: Budget, tt_entries: usize) -> PatternSearch {
         let tt = vec![Entry::default(); table_size(tt_entries)];
         PatternSearch::with_table(position, clock, tt)
     }
 
-    fn with_table(position: &Position, clock: Clock, tt: Vec<Entry>) -> PatternSearch {
+    fn with_table(position: &Position, clock: Budget, tt: Vec<Entry>) -> PatternSearch {
         let b = ThreatBoard::new(position);
         let geo = Arc::clone(b.geometry());
         let ring = rings(&geo);
@@ -168,26 +174,35 @@ impl PatternSearch {
             tt,
             killers: [[u16::MAX; 2]; MAX_PLY],
             wins: Vec::new(),
-            keep: false,
             clock,
         }
     }
 
-    /// A searcher that starts from the table this thread's last kept search of the
-    /// same rules left (a game's previous move most often), and leaves its own for the
-    /// next one. Entries are keyed by the whole position, so an old entry is still
-    /// right; it only saves searching that subtree again.
-    pub fn keeping_table(position: &Position, clock: Clock, tt_entries: usize) -> PatternSearch {
+    /// A searcher that starts from the table the last search by time left in `kept` (a
+    /// game's previous move most often) when it was filled under the same rules. Entries
+    /// are keyed by the whole position, so an old entry is still right; it only saves
+    /// searching that subtree again. [`PatternSearch::leave_table`] puts it back.
+    pub fn keeping_table(
+        position: &Position,
+        clock: Budget,
+        tt_entries: usize,
+        kept: &mut KeptTable,
+    ) -> PatternSearch {
         let key = position.geometry().key();
         let size = table_size(tt_entries);
-        let tt = KEPT
-            .with(|k| k.borrow_mut().take())
+        let tt = kept
+            .0
+            .take()
             .filter(|(k, t)| *k == key && t.len() == size)
             .map(|(_, t)| t)
             .unwrap_or_else(|| vec![Entry::default(); size]);
-        let mut s = PatternSearch::with_table(position, clock, tt);
-        s.keep = true;
-        s
+        PatternSearch::with_table(position, clock, tt)
+    }
+
+    /// Leaves this search's table in `kept` for the next search.
+    pub fn leave_table(&mut self, kept: &mut KeptTable) {
+        let key = self.solver.board.geometry().key();
+        kept.0 = Some((key, std::mem::take(&mut self.tt)));
     }
 
     fn play(&mut self, c: usize) {
@@ -555,17 +570,6 @@ impl PatternSearch {
     }
 }
 
-impl Drop for PatternSearch {
-    fn drop(&mut self) {
-        if self.keep {
-            let key = self.solver.board.geometry().key();
-            let table = std::mem::take(&mut self.tt);
-            KEPT.with(|k| *k.borrow_mut() = Some((key, table)));
-        }
-    }
-}
-
-/// The table's length for about `entries` entries: a power of two, at least 1024.
 fn table_size(entries: usize) -> usize {
     entries.next_power_of_two().max(1024)
 }
@@ -613,7 +617,6 @@ fn rings(geo: &Geometry) -> Vec<Vec<u16>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Limits;
     use crate::game::{parse_board, Hand, Player, Rules};
 
     /// A searcher for `rows` on an 11x9 board, k = 5, x to move.
@@ -621,7 +624,7 @@ mod tests {
         let rules = Rules::new(11, 9, 5, overline, [Hand::new(0, 0, 0); 2]).unwrap();
         let cells = parse_board(rows, 11, 9).unwrap();
         let p = Position::from_cells(&rules, cells, Some(Player::X)).unwrap();
-        let clock = Clock::start(&Limits::with_time(std::time::Duration::from_secs(10)));
+        let clock = Budget::with_time(std::time::Duration::from_secs(10));
         PatternSearch::new(&p, clock, 1024)
     }
 

@@ -17,7 +17,7 @@ use std::cmp::Reverse;
 
 use crate::engine::eval::Incremental;
 use crate::engine::tt::{from_tt, pack_move, to_tt, unpack_move, Bound, TranspositionTable};
-use crate::engine::Clock;
+use crate::engine::Budget;
 use crate::game::{Cell, Move, Piece, Player, Position, Undo};
 
 /// The value of a win on move 0; a win on move `p` scores `WIN - p`. Far above any
@@ -46,7 +46,7 @@ pub struct Searcher<'a> {
     pub pos: Position,
     pub inc: Incremental,
     pub tt: TranspositionTable,
-    pub clock: &'a mut Clock,
+    pub clock: &'a mut Budget,
     /// True when every legal move is searched (small board): values are then exact
     /// within the depth, and mate scores are proofs.
     pub full_width: bool,
@@ -64,7 +64,7 @@ pub struct Searcher<'a> {
 }
 
 impl<'a> Searcher<'a> {
-    pub fn new(position: &Position, tt: TranspositionTable, clock: &'a mut Clock) -> Self {
+    pub fn new(position: &Position, tt: TranspositionTable, clock: &'a mut Budget) -> Self {
         let cells = position.cells().len();
         let geo = position.geometry();
         let mut zone = Vec::new();
@@ -523,7 +523,6 @@ impl<'a> Searcher<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Limits;
     use crate::game::{splitmix64, Hand, Rules};
 
     /// Plain negamax over the same move generator: no pruning, no table, every child
@@ -587,8 +586,7 @@ mod tests {
                 if pos.is_over() {
                     continue;
                 }
-                let mut clock =
-                    Clock::start(&Limits::with_time(std::time::Duration::from_secs(600)));
+                let mut clock = Budget::with_time(std::time::Duration::from_secs(600));
                 let mut s = Searcher::new(&pos, TranspositionTable::new(16), &mut clock);
                 let expected = reference(&mut s, depth, 0);
                 for mv in pos.legal_moves() {

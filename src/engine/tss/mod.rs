@@ -24,7 +24,7 @@ pub(crate) mod search;
 
 use std::time::Duration;
 
-use crate::engine::{Clock, Limits};
+use crate::engine::Budget;
 use crate::game::{Move, Piece, Player, Position};
 
 pub use root::{plan, RootPlan};
@@ -182,7 +182,7 @@ pub struct Tss {
 
 impl Tss {
     /// A searcher for `position` that stops when `clock` says so.
-    pub fn new(position: &Position, clock: Clock) -> Tss {
+    pub fn new(position: &Position, clock: Budget) -> Tss {
         Tss {
             solver: Solver::new(ThreatBoard::new(position), clock),
             to_move: position.to_move(),
@@ -193,7 +193,7 @@ impl Tss {
 
     /// A searcher for `position` with a time budget.
     pub fn with_time(position: &Position, time: Duration) -> Tss {
-        Tss::new(position, Clock::start(&Limits::with_time(time)))
+        Tss::new(position, Budget::with_time(time))
     }
 
     /// Nodes visited so far.
@@ -203,7 +203,7 @@ impl Tss {
 
     /// Goes on with a fresh `clock` (a new budget for the next searches); the nodes
     /// counted so far are kept.
-    pub fn set_clock(&mut self, clock: Clock) {
+    pub fn set_clock(&mut self, clock: Budget) {
         self.spent += self.solver.clock.nodes;
         self.solver.clock = clock;
     }

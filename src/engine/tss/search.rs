@@ -11,7 +11,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use super::board::{stone, ThreatBoard, BLOCK, EMPTY};
 use super::Proof;
-use crate::engine::Clock;
+use crate::engine::Budget;
 use crate::game::{Move, Piece};
 
 /// How many fours one VCF may chain at most.
@@ -60,7 +60,7 @@ struct Entry {
 /// The searching state: the board, the clock and the two tables.
 pub struct Solver {
     pub board: ThreatBoard,
-    pub clock: Clock,
+    pub clock: Budget,
     vcf_tt: Table,
     vct_tt: Table,
     pool: Vec<Vec<u16>>,
@@ -72,7 +72,7 @@ pub struct Solver {
 const ATTACKER_KEY: u64 = 0x2545_F491_4F6C_DD1D;
 
 impl Solver {
-    pub fn new(board: ThreatBoard, clock: Clock) -> Solver {
+    pub fn new(board: ThreatBoard, clock: Budget) -> Solver {
         Solver {
             board,
             clock,
