@@ -28,6 +28,7 @@ fn suggest_stages(c: &mut Criterion) {
         depth: None,
         nodes: None,
         mistake_probability: 0.0,
+        level: 10,
     };
     let answer = SuggestResponse::new(&position, kind, &analysis, (0.0, seed), used());
 

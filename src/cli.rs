@@ -35,6 +35,8 @@ pub enum Command {
     Pbrain(crate::pbrain::PbrainArgs),
     /// Measure engine throughput offline (positions/s, nodes/s, µs per call).
     Bench(crate::bench::BenchArgs),
+    /// Fit each engine's value mapping on self-play games; print Brier scores and reliability.
+    Calibrate(crate::calibrate::CalibrateArgs),
 }
 
 /// A position given on the command line.
@@ -163,6 +165,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Openings(args) => crate::arena::openings_main(args),
         Command::Pbrain(args) => crate::pbrain::main(args),
         Command::Bench(args) => crate::bench::main(args),
+        Command::Calibrate(args) => crate::calibrate::main(args),
         Command::State(args) => match args.position.position() {
             Ok(p) => {
                 print_line(&serde_json::to_string_pretty(&state_json(&p)).expect("json"));

@@ -1,6 +1,7 @@
 pub mod api;
 pub mod arena;
 pub mod bench;
+pub mod calibrate;
 pub mod cli;
 pub mod config;
 pub mod engine;

@@ -50,6 +50,7 @@ impl Engine for Sleeper {
                 action: None,
             }],
             pv: vec![mv],
+            win_rates: Vec::new(),
             stats: SearchStats::default(),
         }
     }

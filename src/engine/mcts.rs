@@ -573,11 +573,18 @@ impl Engine for Mcts {
             plies: chosen.plies,
         };
         let line = report.pv[1..].to_vec();
+        let win_rates = report
+            .root
+            .iter()
+            .filter_map(|r| r.win_rate.map(|w| (r.mv, w)))
+            .collect();
         let results = RootResults {
             choice: Choice::Chosen(chosen.mv, evaluation),
             line_after: Box::new(move |_| line),
             ..RootResults::new(moves, report.max_depth, report.solved)
         };
-        root::finish(position, results, clock, rng)
+        let mut analysis = root::finish(position, results, clock, rng);
+        analysis.win_rates = win_rates;
+        analysis
     }
 }

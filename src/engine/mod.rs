@@ -22,6 +22,7 @@ pub mod budget;
 pub mod context;
 pub mod eval;
 pub mod greedy;
+pub mod level;
 pub mod mcts;
 pub mod minimax;
 pub mod patterns;
@@ -31,6 +32,7 @@ pub mod root;
 pub mod threat;
 pub mod tss;
 pub mod tt;
+pub mod value;
 
 use std::time::Duration;
 
@@ -168,6 +170,10 @@ pub struct Analysis {
     pub moves: Vec<MoveEval>,
     /// The principal variation, starting with `best`.
     pub pv: Vec<Move>,
+    /// `mcts` only: each root move's win rate for the side to move (1 a win, ½ a draw,
+    /// 0 a loss) over its playouts, which its `value` maps from ([`value`]); empty for
+    /// the other engines.
+    pub win_rates: Vec<(Move, f64)>,
     pub stats: SearchStats,
 }
 
@@ -246,6 +252,8 @@ pub enum Parameter {
     Nodes,
     MistakeProbability,
     Seed,
+    /// The difficulty, 1..=10 ([`level`]).
+    Level,
 }
 
 impl Parameter {
@@ -257,6 +265,7 @@ impl Parameter {
             Parameter::Nodes => "nodes",
             Parameter::MistakeProbability => "mistake_probability",
             Parameter::Seed => "seed",
+            Parameter::Level => "level",
         }
     }
 }
@@ -304,7 +313,7 @@ impl EngineKind {
         }
     }
 
-    /// What the numbers in `scores` mean for this engine.
+    /// The unit of the engine's own score (`raw` in the API; `value` is the common scale).
     pub fn score_unit(self) -> &'static str {
         match self {
             EngineKind::Auto => "the unit of the path taken (stats.path): perfect's outcome score; pattern search: own minus opponent's window score (10^(marks-1) per open k-window), +-(1e15 - plies) for threat-space proofs; minimax's window potential",
@@ -313,35 +322,20 @@ impl EngineKind {
             EngineKind::Minimax => "window potential (own minus opponent's, 4^marks per open window) after the searched depth; 10^15 - plies for a forced win",
             EngineKind::Threat => "cell weight: summed attack weights for both players (an open k-1 run weighs 100; the mover's count 1.25 times), +100/+120 for a double threat, +300/+400 for one that cannot be answered, +1e5 on the opponent's winning cell, 1e9 for a win, minus 1e7 for a move that lets the opponent win at once",
             EngineKind::Priority => "rule priority: 100 win, 95 prevent the opponent's win, 90 destroy, 75 extend an own k-2 run, 74 prevent an opponent's, 50 next to an own mark, 0 any other empty cell, -1 none (an occupied cell only a held remove or bomb could target)",
-            EngineKind::Mcts => "share of the root's playouts through the move (0..1); evaluation.score is the chosen move's win rate (1 win, 0.5 draw, 0 loss)",
+            EngineKind::Mcts => "share of the root's playouts through the move (0..1); evaluation.raw is the chosen move's win rate (1 win, 0.5 draw, 0 loss); each move's value maps from its win rate, not its share",
         }
     }
 
     /// The parameters of the API's `engine` object that this engine reads.
     pub fn parameters(self) -> &'static [Parameter] {
+        use Parameter::*;
         match self {
-            EngineKind::Auto => &[
-                Parameter::TimeMs,
-                Parameter::Depth,
-                Parameter::Nodes,
-                Parameter::Seed,
-            ],
-            EngineKind::Greedy => &[Parameter::Seed],
-            EngineKind::Perfect => &[
-                Parameter::TimeMs,
-                Parameter::Nodes,
-                Parameter::MistakeProbability,
-                Parameter::Seed,
-            ],
-            EngineKind::Minimax => &[
-                Parameter::TimeMs,
-                Parameter::Depth,
-                Parameter::Nodes,
-                Parameter::Seed,
-            ],
-            EngineKind::Threat => &[Parameter::Seed],
-            EngineKind::Priority => &[Parameter::Seed],
-            EngineKind::Mcts => &[Parameter::TimeMs, Parameter::Nodes, Parameter::Seed],
+            EngineKind::Auto | EngineKind::Minimax => &[TimeMs, Depth, Nodes, Seed, Level],
+            EngineKind::Perfect => &[TimeMs, Nodes, MistakeProbability, Seed, Level],
+            EngineKind::Mcts => &[TimeMs, Nodes, Seed, Level],
+            EngineKind::Threat | EngineKind::Priority | EngineKind::Greedy => {
+                &[MistakeProbability, Seed, Level]
+            }
         }
     }
 

@@ -217,6 +217,7 @@ pub fn finish(
         evaluation,
         moves: results.moves,
         pv,
+        win_rates: Vec::new(),
         stats: SearchStats {
             nodes: budget.nodes,
             depth: results.depth,
