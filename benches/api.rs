@@ -28,6 +28,7 @@ fn suggest_stages(c: &mut Criterion) {
         depth: None,
         nodes: None,
         mistake_probability: 0.0,
+        level: 10,
     };
     let answer = SuggestResponse::new(&position, kind, &analysis, (0.0, seed), used());
 
@@ -38,18 +39,19 @@ fn suggest_stages(c: &mut Criterion) {
     group.bench_function("position and plan", |b| {
         b.iter(|| prepare_suggest(black_box(&request), &config).unwrap())
     });
+    let mut ctx = kinrow::engine::SearchContext::new();
     group.bench_function("engine (position solved before)", |b| {
         b.iter(|| {
-            kind.build().analyze(
+            kind.build().analyze_with(
                 black_box(&position),
                 &limits,
+                &mut ctx,
                 &mut StdRng::seed_from_u64(seed),
             )
         })
     });
-    group.bench_function("engine (first solve)", |b| {
+    group.bench_function("engine (first solve, a new context)", |b| {
         b.iter(|| {
-            kinrow::engine::perfect::forget_solved_positions();
             kind.build().analyze(
                 black_box(&position),
                 &limits,

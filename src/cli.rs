@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 
 use crate::config::ServeArgs;
 use crate::game::{parse_board_string, Hand, Player, Position, Rules, Status};
+use crate::output::print_line;
 
 /// kinrow: move suggestions for m,n,k-games over HTTP.
 #[derive(Parser, Debug)]
@@ -34,6 +35,8 @@ pub enum Command {
     Pbrain(crate::pbrain::PbrainArgs),
     /// Measure engine throughput offline (positions/s, nodes/s, µs per call).
     Bench(crate::bench::BenchArgs),
+    /// Fit each engine's value mapping on self-play games; print Brier scores and reliability.
+    Calibrate(crate::calibrate::CalibrateArgs),
 }
 
 /// A position given on the command line.
@@ -150,14 +153,6 @@ fn state_json(position: &Position) -> serde_json::Value {
     })
 }
 
-/// Writes `text` and a newline to standard output. A reader that went away (`kinrow
-/// arena ... | head -2`) is not an error worth a panic: the rest is dropped quietly.
-pub fn print_line(text: &str) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{text}").and_then(|()| out.flush());
-}
-
 /// Runs the command line; returns the process exit code.
 pub fn run(cli: Cli) -> i32 {
     match cli.command.unwrap_or(Command::Serve(cli.serve)) {
@@ -170,6 +165,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Openings(args) => crate::arena::openings_main(args),
         Command::Pbrain(args) => crate::pbrain::main(args),
         Command::Bench(args) => crate::bench::main(args),
+        Command::Calibrate(args) => crate::calibrate::main(args),
         Command::State(args) => match args.position.position() {
             Ok(p) => {
                 print_line(&serde_json::to_string_pretty(&state_json(&p)).expect("json"));

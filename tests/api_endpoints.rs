@@ -34,7 +34,7 @@ fn engines_lists_the_whole_registry_with_the_limits() {
     assert_eq!(names, registry);
     for e in body["engines"].as_array().unwrap() {
         assert!(!e["description"].as_str().unwrap().is_empty());
-        assert!(!e["score_unit"].as_str().unwrap().is_empty());
+        assert!(!e["raw_unit"].as_str().unwrap().is_empty());
         assert!(e["parameters"].is_array());
     }
     let defaults: Vec<&Value> = body["engines"]
@@ -290,6 +290,33 @@ fn check_suggestion(b: &Value, engine: &str, targets: &[Vec<bool>]) {
             );
         }
     }
+    // Every value is on the common scale, and each cell of the grid is the best value of
+    // the moves that target it.
+    let value = |v: &Value| v["value"].as_f64().unwrap();
+    assert!(
+        (-1.0..=1.0).contains(&value(&b["evaluation"])),
+        "{engine}: {b}"
+    );
+    let mut best = vec![vec![None::<f64>; targets[0].len()]; targets.len()];
+    for mv in b["moves"].as_array().unwrap() {
+        let v = value(mv);
+        assert!((-1.0..=1.0).contains(&v), "{engine}: {mv}");
+        assert!(mv["raw"].is_number(), "{engine}: {mv}");
+        let (r, c) = (
+            mv["row"].as_u64().unwrap() as usize,
+            mv["col"].as_u64().unwrap() as usize,
+        );
+        best[r][c] = Some(best[r][c].map_or(v, |b: f64| b.max(v)));
+    }
+    for (r, row) in best.iter().enumerate() {
+        for (c, v) in row.iter().enumerate() {
+            assert_eq!(
+                scores[r].as_array().unwrap()[c].as_f64(),
+                *v,
+                "{engine}: cell {r},{c}"
+            );
+        }
+    }
     let (row, col) = (
         b["move"]["row"].as_u64().unwrap() as usize,
         b["move"]["col"].as_u64().unwrap() as usize,
@@ -336,6 +363,17 @@ fn every_engine_suggests_on_3x3_and_15x15() {
         assert_eq!(st, 200, "{name} on 15x15: {b}");
         check_suggestion(&b, name, &targets15);
         assert!(b["stats"]["seed"].as_u64().unwrap() < 1 << 53);
+        assert_eq!(b["limits"]["level"], 10);
+
+        // Every engine takes a level; its answer is on the same value scale.
+        let (st, b) = s.call(
+            "/v1/suggest",
+            &json!({"rules": {"m": 15, "n": 15, "k": 5}, "board": board15,
+                    "engine": {"name": name, "time_ms": 200, "level": 3, "seed": 5}}),
+        );
+        assert_eq!(st, 200, "{name} at level 3: {b}");
+        check_suggestion(&b, name, &targets15);
+        assert_eq!(b["limits"]["level"], 3);
     }
 }
 

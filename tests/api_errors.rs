@@ -230,6 +230,21 @@ fn absurd_limits_are_invalid_limits() {
             json!({"mistake_probability": -0.1}),
             "engine.mistake_probability",
         ),
+        (json!({"level": 0}), "engine.level"),
+        (json!({"level": 11}), "engine.level"),
+        // The tree engines but perfect cannot overlook branches: refused, not ignored.
+        (
+            json!({"name": "minimax", "mistake_probability": 0.2}),
+            "engine.mistake_probability",
+        ),
+        (
+            json!({"name": "auto", "mistake_probability": 0.2}),
+            "engine.mistake_probability",
+        ),
+        (
+            json!({"name": "mcts", "mistake_probability": 0.2}),
+            "engine.mistake_probability",
+        ),
     ];
     for (engine, field) in cases {
         let (st, b) = s.call("/v1/suggest", &json!({"rules": ttt(), "engine": engine}));

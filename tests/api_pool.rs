@@ -9,7 +9,9 @@ use std::time::{Duration, Instant};
 use kinrow::api::error::ErrorCode;
 use kinrow::api::metrics::Metrics;
 use kinrow::api::search::SearchPool;
-use kinrow::engine::{Analysis, Engine, Evaluation, Limits, MoveEval, Outcome, SearchStats};
+use kinrow::engine::{
+    Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Outcome, SearchContext, SearchStats,
+};
 use kinrow::game::{Position, Rules};
 use rand::rngs::StdRng;
 
@@ -21,7 +23,14 @@ struct Sleeper {
 }
 
 impl Engine for Sleeper {
-    fn analyze(&self, position: &Position, limits: &Limits, _rng: &mut StdRng) -> Analysis {
+    fn analyze_in(
+        &self,
+        position: &Position,
+        limits: &Limits,
+        _: &mut Budget,
+        _: &mut SearchContext,
+        _rng: &mut StdRng,
+    ) -> Analysis {
         let now = self.running.fetch_add(1, Ordering::SeqCst) + 1;
         self.peak.fetch_max(now, Ordering::SeqCst);
         std::thread::sleep(limits.time.mul_f64(self.factor));
@@ -41,6 +50,7 @@ impl Engine for Sleeper {
                 action: None,
             }],
             pv: vec![mv],
+            win_rates: Vec::new(),
             stats: SearchStats::default(),
         }
     }
@@ -49,7 +59,14 @@ impl Engine for Sleeper {
 struct Panicker;
 
 impl Engine for Panicker {
-    fn analyze(&self, _: &Position, _: &Limits, _: &mut StdRng) -> Analysis {
+    fn analyze_in(
+        &self,
+        _: &Position,
+        _: &Limits,
+        _: &mut Budget,
+        _: &mut SearchContext,
+        _: &mut StdRng,
+    ) -> Analysis {
         panic!("a deliberate bug in a test engine");
     }
 }

@@ -215,6 +215,21 @@ fn play_without_reply_or_after_a_winning_move_has_no_reply() {
         &json!({"rules": ttt(), "move": {"row": 0, "col": 0}, "reply": "deep-blue"}),
     );
     assert_error(st, &b, 422, "unknown_engine", Some("reply.name"));
+    let (st, b) = s.call(
+        "/v1/play",
+        &json!({"rules": ttt(), "move": {"row": 0, "col": 0}, "reply": {"level": 11}}),
+    );
+    assert_error(st, &b, 422, "invalid_limits", Some("reply.level"));
+    // The reply plays at its level, on the common value scale.
+    let (st, b) = s.call(
+        "/v1/play",
+        &json!({"rules": ttt(), "move": {"row": 0, "col": 0},
+                "reply": {"name": "minimax", "level": 2, "seed": 4}}),
+    );
+    assert_eq!(st, 200, "{b}");
+    assert_eq!(b["reply"]["limits"]["level"], 2);
+    let v = b["reply"]["evaluation"]["value"].as_f64().unwrap();
+    assert!((-1.0..=1.0).contains(&v), "{b}");
 }
 
 #[test]

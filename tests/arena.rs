@@ -37,6 +37,14 @@ fn engine_specs_parse_with_parameters_and_reject_nonsense() {
         .contains("unknown engine"));
     assert!(EngineSpec::parse("mcts:nodes=x").is_err());
     assert!(EngineSpec::parse("mcts:colour=red").is_err());
+    // Every engine takes a level; only perfect and the one-ply engines overlook branches.
+    assert_eq!(EngineSpec::parse("auto:level=3").unwrap().level, Some(3));
+    assert!(EngineSpec::parse("auto:level=11").is_err());
+    assert!(EngineSpec::parse("auto:level=0").is_err());
+    assert!(EngineSpec::parse("greedy:mistake_probability=0.2").is_ok());
+    assert!(EngineSpec::parse("minimax:mistake_probability=0.2")
+        .unwrap_err()
+        .contains("does not read"));
     // mcts has no depth parameter.
     assert!(EngineSpec::parse("mcts:depth=3")
         .unwrap_err()

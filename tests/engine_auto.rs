@@ -9,7 +9,7 @@ mod positions;
 
 use std::time::Duration;
 
-use kinrow::engine::{EngineKind, Limits, Outcome};
+use kinrow::engine::{EngineKind, Limits, Note, Outcome, Route, SearchPath};
 use kinrow::game::{Hand, Move, Player, Position, Rules};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -39,7 +39,7 @@ fn proves_small_boards_with_perfect() {
     let a = EngineKind::Auto
         .build()
         .analyze(&pos, &limits(500), &mut StdRng::seed_from_u64(1));
-    assert_eq!(a.stats.path.as_deref(), Some("perfect"));
+    assert_eq!(a.stats.path, Some(SearchPath::route(Route::Perfect)));
     assert_eq!(a.evaluation.outcome, Outcome::Draw);
     assert!(a.stats.complete);
 }
@@ -119,9 +119,7 @@ fn plays_a_forced_win_by_continuous_fours() {
         assert!(a
             .stats
             .path
-            .as_deref()
-            .unwrap_or("")
-            .contains("threat-space win"));
+            .is_some_and(|p| p.notes.contains(&Note::ThreatSpaceWin)));
         assert_eq!(a.pv[0], a.best);
     }
 }
@@ -204,7 +202,7 @@ fn stops_the_opponents_forced_win_by_threats_in_time() {
         .build()
         .analyze(&pos, &limits(300), &mut StdRng::seed_from_u64(3));
     let path = a.stats.path.clone().unwrap();
-    assert!(path.contains("threat-space defence (vct)"), "{path}");
+    assert!(path.notes.contains(&Note::ThreatSpaceDefenceVct), "{path}");
     let mut after = pos.clone();
     after.play(a.best);
     let mut tss = kinrow::engine::tss::Tss::with_time(&after, Duration::from_secs(5));
@@ -299,12 +297,7 @@ fn searches_large_boards_with_patterns_and_scores_every_cell() {
         let a = EngineKind::Auto
             .build()
             .analyze(&pos, &limits(60), &mut StdRng::seed_from_u64(9));
-        assert!(a
-            .stats
-            .path
-            .as_deref()
-            .unwrap()
-            .starts_with("pattern search"));
+        assert_eq!(a.stats.path.unwrap().route, Some(Route::PatternSearch));
         assert!(pos.is_legal(a.best));
         assert_eq!(a.moves.len(), pos.empties() as usize, "{m}x{n}");
         assert!(
@@ -339,7 +332,7 @@ fn special_pieces_go_to_minimax() {
     let a = EngineKind::Auto
         .build()
         .analyze(&pos, &limits(100), &mut StdRng::seed_from_u64(2));
-    assert!(a.stats.path.as_deref().unwrap().starts_with("minimax"));
+    assert_eq!(a.stats.path.unwrap().route, Some(Route::Minimax));
     // o has an open four: only a remove (or a block plus luck) keeps x alive; x must not ignore it.
     let mut after = pos.clone();
     after.play(a.best);

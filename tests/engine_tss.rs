@@ -279,8 +279,8 @@ fn vct_proofs_hold_against_every_defence() {
 #[test]
 fn the_root_plan_wins_or_defends() {
     use kinrow::engine::tss::{plan, RootPlan};
-    use kinrow::engine::{Clock, Limits};
-    let clock = || Clock::start(&Limits::with_time(Duration::from_secs(10)));
+    use kinrow::engine::Budget;
+    let clock = || Budget::with_time(Duration::from_secs(10));
     for rows in positions::VCF_WINS {
         let mut pos = plain(rows);
         match plan(&pos, clock(), 0).0 {

@@ -15,6 +15,7 @@ pub use super::position::{
     position, CellDto, HandDto, MoveDto, MoveRequest, PieceName, PiecesDto, RulesDto, Side,
 };
 pub use super::requests::{PlayRequest, StateRequest, SuggestRequest};
+use crate::engine::value::{self, Values};
 use crate::engine::{Action, Analysis, EngineKind, Evaluation, MoveEval, Outcome};
 use crate::game::{Player, Position, Status};
 
@@ -54,10 +55,17 @@ pub fn default_engine() -> Option<EngineKind> {
 /// The engine and its limits; every field is optional.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"name": "minimax", "depth": 6, "time_ms": 300, "seed": 42}))]
+#[schema(example = json!({"name": "minimax", "level": 10, "depth": 6, "time_ms": 300, "seed": 42}))]
 pub struct EngineParams {
     /// The engine; the server's default (`auto` when present) when omitted.
     pub name: Option<EngineName>,
+    /// The difficulty, 1 (weakest) to 10 (full strength, the default), for every engine.
+    /// Below 10 the search gets a smaller node budget (a quarter per level) and some
+    /// moves are careless ones (a random move near the pieces: 7% at level 9 up to 70%
+    /// at level 1). Each level beats the one two below it (docs/strength.md).
+    #[schema(minimum = 1, maximum = 10, example = 10)]
+    #[serde(default, deserialize_with = "int::optional")]
+    pub level: Option<i64>,
     /// Maximum search depth in plies (1 to 4096), for the engines that search a tree.
     /// No limit but time when omitted.
     #[schema(minimum = 1, maximum = 4096, example = 6)]
@@ -73,8 +81,11 @@ pub struct EngineParams {
     #[schema(minimum = 1, maximum = 10_000_000_000i64, example = 1_000_000)]
     #[serde(default, deserialize_with = "int::optional")]
     pub nodes: Option<i64>,
-    /// `perfect` only: the probability, 0 to 1, of overlooking each branch at every node,
-    /// so that people can beat it. Default 0.
+    /// The probability, 0 to 1, of overlooking each branch, so that people can beat the
+    /// engine. Default 0. `perfect` overlooks branches at every node of its search; the
+    /// one-ply engines (`threat`, `priority`, `greedy`) overlook each root move (and play
+    /// the best one they did not overlook). The other engines cannot honour it and answer
+    /// 422 `invalid_limits` for a value above 0 (use `level` for a weaker engine).
     #[schema(minimum = 0.0, maximum = 1.0, example = 0.0)]
     pub mistake_probability: Option<f64>,
     /// Makes the answer reproducible: the same request with the same seed gives the same
@@ -246,20 +257,27 @@ fn finite(x: f64) -> f64 {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[schema(as = Evaluation)]
 pub struct EvaluationDto {
-    /// Higher is better for the side to move, in the engine's unit (`score_unit` of `GET /v1/engines`).
-    #[schema(example = 35.0)]
-    pub score: f64,
+    /// The expected result for the side to move, the same scale for every engine: 1 a win,
+    /// 0 a draw or an even position, -1 a loss. Exactly 1, 0 or -1 where `outcome` is
+    /// proven; elsewhere a calibrated mapping of `raw`, strictly between -0.99 and 0.99.
+    #[schema(minimum = -1.0, maximum = 1.0, example = 0.21)]
+    pub value: f64,
     pub outcome: OutcomeName,
     /// Plies to the end of the game where the outcome is proven, else null.
     pub plies: Option<u32>,
+    /// The engine's own score, higher is better for the side to move, in the unit that
+    /// `raw_unit` of `GET /v1/engines` names.
+    #[schema(example = 35.0)]
+    pub raw: f64,
 }
 
-impl From<&Evaluation> for EvaluationDto {
-    fn from(e: &Evaluation) -> EvaluationDto {
+impl EvaluationDto {
+    fn new(e: &Evaluation, value: f64) -> EvaluationDto {
         EvaluationDto {
-            score: finite(e.score),
+            value,
             outcome: e.outcome.into(),
             plies: e.plies,
+            raw: finite(e.score),
         }
     }
 }
@@ -271,8 +289,11 @@ pub struct MoveEvalDto {
     pub row: u32,
     pub col: u32,
     pub piece: PieceName,
-    /// As in `evaluation.score`.
-    pub score: f64,
+    /// As in `evaluation.value`: the expected result for the side to move in [-1, 1].
+    #[schema(minimum = -1.0, maximum = 1.0, example = 0.21)]
+    pub value: f64,
+    /// As in `evaluation.raw`: the engine's own score.
+    pub raw: f64,
     pub outcome: OutcomeName,
     /// Plies to the end where proven, else null.
     pub plies: Option<u32>,
@@ -281,13 +302,14 @@ pub struct MoveEvalDto {
 }
 
 impl MoveEvalDto {
-    fn new(e: &MoveEval, m: usize) -> MoveEvalDto {
+    fn new(e: &MoveEval, value: f64, m: usize) -> MoveEvalDto {
         let mv = MoveDto::new(e.mv, m);
         MoveEvalDto {
             row: mv.row,
             col: mv.col,
             piece: mv.piece,
-            score: finite(e.eval.score),
+            value,
+            raw: finite(e.eval.score),
             outcome: e.eval.outcome.into(),
             plies: e.eval.plies,
             action: e.action.map(ActionName::from),
@@ -327,6 +349,8 @@ pub struct LimitsUsed {
     /// The node limit, null when none.
     pub nodes: Option<u64>,
     pub mistake_probability: f64,
+    /// The difficulty the engine played at (10: full strength).
+    pub level: u8,
 }
 
 /// An engine's suggestion for a position. `move` always comes; every other field comes
@@ -345,8 +369,9 @@ pub struct SuggestResponse {
     /// The value of the position for the side to move (that of the chosen move).
     #[schema(required = false)]
     pub evaluation: EvaluationDto,
-    /// The board's shape (`scores[row][col]`): the best score of any move that targets the cell,
-    /// null where no legal move targets it. Higher is better for the side to move.
+    /// The board's shape (`scores[row][col]`): the best `value` of any move in `moves` that
+    /// targets the cell (the expected result for the side to move, -1 to 1), null where no
+    /// legal move targets it.
     #[schema(required = false)]
     pub scores: Vec<Vec<Option<f64>>>,
     /// Every evaluated move, best first.
@@ -374,11 +399,10 @@ impl SuggestResponse {
         limits: LimitsUsed,
     ) -> SuggestResponse {
         let m = position.m();
-        let scores = analysis
-            .score_grid(m, position.n())
-            .into_iter()
-            .map(|row| row.into_iter().map(|s| s.map(finite)).collect())
-            .collect();
+        let mut analysis = analysis.clone();
+        let values: Values = value::values(engine, position, &mut analysis);
+        let analysis = &analysis;
+        let scores = values.grid(analysis, m, position.n());
         let (queued_ms, seed) = stats_extra;
         let mut next = position.clone();
         next.play(analysis.best);
@@ -386,12 +410,13 @@ impl SuggestResponse {
             mv: MoveDto::new(analysis.best, m),
             to_move: position.to_move().into(),
             engine: engine.name().to_string(),
-            evaluation: (&analysis.evaluation).into(),
+            evaluation: EvaluationDto::new(&analysis.evaluation, values.evaluation),
             scores,
             moves: analysis
                 .moves
                 .iter()
-                .map(|e| MoveEvalDto::new(e, m))
+                .zip(&values.moves)
+                .map(|(e, &v)| MoveEvalDto::new(e, v, m))
                 .collect(),
             pv: analysis.pv.iter().map(|&mv| MoveDto::new(mv, m)).collect(),
             after: AfterDto::new(&next),
@@ -402,7 +427,7 @@ impl SuggestResponse {
                 queued_ms,
                 complete: analysis.stats.complete,
                 seed,
-                path: analysis.stats.path.clone(),
+                path: analysis.stats.path.as_ref().map(ToString::to_string),
             },
             limits,
         }
@@ -416,8 +441,9 @@ pub struct EngineInfo {
     pub name: String,
     /// What it does.
     pub description: String,
-    /// What the numbers in `scores` mean for this engine.
-    pub score_unit: String,
+    /// The unit of `raw` (the engine's own score) in `evaluation` and `moves`; `value` and
+    /// `scores` are on the common scale (the expected result, -1 to 1) for every engine.
+    pub raw_unit: String,
     /// The fields of the request's `engine` object that this engine reads.
     pub parameters: Vec<String>,
     /// True for the engine used when a request names none.

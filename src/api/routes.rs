@@ -17,7 +17,7 @@ use super::forms::{trim, IncludeName};
 use super::search::Finished;
 use super::AppState;
 use crate::config::{Config, MAX_BODY_BYTES, MAX_DEPTH, MAX_NODES};
-use crate::engine::{EngineKind, Limits};
+use crate::engine::{level, EngineKind, Limits};
 use crate::game::{GameError, GameErrorKind, Position, MAX_PIECES, MAX_SIDE};
 
 /// The engine that answered, for the request log line.
@@ -96,6 +96,18 @@ pub fn search_plan(
             )
         })?,
     };
+    level_of(params)?;
+    if mistake_probability > 0.0 && !level::honours_mistakes(kind) {
+        return Err(invalid_limit(
+            "mistake_probability",
+            format!(
+                "the {} engine cannot honour mistake_probability (only perfect, threat, \
+                 priority and greedy overlook branches); use level 1 to 9 for a weaker {}",
+                kind.name(),
+                kind.name()
+            ),
+        ));
+    }
     // Drawn seeds stay below 2^53 so that JavaScript clients can send them back exactly.
     let seed = match params.seed {
         None => rand::rng().random_range(0..1u64 << 53),
@@ -110,6 +122,36 @@ pub fn search_plan(
         mistake_probability,
     };
     Ok((kind, limits, seed))
+}
+
+/// The request's `engine.level`, 1 to 10 (10, full strength, when omitted).
+pub fn level_of(params: &EngineParams) -> Result<u8, ApiError> {
+    match params.level {
+        None => Ok(level::FULL),
+        Some(l) if (i64::from(level::MIN)..=i64::from(level::FULL)).contains(&l) => Ok(l as u8),
+        Some(l) => Err(invalid_limit(
+            "level",
+            format!("level is {l}, but it must be between 1 (weakest) and 10 (full strength)"),
+        )),
+    }
+}
+
+/// Runs `kind` at `level` on `position`: the engine itself at full strength (so that
+/// tiny searches still run on the worker), else wrapped by [`level::Leveled`].
+async fn run_search(
+    state: &AppState,
+    (kind, level, limits, seed): (EngineKind, u8, Limits, u64),
+    position: Position,
+) -> Result<crate::api::search::Finished, ApiError> {
+    if level::untouched(kind, level, limits.mistake_probability) {
+        return state.search.run(kind, position, limits, seed).await;
+    }
+    let build =
+        move || Box::new(level::Leveled::new(kind, level)) as Box<dyn crate::engine::Engine>;
+    state
+        .search
+        .run_engine(kind.name(), build, position, limits, seed)
+        .await
 }
 
 /// Runs cheap game code (parsing, state, one move) with panics caught, so that a bug
@@ -179,11 +221,9 @@ pub async fn suggest(
     body: ApiJson<SuggestRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let (position, (kind, limits, seed)) = prepare_suggest(&body.0, &state.config)?;
-    let done = state
-        .search
-        .run(kind, position.clone(), limits, seed)
-        .await?;
-    let answer = suggestion(&position, kind, &done, seed)?;
+    let level = level_of(&body.0.engine.clone().unwrap_or_default())?;
+    let done = run_search(&state, (kind, level, limits, seed), position.clone()).await?;
+    let answer = suggestion(&position, kind, &done, (seed, level))?;
     let mut response = match &body.0.include {
         None => HttpResponse::Ok().json(answer),
         Some(keep) => HttpResponse::Ok().json(trimmed(&answer, Some(keep))?),
@@ -197,7 +237,7 @@ fn suggestion(
     position: &Position,
     kind: EngineKind,
     done: &Finished,
-    seed: u64,
+    (seed, level): (u64, u8),
 ) -> Result<SuggestResponse, ApiError> {
     guarded("building the answer", || {
         let used = LimitsUsed {
@@ -205,6 +245,7 @@ fn suggestion(
             depth: done.limits.depth,
             nodes: done.limits.nodes,
             mistake_probability: done.limits.mistake_probability,
+            level,
         };
         Ok(SuggestResponse::new(
             position,
@@ -310,11 +351,9 @@ pub async fn play(
     let (Some((kind, limits, seed)), GameStatus::InProgress) = (plan, answer.status) else {
         return Ok(HttpResponse::Ok().json(answer));
     };
-    let done = state
-        .search
-        .run(kind, after_move.clone(), limits, seed)
-        .await?;
-    let reply = suggestion(&after_move, kind, &done, seed)?;
+    let level = req.reply.as_ref().map_or(Ok(level::FULL), level_of)?;
+    let done = run_search(&state, (kind, level, limits, seed), after_move.clone()).await?;
+    let reply = suggestion(&after_move, kind, &done, (seed, level))?;
     let after = reply.after.clone();
     let reply = trimmed(&reply, req.include.as_deref())?;
     let mut response = HttpResponse::Ok().json(PlayResponse {
@@ -347,7 +386,7 @@ fn play_position(req: &PlayRequest) -> Result<(Position, PlayResponse), ApiError
 
 /// The engines.
 ///
-/// Every engine with its description, the unit of its scores and the request parameters
+/// Every engine with its description, the unit of its raw scores and the request parameters
 /// it reads; which one is the default; and the server's limits.
 #[utoipa::path(
     get,
@@ -365,7 +404,7 @@ pub async fn engines(state: web::Data<AppState>) -> HttpResponse {
             .map(|&k| EngineInfo {
                 name: k.name().to_string(),
                 description: k.description().to_string(),
-                score_unit: k.score_unit().to_string(),
+                raw_unit: k.score_unit().to_string(),
                 parameters: k
                     .parameters()
                     .iter()

@@ -17,11 +17,16 @@
 //! (`X-Kinrow-Deadline-Ms`). Time spent waiting comes out of the budget, and a request
 //! waits only while at least the admission [`Floor`] of its budget would be left (20%
 //! of it and at least 20 ms by default, but at most half of a short budget): past that
-//! it answers 503 rather than a 200 that had no time to search. The answer arrives within the budget plus the margin (and
-//! before the deadline, if one was given): a search that overruns it answers 503 (the
-//! search itself finishes in the background and keeps its slot until then, so the
-//! ceiling on running searches holds). A panic in an engine becomes a logged 500 for that
-//! request only.
+//! it answers 503 rather than a 200 that had no time to search. The answer arrives
+//! within the budget plus the margin (and before the deadline, if one was given): a
+//! search that overruns it answers 503 (the search itself finishes in the background and
+//! keeps its slot until then, so the ceiling on running searches holds). A panic in an
+//! engine becomes a logged 500 for that request only.
+//!
+//! Every search, in either lane, borrows a [`SearchContext`](crate::engine::SearchContext)
+//! of its rules from a [`ContextPool`] (what `auto` and `perfect` keep between a game's
+//! moves) and gives it back when done: at most [`SearchPool::contexts_kept`] idle contexts
+//! of at most [`MAX_CONTEXT_BYTES`](crate::engine::context::MAX_CONTEXT_BYTES) each are kept.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -35,7 +40,7 @@ use tokio::sync::Semaphore;
 use super::deadline::RequestClock;
 use super::error::{ApiError, ErrorCode};
 use super::metrics::Metrics;
-use crate::engine::{Analysis, Engine, EngineKind, Limits};
+use crate::engine::{Analysis, ContextPool, Engine, EngineKind, Limits};
 use crate::game::Position;
 
 /// The most empty cells a position may have for any search but `mcts` to run inline.
@@ -154,6 +159,7 @@ pub struct SearchPool {
     margin: Duration,
     floor: Floor,
     metrics: Metrics,
+    contexts: Arc<ContextPool>,
 }
 
 /// Counts a request as admitted (running or waiting) until dropped.
@@ -197,6 +203,7 @@ impl SearchPool {
             margin,
             floor: Floor::default(),
             metrics,
+            contexts: Arc::new(ContextPool::new(Self::contexts_kept(concurrent))),
         }
     }
 
@@ -204,6 +211,12 @@ impl SearchPool {
     pub fn with_floor(mut self, floor: Floor) -> SearchPool {
         self.floor = floor;
         self
+    }
+
+    /// The idle search contexts kept for `concurrent` search slots: one per slot and a
+    /// few for the searches that run on the HTTP workers.
+    pub fn contexts_kept(concurrent: usize) -> usize {
+        concurrent.max(1) + 4
     }
 
     /// Runs `kind` on `position` within `limits` (whose `time` is the whole request's
@@ -243,7 +256,9 @@ impl SearchPool {
         limits.time = limits.time.min(window.left(now));
         let mut rng = StdRng::seed_from_u64(seed);
         let result = catch_unwind(AssertUnwindSafe(|| {
-            kind.build().analyze(position, &limits, &mut rng)
+            let mut ctx = self.contexts.take(position);
+            kind.build()
+                .analyze_with(position, &limits, &mut ctx, &mut rng)
         }))
         .map_err(|payload| panic_message(&*payload));
         self.finish(name, result).map(|analysis| Finished {
@@ -344,6 +359,7 @@ impl SearchPool {
         limits.time = limits.time.min(window.left(now));
 
         let metrics = self.metrics.clone();
+        let contexts = Arc::clone(&self.contexts);
         let job_limits = limits.clone();
         metrics.in_flight.inc();
         let handle = tokio::task::spawn_blocking(move || {
@@ -353,7 +369,8 @@ impl SearchPool {
             let _in_flight = GaugeGuard(metrics.in_flight.clone());
             let mut rng = StdRng::seed_from_u64(seed);
             catch_unwind(AssertUnwindSafe(|| {
-                build().analyze(&position, &job_limits, &mut rng)
+                let mut ctx = contexts.take(&position);
+                build().analyze_with(&position, &job_limits, &mut ctx, &mut rng)
             }))
             .map_err(|payload| panic_message(&*payload))
         });

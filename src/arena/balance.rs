@@ -162,7 +162,7 @@ pub fn main(args: OpeningsArgs) -> i32 {
     let mut seen = HashSet::new();
     let mut kept = 0;
     let mut failures = 0;
-    crate::cli::print_line(&format!(
+    crate::output::print_line(&format!(
         "# {} openings of {} stones for {}x{} {}, judged by {} at {} ms within +-{} (kinrow openings --seed {})",
         args.count,
         args.stones,
@@ -202,7 +202,7 @@ pub fn main(args: OpeningsArgs) -> i32 {
                 format!("{},{}", c.col, c.row)
             })
             .collect();
-        crate::cli::print_line(&format!(
+        crate::output::print_line(&format!(
             "{}  # eval {e1:+} for the side to move, {e2:+} after the judge's reply",
             text.join(" ")
         ));

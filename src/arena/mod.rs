@@ -32,11 +32,11 @@ pub use external::{Eval, ExternalEngine, ExternalSpec};
 pub use openings::*;
 pub use summary::*;
 
-use crate::engine::{EngineKind, Limits, Parameter};
+use crate::engine::{level, Engine, EngineKind, Limits, Parameter, SearchContext};
 use crate::game::{Hand, Move, Player, Position, Rules};
 
 /// One contestant: an engine and its parameters, written `name[:key=value]*`,
-/// e.g. `minimax:depth=4` or `perfect:mistake_probability=0.1:time_ms=50`.
+/// e.g. `minimax:depth=4`, `perfect:mistake_probability=0.1:time_ms=50` or `auto:level=3`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineSpec {
     pub kind: EngineKind,
@@ -44,6 +44,8 @@ pub struct EngineSpec {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
     pub mistake_probability: Option<f64>,
+    /// The difficulty 1..=10 (10, full strength, when omitted).
+    pub level: Option<u8>,
     /// The text it was parsed from: the engine's label in the results.
     pub label: String,
 }
@@ -63,6 +65,7 @@ impl EngineSpec {
             depth: None,
             nodes: None,
             mistake_probability: None,
+            level: None,
             label: text.trim().to_string(),
         };
         for part in parts {
@@ -91,9 +94,17 @@ impl EngineSpec {
                     spec.mistake_probability = Some(p);
                     Parameter::MistakeProbability
                 }
+                "level" => {
+                    let l: u8 = value.parse().map_err(|_| bad("a whole number"))?;
+                    if !(level::MIN..=level::FULL).contains(&l) {
+                        return Err(bad("between 1 and 10"));
+                    }
+                    spec.level = Some(l);
+                    Parameter::Level
+                }
                 _ => {
                     return Err(format!(
-                        "{text:?}: unknown parameter {key:?} (time_ms, depth, nodes, mistake_probability)"
+                        "{text:?}: unknown parameter {key:?} (time_ms, depth, nodes, mistake_probability, level)"
                     ))
                 }
             };
@@ -102,6 +113,15 @@ impl EngineSpec {
             }
         }
         Ok(spec)
+    }
+
+    /// The engine at the spec's level (also what applies `mistake_probability` at the
+    /// root of a one-ply engine).
+    pub fn build(&self) -> Box<dyn Engine> {
+        Box::new(level::Leveled::new(
+            self.kind,
+            self.level.unwrap_or(level::FULL),
+        ))
     }
 
     /// The limits of one move: the spec's own values over the match's time budget.
@@ -273,6 +293,9 @@ enum Mover {
         engine: Box<dyn crate::engine::Engine>,
         limits: Limits,
         rng: Box<StdRng>,
+        /// What the engine keeps through the game (as a server does between a game's
+        /// requests), and nothing from an earlier game.
+        ctx: Box<SearchContext>,
     },
     Pbrain {
         engine: ExternalEngine,
@@ -285,9 +308,10 @@ impl Mover {
     fn new(config: &ArenaConfig, index: usize, e: usize) -> Result<Mover, String> {
         Ok(match &config.engines[e] {
             Contestant::Kinrow(spec) => Mover::Kinrow {
-                engine: spec.kind.build(),
+                engine: spec.build(),
                 limits: spec.limits(config.time),
                 rng: Box::new(StdRng::seed_from_u64(engine_seed(config.seed, index, e))),
+                ctx: Box::new(SearchContext::new()),
             },
             Contestant::Pbrain(spec) => {
                 let turn = config.engines[e].turn_time(config.time);
@@ -305,7 +329,8 @@ impl Mover {
                 engine,
                 limits,
                 rng,
-            } => Ok(engine.analyze(p, limits, rng).best),
+                ctx,
+            } => Ok(engine.analyze_with(p, limits, ctx, rng).best),
             Mover::Pbrain { engine, turn } => engine.best_move(p, history, *turn),
         }
     }
@@ -386,8 +411,9 @@ pub fn game_json(config: &ArenaConfig, g: &GameRecord) -> serde_json::Value {
 #[derive(clap::Args, Debug)]
 pub struct ArenaArgs {
     /// The two engines, `a,b`, each `name[:key=value]*` (keys: time_ms, depth, nodes,
-    /// mistake_probability), e.g. `mcts,minimax:depth=4`, or an external Gomocup engine
-    /// `pbrain:PATH[:time_ms=N][:arg=TEXT]*` (started for every game; 5 in a row only).
+    /// mistake_probability, level), e.g. `mcts,minimax:depth=4` or `auto:level=9,auto:level=7`,
+    /// or an external Gomocup engine `pbrain:PATH[:time_ms=N][:arg=TEXT]*` (started for
+    /// every game; 5 in a row only).
     #[arg(long)]
     pub engines: String,
     /// The rules as `M,N,K`.
@@ -541,6 +567,6 @@ pub fn main(args: ArenaArgs) -> i32 {
             return 1;
         }
     }
-    crate::cli::print_line(&report(&config, &summarize(&games)));
+    crate::output::print_line(&report(&config, &summarize(&games)));
     0
 }

@@ -23,14 +23,12 @@
 //! - spending a special piece costs nothing, so it uses them as soon as the potential
 //!   says so rather than saving them for a moment that needs them.
 
-use std::time::Instant;
-
 use rand::rngs::StdRng;
 use rand::RngExt;
 
 use super::eval::{potential_through, window_state, window_weight};
 use super::patterns::{can_win_after, changed_cells, finish, reopened, winning_cells};
-use super::{Analysis, Engine, Evaluation, Limits, MoveEval, Outcome};
+use super::{Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Outcome, SearchContext};
 use crate::game::{Move, Piece, Player, Position};
 
 /// The `greedy` engine. Stateless: build it once and share it.
@@ -45,8 +43,14 @@ pub fn win_score(k: u32) -> f64 {
 }
 
 impl Engine for Greedy {
-    fn analyze(&self, position: &Position, _limits: &Limits, rng: &mut StdRng) -> Analysis {
-        let start = Instant::now();
+    fn analyze_in(
+        &self,
+        position: &Position,
+        _limits: &Limits,
+        budget: &mut Budget,
+        _ctx: &mut SearchContext,
+        rng: &mut StdRng,
+    ) -> Analysis {
         let me = position.to_move();
         let win = win_score(position.k());
         let mut pos = position.clone();
@@ -87,7 +91,7 @@ impl Engine for Greedy {
                 key,
             ));
         }
-        finish(scored, legal.len() as u64, start)
+        finish(position, scored, legal.len() as u64, budget, rng)
     }
 }
 

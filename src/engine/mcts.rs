@@ -27,15 +27,16 @@
 //! move's win rate (1 a win, 0.5 a draw, 0 a loss, averaged over its playouts).
 //! [`Mcts::search`] gives every root move's visits and win rate.
 
+mod shape;
 mod sim;
 
 use rand::rngs::StdRng;
 use rand::Rng;
 
-use self::sim::{FastRng, Sim};
-use super::{
-    sort_best_first, Analysis, Clock, Engine, Evaluation, Limits, MoveEval, Outcome, SearchStats,
-};
+use self::shape::FastRng;
+use self::sim::Sim;
+use super::root::{self, Choice, RootResults};
+use super::{Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Outcome, SearchContext};
 use crate::game::{Move, Piece, Position};
 
 /// The proven value of a node for the player who made its move.
@@ -399,8 +400,12 @@ impl Tree {
 
 impl Mcts {
     /// Runs the search and reports every root tree move with its visits and win rate.
-    pub fn search(&self, position: &Position, limits: &Limits, rng: &mut StdRng) -> SearchReport {
-        let mut clock = Clock::start(limits);
+    pub fn search(
+        &self,
+        position: &Position,
+        clock: &mut Budget,
+        rng: &mut StdRng,
+    ) -> SearchReport {
         let root_sim = Sim::new(position);
         let mut sim = root_sim.clone();
         let mut fast = FastRng::new(rng.next_u64());
@@ -511,9 +516,15 @@ impl Mcts {
 }
 
 impl Engine for Mcts {
-    fn analyze(&self, position: &Position, limits: &Limits, rng: &mut StdRng) -> Analysis {
-        let clock = Clock::start(limits);
-        let report = self.search(position, limits, rng);
+    fn analyze_in(
+        &self,
+        position: &Position,
+        _limits: &Limits,
+        clock: &mut Budget,
+        _ctx: &mut SearchContext,
+        rng: &mut StdRng,
+    ) -> Analysis {
+        let report = self.search(position, clock, rng);
         let total: u64 = report.root.iter().map(|r| u64::from(r.visits)).sum();
         let share = |visits: u32| {
             if total == 0 {
@@ -526,7 +537,7 @@ impl Engine for Mcts {
         position.legal_moves_into(&mut legal);
         let in_tree: std::collections::HashMap<Move, &RootMove> =
             report.root.iter().map(|r| (r.mv, r)).collect();
-        let mut moves: Vec<MoveEval> = legal
+        let moves: Vec<MoveEval> = legal
             .iter()
             .map(|&mv| {
                 let eval = match in_tree.get(&mv) {
@@ -555,28 +566,25 @@ impl Engine for Mcts {
                 }
             })
             .collect();
-        sort_best_first(&mut moves);
         let chosen = &report.root[report.best];
-        if let Some(i) = moves.iter().position(|e| e.mv == chosen.mv) {
-            moves[..=i].rotate_right(1);
-        }
         let evaluation = Evaluation {
             score: chosen.win_rate.unwrap_or(0.5),
             outcome: chosen.outcome,
             plies: chosen.plies,
         };
-        Analysis {
-            best: chosen.mv,
-            evaluation,
-            moves,
-            pv: report.pv,
-            stats: SearchStats {
-                nodes: report.playouts,
-                depth: report.max_depth,
-                elapsed: clock.elapsed(),
-                complete: report.solved,
-                path: None,
-            },
-        }
+        let line = report.pv[1..].to_vec();
+        let win_rates = report
+            .root
+            .iter()
+            .filter_map(|r| r.win_rate.map(|w| (r.mv, w)))
+            .collect();
+        let results = RootResults {
+            choice: Choice::Chosen(chosen.mv, evaluation),
+            line_after: Box::new(move |_| line),
+            ..RootResults::new(moves, report.max_depth, report.solved)
+        };
+        let mut analysis = root::finish(position, results, clock, rng);
+        analysis.win_rates = win_rates;
+        analysis
     }
 }

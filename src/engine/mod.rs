@@ -3,26 +3,46 @@
 //! chosen move, every evaluated move with its score (and outcome where proven), the
 //! principal variation and search statistics.
 //!
+//! What every engine shares:
+//! - [`budget`]: the one [`Budget`] (time and nodes) a search runs on; a search's phases
+//!   take child shares of it that add up, so `nodes` is a total and `stats.nodes` is
+//!   what was searched;
+//! - [`context`]: the [`SearchContext`] the caller owns and passes in, holding what
+//!   engines keep between searches (no `thread_local!`), and the server's [`ContextPool`];
+//! - [`root`]: the one root driver that turns an engine's root results into the
+//!   [`Analysis`] (every cell scored, order, seeded choice, PV, stats, the typed
+//!   [`SearchPath`]), and the [`WinScale`]s of proven wins and losses.
+//!
 //! [`EngineKind`] is the one registry: the server's `/v1/engines`, the OpenAPI enum,
 //! the CLI and the tests that run every engine all iterate [`EngineKind::ALL`].
 
 pub mod auto;
+pub mod board;
+pub mod budget;
+pub mod context;
 pub mod eval;
 pub mod greedy;
+pub mod level;
 pub mod mcts;
 pub mod minimax;
 pub mod patterns;
 pub mod perfect;
 pub mod priority;
+pub mod root;
 pub mod threat;
 pub mod tss;
 pub mod tt;
+pub mod value;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::rngs::StdRng;
 
 use crate::game::{Move, Piece, Position};
+
+pub use budget::Budget;
+pub use context::{ContextPool, SearchContext};
+pub use root::{Note, Route, SearchPath, WinScale};
 
 /// How much work a search may do. Every engine checks these and reports what it used.
 #[derive(Clone, Debug, PartialEq)]
@@ -55,70 +75,6 @@ impl Limits {
             time,
             ..Limits::default()
         }
-    }
-}
-
-/// A search's clock and node counter: the one stop condition every engine checks.
-#[derive(Clone, Debug)]
-pub struct Clock {
-    start: Instant,
-    deadline: Instant,
-    node_limit: u64,
-    /// Nodes visited so far.
-    pub nodes: u64,
-    stopped: bool,
-}
-
-impl Clock {
-    /// Starts the clock for `limits`.
-    pub fn start(limits: &Limits) -> Clock {
-        let start = Instant::now();
-        Clock {
-            start,
-            deadline: start + limits.time,
-            node_limit: limits.nodes.unwrap_or(u64::MAX),
-            nodes: 0,
-            stopped: false,
-        }
-    }
-
-    /// Counts one node and says whether the search must stop now (node limit reached,
-    /// or, checked every 256 nodes, the deadline passed). Once it says stop, it keeps saying so.
-    #[inline]
-    pub fn tick(&mut self) -> bool {
-        self.nodes += 1;
-        if self.stopped {
-            return true;
-        }
-        if self.nodes >= self.node_limit
-            || (self.nodes & 255 == 0 && Instant::now() >= self.deadline)
-        {
-            self.stopped = true;
-        }
-        self.stopped
-    }
-
-    /// True once the search must stop (checks the time now).
-    pub fn expired(&mut self) -> bool {
-        if !self.stopped && (self.nodes >= self.node_limit || Instant::now() >= self.deadline) {
-            self.stopped = true;
-        }
-        self.stopped
-    }
-
-    /// True when the search was stopped by a limit.
-    pub fn stopped(&self) -> bool {
-        self.stopped
-    }
-
-    /// Time since the clock started.
-    pub fn elapsed(&self) -> Duration {
-        self.start.elapsed()
-    }
-
-    /// Time left before the deadline (zero when past it).
-    pub fn remaining(&self) -> Duration {
-        self.deadline.saturating_duration_since(Instant::now())
     }
 }
 
@@ -197,8 +153,9 @@ pub struct SearchStats {
     pub elapsed: Duration,
     /// True when the search finished rather than hit a limit.
     pub complete: bool,
-    /// Which path a composite engine (`auto`) took, e.g. `"perfect"`.
-    pub path: Option<String>,
+    /// Which way the search went (`auto`'s route, what decided the root); shown as
+    /// e.g. `"pattern search: threat-space defence"`.
+    pub path: Option<SearchPath>,
 }
 
 /// An engine's answer for one position.
@@ -213,6 +170,10 @@ pub struct Analysis {
     pub moves: Vec<MoveEval>,
     /// The principal variation, starting with `best`.
     pub pv: Vec<Move>,
+    /// `mcts` only: each root move's win rate for the side to move (1 a win, ½ a draw,
+    /// 0 a loss) over its playouts, which its `value` maps from ([`value`]); empty for
+    /// the other engines.
+    pub win_rates: Vec<(Move, f64)>,
     pub stats: SearchStats,
 }
 
@@ -235,8 +196,34 @@ impl Analysis {
 /// A move-suggesting AI.
 pub trait Engine: Send + Sync {
     /// Analyses `position`, which must be in progress (`!position.is_over()`), within
-    /// `limits`, drawing any randomness from `rng` so that the same seed gives the same answer.
-    fn analyze(&self, position: &Position, limits: &Limits, rng: &mut StdRng) -> Analysis;
+    /// `budget` (its time and nodes; `limits` gives the rest: depth, mistakes), counting
+    /// every node it visits in `budget.nodes`, keeping what it keeps between calls in
+    /// `ctx`, and drawing any randomness from `rng` so that the same seed gives the same
+    /// answer. A composite engine hands its parts shares of `budget`.
+    fn analyze_in(
+        &self,
+        position: &Position,
+        limits: &Limits,
+        budget: &mut Budget,
+        ctx: &mut SearchContext,
+        rng: &mut StdRng,
+    ) -> Analysis;
+
+    /// [`Engine::analyze_in`] with a budget of `limits` and the state kept in `ctx`.
+    fn analyze_with(
+        &self,
+        position: &Position,
+        limits: &Limits,
+        ctx: &mut SearchContext,
+        rng: &mut StdRng,
+    ) -> Analysis {
+        self.analyze_in(position, limits, &mut Budget::new(limits), ctx, rng)
+    }
+
+    /// [`Engine::analyze_with`] a new context: nothing kept from earlier searches.
+    fn analyze(&self, position: &Position, limits: &Limits, rng: &mut StdRng) -> Analysis {
+        self.analyze_with(position, limits, &mut SearchContext::new(), rng)
+    }
 }
 
 /// Every engine kinrow offers: the one registry.
@@ -265,6 +252,8 @@ pub enum Parameter {
     Nodes,
     MistakeProbability,
     Seed,
+    /// The difficulty, 1..=10 ([`level`]).
+    Level,
 }
 
 impl Parameter {
@@ -276,6 +265,7 @@ impl Parameter {
             Parameter::Nodes => "nodes",
             Parameter::MistakeProbability => "mistake_probability",
             Parameter::Seed => "seed",
+            Parameter::Level => "level",
         }
     }
 }
@@ -323,7 +313,7 @@ impl EngineKind {
         }
     }
 
-    /// What the numbers in `scores` mean for this engine.
+    /// The unit of the engine's own score (`raw` in the API; `value` is the common scale).
     pub fn score_unit(self) -> &'static str {
         match self {
             EngineKind::Auto => "the unit of the path taken (stats.path): perfect's outcome score; pattern search: own minus opponent's window score (10^(marks-1) per open k-window), +-(1e15 - plies) for threat-space proofs; minimax's window potential",
@@ -332,35 +322,20 @@ impl EngineKind {
             EngineKind::Minimax => "window potential (own minus opponent's, 4^marks per open window) after the searched depth; 10^15 - plies for a forced win",
             EngineKind::Threat => "cell weight: summed attack weights for both players (an open k-1 run weighs 100; the mover's count 1.25 times), +100/+120 for a double threat, +300/+400 for one that cannot be answered, +1e5 on the opponent's winning cell, 1e9 for a win, minus 1e7 for a move that lets the opponent win at once",
             EngineKind::Priority => "rule priority: 100 win, 95 prevent the opponent's win, 90 destroy, 75 extend an own k-2 run, 74 prevent an opponent's, 50 next to an own mark, 0 any other empty cell, -1 none (an occupied cell only a held remove or bomb could target)",
-            EngineKind::Mcts => "share of the root's playouts through the move (0..1); evaluation.score is the chosen move's win rate (1 win, 0.5 draw, 0 loss)",
+            EngineKind::Mcts => "share of the root's playouts through the move (0..1); evaluation.raw is the chosen move's win rate (1 win, 0.5 draw, 0 loss); each move's value maps from its win rate, not its share",
         }
     }
 
     /// The parameters of the API's `engine` object that this engine reads.
     pub fn parameters(self) -> &'static [Parameter] {
+        use Parameter::*;
         match self {
-            EngineKind::Auto => &[
-                Parameter::TimeMs,
-                Parameter::Depth,
-                Parameter::Nodes,
-                Parameter::Seed,
-            ],
-            EngineKind::Greedy => &[Parameter::Seed],
-            EngineKind::Perfect => &[
-                Parameter::TimeMs,
-                Parameter::Nodes,
-                Parameter::MistakeProbability,
-                Parameter::Seed,
-            ],
-            EngineKind::Minimax => &[
-                Parameter::TimeMs,
-                Parameter::Depth,
-                Parameter::Nodes,
-                Parameter::Seed,
-            ],
-            EngineKind::Threat => &[Parameter::Seed],
-            EngineKind::Priority => &[Parameter::Seed],
-            EngineKind::Mcts => &[Parameter::TimeMs, Parameter::Nodes, Parameter::Seed],
+            EngineKind::Auto | EngineKind::Minimax => &[TimeMs, Depth, Nodes, Seed, Level],
+            EngineKind::Perfect => &[TimeMs, Nodes, MistakeProbability, Seed, Level],
+            EngineKind::Mcts => &[TimeMs, Nodes, Seed, Level],
+            EngineKind::Threat | EngineKind::Priority | EngineKind::Greedy => {
+                &[MistakeProbability, Seed, Level]
+            }
         }
     }
 

@@ -2,9 +2,10 @@
 //! `priority`): where a player wins at once, and whether a move leaves the opponent
 //! such a win.
 
-use std::time::Instant;
+use rand::rngs::StdRng;
 
-use super::{Analysis, MoveEval, SearchStats};
+use super::root::{self, RootResults};
+use super::{Analysis, Budget, MoveEval};
 use crate::game::{Cell, Move, Piece, Player, Position, DIRECTIONS};
 
 /// The empty cells where a mark of `player` would complete a winning line now.
@@ -98,9 +99,16 @@ pub fn reopened(position: &Position, player: Player, changed: &[usize]) -> bool 
             .any(|&c| position.cell(c) == Cell::Mark(player))
 }
 
-/// Sorts `(move, random key)` pairs best first, ties to the highest key, and builds
-/// the one-ply analysis around the first. Shared by the one-ply engines.
-pub fn finish(scored: Vec<(MoveEval, u64)>, nodes: u64, start: Instant) -> Analysis {
+/// Sorts `(move, random key)` pairs best first, ties to the highest key, and has the
+/// root driver build the one-ply analysis around the first (`nodes` moves scored).
+/// Shared by the one-ply engines.
+pub fn finish(
+    position: &Position,
+    scored: Vec<(MoveEval, u64)>,
+    nodes: u64,
+    budget: &mut Budget,
+    rng: &mut StdRng,
+) -> Analysis {
     // Sort compact integer keys (the score's bits in total order, then the random key),
     // then move the entries: much faster than sorting the entries themselves.
     let total = |f: f64| {
@@ -123,20 +131,6 @@ pub fn finish(scored: Vec<(MoveEval, u64)>, nodes: u64, start: Instant) -> Analy
         .iter()
         .map(|&(_, _, i)| slots[i as usize].take().expect("each index once"))
         .collect();
-    let first = moves
-        .first()
-        .expect("the position is in progress, so there is a legal move");
-    Analysis {
-        best: first.mv,
-        evaluation: first.eval.clone(),
-        pv: vec![first.mv],
-        stats: SearchStats {
-            nodes,
-            depth: 1,
-            elapsed: start.elapsed(),
-            complete: true,
-            path: None,
-        },
-        moves,
-    }
+    budget.charge(nodes);
+    root::finish(position, RootResults::new(moves, 1, true), budget, rng)
 }

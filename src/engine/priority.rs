@@ -27,13 +27,13 @@
 //! blocked; runs shorter than `k - 2` and broken runs (except for the winning cell) are
 //! not seen, so on large boards with a large `k` most empty cells score 50 or 0.
 
-use std::time::Instant;
-
 use rand::rngs::StdRng;
 use rand::RngExt;
 
 use super::patterns::{finish, winning_cells};
-use super::{Action, Analysis, Engine, Evaluation, Limits, MoveEval, Outcome};
+use super::{
+    Action, Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Outcome, SearchContext,
+};
 use crate::game::{Cell, Move, Piece, Player, Position, DIRECTIONS};
 
 /// Priority of a mark that completes the mover's own `k`.
@@ -202,8 +202,14 @@ fn run_ends(position: &Position, player: Player, len: usize) -> Vec<usize> {
 }
 
 impl Engine for Priority {
-    fn analyze(&self, position: &Position, _limits: &Limits, rng: &mut StdRng) -> Analysis {
-        let start = Instant::now();
+    fn analyze_in(
+        &self,
+        position: &Position,
+        _limits: &Limits,
+        budget: &mut Budget,
+        _ctx: &mut SearchContext,
+        rng: &mut StdRng,
+    ) -> Analysis {
         let hand = position.hand(position.to_move());
         let grid = priorities(position);
         let mut scored = Vec::with_capacity(grid.len());
@@ -243,6 +249,6 @@ impl Engine for Priority {
             ));
         }
         let nodes = scored.len() as u64;
-        finish(scored, nodes, start)
+        finish(position, scored, nodes, budget, rng)
     }
 }

@@ -56,13 +56,11 @@
 //! its distances to the edges say; those weights come from a small table, so only the
 //! cells near pieces are scanned.
 
-use std::time::Instant;
-
 use rand::rngs::StdRng;
 use rand::RngExt;
 
 use super::patterns::{can_win_after, changed_cells, finish, reopened, winning_cells};
-use super::{Analysis, Engine, Evaluation, Limits, MoveEval, Outcome};
+use super::{Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Outcome, SearchContext};
 use crate::game::{Cell, Move, Piece, Player, Position, DIRECTIONS};
 
 /// The score of a mark that completes the mover's own `k`.
@@ -373,8 +371,14 @@ fn value(e: &CellEval, p: Player, me: Player) -> f64 {
 }
 
 impl Engine for Threat {
-    fn analyze(&self, position: &Position, _limits: &Limits, rng: &mut StdRng) -> Analysis {
-        let start = Instant::now();
+    fn analyze_in(
+        &self,
+        position: &Position,
+        _limits: &Limits,
+        budget: &mut Budget,
+        _ctx: &mut SearchContext,
+        rng: &mut StdRng,
+    ) -> Analysis {
         let me = position.to_move();
         let opp = me.opponent();
         let mut pos = position.clone();
@@ -455,7 +459,7 @@ impl Engine for Threat {
                 ));
             }
         }
-        finish(scored, legal.len() as u64, start)
+        finish(position, scored, legal.len() as u64, budget, rng)
     }
 }
 

@@ -27,7 +27,7 @@ pub use notation::{format_board, parse_board, parse_board_string};
 pub use renju::Forbidden;
 pub use rules::{Hand, Rules, Variant, MAX_PIECES, MAX_SIDE};
 pub use symmetry::Symmetry;
-pub use zobrist::splitmix64;
+pub use zobrist::{cell_key, splitmix64};
 
 /// One of the two players. `X` always moves first.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

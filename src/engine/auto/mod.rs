@@ -2,8 +2,9 @@
 //!
 //! 1. **Prove** with `perfect` when the position looks provable within the budget:
 //!    boards `perfect` solves exactly (at most 128 cells) that are small or far enough
-//!    into the game (few empty cells). It gets half the budget; its answer is taken
-//!    when it completed, or when it proved a win anyway.
+//!    into the game (few empty cells). It gets half the budget (time and nodes); its
+//!    answer is taken when it completed, or when it proved a win anyway. What it did not
+//!    spend is the rest's: the phases share one [`Budget`], so `nodes` is a total.
 //! 2. Otherwise, for k >= 4 with no special piece in hand, the **pattern search**
 //!    ([`pattern`], [`search`]): threat-space search at the root (a forced win is
 //!    played; against the opponent's forced win by fours or by threats only the moves
@@ -19,25 +20,25 @@
 //!    always stopped when any move can stop it (when none can, as many of the
 //!    opponent's winning cells as possible are taken).
 //!
-//! `stats.path` says which way the answer came: `perfect`, `pattern search` or
+//! `stats.path` ([`SearchPath`]) says which way the answer came: `perfect`, `pattern search` or
 //! `minimax`, followed by notes: `perfect ran out` (a proof was tried first),
 //! `threat-space win` / `threat-space defence` / `threat-space defence (vct)` (what
 //! decided the root: a forced win, a defence against a VCF or against a VCT), `safety check`
 //! (the check changed the move), e.g. `pattern search: perfect ran out, threat-space
 //! defence`.
 
-mod codes;
 mod order;
 mod pattern;
 mod search;
-
-use std::time::Duration;
 
 use rand::rngs::StdRng;
 
 use crate::engine::minimax::Minimax;
 use crate::engine::perfect::Perfect;
-use crate::engine::{Analysis, Clock, Engine, Evaluation, Limits, MoveEval, Outcome};
+use crate::engine::{
+    Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Note, Outcome, Route, SearchContext,
+    SearchPath,
+};
 use crate::game::{Cell, Move, Piece, Player, Position};
 
 /// The default engine.
@@ -57,50 +58,54 @@ pub fn worth_proving(position: &Position) -> bool {
     cells <= PERFECT_MAX_CELLS && (cells <= 36 || position.empties() <= PROVE_EMPTIES)
 }
 
-fn share(limits: &Limits, time: Duration, fraction: f64) -> Limits {
-    Limits {
-        time,
-        depth: limits.depth,
-        nodes: limits.nodes.map(|n| ((n as f64) * fraction) as u64),
-        mistake_probability: 0.0,
-    }
-}
-
 impl Engine for Auto {
-    fn analyze(&self, position: &Position, limits: &Limits, rng: &mut StdRng) -> Analysis {
-        let clock = Clock::start(limits);
-        let mut spent_nodes = 0;
+    fn analyze_in(
+        &self,
+        position: &Position,
+        limits: &Limits,
+        budget: &mut Budget,
+        ctx: &mut SearchContext,
+        rng: &mut StdRng,
+    ) -> Analysis {
         let mut lost = Vec::new();
-        let mut notes: Vec<String> = Vec::new();
+        let mut notes: Vec<Note> = Vec::new();
         if worth_proving(position) {
-            let attempt = share(limits, limits.time.mul_f64(PROVE_SHARE), PROVE_SHARE);
-            let mut proof = Perfect.analyze(position, &attempt, rng);
+            let mut attempt = budget.share(PROVE_SHARE);
+            let exact = Limits {
+                mistake_probability: 0.0,
+                ..limits.clone()
+            };
+            let mut proof = Perfect.analyze_in(position, &exact, &mut attempt, ctx, rng);
+            budget.charge(attempt.nodes);
             if proof.stats.complete || proof.evaluation.outcome == Outcome::Win {
-                proof.stats.path = Some("perfect".into());
-                proof.stats.elapsed = clock.elapsed();
+                proof.stats.path = Some(SearchPath::route(Route::Perfect));
+                proof.stats.nodes = budget.nodes;
+                proof.stats.elapsed = budget.elapsed();
                 return proof;
             }
-            spent_nodes = proof.stats.nodes;
             lost = proof
                 .moves
                 .iter()
                 .filter(|e| e.eval.outcome == Outcome::Loss)
                 .map(|e| e.mv)
                 .collect();
-            notes.push("perfect ran out".into());
+            notes.push(Note::PerfectRanOut);
         }
-        let rest = share(limits, clock.remaining(), 1.0);
+        let mut rest = budget.rest();
         let (mut analysis, base) = if pattern::applies(position) {
-            (pattern::analyze(position, &rest, rng), "pattern search")
+            (
+                pattern::analyze(position, limits.depth, &mut rest, ctx, rng),
+                Route::PatternSearch,
+            )
         } else {
-            (Minimax.analyze(position, &rest, rng), "minimax")
+            (
+                Minimax.analyze_in(position, limits, &mut rest, ctx, rng),
+                Route::Minimax,
+            )
         };
+        budget.charge(rest.nodes);
         if let Some(p) = analysis.stats.path.take() {
-            if let Some(rest) = p.strip_prefix(base).and_then(|r| r.strip_prefix(": ")) {
-                notes.push(rest.to_string());
-            } else if p != base {
-                notes.push(p);
-            }
+            notes.extend(p.notes);
         }
         if !lost.is_empty() && lost.contains(&analysis.best) {
             if let Some(i) = analysis.moves.iter().position(|e| !lost.contains(&e.mv)) {
@@ -108,15 +113,14 @@ impl Engine for Auto {
             }
         }
         if safety(position, &mut analysis) {
-            notes.push("safety check".into());
+            notes.push(Note::SafetyCheck);
         }
-        let path = if notes.is_empty() {
-            base.to_string()
-        } else {
-            format!("{base}: {}", notes.join(", "))
+        let path = SearchPath {
+            route: Some(base),
+            notes,
         };
-        analysis.stats.nodes += spent_nodes;
-        analysis.stats.elapsed = clock.elapsed();
+        analysis.stats.nodes = budget.nodes;
+        analysis.stats.elapsed = budget.elapsed();
         analysis.stats.path = Some(path);
         analysis
     }

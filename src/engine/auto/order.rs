@@ -7,7 +7,7 @@
 //! window score. The line codes' table holds each line's shapes and gains, so a cell's
 //! score is four table reads and a few small-table lookups.
 
-use super::codes::{Line, Shape};
+use crate::engine::board::{Line, Shape};
 
 /// What the ordering counts for one player, in thousandths of a logit.
 struct Weights {

@@ -13,14 +13,19 @@
 //! searched, with any the time did not let it check that deep (a check that stops
 //! part-way must not leave the search only the first few defences it happened to
 //! reach). A forced win of the mover is played at once, and so is the centre of an
-//! empty board.
+//! empty board. Each of these searches takes its share of the one [`Budget`], and the
+//! pattern search gets what they left.
 
 use rand::rngs::StdRng;
 use rand::RngExt;
 
 use super::search::{PatternSearch, RootMove, MATE};
+use crate::engine::root::{self, Choice, RootResults};
 use crate::engine::tss::{self, RootPlan, Tss, Verdict};
-use crate::engine::{Analysis, Clock, Evaluation, Limits, MoveEval, Outcome, SearchStats};
+use crate::engine::{
+    Analysis, Budget, Evaluation, MoveEval, Note, Outcome, Route, SearchContext, SearchPath,
+    WinScale,
+};
 use crate::game::{Move, Position};
 
 /// The share of the budget the root's threat searches may use.
@@ -44,8 +49,6 @@ const CHECK_SHARE: f64 = 0.45;
 const CHECK_DEPTH: u32 = 5;
 /// Root moves searched (the best by the ordering score), when no threat narrows them.
 const ROOT_WIDTH: usize = 24;
-/// A proven win or loss in `plies` shows with this score (sign by outcome).
-const PROVEN: f64 = 1e15;
 
 /// True when the pattern path applies: k >= 4 and nobody holds a special piece.
 pub fn applies(position: &Position) -> bool {
@@ -71,16 +74,11 @@ fn eval(score: f64, outcome: Outcome, plies: Option<u32>) -> Evaluation {
 /// against the deepest check, and the nodes it visited.
 fn defend_vct(
     position: &Position,
-    limits: &Limits,
+    budget: &Budget,
     scored: &[(i64, u16)],
 ) -> (RootPlan, Vec<Move>, u64) {
     let opp = position.to_move().opponent();
-    let budget = |share: f64| Limits {
-        time: limits.time.mul_f64(share),
-        nodes: limits.nodes.map(|n| (n as f64 * share) as u64),
-        ..Limits::default()
-    };
-    let mut t = Tss::new(position, Clock::start(&budget(THREAT_SHARE)));
+    let mut t = Tss::new(position, budget.share(THREAT_SHARE));
     // The opponent's threat, found at the fewest quiet threats: a defence is checked
     // from that depth on (at smaller depths nothing falls).
     let mut threat = None;
@@ -104,10 +102,7 @@ fn defend_vct(
         let rank = scored.iter().position(|&(_, c)| c as usize == mv.cell());
         (on_line.unwrap_or(usize::MAX), rank.unwrap_or(usize::MAX))
     });
-    let check = budget(CHECK_SHARE);
-    let all = Clock::start(&check);
-    let node_budget = check.nodes;
-    let start = t.nodes();
+    let mut check = budget.share(CHECK_SHARE);
     let mut lost = Vec::new();
     let mut hardest = Vec::new();
     for depth in threat_depth..=CHECK_DEPTH.max(threat_depth) {
@@ -115,18 +110,15 @@ fn defend_vct(
         let mut fallen = Vec::new();
         let mut unchecked = Vec::new();
         for &mv in &alive {
-            let left = all.remaining();
-            let nodes = node_budget.map(|n| n.saturating_sub(t.nodes() - start));
-            if left.is_zero() || nodes == Some(0) {
+            if check.expired() {
                 unchecked.push(mv);
                 continue;
             }
-            t.set_clock(Clock::start(&Limits {
-                time: left,
-                nodes,
-                ..Limits::default()
-            }));
-            match t.vct_after(mv, depth) {
+            let before = t.nodes();
+            t.set_clock(check.rest());
+            let verdict = t.vct_after(mv, depth);
+            check.charge(t.nodes() - before);
+            match verdict {
                 Verdict::Win(p) => fallen.push((mv, p.plies() + 1)),
                 Verdict::OutOfTime => unchecked.push(mv),
                 _ => passed.push(mv),
@@ -159,46 +151,44 @@ fn defend_vct(
     (plan, hardest, t.nodes())
 }
 
-/// Analyses `position` on the pattern path.
-pub fn analyze(position: &Position, limits: &Limits, rng: &mut StdRng) -> Analysis {
-    let clock = Clock::start(limits);
-    let tss_limits = Limits {
-        time: limits.time.mul_f64(TSS_SHARE),
-        nodes: limits.nodes.map(|n| (n as f64 * TSS_SHARE) as u64),
-        ..Limits::default()
-    };
-    let (plan, mut tss_nodes) = tss::plan(position, Clock::start(&tss_limits), VCT_DEPTH);
+/// Analyses `position` on the pattern path within `budget` (at most `depth` plies),
+/// starting a search by time from the table `ctx` kept.
+pub fn analyze(
+    position: &Position,
+    depth: Option<u32>,
+    budget: &mut Budget,
+    ctx: &mut SearchContext,
+    rng: &mut StdRng,
+) -> Analysis {
+    let (plan, nodes) = tss::plan(position, budget.share(TSS_SHARE), VCT_DEPTH);
+    budget.charge(nodes);
     // On an empty board the centre is played at once: the ordering puts the most
     // central cell first among the equally scored ones, and a search only tells
     // cells near the middle apart by the noise of where its horizon falls.
     let opening = position.empties() as usize == position.cells().len();
     let mut scored = Vec::new();
-    PatternSearch::new(position, Clock::start(limits), 1024).candidates(&mut scored, usize::MAX);
+    PatternSearch::new(position, budget.rest(), 1024).candidates(&mut scored, usize::MAX);
     let mut note = None;
     let mut hardest = Vec::new();
     let plan = match plan {
         RootPlan::Quiet => {
-            let (plan, held, nodes) = defend_vct(position, limits, &scored);
+            let (plan, held, nodes) = defend_vct(position, budget, &scored);
             hardest = held;
-            tss_nodes += nodes;
+            budget.charge(nodes);
             if matches!(plan, RootPlan::Defend { .. }) {
-                note = Some("threat-space defence (vct)");
+                note = Some(Note::ThreatSpaceDefenceVct);
             }
             plan
         }
         plan => plan,
     };
-    let rest = Limits {
-        time: clock.remaining(),
-        nodes: limits.nodes,
-        ..Limits::default()
-    };
-    // A search by time starts from this thread's last table; one limited by nodes
+    // A search by time starts from the last table `ctx` kept; one limited by nodes
     // starts empty, so that it gives the same answer whatever ran before it.
-    let mut s = if limits.nodes.is_none() {
-        PatternSearch::keeping_table(position, Clock::start(&rest), 1 << 18)
+    let keep = budget.node_limit().is_none();
+    let mut s = if keep {
+        PatternSearch::keeping_table(position, budget.rest(), 1 << 18, ctx.kept())
     } else {
-        PatternSearch::new(position, Clock::start(&rest), 1 << 18)
+        PatternSearch::new(position, budget.rest(), 1 << 18)
     };
 
     let mut roots: Vec<RootMove> = Vec::new();
@@ -206,14 +196,14 @@ pub fn analyze(position: &Position, limits: &Limits, rng: &mut StdRng) -> Analys
     match &plan {
         RootPlan::Win(proof) => {
             proven.push((proof.cell() as u16, Outcome::Win, proof.plies()));
-            note = Some("threat-space win");
+            note = Some(Note::ThreatSpaceWin);
         }
         RootPlan::Defend {
             moves,
             lost,
             threat_plies,
         } => {
-            note = note.or(Some("threat-space defence"));
+            note = note.or(Some(Note::ThreatSpaceDefence));
             // When every defence is proven lost too, those that held out against the
             // deepest check are still searched: the opponent may not find the win.
             let hold: Vec<Move> = if !moves.is_empty() {
@@ -254,13 +244,17 @@ pub fn analyze(position: &Position, limits: &Limits, rng: &mut StdRng) -> Analys
     let max_depth = if opening {
         1
     } else {
-        limits.depth.unwrap_or(64).clamp(1, 64)
+        depth.unwrap_or(64).clamp(1, 64)
     };
     let completed = if roots.is_empty() {
         0
     } else {
         s.iterate(&mut roots, max_depth)
     };
+    budget.charge(s.clock.nodes);
+    if keep {
+        s.leave_table(ctx.kept());
+    }
 
     let lost: &[(Move, u32)] = match &plan {
         RootPlan::Defend { lost, .. } => lost,
@@ -270,28 +264,19 @@ pub fn analyze(position: &Position, limits: &Limits, rng: &mut StdRng) -> Analys
     // iteration, then by the ordering score); the RNG is not needed here.
     let _ = rng.random::<u32>();
     let moves = rank_moves(position, &proven, &roots, lost, &scored);
-    let best = moves[0].clone();
-    let pv = match &plan {
-        RootPlan::Win(proof) if proof.first_move() == best.mv => proof.main_line(),
-        _ => vec![best.mv],
+    let results = RootResults {
+        choice: Choice::InOrder,
+        line_after: Box::new(|best| match &plan {
+            RootPlan::Win(proof) if proof.first_move() == best => proof.main_line()[1..].to_vec(),
+            _ => Vec::new(),
+        }),
+        path: Some(SearchPath {
+            route: Some(Route::PatternSearch),
+            notes: note.into_iter().collect(),
+        }),
+        ..RootResults::new(moves, completed, matches!(plan, RootPlan::Win(_)))
     };
-    let complete = matches!(plan, RootPlan::Win(_));
-    Analysis {
-        best: best.mv,
-        evaluation: best.eval,
-        moves,
-        pv,
-        stats: SearchStats {
-            nodes: s.clock.nodes + tss_nodes,
-            depth: completed,
-            elapsed: clock.elapsed(),
-            complete,
-            path: Some(match note {
-                Some(n) => format!("pattern search: {n}"),
-                None => "pattern search".into(),
-            }),
-        },
-    }
+    root::finish(position, results, budget, rng)
 }
 
 /// Every empty cell's evaluation, best first: the proofs (wins first, losses last), the
@@ -309,14 +294,9 @@ fn rank_moves(
     let mut moves: Vec<MoveEval> = Vec::new();
     let mut done = vec![false; position.cells().len()];
     for &(c, outcome, plies) in proven {
-        let score = if outcome == Outcome::Win {
-            PROVEN - plies as f64
-        } else {
-            -PROVEN + plies as f64
-        };
         moves.push(MoveEval {
             mv: Move::mark(c as usize),
-            eval: eval(score, outcome, Some(plies)),
+            eval: WinScale::SEARCH.eval(outcome, plies),
             action: None,
         });
         done[c as usize] = true;

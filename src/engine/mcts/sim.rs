@@ -4,15 +4,20 @@
 //! edge without bounds checks. Besides the cells it keeps, incrementally:
 //! - `near`: the empty cells within [`NEAR_RADIUS`] of some piece (every empty cell
 //!   on small boards), the candidates for playout moves and tree moves;
-//! - `wins[p]`: a superset of the empty cells where a mark of `p` completes a line
-//!   (checked again before use), so "take an immediate win, stop an immediate loss"
-//!   costs a few cell reads per ply instead of a scan of the board.
+//! - the shared line board ([`PlayoutBoard`], in plain cell indices): its sets of
+//!   windows missing one mark answer "take an immediate win, stop an immediate loss"
+//!   without a scan of the board, its window counts give the prior of a move, and its
+//!   running `4^marks` sums the static value at the end of a playout.
+//!
+//! [`NEAR_RADIUS`]: super::shape::NEAR_RADIUS
 //!
 //! A search keeps one `Sim` of the root and copies it (reusing buffers) at the start
 //! of every iteration; no move is ever undone.
 
 use std::sync::Arc;
 
+use super::shape::{FastRng, Shape};
+use crate::engine::board::PlayoutBoard;
 use crate::game::{Cell, Hand, Move, Piece, Player, Position};
 
 pub(super) const EMPTY: u8 = 0;
@@ -20,110 +25,8 @@ const BLOCK: u8 = 3;
 const WALL: u8 = 4;
 const NOT_LISTED: u16 = u16::MAX;
 
-/// Playout and tree moves stay within this Chebyshev distance of a piece on large boards.
-pub(super) const NEAR_RADIUS: isize = 2;
-/// Boards with more cells than this restrict moves to cells near pieces.
-pub(super) const RESTRICT_ABOVE_CELLS: usize = 64;
-
-/// The fixed shape shared by every copy: sizes, steps, neighbourhoods.
-#[derive(Debug)]
-pub(super) struct Shape {
-    pub m: usize,
-    pub n: usize,
-    pub k: usize,
-    pub overline: bool,
-    /// Row stride of the padded board (`m + 2`).
-    pub w: usize,
-    /// The four line steps in padded indices.
-    pub steps: [usize; 4],
-    /// True when moves are restricted to cells near pieces.
-    pub restrict: bool,
-    /// For every padded interior cell: the padded cells within `NEAR_RADIUS` (itself excluded).
-    near_of: Vec<Vec<u16>>,
-    /// For every padded cell: its up-to-8 padded neighbours on the board (the bomb area).
-    around: Vec<Vec<u16>>,
-    /// `4^own` window weights for the prior.
-    pub weight: Vec<f32>,
-    /// Every k-window as (padded start cell, step): what the static evaluation counts.
-    windows: Vec<(u16, u16)>,
-}
-
-impl Shape {
-    fn new(m: usize, n: usize, k: usize, overline: bool) -> Shape {
-        let w = m + 2;
-        let total = w * (n + 2);
-        let mut near_of = vec![Vec::new(); total];
-        let mut around = vec![Vec::new(); total];
-        for r in 0..n as isize {
-            for c in 0..m as isize {
-                let p = Shape::pad_rc(w, r as usize, c as usize);
-                for dr in -NEAR_RADIUS..=NEAR_RADIUS {
-                    for dc in -NEAR_RADIUS..=NEAR_RADIUS {
-                        let (rr, cc) = (r + dr, c + dc);
-                        if (dr, dc) == (0, 0) || rr < 0 || cc < 0 {
-                            continue;
-                        }
-                        if rr as usize >= n || cc as usize >= m {
-                            continue;
-                        }
-                        let q = Shape::pad_rc(w, rr as usize, cc as usize) as u16;
-                        near_of[p].push(q);
-                        if dr.abs() <= 1 && dc.abs() <= 1 {
-                            around[p].push(q);
-                        }
-                    }
-                }
-            }
-        }
-        let mut windows = Vec::new();
-        for r in 0..n as isize {
-            for c in 0..m as isize {
-                for (dr, dc) in [(0isize, 1isize), (1, 0), (1, 1), (1, -1)] {
-                    let (er, ec) = (r + dr * (k as isize - 1), c + dc * (k as isize - 1));
-                    if er >= 0 && ec >= 0 && (er as usize) < n && (ec as usize) < m && k >= 1 {
-                        let step = (dr * w as isize + dc) as u16;
-                        windows.push((Shape::pad_rc(w, r as usize, c as usize) as u16, step));
-                    }
-                }
-            }
-        }
-        Shape {
-            windows,
-            m,
-            n,
-            k,
-            overline,
-            w,
-            steps: [1, w, w + 1, w - 1],
-            restrict: m * n > RESTRICT_ABOVE_CELLS,
-            near_of,
-            around,
-            weight: (0..=k.max(1))
-                .map(|i| 4f32.powi(i.min(20) as i32))
-                .collect(),
-        }
-    }
-
-    #[inline]
-    fn pad_rc(w: usize, r: usize, c: usize) -> usize {
-        (r + 1) * w + c + 1
-    }
-
-    /// The padded index of plain cell index `cell`.
-    #[inline]
-    pub fn pad(&self, cell: usize) -> usize {
-        Shape::pad_rc(self.w, cell / self.m, cell % self.m)
-    }
-
-    /// The plain cell index of padded index `p`.
-    #[inline]
-    pub fn plain(&self, p: usize) -> usize {
-        (p / self.w - 1) * self.m + (p % self.w - 1)
-    }
-}
-
 /// The simulation board.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(super) struct Sim {
     pub shape: Arc<Shape>,
     cells: Vec<u8>,
@@ -134,7 +37,8 @@ pub(super) struct Sim {
     pieces: u32,
     near: Vec<u16>,
     near_pos: Vec<u16>,
-    wins: [Vec<u16>; 2],
+    /// The same cells on the shared board (its blocks in hand are not kept).
+    board: PlayoutBoard,
     /// Set once a mark completes a line: the winner's index.
     pub winner: Option<usize>,
 }
@@ -151,7 +55,6 @@ impl Sim {
             position.m(),
             position.n(),
             position.k() as usize,
-            position.geometry().overline,
         ));
         let total = shape.w * (shape.n + 2);
         let mut cells = vec![WALL; total];
@@ -176,11 +79,10 @@ impl Sim {
             pieces,
             near: Vec::new(),
             near_pos: vec![NOT_LISTED; total],
-            wins: [Vec::new(), Vec::new()],
+            board: PlayoutBoard::new(position),
             winner: position.winner().map(Player::index),
         };
         sim.rebuild_near();
-        sim.rescan_wins();
         sim
     }
 
@@ -193,8 +95,7 @@ impl Sim {
         self.pieces = other.pieces;
         self.near.clone_from(&other.near);
         self.near_pos.clone_from(&other.near_pos);
-        self.wins[0].clone_from(&other.wins[0]);
-        self.wins[1].clone_from(&other.wins[1]);
+        self.board.copy_from(&other.board);
         self.winner = other.winner;
     }
 
@@ -268,71 +169,19 @@ impl Sim {
         self.near_pos[p] = NOT_LISTED;
     }
 
-    /// The run of `who`'s marks from `p` (exclusive) along `step`, forwards or backwards.
-    #[inline]
-    fn run(&self, p: usize, step: usize, forward: bool, who: u8, limit: usize) -> usize {
-        let mut len = 0;
-        let mut at = p;
-        while len < limit {
-            at = if forward { at + step } else { at - step };
-            if self.cells[at] != who {
-                break;
-            }
-            len += 1;
-        }
-        len
+    /// A cell where `player` wins at once (padded), if there is one: the last in row
+    /// order, as the search has always taken (it decides which of two winning moves
+    /// the root plays).
+    pub fn winning_cell(&self, player: usize) -> Option<usize> {
+        self.board.win_cell(player).map(|c| self.shape.pad(c))
     }
 
-    /// True when a mark of `player` on the empty padded cell `p` completes a line.
-    #[inline]
-    pub fn wins_at(&self, p: usize, player: usize) -> bool {
-        let who = mark_of(player);
-        let k = self.shape.k;
-        let limit = if self.shape.overline { k } else { k + 1 };
-        self.shape.steps.iter().any(|&s| {
-            let len = self.run(p, s, false, who, limit) + 1 + self.run(p, s, true, who, limit);
-            if self.shape.overline {
-                len >= k
-            } else {
-                len == k
-            }
-        })
-    }
-
-    /// The first cell where `player` wins at once, dropping stale candidates on the way.
-    pub fn winning_cell(&mut self, player: usize) -> Option<usize> {
-        while let Some(&p) = self.wins[player].last() {
-            let p = p as usize;
-            if self.cells[p] == EMPTY && self.wins_at(p, player) {
-                return Some(p);
-            }
-            self.wins[player].pop();
-        }
-        None
-    }
-
-    /// Every distinct cell where `player` wins at once (stale candidates dropped).
+    /// Every distinct cell where `player` wins at once (padded, in increasing order).
     pub fn winning_cells(&mut self, player: usize, out: &mut Vec<u16>) {
-        out.clear();
-        let mut list = std::mem::take(&mut self.wins[player]);
-        list.retain(|&p| self.cells[p as usize] == EMPTY && self.wins_at(p as usize, player));
-        list.sort_unstable();
-        list.dedup();
-        out.extend_from_slice(&list);
-        self.wins[player] = list;
-    }
-
-    fn rescan_wins(&mut self) {
-        self.wins[0].clear();
-        self.wins[1].clear();
-        for p in 0..self.cells.len() {
-            if self.cells[p] == EMPTY {
-                for player in 0..2 {
-                    if self.wins_at(p, player) {
-                        self.wins[player].push(p as u16);
-                    }
-                }
-            }
+        self.board.win_cells(player, out);
+        out.sort_unstable();
+        for c in out.iter_mut() {
+            *c = self.shape.pad(*c as usize) as u16;
         }
     }
 
@@ -353,17 +202,17 @@ impl Sim {
             self.add_near(p);
         }
         self.cells[p] = content;
+        self.board.set(self.shape.plain(p), content);
     }
 
     /// Plays a mark of the side to move on the empty padded cell `p`.
     pub fn play_mark(&mut self, p: usize) {
         let me = self.to_move;
-        let who = mark_of(me);
-        if self.wins_at(p, me) {
+        let was_empty_board = self.pieces == 0;
+        self.set(p, mark_of(me));
+        if self.board.wins_through(me, self.shape.plain(p)) {
             self.winner = Some(me);
         }
-        let was_empty_board = self.pieces == 0;
-        self.set(p, who);
         let shape = Arc::clone(&self.shape);
         if shape.restrict {
             if was_empty_board {
@@ -373,17 +222,6 @@ impl Sim {
                     if self.cells[q as usize] == EMPTY {
                         self.add_near(q as usize);
                     }
-                }
-            }
-        }
-        // New winning cells of `me` lie just past the ends of the run through `p`.
-        let limit = shape.k + 1;
-        for &s in &shape.steps {
-            let back = self.run(p, s, false, who, limit);
-            let fwd = self.run(p, s, true, who, limit);
-            for end in [p - (back + 1) * s, p + (fwd + 1) * s] {
-                if self.cells[end] == EMPTY && self.wins_at(end, me) {
-                    self.wins[me].push(end as u16);
                 }
             }
         }
@@ -419,7 +257,6 @@ impl Sim {
             Piece::Mark => unreachable!(),
         }
         self.rebuild_near();
-        self.rescan_wins();
         self.to_move = 1 - me;
     }
 
@@ -529,96 +366,40 @@ impl Sim {
         }
     }
 
-    /// (attack, defence) of a mark of `me` at `p` (whatever `p` holds now).
+    /// (attack, defence) of a mark of `me` at `p` (whatever `p` holds now): over the
+    /// k-windows through `p` that no block breaks, with `p` counted as empty, `4^own`
+    /// for those without an opposing mark and `4^theirs` for those without an own one.
     fn window_values(&self, p: usize, me: u8, opp: u8) -> (f32, f32) {
-        let k = self.shape.k;
-        let span = 2 * k - 1;
-        let mut line = [WALL; 2 * 64 + 1];
+        let (mi, oi) = (me as usize - 1, opp as usize - 1);
+        let here = self.cells[p];
         let (mut attack, mut defence) = (0.0, 0.0);
-        for &s in &self.shape.steps {
-            // line[k-1] is p; fill outwards until a wall.
-            line[k - 1] = EMPTY;
-            let mut at = p;
-            for j in 1..k {
-                at -= s;
-                let c = self.cells[at];
-                line[k - 1 - j] = c;
-                if c == WALL {
-                    for slot in line.iter_mut().take(k - 1 - j) {
-                        *slot = WALL;
-                    }
-                    break;
-                }
+        for &w in self.board.through(self.shape.plain(p)) {
+            let mut count = self.board.counts(w as usize);
+            match here {
+                EMPTY => {}
+                BLOCK => count[2] -= 1,
+                mark => count[mark as usize - 1] -= 1,
             }
-            at = p;
-            for j in 1..k {
-                at += s;
-                let c = self.cells[at];
-                line[k - 1 + j] = c;
-                if c == WALL {
-                    for slot in line.iter_mut().take(span).skip(k + j) {
-                        *slot = WALL;
-                    }
-                    break;
-                }
+            if count[2] > 0 {
+                continue;
             }
-            for start in 0..k {
-                let (mut own, mut theirs, mut dead) = (0, 0, false);
-                for &c in &line[start..start + k] {
-                    if c == me {
-                        own += 1;
-                    } else if c == opp {
-                        theirs += 1;
-                    } else if c != EMPTY {
-                        dead = true;
-                        break;
-                    }
-                }
-                if dead {
-                    continue;
-                }
-                if theirs == 0 {
-                    attack += self.shape.weight[own];
-                }
-                if own == 0 {
-                    defence += self.shape.weight[theirs];
-                }
+            if count[oi] == 0 {
+                attack += self.shape.weight[count[mi] as usize];
+            }
+            if count[mi] == 0 {
+                defence += self.shape.weight[count[oi] as usize];
             }
         }
         (attack, defence)
     }
 
     /// The static value of the position for the side to move, in `0..1`: a logistic
-    /// of the difference of the two players' window potentials (`4^marks` per open window).
+    /// of the difference of the two players' window potentials (`4^marks` per open
+    /// window holding a mark, kept by the board).
     pub fn evaluate(&self, scale: f32) -> f32 {
-        let me = mark_of(self.to_move);
-        let opp = mark_of(1 - self.to_move);
-        let k = self.shape.k;
-        let (mut mine, mut theirs) = (0.0f32, 0.0f32);
-        for &(start, step) in &self.shape.windows {
-            let (mut a, mut b, mut dead) = (0usize, 0usize, false);
-            let mut at = start as usize;
-            for _ in 0..k {
-                let c = self.cells[at];
-                if c == me {
-                    a += 1;
-                } else if c == opp {
-                    b += 1;
-                } else if c != EMPTY {
-                    dead = true;
-                    break;
-                }
-                at += step as usize;
-            }
-            if dead || (a > 0 && b > 0) {
-                continue;
-            }
-            if b == 0 && a > 0 {
-                mine += self.shape.weight[a];
-            } else if a == 0 && b > 0 {
-                theirs += self.shape.weight[b];
-            }
-        }
+        let score = self.board.score();
+        let mine = score[self.to_move] as f32;
+        let theirs = score[1 - self.to_move] as f32;
         // The side to move gets the tempo: its potential counts a little more.
         let diff = 1.5 * mine - theirs;
         1.0 / (1.0 + (-diff / scale).exp())
@@ -667,28 +448,5 @@ impl Sim {
     }
 }
 
-/// A small, fast generator (xorshift64*) for playouts, seeded from the search's RNG.
-#[derive(Clone, Debug)]
-pub(super) struct FastRng(u64);
-
-impl FastRng {
-    pub fn new(seed: u64) -> FastRng {
-        FastRng(seed | 1)
-    }
-
-    #[inline]
-    pub fn next_u64(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// Uniform in `0..n` (`n > 0`).
-    #[inline]
-    pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() as u128 * n as u128) >> 64) as usize
-    }
-}
+#[cfg(test)]
+mod tests;

@@ -17,16 +17,19 @@
 //!
 //! The root ([`Minimax::analyze`]) keeps one [`RootMove`] per move with its value and,
 //! where proven, its outcome: the place where a threat-space search can later put a
-//! forced win or loss it found before the answer is assembled.
+//! forced win or loss it found before the root driver ([`crate::engine::root`])
+//! assembles the answer. The threat-space search's nodes come out of the same budget.
 
 mod search;
 
 use rand::rngs::StdRng;
 
+use crate::engine::root::{self, Choice, RootResults};
 use crate::engine::tss::{self, RootPlan};
 use crate::engine::tt::TranspositionTable;
 use crate::engine::{
-    pick_among_best, Analysis, Clock, Engine, Evaluation, Limits, MoveEval, Outcome, SearchStats,
+    Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Note, Outcome, SearchContext,
+    SearchPath, WinScale,
 };
 use crate::game::{Move, Player, Position, Symmetry};
 
@@ -54,11 +57,19 @@ struct RootMove {
 }
 
 impl Engine for Minimax {
-    fn analyze(&self, position: &Position, limits: &Limits, rng: &mut StdRng) -> Analysis {
-        let mut clock = Clock::start(limits);
-        let tt =
-            TranspositionTable::growing_for_budget(limits.time.as_millis(), position.cells().len());
-        let mut s = Searcher::new(position, tt, &mut clock);
+    fn analyze_in(
+        &self,
+        position: &Position,
+        limits: &Limits,
+        clock: &mut Budget,
+        _ctx: &mut SearchContext,
+        rng: &mut StdRng,
+    ) -> Analysis {
+        let tt = TranspositionTable::growing_for_budget(
+            clock.time().as_millis(),
+            position.cells().len(),
+        );
+        let mut s = Searcher::new(position, tt, clock);
         let (m, n) = (position.m(), position.n());
 
         // Candidates, merged by the symmetries that fix the position.
@@ -95,7 +106,7 @@ impl Engine for Minimax {
 
         // Threat-space search first (k >= 4): a forced win is played without searching;
         // against the opponent's forced win only the moves that may stop it are searched.
-        let threats = root_threats(position, limits);
+        let threats = root_threats(position, s.clock);
         let proven_win = match &threats.plan {
             RootPlan::Win(proof) => Some((class_of(proof.first_move()), proof.plies())),
             _ => None,
@@ -227,7 +238,7 @@ impl Engine for Minimax {
         // What the threat searches proved overrides the heuristic values.
         if let Some((rep, plies)) = proven_win {
             for e in moves.iter_mut().filter(|e| class_of(e.mv) == rep) {
-                *e = move_eval(e.mv, WIN - plies as i64, Outcome::Win, Some(plies));
+                e.eval = WinScale::SEARCH.eval(Outcome::Win, plies);
             }
         }
         if let (
@@ -246,48 +257,42 @@ impl Engine for Minimax {
                     .iter()
                     .find(|(mv, _)| class_of(*mv) == rep)
                     .map_or(*threat_plies, |&(_, p)| p);
-                *e = move_eval(e.mv, -(WIN - plies as i64), Outcome::Loss, Some(plies));
+                e.eval = WinScale::SEARCH.eval(Outcome::Loss, plies);
             }
         }
-        pick_among_best(&mut moves, rng);
-        let best = moves[0].clone();
-
-        // The principal variation from the table.
-        let mut pv = vec![best.mv];
-        if let RootPlan::Win(proof) = &threats.plan {
-            if proof.first_move() == best.mv {
-                pv = proof.main_line();
-            }
-        }
-        let mut changes = vec![s.make(best.mv)];
-        while pv.len() < completed.max(1) as usize && !s.pos.is_over() {
-            match s.stored_move() {
-                Some(mv) => {
-                    changes.push(s.make(mv));
-                    pv.push(mv);
+        let complete = !s.clock.stopped() || proven_win.is_some();
+        // The nodes and time so far: the line below only reads the table.
+        let spent = s.clock.clone();
+        let plan = &threats.plan;
+        let results = RootResults {
+            choice: Choice::AmongBest,
+            // The proof's line after a proven win, else the table's best moves.
+            line_after: Box::new(move |best| {
+                let mut pv = vec![best];
+                if let RootPlan::Win(proof) = plan {
+                    if proof.first_move() == best {
+                        pv = proof.main_line();
+                    }
                 }
-                None => break,
-            }
-        }
-        while let Some(ch) = changes.pop() {
-            s.unmake(ch);
-        }
-
-        let complete = !s.clock.stopped();
-        let stats = SearchStats {
-            nodes: s.clock.nodes + threats.nodes,
-            depth: completed,
-            elapsed: s.clock.elapsed(),
-            complete: complete || proven_win.is_some(),
-            path: threats.path().map(str::to_string),
+                let mut changes = vec![s.make(best)];
+                while pv.len() < completed.max(1) as usize && !s.pos.is_over() {
+                    match s.stored_move() {
+                        Some(mv) => {
+                            changes.push(s.make(mv));
+                            pv.push(mv);
+                        }
+                        None => break,
+                    }
+                }
+                while let Some(ch) = changes.pop() {
+                    s.unmake(ch);
+                }
+                pv.split_off(1)
+            }),
+            path: threats.note().map(SearchPath::note),
+            ..RootResults::new(moves, completed, complete)
         };
-        Analysis {
-            best: best.mv,
-            evaluation: best.eval,
-            moves,
-            pv,
-            stats,
-        }
+        root::finish(position, results, &spent, rng)
     }
 }
 
@@ -296,37 +301,31 @@ const TSS_SHARE: f64 = 0.25;
 /// Quiet threats the root's VCT may chain.
 const TSS_VCT_DEPTH: u32 = 2;
 
-/// What the root's threat-space search found, and what it cost.
+/// What the root's threat-space search found.
 struct RootThreats {
     plan: RootPlan,
-    nodes: u64,
 }
 
 impl RootThreats {
-    fn path(&self) -> Option<&'static str> {
+    fn note(&self) -> Option<Note> {
         match self.plan {
-            RootPlan::Win(_) => Some("threat-space win"),
-            RootPlan::Defend { .. } => Some("threat-space defence"),
+            RootPlan::Win(_) => Some(Note::ThreatSpaceWin),
+            RootPlan::Defend { .. } => Some(Note::ThreatSpaceDefence),
             RootPlan::Quiet => None,
         }
     }
 }
 
-/// Runs [`tss::plan`] on part of the budget when `k >= 4`.
-fn root_threats(position: &Position, limits: &Limits) -> RootThreats {
+/// Runs [`tss::plan`] on a share of `budget` when `k >= 4`, charging it its nodes.
+fn root_threats(position: &Position, budget: &mut Budget) -> RootThreats {
     if position.k() < 4 {
         return RootThreats {
             plan: RootPlan::Quiet,
-            nodes: 0,
         };
     }
-    let budget = Limits {
-        time: limits.time.mul_f64(TSS_SHARE),
-        nodes: limits.nodes.map(|n| (n as f64 * TSS_SHARE) as u64),
-        ..Limits::default()
-    };
-    let (plan, nodes) = tss::plan(position, Clock::start(&budget), TSS_VCT_DEPTH);
-    RootThreats { plan, nodes }
+    let (plan, nodes) = tss::plan(position, budget.share(TSS_SHARE), TSS_VCT_DEPTH);
+    budget.charge(nodes);
+    RootThreats { plan }
 }
 
 fn move_eval(mv: Move, value: i64, outcome: Outcome, plies: Option<u32>) -> MoveEval {

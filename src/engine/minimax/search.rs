@@ -1,11 +1,12 @@
 //! The depth-limited negamax with alpha-beta under the root: make/unmake on the
-//! [`Position`], the window potential updated incrementally, a transposition table with
-//! bounds and best moves, and the move generator with its candidate restriction.
+//! [`Position`], the window potential kept by the shared line board ([`PotentialBoard`]),
+//! a transposition table with bounds and best moves, and the move generator with its
+//! candidate restriction.
 //!
 //! Where the time goes, and what keeps it short:
 //! - Most nodes are leaves under a node one ply above them (a *frontier* node). The
 //!   incremental evaluation also keeps, per cell, the exact change a mark there would
-//!   make ([`Incremental::gain`]), so a frontier node values every child mark by a
+//!   make ([`PotentialBoard::gain`]), so a frontier node values every child mark by a
 //!   lookup instead of playing it ([`Searcher::frontier`]), and its value is exact.
 //! - Ordering scores come from the same per-cell sums (the gain of a mark for either
 //!   side, winning and four-stopping cells first), the table's move goes first, and
@@ -15,13 +16,13 @@
 
 use std::cmp::Reverse;
 
-use crate::engine::eval::Incremental;
+use crate::engine::board::{content_of, PotentialBoard};
 use crate::engine::tt::{from_tt, pack_move, to_tt, unpack_move, Bound, TranspositionTable};
-use crate::engine::Clock;
+use crate::engine::Budget;
 use crate::game::{Cell, Move, Piece, Player, Position, Undo};
 
 /// The value of a win on move 0; a win on move `p` scores `WIN - p`. Far above any
-/// potential (`window_weight_int` is capped, so sums stay below 10^14).
+/// potential (the board's `4^marks` is capped at `4^15`, so sums stay below 10^14).
 pub const WIN: i64 = 1_000_000_000_000_000;
 /// Values beyond this are wins or losses.
 pub const MATE: i64 = WIN / 2;
@@ -44,9 +45,9 @@ pub struct Change {
 /// The search state: the position, its incremental evaluation, the table and the clock.
 pub struct Searcher<'a> {
     pub pos: Position,
-    pub inc: Incremental,
+    pub board: PotentialBoard,
     pub tt: TranspositionTable,
-    pub clock: &'a mut Clock,
+    pub clock: &'a mut Budget,
     /// True when every legal move is searched (small board): values are then exact
     /// within the depth, and mate scores are proofs.
     pub full_width: bool,
@@ -64,7 +65,7 @@ pub struct Searcher<'a> {
 }
 
 impl<'a> Searcher<'a> {
-    pub fn new(position: &Position, tt: TranspositionTable, clock: &'a mut Clock) -> Self {
+    pub fn new(position: &Position, tt: TranspositionTable, clock: &'a mut Budget) -> Self {
         let cells = position.cells().len();
         let geo = position.geometry();
         let mut zone = Vec::new();
@@ -82,7 +83,7 @@ impl<'a> Searcher<'a> {
         zone_at.push(zone.len() as u32);
         let mut s = Searcher {
             pos: position.clone(),
-            inc: Incremental::new(position),
+            board: PotentialBoard::new(position),
             tt,
             clock,
             full_width: cells <= FULL_WIDTH_CELLS,
@@ -161,8 +162,8 @@ impl<'a> Searcher<'a> {
                 len += 1;
             }
         }
-        for &(c, old, new) in &cells[..len] {
-            self.inc.update(&self.pos, c as usize, old, new);
+        for &(c, _, new) in &cells[..len] {
+            self.board.set(c as usize, content_of(new));
             self.touch(c as usize, if new.is_piece() { 1 } else { -1 });
         }
         Change { undo, cells, len }
@@ -173,7 +174,7 @@ impl<'a> Searcher<'a> {
         self.pos.undo(ch.undo);
         for i in 0..ch.len {
             let (c, old, new) = ch.cells[i];
-            self.inc.update(&self.pos, c as usize, new, old);
+            self.board.set(c as usize, content_of(old));
             self.touch(c as usize, if new.is_piece() { -1 } else { 1 });
         }
     }
@@ -182,11 +183,11 @@ impl<'a> Searcher<'a> {
     #[inline]
     pub fn leaf(&self, ply: u32) -> i64 {
         let me = self.pos.to_move();
-        if self.pos.geometry().overline && self.inc.fours(me) > 0 {
+        if self.pos.geometry().overline && self.board.fours(me.index()) > 0 {
             // a window missing one mark with no obstacle: a mark there wins now
             return WIN - (ply as i64 + 1);
         }
-        self.inc.evaluate(me)
+        self.board.evaluate(me.index())
     }
 
     /// The static value of the legal move `mv` for the side to move: the leaf value
@@ -196,10 +197,12 @@ impl<'a> Searcher<'a> {
             let me = self.pos.to_move();
             let opp = me.opponent();
             let c = mv.cell();
-            if self.pos.geometry().overline && self.inc.fours(opp) > self.inc.completes(opp, c) {
+            if self.pos.geometry().overline
+                && self.board.fours(opp.index()) > self.board.completes(opp.index(), c)
+            {
                 -(WIN - 2)
             } else {
-                self.inc.evaluate(me) + self.inc.gain(me, c)
+                self.board.evaluate(me.index()) + self.board.gain(me.index(), c)
             }
         } else {
             let ch = self.make(mv);
@@ -215,11 +218,11 @@ impl<'a> Searcher<'a> {
     #[inline]
     fn cell_score(&self, cell: usize, me: Player) -> i64 {
         let opp = me.opponent();
-        let mut s = self.inc.gain(me, cell) + self.inc.gain(opp, cell);
-        if self.inc.completes(me, cell) > 0 {
+        let mut s = self.board.gain(me.index(), cell) + self.board.gain(opp.index(), cell);
+        if self.board.completes(me.index(), cell) > 0 {
             s += 1 << 54;
         }
-        if self.inc.completes(opp, cell) > 0 {
+        if self.board.completes(opp.index(), cell) > 0 {
             s += 1 << 52;
         }
         s
@@ -253,7 +256,7 @@ impl<'a> Searcher<'a> {
         let mut hot = vec![false; cells];
         let mut reopen = vec![false; cells];
         for (wi, w) in windows.all.iter().enumerate() {
-            let c = self.inc.counts(wi);
+            let c = self.board.counts(wi);
             if c[2] == 0 && c[mi] == 0 && c[oi] >= strong {
                 for &cell in w.cells.iter() {
                     hot[cell as usize] = true;
@@ -419,7 +422,7 @@ impl<'a> Searcher<'a> {
 
     /// A node one ply above the leaves (with at least two empty cells): every child's
     /// value without playing the marks. A mark's leaf value is the evaluation now plus
-    /// its gain ([`Incremental::gain`]); a mark that completes a line wins; with
+    /// its gain ([`PotentialBoard::gain`]); a mark that completes a line wins; with
     /// overline allowed, a mark that leaves the opponent an open window missing one
     /// mark loses at their next move, as [`Searcher::leaf`] says. Special-piece moves
     /// are played and evaluated. Every child is valued, so the result is exact: the
@@ -430,8 +433,8 @@ impl<'a> Searcher<'a> {
         let ply_i = ply as i64;
         let me = self.pos.to_move();
         let opp = me.opponent();
-        let base = self.inc.evaluate(me);
-        let opp_fours = self.inc.fours(opp);
+        let base = self.board.evaluate(me.index());
+        let opp_fours = self.board.fours(opp.index());
         let overline = self.pos.geometry().overline;
         let cells = self.pos.cells().len();
         let any_piece = self.pos.empties() < cells as u32;
@@ -447,12 +450,12 @@ impl<'a> Searcher<'a> {
                 if centre_only && c != self.centre() {
                     continue;
                 }
-                let v = if self.inc.completes(me, c) > 0 && self.pos.wins_at(c, me) {
+                let v = if self.board.completes(me.index(), c) > 0 && self.pos.wins_at(c, me) {
                     win_now
-                } else if overline && opp_fours > self.inc.completes(opp, c) {
+                } else if overline && opp_fours > self.board.completes(opp.index(), c) {
                     -(WIN - (ply_i + 2))
                 } else {
-                    base + self.inc.gain(me, c)
+                    base + self.board.gain(me.index(), c)
                 };
                 if v > best {
                     best = v;
@@ -521,98 +524,4 @@ impl<'a> Searcher<'a> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engine::Limits;
-    use crate::game::{splitmix64, Hand, Rules};
-
-    /// Plain negamax over the same move generator: no pruning, no table, every child
-    /// played and evaluated.
-    fn reference(s: &mut Searcher, depth: u32, ply: u32) -> i64 {
-        if s.pos.winner().is_some() {
-            return -(WIN - ply as i64);
-        }
-        if !s.pos.has_legal_move() {
-            return 0;
-        }
-        if depth == 0 {
-            return s.leaf(ply);
-        }
-        let mut list = Vec::new();
-        s.moves(&mut list);
-        if list.is_empty() {
-            return s.leaf(ply);
-        }
-        let mut best = i64::MIN;
-        for (_, mv) in list {
-            let ch = s.make(mv);
-            let v = -reference(s, depth - 1, ply + 1);
-            s.unmake(ch);
-            best = best.max(v);
-        }
-        best
-    }
-
-    /// Alpha-beta with its table and its frontier lookups gives, with a full window,
-    /// exactly the value of a plain negamax over the same moves; the incremental state
-    /// is back where it started afterwards.
-    #[test]
-    fn alpha_beta_with_table_and_frontier_equals_plain_negamax() {
-        let none = Hand::default();
-        let some = Hand::new(1, 1, 1);
-        let cases = [
-            // m, n, k, overline, hand, depth, positions
-            (9, 9, 4, true, none, 3, 4),
-            (9, 9, 5, false, some, 2, 4),
-            (10, 8, 4, false, none, 3, 3),
-            (4, 4, 3, true, none, 3, 4),
-            (5, 4, 4, false, some, 2, 4),
-        ];
-        let mut seed = 11u64;
-        let mut checked = 0;
-        for (m, n, k, overline, hand, depth, count) in cases {
-            let rules = Rules::new(m, n, k, overline, [hand, hand]).unwrap();
-            for _ in 0..count {
-                let mut pos = Position::empty(&rules);
-                seed = splitmix64(seed);
-                let plies = 3 + seed % 10;
-                for _ in 0..plies {
-                    if pos.is_over() {
-                        break;
-                    }
-                    let legal = pos.legal_moves();
-                    seed = splitmix64(seed);
-                    pos.play_unchecked(legal[(seed % legal.len() as u64) as usize]);
-                }
-                if pos.is_over() {
-                    continue;
-                }
-                let mut clock =
-                    Clock::start(&Limits::with_time(std::time::Duration::from_secs(600)));
-                let mut s = Searcher::new(&pos, TranspositionTable::new(16), &mut clock);
-                let expected = reference(&mut s, depth, 0);
-                for mv in pos.legal_moves() {
-                    let ch = s.make(mv);
-                    let v = -s.leaf(1);
-                    s.unmake(ch);
-                    assert_eq!(s.static_value(mv), v, "static value of {mv:?}");
-                }
-                let got = s.negamax(depth, 0, -WIN - 1, WIN + 1);
-                assert_eq!(
-                    got,
-                    expected,
-                    "{m}x{n} k={k} depth {depth}: {:?}",
-                    pos.to_rows()
-                );
-                // and again with the table warm
-                assert_eq!(s.negamax(depth, 0, -WIN - 1, WIN + 1), expected);
-                let fresh = Incremental::new(&pos);
-                for p in crate::game::Player::BOTH {
-                    assert_eq!(s.inc.potential(p), fresh.potential(p));
-                }
-                checked += 1;
-            }
-        }
-        assert!(checked >= 12, "only {checked} positions checked");
-    }
-}
+mod tests;

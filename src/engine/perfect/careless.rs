@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use rand::rngs::StdRng;
 use rand::RngExt;
 
-use crate::engine::{Clock, Outcome};
+use crate::engine::{Budget, Outcome};
 use crate::game::{Move, Piece, Position};
 
 use super::{PvTail, Verdict};
@@ -43,7 +43,7 @@ fn flip(v: Val) -> Val {
 
 struct Careless<'a> {
     p: f64,
-    clock: &'a mut Clock,
+    clock: &'a mut Budget,
     rng: &'a mut StdRng,
     memo: HashMap<u64, Val>,
     max_ply: u32,
@@ -98,7 +98,7 @@ impl Careless<'_> {
 pub(super) fn analyze(
     position: &Position,
     p: f64,
-    clock: &mut Clock,
+    clock: &mut Budget,
     rng: &mut StdRng,
 ) -> (Vec<Verdict>, PvTail, u32) {
     let mut pos = position.clone();

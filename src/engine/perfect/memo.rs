@@ -1,4 +1,5 @@
-//! A table of solved small positions, kept between calls on each thread.
+//! A table of solved small positions, kept between calls in the caller's
+//! [`SearchContext`](crate::engine::SearchContext).
 //!
 //! A game frontend on a small board (tic-tac-toe, 4x4) asks about the same few thousand
 //! positions again and again, and every exact answer is a pure function of the position:
@@ -7,18 +8,18 @@
 //! ([`super::finish`]), so a remembered answer is the same answer, seed for seed, as a
 //! fresh search. Only complete solves (every move proven, the clock never stopped) of
 //! boards with at most [`MAX_CELLS`] cells and no mistakes are kept; the table holds at
-//! most [`CAPACITY`] positions per thread and starts over when full.
+//! most [`CAPACITY`] positions per context and starts over when full.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use super::Verdict;
+use crate::engine::context::Kept;
 use crate::game::{Cell, Hand, Move, Player, Position};
 
 /// The largest board (in cells) whose solved positions are remembered.
 pub const MAX_CELLS: usize = 16;
-/// Positions remembered per thread.
+/// Positions remembered per context.
 pub const CAPACITY: usize = 1 << 13;
 
 /// Everything the exact answer depends on.
@@ -67,14 +68,25 @@ impl Solved {
     }
 }
 
-thread_local! {
-    static TABLE: RefCell<HashMap<Key, Rc<Solved>>> = RefCell::new(HashMap::new());
+/// The solved positions a context keeps.
+#[derive(Default)]
+pub struct SolvedPositions {
+    table: HashMap<Key, Arc<Solved>>,
 }
 
-/// Forgets every position this thread solved, so that the next call searches (benches
-/// that measure the search itself call this before each call).
-pub fn forget() {
-    TABLE.with(|t| t.borrow_mut().clear());
+impl Kept for SolvedPositions {
+    fn bytes(&self) -> usize {
+        // Each entry: the key's cells, the verdicts and lines, and the map's own slot.
+        self.table
+            .iter()
+            .map(|(k, s)| {
+                k.cells.len()
+                    + s.verdicts.len() * std::mem::size_of::<Verdict>()
+                    + s.lines.iter().map(|(_, l)| 16 + l.len() * 8).sum::<usize>()
+                    + 160
+            })
+            .sum()
+    }
 }
 
 /// True when answers for `position` are remembered.
@@ -82,22 +94,21 @@ pub fn applies(position: &Position) -> bool {
     position.cells().len() <= MAX_CELLS
 }
 
-/// The remembered answer for `position`, if this thread solved it before.
-pub fn recall(position: &Position) -> Option<Rc<Solved>> {
-    TABLE.with(|t| t.borrow().get(&Key::of(position)).cloned())
-}
+impl SolvedPositions {
+    /// The remembered answer for `position`, if it was solved before.
+    pub fn recall(&self, position: &Position) -> Option<Arc<Solved>> {
+        self.table.get(&Key::of(position)).cloned()
+    }
 
-/// Remembers the complete answer for `position`.
-pub fn remember(position: &Position, solved: Solved) -> Rc<Solved> {
-    let solved = Rc::new(solved);
-    TABLE.with(|t| {
-        let mut t = t.borrow_mut();
-        if t.len() >= CAPACITY {
-            t.clear();
+    /// Remembers the complete answer for `position`.
+    pub fn remember(&mut self, position: &Position, solved: Solved) -> Arc<Solved> {
+        let solved = Arc::new(solved);
+        if self.table.len() >= CAPACITY {
+            self.table.clear();
         }
-        t.insert(Key::of(position), Rc::clone(&solved));
-    });
-    solved
+        self.table.insert(Key::of(position), Arc::clone(&solved));
+        solved
+    }
 }
 
 #[cfg(test)]
@@ -106,7 +117,7 @@ mod tests {
     use rand::SeedableRng;
 
     use crate::engine::perfect::Perfect;
-    use crate::engine::{Engine, Limits};
+    use crate::engine::{Engine, Limits, SearchContext};
     use crate::game::{parse_board_string, Position, Rules};
 
     fn position(m: u64, n: u64, k: u64, board: &str) -> Position {
@@ -115,27 +126,25 @@ mod tests {
         Position::from_cells(&rules, cells, None).unwrap()
     }
 
-    fn answer(p: &Position, seed: u64) -> crate::engine::Analysis {
-        Perfect.analyze(p, &Limits::default(), &mut StdRng::seed_from_u64(seed))
+    fn answer(p: &Position, seed: u64, ctx: &mut SearchContext) -> crate::engine::Analysis {
+        Perfect.analyze_with(p, &Limits::default(), ctx, &mut StdRng::seed_from_u64(seed))
     }
 
     #[test]
     fn a_remembered_answer_is_the_searched_answer() {
         let p = position(3, 3, 3, "x../.o./...");
-        let first = answer(&p, 5);
+        let mut ctx = SearchContext::new();
+        let first = answer(&p, 5, &mut ctx);
         assert!(first.stats.nodes > 0, "the first call searches");
         assert!(first.stats.complete);
         for seed in [5, 6, 7, 8] {
-            let fresh = answer(&p, seed);
+            let fresh = answer(&p, seed, &mut ctx);
             assert_eq!(
                 fresh.stats.nodes, 0,
                 "later calls are answered from the table"
             );
-            let searched = {
-                // The same position under another thread's (empty) table: a real search.
-                let p = p.clone();
-                std::thread::spawn(move || answer(&p, seed)).join().unwrap()
-            };
+            // The same position with a new (empty) context: a real search.
+            let searched = answer(&p, seed, &mut SearchContext::new());
             assert!(searched.stats.nodes > 0);
             assert_eq!(fresh.best, searched.best);
             assert_eq!(fresh.moves, searched.moves);
@@ -144,16 +153,38 @@ mod tests {
         }
     }
 
+    /// A search limited by nodes neither reads the table nor depends on it: the same
+    /// answer, node count included, whatever the context saw before.
+    #[test]
+    fn a_node_limited_search_ignores_what_the_context_kept() {
+        let p = position(3, 3, 3, "x../.o./...");
+        let limits = Limits {
+            nodes: Some(1_000_000),
+            ..Limits::default()
+        };
+        let mut used = SearchContext::new();
+        answer(&p, 5, &mut used);
+        let run = |ctx: &mut SearchContext| {
+            Perfect.analyze_with(&p, &limits, ctx, &mut StdRng::seed_from_u64(5))
+        };
+        let after = run(&mut used);
+        let fresh = run(&mut SearchContext::new());
+        assert!(after.stats.nodes > 0);
+        assert_eq!(after.stats.nodes, fresh.stats.nodes);
+        assert_eq!(after.moves, fresh.moves);
+    }
+
     #[test]
     fn positions_that_differ_only_in_the_rules_are_told_apart() {
         use crate::engine::Outcome;
         // The same cells: a draw for every move with k = 3, an immediate win with k = 2.
         let k3 = position(3, 3, 3, "x../.o./...");
         let k2 = position(3, 3, 2, "x../.o./...");
+        let mut ctx = SearchContext::new();
         for _ in 0..2 {
-            let a = answer(&k3, 1);
+            let a = answer(&k3, 1, &mut ctx);
             assert!(a.moves.iter().all(|e| e.eval.outcome == Outcome::Draw));
-            let b = answer(&k2, 1);
+            let b = answer(&k2, 1, &mut ctx);
             assert_eq!(b.evaluation.outcome, Outcome::Win);
             assert_eq!(b.evaluation.plies, Some(1));
         }

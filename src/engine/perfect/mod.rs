@@ -25,21 +25,16 @@ mod search;
 
 use rand::rngs::StdRng;
 
+use crate::engine::root::{self, Choice, RootResults};
 use crate::engine::tt::{budget_bits, TranspositionTable};
 use crate::engine::{
-    pick_among_best, Analysis, Clock, Engine, Evaluation, Limits, MoveEval, Outcome, SearchStats,
+    Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Outcome, SearchContext, WinScale,
 };
 use crate::game::{Move, Piece, Position};
 
 use bits::Bits;
 use board::Shape;
 use search::{Solver, WIN};
-
-/// Forgets the small positions this thread has solved ([`memo`]): the next call on one
-/// of them searches again. For benches that measure the search, not the lookup.
-pub fn forget_solved_positions() {
-    memo::forget();
-}
 
 /// The exact solver.
 #[derive(Clone, Debug, Default)]
@@ -63,53 +58,66 @@ impl Verdict {
     }
 }
 
-/// The score of an outcome: `10000 - plies` for a win (1 when the plies are not known),
-/// 0 for a draw, -1 for unknown, `-10000 + plies` for a loss (-5000 when the plies are
-/// not known). So win > draw > unknown > loss, faster wins and slower losses first.
+/// The score of an outcome: `10000 - plies` for a win ([`WinScale::OUTCOME`]; 1 when the
+/// plies are not known), 0 for a draw, -1 for unknown, `-10000 + plies` for a loss (-5000
+/// when the plies are not known). So win > draw > unknown > loss, faster wins and slower
+/// losses first.
 pub fn outcome_score(outcome: Outcome, plies: Option<u32>) -> f64 {
     match (outcome, plies) {
-        (Outcome::Win, Some(p)) => 10000.0 - p as f64,
+        (Outcome::Win | Outcome::Loss, Some(p)) => WinScale::OUTCOME.proven(outcome, p),
         (Outcome::Win, None) => 1.0,
         (Outcome::Draw, _) => 0.0,
         (Outcome::Unknown, _) => -1.0,
-        (Outcome::Loss, Some(p)) => -10000.0 + p as f64,
         (Outcome::Loss, None) => -5000.0,
     }
 }
 
 impl Engine for Perfect {
-    fn analyze(&self, position: &Position, limits: &Limits, rng: &mut StdRng) -> Analysis {
-        let mut clock = Clock::start(limits);
+    fn analyze_in(
+        &self,
+        position: &Position,
+        limits: &Limits,
+        clock: &mut Budget,
+        ctx: &mut SearchContext,
+        rng: &mut StdRng,
+    ) -> Analysis {
         let (verdicts, pv_tail, depth) = if limits.mistake_probability > 0.0 {
-            careless::analyze(position, limits.mistake_probability, &mut clock, rng)
+            careless::analyze(position, limits.mistake_probability, clock, rng)
         } else if memo::applies(position) {
-            solve_remembered(position, limits, &mut clock)
+            // A search limited by nodes starts as if nothing were kept, so that its
+            // answer does not depend on what ran before it (see [`crate::engine::context`]).
+            let mut fresh = memo::SolvedPositions::default();
+            let table = if clock.node_limit().is_none() {
+                ctx.kept::<memo::SolvedPositions>()
+            } else {
+                &mut fresh
+            };
+            solve_remembered(position, table, clock)
         } else if position.m() * position.n() <= 64 {
-            solve::<u64>(position, limits, &mut clock)
+            solve::<u64>(position, clock)
         } else if position.m() * position.n() <= 128 {
-            solve::<u128>(position, limits, &mut clock)
+            solve::<u128>(position, clock)
         } else {
             shallow(position)
         };
-        finish(verdicts, pv_tail, depth, &clock, rng)
+        finish(position, verdicts, pv_tail, depth, clock, rng)
     }
 }
 
 /// The principal variation after a root move, as far as the search can tell.
 type PvTail = Box<dyn Fn(Move) -> Vec<Move>>;
 
-/// [`solve`] for a small board, through this thread's table of solved positions
-/// ([`memo`]): a position solved before is answered from the table, a complete new
-/// solve is remembered.
+/// [`solve`] for a small board, through a table of solved positions ([`memo`]): a
+/// position solved before is answered from the table, a complete new solve is remembered.
 fn solve_remembered(
     position: &Position,
-    limits: &Limits,
-    clock: &mut Clock,
+    table: &mut memo::SolvedPositions,
+    clock: &mut Budget,
 ) -> (Vec<Verdict>, PvTail, u32) {
-    let solved = match memo::recall(position) {
+    let solved = match table.recall(position) {
         Some(solved) => solved,
         None => {
-            let (verdicts, pv_tail, depth) = solve::<u64>(position, limits, clock);
+            let (verdicts, pv_tail, depth) = solve::<u64>(position, clock);
             if clock.stopped() || verdicts.iter().any(|v| v.outcome == Outcome::Unknown) {
                 return (verdicts, pv_tail, depth);
             }
@@ -122,7 +130,7 @@ fn solve_remembered(
                 .filter(|v| outcome_score(v.outcome, v.plies) == best)
                 .map(|v| (v.mv, pv_tail(v.mv)))
                 .collect();
-            memo::remember(
+            table.remember(
                 position,
                 memo::Solved {
                     verdicts,
@@ -137,15 +145,17 @@ fn solve_remembered(
     (verdicts, Box::new(move |mv| solved.line_after(mv)), depth)
 }
 
-/// Builds the answer: scores, the chosen move (random among the best), the order.
+/// Hands the verdicts to the root driver: scores, the chosen move (random among the
+/// best), the order, the line after it.
 fn finish(
+    position: &Position,
     verdicts: Vec<Verdict>,
     pv_tail: PvTail,
     depth: u32,
-    clock: &Clock,
+    clock: &Budget,
     rng: &mut StdRng,
 ) -> Analysis {
-    let mut moves: Vec<MoveEval> = verdicts
+    let moves: Vec<MoveEval> = verdicts
         .iter()
         .map(|v| MoveEval {
             mv: v.mv,
@@ -157,37 +167,25 @@ fn finish(
             action: None,
         })
         .collect();
-    pick_among_best(&mut moves, rng);
-    let best = moves[0].clone();
-    let mut pv = vec![best.mv];
-    pv.extend(pv_tail(best.mv));
     let complete = !clock.stopped() && moves.iter().all(|e| e.eval.outcome != Outcome::Unknown);
-    Analysis {
-        best: best.mv,
-        evaluation: best.eval,
-        moves,
-        pv,
-        stats: SearchStats {
-            nodes: clock.nodes,
-            depth,
-            elapsed: clock.elapsed(),
-            complete,
-            path: None,
-        },
-    }
+    let results = RootResults {
+        choice: Choice::AmongBest,
+        line_after: pv_tail,
+        ..RootResults::new(moves, depth, complete)
+    };
+    root::finish(position, results, clock, rng)
 }
 
 /// Solves `position` on bit sets of type `B`.
 fn solve<B: Bits + 'static>(
     position: &Position,
-    limits: &Limits,
-    clock: &mut Clock,
+    clock: &mut Budget,
 ) -> (Vec<Verdict>, PvTail, u32) {
     let shape = Shape::<B>::new(position.geometry()).expect("the board fits the bit set");
     let root = shape.state(position);
     let legal = position.legal_moves();
     // A small table that grows as the search fills it: tiny boards zero little memory.
-    let most = budget_bits(limits.time.as_millis(), position.cells().len());
+    let most = budget_bits(clock.time().as_millis(), position.cells().len());
     let tt = TranspositionTable::growing(most.min(10), most);
     let mut solver = Solver::new(&shape, tt, clock);
 

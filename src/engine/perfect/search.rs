@@ -54,52 +54,25 @@
 //! open window ("dead" cells) are all alike, so only one of them is tried.
 
 use crate::engine::tt::{from_tt, pack_move, to_tt, unpack_move, Bound, TranspositionTable};
-use crate::engine::Clock;
+use crate::engine::Budget;
 use crate::game::{Move, Piece};
 
 use super::bits::{cells, Bits};
 use super::board::{Shape, State};
 
+mod pairing;
+mod scan;
+
+use pairing::Quick;
+
 /// The value of a win on move 0; a win on move `p` is worth `WIN - p`.
 pub const WIN: i32 = 1 << 24;
 const MATE: i64 = (WIN / 2) as i64;
-/// How many steps the pairing search may take at one node before it gives up. (With
-/// the move order of the module doc: 32 steps, 6,5,4 in 67.5k nodes and 665M
-/// instructions, 7,7,5 in 472k nodes; 48 steps, 65.3k, 672M, 334k; 64 steps, 64.4k,
-/// 680M, 266k.)
-const PAIRING_STEPS: u32 = 48;
-/// The set of the `n` lowest bits (`n` at most 64).
-fn low_bits(n: usize) -> u64 {
-    if n >= 64 {
-        u64::MAX
-    } else {
-        (1 << n) - 1
-    }
-}
-
-/// How many first marks [`Solver::pairs_after_mark`] tries.
-const PAIRING_CELLS: usize = 3;
-
-/// What one pass over the windows learns about a position.
-pub struct Scan<B> {
-    /// Cells where a mark of x / o wins now.
-    pub threats: [B; 2],
-    /// Erdős–Selfridge potential of x / o: sum over open windows of `2^-missing`.
-    pub potential: [f64; 2],
-    /// The fewest marks x / o still needs in any open window (`u32::MAX` when none).
-    pub missing: [u32; 2],
-    /// Empty cells on some window that someone can still complete.
-    pub live: B,
-    /// Whether x / o has a cell whose mark would leave two different winning cells
-    /// ("a double"; only worked out by a scan with scores).
-    pub doubles: [bool; 2],
-}
-
 /// The exact solver over one board shape.
 pub struct Solver<'a, B: Bits> {
     pub shape: &'a Shape<B>,
     pub tt: TranspositionTable,
-    pub clock: &'a mut Clock,
+    pub clock: &'a mut Budget,
     /// Set once the clock stopped the search: every value since is meaningless.
     pub aborted: bool,
     /// The deepest ply reached.
@@ -139,7 +112,7 @@ pub struct Solver<'a, B: Bits> {
 }
 
 impl<'a, B: Bits> Solver<'a, B> {
-    pub fn new(shape: &'a Shape<B>, tt: TranspositionTable, clock: &'a mut Clock) -> Self {
+    pub fn new(shape: &'a Shape<B>, tt: TranspositionTable, clock: &'a mut Budget) -> Self {
         Solver {
             shape,
             tt,
@@ -159,132 +132,6 @@ impl<'a, B: Bits> Solver<'a, B> {
             history: [vec![0; shape.cells], vec![0; shape.cells]],
             killers: Vec::new(),
             makes: vec![[B::default(); 2]; shape.cells],
-        }
-    }
-
-    /// One pass over the windows; with `score`, also the open windows of each player
-    /// (with their weights) and the cells that would make a double, the input of the
-    /// per-cell weights ([`Solver::cell_weights`], [`Solver::order_scores`]).
-    pub fn scan(&mut self, st: &State<B>, score: bool) -> Scan<B> {
-        self.scan_within(st, score, [u32::MAX; 2])
-    }
-
-    /// [`Solver::scan`] where x / o can place at most `marks[p]` more marks in time
-    /// (see [`Solver::deadline_marks`]): their windows that miss more count as dead.
-    fn scan_within(&mut self, st: &State<B>, score: bool, marks: [u32; 2]) -> Scan<B> {
-        let shape = self.shape;
-        let k = shape.k;
-        let occupied = st.occupied();
-        // Marks each side can still place (while no piece can clear cells): a window
-        // missing more is dead for its owner.
-        let left = if st.can_clear() {
-            [u32::MAX; 2]
-        } else {
-            let empties = (shape.full & !occupied).count();
-            let mut l = [empties / 2; 2];
-            l[st.side] = empties.div_ceil(2);
-            [l[0].min(marks[0]), l[1].min(marks[1])]
-        };
-        let mut out = Scan {
-            threats: [B::default(); 2],
-            potential: [0.0; 2],
-            missing: [u32::MAX; 2],
-            live: B::default(),
-            doubles: [false; 2],
-        };
-        if score {
-            self.es_ready = [false; 2];
-            for p in 0..2 {
-                self.open[p].clear();
-                self.open_own[p].clear();
-            }
-            self.makes.iter_mut().for_each(|m| *m = [B::default(); 2]);
-        }
-        for line in &shape.lines {
-            let mask = line.mask;
-            if !(st.blocks & mask).none() {
-                continue;
-            }
-            let (xs, os) = (st.marks[0] & mask, st.marks[1] & mask);
-            // Whose window it can still be: both players' while it is empty, else only
-            // the one player with marks in it.
-            let (owners, own): (&[usize], u32) = match (xs.none(), os.none()) {
-                (true, true) => (&[0, 1], 0),
-                (false, true) => (&[0], xs.count()),
-                (true, false) => (&[1], os.count()),
-                (false, false) => continue,
-            };
-            if own >= k {
-                continue;
-            }
-            let empty = mask & !occupied;
-            let missing = k - own;
-            for &p in owners {
-                if missing > left[p] || (!shape.overline && !(st.marks[p] & line.ext).none()) {
-                    continue;
-                }
-                out.potential[p] += shape.inv_pow[missing as usize];
-                out.missing[p] = out.missing[p].min(missing);
-                out.live |= empty;
-                if missing == 1 {
-                    out.threats[p] |= empty;
-                }
-                if score {
-                    self.open[p].push(empty);
-                    self.open_own[p].push(own as u8);
-                    if missing == 2 {
-                        let (a, b) = (empty.first(), empty.rest().first());
-                        let (made_a, made_b) = (self.makes[a][p], self.makes[b][p]);
-                        out.doubles[p] |=
-                            !(made_a & !B::bit(b)).none() || !(made_b & !B::bit(a)).none();
-                        self.makes[a][p] = made_a | B::bit(b);
-                        self.makes[b][p] = made_b | B::bit(a);
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    /// Fills `es` for player `p` from the open windows of the last scan with scores
-    /// (once per scan: only nodes that get this far need it).
-    fn cell_weights(&mut self, p: usize) {
-        if self.es_ready[p] {
-            return;
-        }
-        self.es_ready[p] = true;
-        self.es.iter_mut().for_each(|e| e[p] = 0.0);
-        let (k, inv_pow) = (self.shape.k, &self.shape.inv_pow);
-        for (&w, &own) in self.open[p].iter().zip(&self.open_own[p]) {
-            let es = inv_pow[(k - own as u32) as usize];
-            for c in cells(w) {
-                self.es[c][p] += es;
-            }
-        }
-    }
-
-    /// The most one mark can change player `p`'s potential: the largest per-cell
-    /// Erdős–Selfridge weight of the last scan with scores.
-    fn swing(&mut self, p: usize) -> f64 {
-        self.cell_weights(p);
-        self.es.iter().fold(0.0, |m, e| m.max(e[p]))
-    }
-
-    /// The move-ordering score of every empty cell, from the open windows of the last
-    /// scan with scores: every still-open window through it, for either player,
-    /// weighted by how full it already is. An `attacker`'s own windows (the side to move
-    /// when only a win counts for it) weigh as if they held one more mark. Only nodes
-    /// that try moves need it.
-    pub fn order_scores(&mut self, attacker: Option<usize>) {
-        self.scores.iter_mut().for_each(|s| *s = 0);
-        for p in 0..2 {
-            let bonus = usize::from(attacker == Some(p));
-            for (&w, &own) in self.open[p].iter().zip(&self.open_own[p]) {
-                let weight = self.shape.weight[own as usize + bonus];
-                for c in cells(w) {
-                    self.scores[c] += weight;
-                }
-            }
         }
     }
 
@@ -646,140 +493,6 @@ impl<'a, B: Bits> Solver<'a, B> {
         doubled.then_some(answers | counters)
     }
 
-    /// Prepares [`Solver::cover`] for player `p`'s open windows (from the last scan with
-    /// scores): for every cell, the set of those windows through it. False when `p`
-    /// has more than 64 open windows (the pairing search then does not run).
-    fn pairing_setup(&mut self, p: usize) -> bool {
-        let open = &self.open[p];
-        if open.len() > 64 {
-            return false;
-        }
-        self.through.iter_mut().for_each(|t| *t = 0);
-        for (i, &w) in open.iter().enumerate() {
-            for c in cells(w) {
-                self.through[c] |= 1 << i;
-            }
-        }
-        true
-    }
-
-    /// True when the opponent of `me` (the side to move) can never complete a line
-    /// because `me` has a pairing strategy: the opponent's open windows (from the last
-    /// scan with scores) can each be given a pair of empty cells inside it, all pairs
-    /// disjoint, so that answering a mark on one cell of a pair with the other cell
-    /// keeps every window from filling. Either at once (the extra move cannot hurt) or
-    /// after a mark of `me` on one of the few cells most of the opponent's windows go
-    /// through (the only cell, if the opponent has a threat), which kills those windows.
-    /// Not tried when the opponent has too many open windows for the empty cells
-    /// ([`pairing_in_reach`]). Only valid while nobody can clear cells.
-    fn pairs_after_mark(&mut self, me: usize, threats: B, empties: B) -> bool {
-        let opp = me ^ 1;
-        if !pairing_in_reach(self.open[opp].len(), empties) || !self.pairing_setup(opp) {
-            return false;
-        }
-        let all = low_bits(self.open[opp].len());
-        let mut tries = [usize::MAX; PAIRING_CELLS + 1];
-        if !threats.none() {
-            // A threat must be blocked first; two cannot be.
-            if threats.count() > 1 {
-                return false;
-            }
-            tries[0] = threats.first();
-        } else {
-            self.cell_weights(opp);
-            heaviest(&self.es, opp, empties, &mut tries[1..]);
-        }
-        tries
-            .iter()
-            .filter(|&&c| c != usize::MAX)
-            .any(|&c| pairing_after(&self.open[opp], &self.through, all, c, B::default()).is_some())
-    }
-
-    /// Keeps what [`Solver::refuted_by_pairing`] needs at `ply` about the mover `me`'s
-    /// open windows (from the last scan with scores): the children's scans overwrite
-    /// the solver's own copy. False when a pairing is out of reach
-    /// ([`pairing_in_reach`]).
-    fn quick_setup(&mut self, ply: usize, me: usize, empties: B) -> bool {
-        let n = self.open[me].len();
-        if !pairing_in_reach(n, empties) {
-            return false;
-        }
-        while self.quick.len() <= ply {
-            self.quick.push(Quick {
-                open: Vec::new(),
-                through: vec![0; self.shape.cells],
-                makes: vec![B::default(); self.shape.cells],
-                tries: [usize::MAX; PAIRING_CELLS + 2],
-                pairings: [None; PAIRING_CELLS + 2],
-            });
-        }
-        self.cell_weights(me);
-        let q = &mut self.quick[ply];
-        q.pairings = [None; PAIRING_CELLS + 2];
-        q.open.clear();
-        q.open.extend_from_slice(&self.open[me]);
-        q.through.iter_mut().for_each(|t| *t = 0);
-        for (i, &w) in q.open.iter().enumerate() {
-            for c in cells(w) {
-                q.through[c] |= 1 << i;
-            }
-        }
-        for (c, m) in q.makes.iter_mut().enumerate() {
-            *m = self.makes[c][me];
-        }
-        // The heaviest cells for the mover's potential, one more than the pairing
-        // search tries (the mark itself may be one of them).
-        heaviest(&self.es, me, empties, &mut q.tries);
-        true
-    }
-
-    /// True when the mover's mark on `cell` cannot win for them because the opponent,
-    /// replying, has a pairing strategy ([`Solver::pairs_after_mark`]), found from what
-    /// [`Solver::quick_setup`] kept at `ply`: the child is then not searched at all.
-    /// The pairings after the opponent's reply on each of the few tried cells are found
-    /// once per node: a mark outside a pairing's cells leaves it whole. Only valid while
-    /// nobody can clear cells.
-    fn refuted_by_pairing(&mut self, ply: usize, cell: usize) -> bool {
-        let q = &mut self.quick[ply];
-        let all = low_bits(q.open.len());
-        let made = q.makes[cell];
-        let used = B::bit(cell);
-        if !made.none() {
-            // The mark makes a threat: the reply must block it; two cannot be blocked.
-            if !made.rest().none() {
-                return false;
-            }
-            let t = made.first();
-            return q.pairing_after(t, all, used).is_some();
-        }
-        let mut tried = 0;
-        for i in 0..q.tries.len() {
-            let t = q.tries[i];
-            if t == usize::MAX || tried == PAIRING_CELLS {
-                break;
-            }
-            if t == cell {
-                continue;
-            }
-            tried += 1;
-            let found = match q.pairings[i] {
-                Some(found) => found,
-                None => {
-                    let found = q.pairing_after(t, all, B::default());
-                    q.pairings[i] = Some(found);
-                    found
-                }
-            };
-            match found {
-                Some(pairs) if !pairs.has(cell) => return true,
-                // The mark takes a cell of that pairing: look for another.
-                Some(_) if q.pairing_after(t, all, used).is_some() => return true,
-                _ => {}
-            }
-        }
-        false
-    }
-
     /// Keeps the mover `me`'s `makes` (from the last scan with scores) for
     /// [`Solver::forced_reply`] at `ply`.
     fn keep_makes(&mut self, ply: usize, me: usize) {
@@ -837,149 +550,5 @@ impl<'a, B: Bits> Solver<'a, B> {
         let mv = unpack_move(e.mv)?;
         let back = &self.shape.maps[self.shape.inverse[sym]];
         Some(Move::new(back[mv.cell()] as usize, mv.piece))
-    }
-}
-
-/// Finds disjoint pairs of cells outside `used`, one inside each of the windows of
-/// `open` in `uncovered` (bits of the list; `through[c]` holds the windows through cell
-/// `c`): a small backtracking search, the window with the fewest free cells first, that
-/// gives up (answers `None`) after `steps` steps. Found: `used` with every pair's cells.
-fn cover<B: Bits>(
-    open: &[B],
-    through: &[u64],
-    uncovered: u64,
-    used: B,
-    steps: &mut u32,
-) -> Option<B> {
-    if uncovered == 0 {
-        return Some(used);
-    }
-    if *steps == 0 {
-        return None;
-    }
-    *steps -= 1;
-    let mut pick = B::default();
-    let mut fewest = u32::MAX;
-    let mut rest = uncovered;
-    while rest != 0 {
-        let i = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        let free = open[i] & !used;
-        // The number of free cells, without a full count for the common small cases.
-        let second = free.rest();
-        if free.none() || second.none() {
-            return None;
-        }
-        let third = second.rest();
-        let n = if third.none() {
-            2
-        } else if third.rest().none() {
-            3
-        } else if fewest <= 4 {
-            // Four free cells or more: not fewer than the fewest so far.
-            continue;
-        } else {
-            let more = third.rest().rest();
-            if more.none() {
-                4
-            } else {
-                4 + more.count()
-            }
-        };
-        if n < fewest {
-            fewest = n;
-            pick = free;
-            if n == 2 {
-                break;
-            }
-        }
-    }
-    let mut firsts = pick;
-    while !firsts.none() {
-        let a = firsts.first();
-        firsts = firsts.rest();
-        for b in cells(firsts) {
-            let covered = through[a] & through[b];
-            let pair = B::bit(a) | B::bit(b);
-            let found = cover(open, through, uncovered & !covered, used | pair, steps);
-            if found.is_some() || *steps == 0 {
-                return found;
-            }
-        }
-    }
-    None
-}
-
-/// True when a pairing search for `windows` open windows among `empties` is worth
-/// trying: at most 64 windows (the search's bit sets), and fewer than the empty
-/// cells. With more, a pairing is rarely found (on 6,5,4, tried with more than 24
-/// windows: under one in a hundred), and the failed searches cost the most. (6,5,4
-/// with the move order of the module doc: 672M instructions with the bound at the
-/// number of empty cells, 665M at one fewer, 672M at two fewer, 685M at three fewer;
-/// the 7,7,5 nodes about the same.)
-fn pairing_in_reach<B: Bits>(windows: usize, empties: B) -> bool {
-    windows <= 64 && windows < empties.count() as usize
-}
-
-/// What a node keeps to refute its own marks by pairing without searching them
-/// ([`Solver::refuted_by_pairing`]): the mover's open windows, the windows through each
-/// cell, the cells a mark would make winning, and the cells most of those windows go
-/// through.
-struct Quick<B> {
-    open: Vec<B>,
-    through: Vec<u64>,
-    makes: Vec<B>,
-    tries: [usize; PAIRING_CELLS + 2],
-    /// Per try, once looked for: the cells of a pairing after the opponent's mark
-    /// there (with the try itself), or `None` when none was found.
-    pairings: [Option<Option<B>>; PAIRING_CELLS + 2],
-}
-
-impl<B: Bits> Quick<B> {
-    /// The cells of a pairing of the open windows (of `all`) after the opponent's mark
-    /// on `t`, which takes the windows through `t` and uses no cell of `used`; the
-    /// pairing includes `t` itself and `used`. `None` when none is found within
-    /// [`PAIRING_STEPS`].
-    fn pairing_after(&self, t: usize, all: u64, used: B) -> Option<B> {
-        pairing_after(&self.open, &self.through, all, t, used)
-    }
-}
-
-/// The cells of a pairing of the windows of `open` (the bits of `all`; `through[c]`
-/// holds the windows through cell `c`) after the opponent's mark on `t`, which takes
-/// the windows through `t`, using no cell of `used`; the pairing includes `t` itself
-/// and `used`. `None` when none is found within [`PAIRING_STEPS`].
-fn pairing_after<B: Bits>(open: &[B], through: &[u64], all: u64, t: usize, used: B) -> Option<B> {
-    let mut steps = PAIRING_STEPS;
-    cover(
-        open,
-        through,
-        all & !through[t],
-        used | B::bit(t),
-        &mut steps,
-    )
-}
-
-/// Fills `out` with the empty cells of `empties` of the largest Erdős–Selfridge weight
-/// `es[c][p]` for player `p`, heaviest first (the earlier cell first among equals);
-/// cells of no weight are left out, and unused places hold `usize::MAX`.
-fn heaviest<B: Bits>(es: &[[f64; 2]], p: usize, empties: B, out: &mut [usize]) {
-    let n = out.len();
-    out.fill(usize::MAX);
-    let mut weights = [0.0f64; PAIRING_CELLS + 2];
-    let weights = &mut weights[..n];
-    for c in cells(empties) {
-        let w = es[c][p];
-        let mut i = n - 1;
-        if w <= weights[i] {
-            continue;
-        }
-        while i > 0 && weights[i - 1] < w {
-            weights[i] = weights[i - 1];
-            out[i] = out[i - 1];
-            i -= 1;
-        }
-        weights[i] = w;
-        out[i] = c;
     }
 }

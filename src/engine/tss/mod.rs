@@ -8,7 +8,7 @@
 //! move that could spoil that VCF (the cells the VCF uses, and the cells where the
 //! defender could build a four or five along it; every other move leaves the VCF
 //! standing). Fives, fours and threes come from per-window counts kept in sets
-//! ([`board`]), so nothing scans the board; both searches keep a transposition table.
+//! (the shared [`LineBoard`]), so nothing scans the board; both searches keep a transposition table.
 //!
 //! Exactly-k is respected (with overline off a line that would grow past `k` is no
 //! four). A defender holding blocks may answer a four with a block: both answers are
@@ -17,19 +17,20 @@
 //!
 //! A [`Proof`] is a strategy tree: the attacker's move, the defender replies that need
 //! their own continuation, and one continuation that wins against every other reply.
+//!
+//! [`LineBoard`]: crate::engine::board::LineBoard
 
-pub(crate) mod board;
 mod root;
 pub(crate) mod search;
 
 use std::time::Duration;
 
-use crate::engine::{Clock, Limits};
+use crate::engine::board::{stone, PatternBoard, BLOCK, EMPTY};
+use crate::engine::Budget;
 use crate::game::{Move, Piece, Player, Position};
 
 pub use root::{plan, RootPlan};
 
-pub(crate) use board::ThreatBoard;
 use search::{Solver, R, VCF_DEPTH};
 
 /// A forced win for the attacker, who is to move at its root.
@@ -182,9 +183,9 @@ pub struct Tss {
 
 impl Tss {
     /// A searcher for `position` that stops when `clock` says so.
-    pub fn new(position: &Position, clock: Clock) -> Tss {
+    pub fn new(position: &Position, clock: Budget) -> Tss {
         Tss {
-            solver: Solver::new(ThreatBoard::new(position), clock),
+            solver: Solver::new(PatternBoard::new(position), clock),
             to_move: position.to_move(),
             unsupported: Player::BOTH.map(|p| unsupported(position, p)),
             spent: 0,
@@ -193,7 +194,7 @@ impl Tss {
 
     /// A searcher for `position` with a time budget.
     pub fn with_time(position: &Position, time: Duration) -> Tss {
-        Tss::new(position, Clock::start(&Limits::with_time(time)))
+        Tss::new(position, Budget::with_time(time))
     }
 
     /// Nodes visited so far.
@@ -203,7 +204,7 @@ impl Tss {
 
     /// Goes on with a fresh `clock` (a new budget for the next searches); the nodes
     /// counted so far are kept.
-    pub fn set_clock(&mut self, clock: Clock) {
+    pub fn set_clock(&mut self, clock: Budget) {
         self.spent += self.solver.clock.nodes;
         self.solver.clock = clock;
     }
@@ -263,17 +264,17 @@ impl Tss {
             return Verdict::Unsupported(why);
         }
         let board = &mut self.solver.board;
-        if board.cells[mv.cell()] != board::EMPTY
+        if board.cells()[mv.cell()] != EMPTY
             || !matches!(mv.piece, Piece::Mark | Piece::Block)
-            || (mv.piece == Piece::Block && board.blocks[me] == 0)
+            || (mv.piece == Piece::Block && board.blocks(me) == 0)
         {
             return Verdict::Unsupported("only a mark or a block on an empty cell");
         }
         if mv.piece == Piece::Block {
             board.hand_block(me, -1);
-            board.put(mv.cell(), board::BLOCK);
+            board.put(mv.cell(), BLOCK);
         } else {
-            board.put(mv.cell(), board::stone(me));
+            board.put(mv.cell(), stone(me));
         }
         let verdict = search(self, opp);
         let board = &mut self.solver.board;

@@ -1,7 +1,7 @@
 //! Threat-space search at the root of a game-tree search: does the side to move win
 //! by force, or must it stop the opponent's forced win, and with which moves?
 
-use crate::engine::Clock;
+use crate::engine::Budget;
 use crate::game::{Cell, Move, Position};
 
 use super::{unsupported, Proof, Tss, Verdict};
@@ -26,7 +26,7 @@ pub enum RootPlan {
 /// Runs the root searches within `clock`: the mover's VCF, the opponent's VCF (and
 /// which of the mover's moves survive it), then the mover's VCT up to `vct_depth`
 /// quiet threats. Returns the plan and the nodes visited.
-pub fn plan(position: &Position, clock: Clock, vct_depth: u32) -> (RootPlan, u64) {
+pub fn plan(position: &Position, clock: Budget, vct_depth: u32) -> (RootPlan, u64) {
     let me = position.to_move();
     let opp = me.opponent();
     // A five wins whatever anyone holds.

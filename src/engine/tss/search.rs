@@ -1,5 +1,5 @@
 //! The forcing-sequence searches: VCF (victory by continuous fours) and VCT (victory
-//! by continuous threats), over a [`ThreatBoard`], with one transposition table each.
+//! by continuous threats), over a [`PatternBoard`], with one transposition table each.
 //!
 //! Roles are fixed for one search: `a` attacks (and is to move at every attacker
 //! node), `d = 1 - a` defends. A defender that holds blocks may answer a four with a
@@ -9,9 +9,9 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::board::{stone, ThreatBoard, BLOCK, EMPTY};
 use super::Proof;
-use crate::engine::Clock;
+use crate::engine::board::{stone, PatternBoard, BLOCK, EMPTY};
+use crate::engine::Budget;
 use crate::game::{Move, Piece};
 
 /// How many fours one VCF may chain at most.
@@ -59,8 +59,8 @@ struct Entry {
 
 /// The searching state: the board, the clock and the two tables.
 pub struct Solver {
-    pub board: ThreatBoard,
-    pub clock: Clock,
+    pub board: PatternBoard,
+    pub clock: Budget,
     vcf_tt: Table,
     vct_tt: Table,
     pool: Vec<Vec<u16>>,
@@ -72,7 +72,7 @@ pub struct Solver {
 const ATTACKER_KEY: u64 = 0x2545_F491_4F6C_DD1D;
 
 impl Solver {
-    pub fn new(board: ThreatBoard, clock: Clock) -> Solver {
+    pub fn new(board: PatternBoard, clock: Budget) -> Solver {
         Solver {
             board,
             clock,
@@ -85,7 +85,7 @@ impl Solver {
 
     #[inline]
     fn key(&self, a: usize) -> u64 {
-        self.board.hash ^ if a == 1 { ATTACKER_KEY } else { 0 }
+        self.board.hash() ^ if a == 1 { ATTACKER_KEY } else { 0 }
     }
 
     fn buf(&mut self) -> Vec<u16> {
@@ -132,7 +132,7 @@ impl Solver {
         self.board.put(w, stone(d));
         let r = then(self);
         self.board.take(w);
-        if r != R::Win || self.board.blocks[d] == 0 {
+        if r != R::Win || self.board.blocks(d) == 0 {
             return r;
         }
         self.board.hand_block(d, -1);
@@ -318,15 +318,15 @@ impl Solver {
                 });
         }
         let mut out: Vec<u16> = used.iter().chain(&marks).chain(&extra).copied().collect();
-        out.retain(|&c| self.board.cells[c as usize] == EMPTY);
+        out.retain(|&c| self.board.cells()[c as usize] == EMPTY);
         out.sort_unstable();
         out.dedup();
         self.order(d, &mut out);
         self.give(marks);
-        let blocks = if self.board.blocks[d] > 0 {
+        let blocks = if self.board.blocks(d) > 0 {
             let mut b: Vec<u16> = used
                 .into_iter()
-                .filter(|&c| self.board.cells[c as usize] == EMPTY)
+                .filter(|&c| self.board.cells()[c as usize] == EMPTY)
                 .collect();
             b.sort_unstable();
             b.dedup();
@@ -340,7 +340,7 @@ impl Solver {
     /// The defender's answers to a four completing at `w`, as moves.
     fn answer_moves(&self, a: usize, w: u16) -> Vec<Move> {
         let mut v = vec![Move::mark(w as usize)];
-        if self.board.blocks[1 - a] > 0 {
+        if self.board.blocks(1 - a) > 0 {
             v.push(Move::new(w as usize, Piece::Block));
         }
         v

@@ -2,17 +2,17 @@
 //! around it along that direction (the cells every k-window through it covers), two
 //! bits each, kept up to date as the search marks and clears cells. A table indexed
 //! by the code holds what a mark on the cell would add to each player's window score
-//! along that line, so a cell's [`ThreatBoard::gains`] is four table reads instead of
+//! along that line, so a cell's [`LineBoard::gains`] is four table reads instead of
 //! a pass over the `4k` windows through it. The search scores every empty cell near
 //! a piece at each of its quiet nodes, which made that pass its largest cost. The
 //! table also holds the [`Shape`] a mark makes of the line for each player (a four, an
 //! open three, ...), which the move ordering and the leaves' double threes read.
 //!
-//! [`ThreatBoard::gains`]: crate::engine::tss::board::ThreatBoard::gains
+//! [`LineBoard::gains`]: super::LineBoard::gains
 
 use std::sync::OnceLock;
 
-use crate::engine::tss::board::{window_gain, BLOCK, EMPTY};
+use super::{pattern_gain, BLOCK, EMPTY};
 use crate::game::{Geometry, DIRECTIONS};
 
 /// The largest k with a table: 4^(2k - 2) entries, 65 536 for k = 5.
@@ -22,6 +22,7 @@ const MAX_K: usize = 5;
 const OFF: u32 = BLOCK as u32;
 
 /// The codes of one board, updated move by move.
+#[derive(Clone)]
 pub struct LineCodes {
     table: &'static [Line],
     /// `codes[cell][direction]`.
@@ -31,10 +32,10 @@ pub struct LineCodes {
 }
 
 impl LineCodes {
-    /// The codes of `cells` (a [`ThreatBoard`]'s contents) on `geo`, or `None` when k is
+    /// The codes of `cells` (a [`LineBoard`]'s contents) on `geo`, or `None` when k is
     /// beyond the tables (k > 5) or below 2.
     ///
-    /// [`ThreatBoard`]: crate::engine::tss::board::ThreatBoard
+    /// [`LineBoard`]: super::LineBoard
     pub fn new(geo: &Geometry, cells: &[u8]) -> Option<LineCodes> {
         let k = geo.k as usize;
         let table = gain_table(k)?;
@@ -82,9 +83,10 @@ impl LineCodes {
     }
 
     /// How much each player's window score would grow with a mark of theirs on the
-    /// empty `cell` (the same sums as [`ThreatBoard::gains`]).
+    /// empty `cell` (the same sums as [`LineBoard::gains`] under [`Pattern`]).
     ///
-    /// [`ThreatBoard::gains`]: crate::engine::tss::board::ThreatBoard::gains
+    /// [`LineBoard::gains`]: super::LineBoard::gains
+    /// [`Pattern`]: super::Pattern
     #[inline]
     pub fn gains(&self, cell: usize) -> [i64; 2] {
         let mut sum = [0i64; 2];
@@ -183,7 +185,7 @@ fn build_table(k: usize) -> Vec<Line> {
                 }
                 let count = [1u32, 2].map(|s| window.iter().filter(|&&c| c == s).count() as u8);
                 for (p, total) in sum.iter_mut().enumerate() {
-                    *total += window_gain(k, count, p);
+                    *total += pattern_gain(k, count, p);
                 }
             }
             Line {
@@ -278,44 +280,42 @@ fn completing(line: &[u32], k: usize, own: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::tss::board::{stone, ThreatBoard};
+    use crate::engine::board::{stone, PatternBoard};
     use crate::game::{splitmix64, Hand, Position, Rules};
 
-    /// The codes' gains equal the board's own, on random boards with marks and
-    /// blocks, as cells are marked and cleared (k = 4 and 5, boards not square).
+    /// The codes the board keeps give the same gains as the board's pass over the
+    /// windows, on random boards with marks and blocks, as cells are marked and cleared
+    /// (k = 4 and 5, boards not square), and equal codes built afresh.
     #[test]
     fn gains_match_the_boards_own() {
         for (m, n, k) in [(9, 7, 5), (8, 11, 4), (15, 15, 5)] {
             let rules = Rules::new(m, n, k, true, [Hand::new(3, 0, 0); 2]).unwrap();
             let empty = Position::empty(&rules);
-            let mut board = ThreatBoard::new(&empty);
-            let mut codes = LineCodes::new(empty.geometry(), &board.cells).unwrap();
+            let mut board = PatternBoard::new(&empty).with_codes();
             let mut seed = 11 + k;
             let mut placed: Vec<usize> = Vec::new();
             for step in 0..300 {
                 seed = splitmix64(seed);
+                let cells = board.cells().len();
                 if placed.len() > 40 || (!placed.is_empty() && seed % 4 == 0) {
-                    let c = placed.swap_remove((seed >> 8) as usize % placed.len());
-                    codes.take(c, board.cells[c]);
-                    board.take(c);
+                    board.take(placed.swap_remove((seed >> 8) as usize % placed.len()));
                 } else {
-                    let c = (seed >> 8) as usize % board.cells.len();
-                    if board.cells[c] == EMPTY {
+                    let c = (seed >> 8) as usize % cells;
+                    if board.cells()[c] == EMPTY {
                         let content = [stone(0), stone(1), BLOCK][(seed >> 40) as usize % 3];
                         board.put(c, content);
-                        codes.put(c, content);
                         placed.push(c);
                     }
                 }
-                for c in (0..board.cells.len()).filter(|&c| board.cells[c] == EMPTY) {
+                let codes = board.codes().unwrap();
+                for c in (0..cells).filter(|&c| board.cells()[c] == EMPTY) {
                     assert_eq!(
                         codes.gains(c),
                         board.gains(c),
                         "{m}x{n}x{k} step {step} cell {c}"
                     );
                 }
-                // Built afresh from the same cells, the codes are the same.
-                let fresh = LineCodes::new(empty.geometry(), &board.cells).unwrap();
+                let fresh = LineCodes::new(empty.geometry(), board.cells()).unwrap();
                 assert_eq!(fresh.codes, codes.codes, "{m}x{n}x{k} step {step}");
             }
         }

@@ -1,0 +1,213 @@
+//! The one budget every search runs on: a deadline and a node limit, with the count of
+//! nodes visited so far.
+//!
+//! A search starts one [`Budget`] from the request's [`Limits`] and hands its parts
+//! (`auto`'s proof attempt, a root's threat-space search, the alpha-beta after it) child
+//! budgets cut from it with [`Budget::share`] or [`Budget::rest`]. A child's deadline and
+//! node limit never reach past its parent's, and [`Budget::charge`] charges the nodes a
+//! child used back to the parent. So the children's shares add up: `nodes` is a total
+//! for the whole search, whatever its phases, and the parent's count is what the answer
+//! reports in `stats.nodes`.
+
+use std::time::{Duration, Instant};
+
+use super::Limits;
+
+/// A search's deadline and node allowance, and the nodes it visited.
+#[derive(Clone, Debug)]
+pub struct Budget {
+    start: Instant,
+    deadline: Instant,
+    /// The time this budget was given (its deadline minus its start).
+    time: Duration,
+    /// The most nodes this budget may count (`u64::MAX`: no limit).
+    node_limit: u64,
+    /// Nodes visited so far, the children's charged back included.
+    pub nodes: u64,
+    stopped: bool,
+}
+
+impl Budget {
+    /// The budget of a whole search within `limits` (its time and nodes).
+    pub fn new(limits: &Limits) -> Budget {
+        Budget::starting(
+            Instant::now(),
+            limits.time,
+            limits.nodes.unwrap_or(u64::MAX),
+        )
+    }
+
+    /// A budget of `time` and no node limit.
+    pub fn with_time(time: Duration) -> Budget {
+        Budget::starting(Instant::now(), time, u64::MAX)
+    }
+
+    fn starting(start: Instant, time: Duration, node_limit: u64) -> Budget {
+        Budget {
+            start,
+            deadline: start
+                .checked_add(time)
+                .unwrap_or(start + Duration::from_secs(1 << 32)),
+            time,
+            node_limit,
+            nodes: 0,
+            stopped: false,
+        }
+    }
+
+    /// A child budget for one part of the search: `fraction` of this budget's time and
+    /// of its nodes, each cut to what is left of them. Its nodes count from zero; charge
+    /// them back with [`Budget::charge`].
+    pub fn share(&self, fraction: f64) -> Budget {
+        let now = Instant::now();
+        let left = self.deadline.saturating_duration_since(now);
+        let time = self.time.mul_f64(fraction).min(left);
+        let nodes = match self.node_limit {
+            u64::MAX => u64::MAX,
+            limit => ((limit as f64 * fraction) as u64).min(self.nodes_left()),
+        };
+        Budget::starting(now, time, nodes)
+    }
+
+    /// A child budget with everything that is left: the rest of the time and the nodes.
+    pub fn rest(&self) -> Budget {
+        let now = Instant::now();
+        let nodes = match self.node_limit {
+            u64::MAX => u64::MAX,
+            _ => self.nodes_left(),
+        };
+        Budget::starting(now, self.deadline.saturating_duration_since(now), nodes)
+    }
+
+    /// Charges `nodes` a child budget visited to this one.
+    pub fn charge(&mut self, nodes: u64) {
+        self.nodes += nodes;
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+        }
+    }
+
+    /// Nodes this budget may still count (`u64::MAX` less the count without a limit).
+    pub fn nodes_left(&self) -> u64 {
+        self.node_limit.saturating_sub(self.nodes)
+    }
+
+    /// The node limit, if there is one.
+    pub fn node_limit(&self) -> Option<u64> {
+        (self.node_limit != u64::MAX).then_some(self.node_limit)
+    }
+
+    /// Counts one node and says whether the search must stop now (node limit reached,
+    /// or, checked every 256 nodes, the deadline passed). Once it says stop, it keeps saying so.
+    #[inline]
+    pub fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.stopped {
+            return true;
+        }
+        if self.nodes >= self.node_limit
+            || (self.nodes & 255 == 0 && Instant::now() >= self.deadline)
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// True once the search must stop (checks the time now).
+    pub fn expired(&mut self) -> bool {
+        if !self.stopped && (self.nodes >= self.node_limit || Instant::now() >= self.deadline) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// True when the search was stopped by a limit.
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Time since the budget started.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// The time the budget was given.
+    pub fn time(&self) -> Duration {
+        self.time
+    }
+
+    /// Time left before the deadline (zero when past it).
+    pub fn remaining(&self) -> Duration {
+        self.deadline.saturating_duration_since(Instant::now())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nodes(n: u64) -> Budget {
+        Budget::new(&Limits {
+            time: Duration::from_secs(60),
+            nodes: Some(n),
+            ..Limits::default()
+        })
+    }
+
+    /// Cuts a `fraction` share from `parent`, runs it until it says stop and charges
+    /// it back; returns the nodes it ran.
+    fn exhaust(parent: &mut Budget, fraction: f64) -> u64 {
+        let mut child = parent.share(fraction);
+        while !child.tick() {}
+        parent.charge(child.nodes);
+        child.nodes
+    }
+
+    /// Shares cut from a budget never add up to more than it: each is cut to what the
+    /// earlier ones left, and the last, the rest, takes exactly that.
+    #[test]
+    fn shares_add_up_to_the_whole() {
+        let mut whole = nodes(1000);
+        assert_eq!(exhaust(&mut whole, 0.2), 200);
+        assert_eq!(exhaust(&mut whole, 0.5), 500);
+        // Half of the whole is asked for, but only 300 nodes are left.
+        assert_eq!(exhaust(&mut whole, 0.5), 300);
+        assert_eq!(whole.nodes, 1000);
+        assert!(whole.stopped());
+        assert_eq!(whole.rest().node_limit(), Some(0));
+    }
+
+    #[test]
+    fn the_rest_takes_what_the_children_left() {
+        let mut whole = nodes(1000);
+        let mut child = whole.share(0.25);
+        for _ in 0..100 {
+            child.tick();
+        }
+        whole.charge(child.nodes);
+        assert_eq!(whole.rest().node_limit(), Some(900));
+        assert!(!whole.stopped());
+    }
+
+    #[test]
+    fn without_a_node_limit_shares_only_cut_the_time() {
+        let whole = Budget::with_time(Duration::from_millis(1000));
+        let child = whole.share(0.25);
+        assert_eq!(child.node_limit(), None);
+        assert!(child.time() <= Duration::from_millis(250));
+        assert!(child.time() > Duration::from_millis(200));
+        let rest = whole.rest();
+        assert!(rest.time() <= Duration::from_millis(1000));
+    }
+
+    #[test]
+    fn a_budget_stops_at_its_node_limit_and_stays_stopped() {
+        let mut b = nodes(3);
+        assert!(!b.tick());
+        assert!(!b.tick());
+        assert!(b.tick());
+        assert!(b.tick());
+        assert!(b.stopped());
+        assert_eq!(b.nodes, 4);
+    }
+}
