@@ -31,23 +31,23 @@ pub struct StateRequest {
     pub to_move: Option<Side>,
     /// Answer-only, ignored.
     #[serde(default, skip_serializing_if = "super::forms::never")]
-    #[schema(value_type = Option<AnswerOnly>)]
+    #[schema(value_type = AnswerOnly)]
     pub status: Option<AnswerOnly>,
     /// Answer-only, ignored.
     #[serde(default, skip_serializing_if = "super::forms::never")]
-    #[schema(value_type = Option<AnswerOnly>)]
+    #[schema(value_type = AnswerOnly)]
     pub winner: Option<AnswerOnly>,
     /// Answer-only, ignored.
     #[serde(default, skip_serializing_if = "super::forms::never")]
-    #[schema(value_type = Option<AnswerOnly>)]
+    #[schema(value_type = AnswerOnly)]
     pub winning_line: Option<AnswerOnly>,
     /// Answer-only, ignored.
     #[serde(default, skip_serializing_if = "super::forms::never")]
-    #[schema(value_type = Option<AnswerOnly>)]
+    #[schema(value_type = AnswerOnly)]
     pub legal_moves: Option<AnswerOnly>,
     /// Answer-only, ignored.
     #[serde(default, skip_serializing_if = "super::forms::never")]
-    #[schema(value_type = Option<AnswerOnly>)]
+    #[schema(value_type = AnswerOnly)]
     pub forbidden: Option<AnswerOnly>,
 }
 
@@ -75,23 +75,23 @@ pub struct SuggestRequest {
     pub include: Option<Vec<IncludeName>>,
     /// Answer-only, ignored.
     #[serde(default, skip_serializing_if = "super::forms::never")]
-    #[schema(value_type = Option<AnswerOnly>)]
+    #[schema(value_type = AnswerOnly)]
     pub status: Option<AnswerOnly>,
     /// Answer-only, ignored.
     #[serde(default, skip_serializing_if = "super::forms::never")]
-    #[schema(value_type = Option<AnswerOnly>)]
+    #[schema(value_type = AnswerOnly)]
     pub winner: Option<AnswerOnly>,
     /// Answer-only, ignored.
     #[serde(default, skip_serializing_if = "super::forms::never")]
-    #[schema(value_type = Option<AnswerOnly>)]
+    #[schema(value_type = AnswerOnly)]
     pub winning_line: Option<AnswerOnly>,
     /// Answer-only, ignored.
     #[serde(default, skip_serializing_if = "super::forms::never")]
-    #[schema(value_type = Option<AnswerOnly>)]
+    #[schema(value_type = AnswerOnly)]
     pub legal_moves: Option<AnswerOnly>,
     /// Answer-only, ignored.
     #[serde(default, skip_serializing_if = "super::forms::never")]
-    #[schema(value_type = Option<AnswerOnly>)]
+    #[schema(value_type = AnswerOnly)]
     pub forbidden: Option<AnswerOnly>,
 }
 
@@ -120,22 +120,22 @@ pub struct PlayRequest {
     pub include: Option<Vec<IncludeName>>,
     /// Answer-only, ignored.
     #[serde(default, skip_serializing_if = "super::forms::never")]
-    #[schema(value_type = Option<AnswerOnly>)]
+    #[schema(value_type = AnswerOnly)]
     pub status: Option<AnswerOnly>,
     /// Answer-only, ignored.
     #[serde(default, skip_serializing_if = "super::forms::never")]
-    #[schema(value_type = Option<AnswerOnly>)]
+    #[schema(value_type = AnswerOnly)]
     pub winner: Option<AnswerOnly>,
     /// Answer-only, ignored.
     #[serde(default, skip_serializing_if = "super::forms::never")]
-    #[schema(value_type = Option<AnswerOnly>)]
+    #[schema(value_type = AnswerOnly)]
     pub winning_line: Option<AnswerOnly>,
     /// Answer-only, ignored.
     #[serde(default, skip_serializing_if = "super::forms::never")]
-    #[schema(value_type = Option<AnswerOnly>)]
+    #[schema(value_type = AnswerOnly)]
     pub legal_moves: Option<AnswerOnly>,
     /// Answer-only, ignored.
     #[serde(default, skip_serializing_if = "super::forms::never")]
-    #[schema(value_type = Option<AnswerOnly>)]
+    #[schema(value_type = AnswerOnly)]
     pub forbidden: Option<AnswerOnly>,
 }
