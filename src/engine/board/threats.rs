@@ -16,6 +16,23 @@ impl<W: Weights> LineBoard<W> {
         self.stamp
     }
 
+    /// Adds the empty cell of window `w` (one that misses a single mark) to `out`,
+    /// unless this query (`stamp`) already added it.
+    #[inline]
+    fn push_gap(&mut self, w: usize, stamp: u32, out: &mut Vec<u16>) {
+        let gap = self
+            .window(w)
+            .iter()
+            .copied()
+            .find(|&c| self.cells[c as usize] == EMPTY);
+        if let Some(e) = gap {
+            if self.seen[e as usize] != stamp {
+                self.seen[e as usize] = stamp;
+                out.push(e);
+            }
+        }
+    }
+
     /// The empty cells where a mark of `p` wins at once, into `out` (cleared first).
     pub fn win_cells(&mut self, p: usize, out: &mut Vec<u16>) {
         debug_assert!(W::SETS, "this scheme keeps no window sets");
@@ -29,17 +46,7 @@ impl<W: Weights> LineBoard<W> {
             if !self.completes_line(w, p) {
                 continue;
             }
-            let e = self
-                .window(w)
-                .iter()
-                .copied()
-                .find(|&c| self.cells[c as usize] == EMPTY);
-            if let Some(e) = e {
-                if self.seen[e as usize] != stamp {
-                    self.seen[e as usize] = stamp;
-                    out.push(e);
-                }
-            }
+            self.push_gap(w, stamp, out);
         }
     }
 
@@ -122,17 +129,7 @@ impl<W: Weights> LineBoard<W> {
             if self.kind_of(w).class[p] != 1 || !self.completes_line(w, p) {
                 continue;
             }
-            let e = self
-                .window(w)
-                .iter()
-                .copied()
-                .find(|&c| self.cells[c as usize] == EMPTY);
-            if let Some(e) = e {
-                if self.seen[e as usize] != stamp {
-                    self.seen[e as usize] = stamp;
-                    out.push(e);
-                }
-            }
+            self.push_gap(w, stamp, out);
         }
     }
 
