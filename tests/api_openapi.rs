@@ -133,8 +133,8 @@ fn every_request_example_is_accepted() {
         let names: Vec<&String> = examples.keys().collect();
         assert_eq!(
             names,
-            ["gomoku", "special pieces", "tic-tac-toe"],
-            "POST {path}: a 3x3, a 15x15 and a special-pieces example"
+            ["gomoku", "renju", "special pieces", "tic-tac-toe"],
+            "POST {path}: a 3x3, a 15x15, a renju and a special-pieces example"
         );
         for (name, example) in examples {
             let (status, body) = s.call(path, &example["value"]);
@@ -142,7 +142,7 @@ fn every_request_example_is_accepted() {
             posted += 1;
         }
     }
-    assert_eq!(posted, 9);
+    assert_eq!(posted, 12);
 }
 
 #[test]

@@ -198,3 +198,19 @@ fn suggestions_under_renju_avoid_forbidden_cells() {
         assert!(answer["scores"][row as usize][col as usize].is_null());
     }
 }
+
+/// The OpenAPI document's renju example for `/v1/state` shows the forbidden cell its
+/// summary names.
+#[test]
+fn the_documented_renju_example_lists_its_forbidden_cell() {
+    let server = spawn();
+    let doc: Value = server.get("/openapi.json").json().unwrap();
+    let example = &doc["paths"]["/v1/state"]["post"]["requestBody"]["content"]
+        ["application/json"]["examples"]["renju"]["value"];
+    let (status, state) = server.call("/v1/state", example);
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(
+        state["forbidden"],
+        json!([{"row": 7, "col": 7, "reason": "double_three"}])
+    );
+}

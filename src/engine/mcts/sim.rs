@@ -415,6 +415,8 @@ impl Sim {
     /// board is full the playout counts as a draw.
     pub fn playout(&mut self, rng: &mut FastRng, max_plies: u32, scale: f32) -> f32 {
         let mut plies = 0;
+        // Renju: x's picks are checked against its forbidden cells (never under the others).
+        let renju = self.board.restricts(0);
         loop {
             if let Some(w) = self.winner {
                 return if w == 0 { 1.0 } else { 0.0 };
@@ -425,7 +427,10 @@ impl Sim {
             let me = self.to_move;
             let p = if let Some(p) = self.winning_cell(me) {
                 p
-            } else if let Some(p) = self.winning_cell(1 - me).filter(|&p| !self.forbidden(p)) {
+            } else if let Some(p) = self
+                .winning_cell(1 - me)
+                .filter(|&p| !(renju && me == 0 && self.forbidden(p)))
+            {
                 p
             } else if plies >= max_plies {
                 let v = self.evaluate(scale);
@@ -435,9 +440,13 @@ impl Sim {
             } else {
                 self.any_empty(rng)
             };
-            let Some(p) = self.allowed_near(p) else {
-                // Renju: x has no allowed cell left, which the rules count as a draw.
-                return 0.5;
+            let p = match renju && me == 0 {
+                false => p,
+                true => match self.allowed_near(p) {
+                    Some(p) => p,
+                    // x has no allowed cell left, which the rules count as a draw.
+                    None => return 0.5,
+                },
             };
             self.play_mark(p);
             plies += 1;
