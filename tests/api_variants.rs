@@ -205,8 +205,8 @@ fn suggestions_under_renju_avoid_forbidden_cells() {
 fn the_documented_renju_example_lists_its_forbidden_cell() {
     let server = spawn();
     let doc: Value = server.get("/openapi.json").json().unwrap();
-    let example = &doc["paths"]["/v1/state"]["post"]["requestBody"]["content"]
-        ["application/json"]["examples"]["renju"]["value"];
+    let example = &doc["paths"]["/v1/state"]["post"]["requestBody"]["content"]["application/json"]
+        ["examples"]["renju"]["value"];
     let (status, state) = server.call("/v1/state", example);
     assert_eq!(status, 200, "{state}");
     assert_eq!(

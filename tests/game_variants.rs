@@ -3,7 +3,7 @@
 //! forbidden list and `try_play` agree.
 
 use kinrow::game::{
-    Cell, Forbidden, GameErrorKind, Hand, Move, Player, Position, Rules, Status, Variant,
+    Forbidden, GameErrorKind, Hand, Move, Player, Position, Rules, Status, Variant,
 };
 use proptest::prelude::*;
 
