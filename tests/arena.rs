@@ -130,15 +130,22 @@ fn colours_alternate_and_results_do_not_depend_on_threads() {
     assert!(s.elo_low <= s.elo && s.elo <= s.elo_high);
     // Every game is a finished, legal game.
     for g in &one {
-        let mut p = Position::empty(&Rules::mnk(7, 7, 4).unwrap());
-        for &mv in g.opening.iter().chain(&g.moves) {
-            p.try_play(mv).unwrap();
-        }
-        assert!(p.is_over());
-        match g.result {
-            GameResult::Won(w) => assert_eq!(p.winner(), Some(w)),
-            GameResult::Draw => assert_eq!(p.winner(), None),
-        }
+        replays_legally(&Rules::mnk(7, 7, 4).unwrap(), g);
+    }
+}
+
+/// Replays `g` under `rules`: every move legal (under renju never on a forbidden cell),
+/// the game over, and its result the position's.
+fn replays_legally(rules: &Rules, g: &arena::GameRecord) {
+    let mut p = Position::empty(rules);
+    for &mv in g.opening.iter().chain(&g.moves) {
+        assert!(p.forbidden(mv.cell()).is_none(), "{mv:?}");
+        p.try_play(mv).unwrap();
+    }
+    assert!(p.is_over());
+    match g.result {
+        GameResult::Won(w) => assert_eq!(p.winner(), Some(w)),
+        GameResult::Draw => assert_eq!(p.winner(), None),
     }
 }
 
@@ -322,16 +329,7 @@ fn renju_and_caro_games_are_played_to_the_end() {
         };
         for g in arena::run(&config, &|_| {}) {
             assert_eq!(g.forfeit, None, "{variant:?} {a} v {b}");
-            let mut p = Position::empty(&rules);
-            for &mv in g.opening.iter().chain(&g.moves) {
-                assert!(p.forbidden(mv.cell()).is_none(), "{a} v {b}: {mv:?}");
-                p.try_play(mv).unwrap();
-            }
-            assert!(p.is_over());
-            match g.result {
-                GameResult::Won(w) => assert_eq!(p.winner(), Some(w)),
-                GameResult::Draw => assert_eq!(p.winner(), None),
-            }
+            replays_legally(&rules, &g);
         }
     }
 }

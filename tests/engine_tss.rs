@@ -4,11 +4,13 @@
 
 #[path = "tss/positions.rs"]
 mod positions;
+mod variants_support;
 
 use std::time::Duration;
 
 use kinrow::engine::tss::{Proof, Tss, Verdict};
 use kinrow::game::{Cell, Hand, Move, Piece, Player, Position, Rules, Variant};
+use variants_support::FORCED_ONTO_FORBIDDEN;
 
 fn position(rows: &[&str], overline: bool, hands: [Hand; 2], to_move: Option<Player>) -> Position {
     let rules = Rules::new(rows[0].len() as u64, rows.len() as u64, 5, overline, hands).unwrap();
@@ -415,29 +417,13 @@ fn renju_proofs_hold_against_every_defence() {
 /// row) cannot be stopped under renju; under free exact-five rules x blocks it.
 #[test]
 fn renju_a_four_completing_on_a_forbidden_cell_wins_for_o() {
-    let rows = [
-        "...............",
-        "...............",
-        ".....x.........",
-        "...............",
-        ".....o.........",
-        ".....o.........",
-        ".....o.........",
-        "..xxx.xx.......",
-        ".....x.........",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        "o......o......o",
-    ];
-    let mut pos = renju(&rows, None);
+    let rows = FORCED_ONTO_FORBIDDEN;
+    let mut pos = renju(rows, None);
     let mut tss = Tss::with_time(&pos, Duration::from_secs(10));
     let proof = tss.vcf(Player::O).proof().expect("o's VCF under renju");
     assert_eq!(proof.first_move(), Move::mark(3 * 15 + 5));
     assert_eq!(check(&mut pos, Player::O, &proof), 3);
-    let free = position(&rows, false, [Hand::default(); 2], None);
+    let free = position(rows, false, [Hand::default(); 2], None);
     let mut tss = Tss::with_time(&free, Duration::from_secs(10));
     assert_eq!(tss.vcf(Player::O), Verdict::NoProof);
 }

@@ -9,6 +9,9 @@ use std::time::Duration;
 use kinrow::engine::{Analysis, EngineKind, Limits, Outcome};
 use kinrow::game::{Move, Player, Position, Rules, Variant};
 use proptest::prelude::*;
+use variants_support::FORCED_ONTO_FORBIDDEN;
+
+mod variants_support;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
@@ -151,27 +154,6 @@ fn no_engine_plays_a_forbidden_cell_it_would_play_under_free_rules() {
         );
     }
 }
-
-/// o to move under renju. x's row 7 `xxx.xx` makes the gap an overline, forbidden for
-/// x; o's column 5 needs one mark above (row 3) for a four whose only completion is
-/// that gap (x holds rows 2 and 8). Under free exact-five rules x simply blocks there.
-const FORCED_ONTO_FORBIDDEN: &[&str] = &[
-    "...............",
-    "...............",
-    ".....x.........",
-    "...............",
-    ".....o.........",
-    ".....o.........",
-    ".....o.........",
-    "..xxx.xx.......",
-    ".....x.........",
-    "...............",
-    "...............",
-    "...............",
-    "...............",
-    "...............",
-    "o......o......o",
-];
 
 #[test]
 fn o_wins_by_forcing_x_onto_a_forbidden_cell() {

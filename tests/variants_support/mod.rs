@@ -139,3 +139,24 @@ pub const CARO_LINES: &[(&str, &[&str], bool)] = &[
         false,
     ),
 ];
+
+/// o to move under renju. x's row 7 `xxx.xx` makes the gap an overline, forbidden for
+/// x; o's column 5 needs one mark above (row 3) for a four whose only completion is
+/// that gap (x holds rows 2 and 8). Under free exact-five rules x simply blocks there.
+pub const FORCED_ONTO_FORBIDDEN: &[&str] = &[
+    "...............",
+    "...............",
+    ".....x.........",
+    "...............",
+    ".....o.........",
+    ".....o.........",
+    ".....o.........",
+    "..xxx.xx.......",
+    ".....x.........",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    "o......o......o",
+];
