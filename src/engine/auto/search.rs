@@ -296,14 +296,6 @@ impl PatternSearch {
         self.drop_forbidden(moves);
     }
 
-    /// Renju, x to move: drops the forbidden cells from `moves` (nothing to do otherwise).
-    fn drop_forbidden(&mut self, moves: &mut Vec<(i64, u16)>) {
-        let board = &mut self.solver.board;
-        if board.restricts(self.side) {
-            moves.retain(|m| !board.forbidden(self.side, m.1 as usize));
-        }
-    }
-
     fn key(&self) -> u64 {
         self.solver.board.hash() ^ if self.side == 1 { SIDE_KEY } else { 0 }
     }
@@ -416,18 +408,9 @@ impl PatternSearch {
             None => self.quiet_moves(ply, &mut moves),
         }
         if self.solver.board.restricts(me) {
-            self.drop_forbidden(&mut moves);
-            if moves.is_empty() && staged {
-                staged = false;
-                self.quiet_moves(ply, &mut moves);
-            }
-            if moves.is_empty() {
-                // Every answer is forbidden for x: a five to stop is lost.
+            if let Some(v) = self.keep_allowed(ply, &mut moves, &mut staged, forced.is_some()) {
                 self.lists[ply] = moves;
-                return match forced {
-                    Some(_) => -(WIN - ply as i64 - 2),
-                    None => self.eval(),
-                };
+                return v;
             }
         }
         let alpha0 = alpha;
@@ -594,6 +577,7 @@ fn rings(geo: &Geometry) -> Vec<Vec<u16>> {
         .collect()
 }
 
+mod renju;
 mod table;
 #[cfg(test)]
 mod tests;

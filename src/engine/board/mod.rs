@@ -22,9 +22,11 @@
 //! the opponent at both ends), checked in one place ([`LineBoard::completes_line`])
 //! that every "win" query goes through. Which cells a player may not mark (renju's
 //! forbidden moves for x) the rules core decides; [`LineBoard::forbidden`] asks it on
-//! the board's own cells, and costs one comparison when the game is not renju.
+//! the board's own cells (`renju.rs`), at the cost of one comparison when the game is
+//! not renju.
 
 mod codes;
+mod renju;
 mod table;
 mod threats;
 mod weights;
@@ -40,7 +42,7 @@ use table::{kind, Growth, Kind};
 pub use weights::{pattern_gain, Pattern, Playout, Potential, Weights, COMPLETES};
 
 use crate::game::cell_key as game_cell_key;
-use crate::game::{forbidden_mark, splitmix64, Cell, Geometry, Player, Position, Stone, Variant};
+use crate::game::{splitmix64, Cell, Geometry, Player, Position, Variant};
 
 /// An empty cell.
 pub const EMPTY: u8 = 0;
@@ -82,20 +84,6 @@ fn cell_key(cell: usize, content: u8) -> u64 {
 #[inline]
 fn blocks_key(p: usize, count: u8) -> u64 {
     splitmix64(0xB10C_0000_0000 | ((p as u64) << 8) | count as u64)
-}
-
-/// The board's cells as renju's forbidden-move check reads them.
-impl Stone for u8 {
-    const EMPTY: u8 = EMPTY;
-    const X: u8 = 1;
-    #[inline]
-    fn is_x(self) -> bool {
-        self == stone(0)
-    }
-    #[inline]
-    fn is_empty(self) -> bool {
-        self == EMPTY
-    }
 }
 
 /// When k marks in a row win for a player.
@@ -368,20 +356,6 @@ impl<W: Weights> LineBoard<W> {
     /// The shared geometry.
     pub fn geometry(&self) -> &Arc<Geometry> {
         &self.geo
-    }
-
-    /// True when the variant restricts player `p`'s marks: x under renju.
-    #[inline]
-    pub fn restricts(&self, p: usize) -> bool {
-        p == 0 && self.geo.variant == Variant::Renju
-    }
-
-    /// True when player `p` may not mark the empty `cell`: renju's forbidden moves of x
-    /// (an overline, two fours or two open threes without a five). Always false for o
-    /// and under the other variants, where it costs one comparison.
-    #[inline]
-    pub fn forbidden(&mut self, p: usize, cell: usize) -> bool {
-        self.restricts(p) && forbidden_mark(&self.geo, &mut self.cells, cell).is_some()
     }
 
     /// Puts `content` on the empty cell `cell`.
