@@ -13,19 +13,10 @@ import { cellName, other, requestShape } from './notation.js';
 import { renderCellInfo, renderEvalBar, renderGraph, renderLive, renderMoveList } from './panels.js';
 import * as settings from './settings.js';
 import { initReview, reviewGame, reviewSeries } from './review.js';
+import { wireSharing } from './share.js';
 
 const $ = (id) => document.getElementById(id);
 const PIECES = ['mark', 'block', 'remove', 'bomb'];
-const PLAIN_ENGINE = {
-  auto: 'strongest',
-  perfect: 'exact, small boards',
-  minimax: 'looks ahead',
-  threat: 'reads threats',
-  priority: 'rules of thumb',
-  greedy: 'one move deep',
-  mcts: 'random play-outs',
-};
-
 // Everything the page knows. `gen` changes with every new position, so that answers
 // about an older position are dropped.
 const S = {
@@ -57,7 +48,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // Shows a message in the box next to the control it is about, and scrolls it into view.
 function showMsg(id, what, kind) {
   const box = $(id);
-  box.className = 'msg ' + (kind || 'error');
+  box.classList.remove('error', 'note');
+  box.classList.add(kind || 'error');
   box.replaceChildren();
   if (what instanceof Error) {
     const d = describeError(what);
@@ -86,6 +78,10 @@ function settingError(err, fallbackId) {
   let id = fallbackId;
   if (/^(rules|board|to_move)/.test(field)) id = 'rules-msg';
   showMsg(id, err);
+  // Name the field as the form does ("Columns"), not only as the API does ("rules.m").
+  const label = input && input.closest('label');
+  const words = label ? label.textContent.trim() : '';
+  if (words) $(id).prepend(words + ': ');
 }
 
 // ------------------------------------------------------------------ the game
@@ -99,6 +95,7 @@ function newPosition() {
   S.hint = false;
   S.thinking = null;
   S.forbidden = new Map();
+  renderCellInfo(null);
   const hand = S.pos && S.pos.rules.pieces && S.pos.rules.pieces[S.pos.to_move];
   if (S.piece !== 'mark' && !(hand && hand[S.piece] > 0)) S.piece = 'mark';
 }
@@ -259,6 +256,7 @@ function analyse() {
       if (gen !== S.gen) return;
       if (name === 'info') {
         S.live = { gen, info: data };
+        $('live').hidden = false;
         renderLive(data, S.pos.to_move);
       } else if (name === 'result') result = data;
     }, controller.signal).then(() => {
@@ -282,8 +280,6 @@ function analyse() {
     throw e;
   });
   S.controller = controller;
-  $('live').hidden = !S.caps.analyse;
-  renderLive(null);
   return controller.promise;
 }
 
@@ -416,15 +412,18 @@ function renderPanels() {
     series = [null].concat(S.entries.map((e) => forX(e.side, e.value)));
     if (a && a.evaluation) series[S.cursor] = forX(S.pos.to_move, a.evaluation.value);
   }
-  if (a && a.evaluation) renderEvalBar(forX(S.pos.to_move, a.evaluation.value), proven(a.evaluation.outcome));
+  if (isOver(S.pos)) renderEvalBar(S.pos.winner ? forX(S.pos.winner, 1) : 0, true, true);
+  else if (a && a.evaluation) renderEvalBar(forX(S.pos.to_move, a.evaluation.value), proven(a.evaluation.outcome));
   else if (S.cursor > 0) {
     const e = S.entries[S.cursor - 1];
     renderEvalBar(forX(e.side, e.value), proven(e.outcome));
   } else renderEvalBar(null);
   renderMoveList(S.entries, S.cursor);
   renderGraph(series, S.cursor);
+  // The live panel shows while the stream reports on this position.
   const live = S.live && S.live.gen === S.gen ? S.live.info : null;
-  if (!a && !live) renderLive(null);
+  $('live').hidden = !S.caps.analyse || !live;
+  if (!live) renderLive(null);
 }
 
 function renderPieces() {
@@ -492,80 +491,7 @@ function render() {
   renderButtons();
 }
 
-// ------------------------------------------------------------------ sharing
-
-async function copy(text, what) {
-  const area = $('share-text');
-  area.value = text;
-  area.hidden = false;
-  area.select();
-  let copied = false;
-  try {
-    await navigator.clipboard.writeText(text);
-    copied = true;
-  } catch (_) {
-    copied = document.execCommand && document.execCommand('copy');
-  }
-  showMsg('share-msg', copied ? what + ' copied.' : 'Copy ' + what + ' from the box below.', 'note');
-}
-
-function positionJson() {
-  return { ...requestShape(S.pos), engine: settings.analysisEngine() };
-}
-
-function curlCommand() {
-  const body = JSON.stringify(positionJson()).replace(/'/g, "'\\''");
-  return "curl -s " + location.origin + "/v1/suggest -H 'Content-Type: application/json' -d '" + body + "'";
-}
-
 // ------------------------------------------------------------------ start
-
-function fillSelects() {
-  for (const sel of document.querySelectorAll('.level-select')) {
-    for (let l = 10; l >= 1; l--) sel.append(new Option(l === 10 ? '10 (full strength)' : l === 1 ? '1 (weakest)' : String(l), String(l)));
-    sel.value = '7';
-  }
-  for (const sel of document.querySelectorAll('.time-select')) {
-    for (const ms of [100, 300, 1000, 3000]) sel.append(new Option(ms < 1000 ? ms / 1000 + ' s' : ms / 1000 + ' s', String(ms)));
-    sel.value = '300';
-  }
-}
-
-async function loadEngines() {
-  let list = [];
-  let preferred = 'auto';
-  try {
-    const data = await api('GET', '/v1/engines');
-    list = (data.engines || []).filter((e) => e && typeof e.name === 'string');
-    if (typeof data.default === 'string') preferred = data.default;
-  } catch (e) {
-    showMsg('a-msg', e);
-  }
-  if (list.length === 0) list = [{ name: 'auto' }];
-  for (const sel of document.querySelectorAll('.engine-select')) {
-    sel.replaceChildren(...list.map((e) => {
-      const opt = new Option(e.name + (PLAIN_ENGINE[e.name] ? ' (' + PLAIN_ENGINE[e.name] + ')' : ''), e.name);
-      if (e.description) opt.title = e.description;
-      return opt;
-    }));
-    sel.value = list.some((e) => e.name === preferred) ? preferred : list[0].name;
-  }
-  const info = () => {
-    const e = list.find((x) => x.name === $('a-engine').value);
-    $('engine-info').textContent = e && e.description ? e.description : '';
-  };
-  $('a-engine').addEventListener('change', info);
-  info();
-}
-
-// Rule variants: offered only when the server takes `rules.variant`.
-async function probeVariants() {
-  try {
-    await api('POST', '/v1/state', { rules: { m: 15, n: 15, k: 5, variant: 'renju' } });
-  } catch (_) {
-    for (const opt of document.querySelectorAll('option[data-variant]')) opt.remove();
-  }
-}
 
 function wire() {
   const board = $('board');
@@ -583,7 +509,9 @@ function wire() {
     const a = currentAnalysis();
     const isBest = a && a.move && a.move.row === row && a.move.col === col;
     const pv = moves && moves[0] && Array.isArray(moves[0].pv) && moves[0].pv.length ? moves[0].pv : isBest ? a.pv : null;
-    renderCellInfo(cellName({ row, col }) + ' (row ' + row + ', col ' + col + ')', moves, S.pos.to_move, pv);
+    const held = { x: 'x', o: 'o', '#': 'a block' }[S.pos.board[row][col]];
+    const name = cellName({ row, col }) + ' (row ' + row + ', col ' + col + ')' + (held ? ', holding ' + held : '');
+    renderCellInfo(name, moves, S.pos.to_move, pv);
     showLine(board, pv, S.pos.to_move);
   });
   board.addEventListener('mouseleave', () => {
@@ -596,9 +524,7 @@ function wire() {
   $('btn-new').addEventListener('click', () => startGame());
   $('btn-pause').addEventListener('click', togglePause);
   $('btn-review').addEventListener('click', () => reviewGame(S, showMsg, render));
-  $('btn-link').addEventListener('click', () => copy(settings.shareLink(S.pos), 'The link'));
-  $('btn-json').addEventListener('click', () => copy(JSON.stringify(positionJson(), null, 2), 'The position'));
-  $('btn-curl').addEventListener('click', () => copy(curlCommand(), 'The curl command'));
+  wireSharing(() => S.pos, showMsg);
   $('settings').addEventListener('submit', (ev) => {
     ev.preventDefault();
     startGame();
@@ -638,9 +564,9 @@ function wire() {
 }
 
 async function main() {
-  fillSelects();
+  settings.fillSelects();
   wire();
-  await Promise.all([loadEngines(), probeVariants(), initReview(S)]);
+  await Promise.all([settings.loadEngines((e) => showMsg('a-msg', e)), settings.probeVariants(), initReview(S)]);
   const linked = settings.readLink(location.search);
   if (!linked) settings.applyPreset($('preset').value);
   await startGame(linked);

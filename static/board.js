@@ -38,6 +38,9 @@ export function renderBoard(boardEl, view) {
   const m = n > 0 ? view.board[0].length : 0;
   view.labelAll = m * n <= 64;
   view.labelled = view.labelAll ? new Set() : bestCells(view.heat, LABELLED);
+  const values = view.heat ? [...view.heat.values()].map((moves) => moves[0].value).filter((v) => typeof v === 'number') : [];
+  view.lo = Math.min(...values);
+  view.hi = Math.max(...values);
   boardEl.style.setProperty('--m', m);
   boardEl.style.setProperty('--n', n);
   boardEl.dataset.m = m;
@@ -82,7 +85,8 @@ function cellElement(view, r, c) {
   const mv = moves ? moves[0] : null;
   if (mv && typeof mv.value === 'number') {
     const proven = mv.outcome === 'win' || mv.outcome === 'draw' || mv.outcome === 'loss';
-    el.style.setProperty('--heat', heatColour(mv.value, proven));
+    const rank = view.hi > view.lo ? (mv.value - view.lo) / (view.hi - view.lo) : 1;
+    el.style.setProperty('--heat', heatColour(mv.value, proven, rank));
     el.classList.add('heat');
     if (ch === '.' && (view.labelAll || proven || view.labelled.has(key))) {
       const lb = document.createElement('span');

@@ -53,11 +53,16 @@ export function valueWords(mv, side) {
   return side + ' expects ' + percent(mv.value) + '% (value ' + mv.value.toFixed(2) + ', not proven)';
 }
 
-// The heat map's colour: red (-1, a loss for the side to move) through yellow (0) to
-// green (1, a win). The scale is absolute, so colours compare across positions.
-export function heatColour(value, proven) {
+// The heat map's colour: the hue says the value, red (-1, a loss for the side to move)
+// through yellow (0) to green (1, a win), on an absolute scale so that colours compare
+// across positions; the strength says the rank within this position (`rank` 0 the worst
+// cell, 1 the best), so that the best moves stand out even when every move wins.
+export function heatColour(value, proven, rank) {
   const t = Math.max(0, Math.min(1, (value + 1) / 2));
-  return 'hsl(' + Math.round(t * 120) + ' ' + (proven ? 72 : 60) + '% ' + (proven ? 72 : 80) + '%)';
+  const strength = proven ? 1 : 0.25 + 0.75 * rank;
+  const sat = Math.round(30 + 45 * strength);
+  const light = Math.round(90 - 16 * strength);
+  return 'hsl(' + Math.round(t * 120) + ' ' + sat + '% ' + light + '%)';
 }
 
 // A position in the API's request shape, from any answer that carries one.

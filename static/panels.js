@@ -18,7 +18,7 @@ export const CLASS_MARK = {
 };
 
 // x's share of the expected result, from x's point of view value in [-1, 1] (or null).
-export function renderEvalBar(xValue, proven) {
+export function renderEvalBar(xValue, proven, over) {
   const bar = $('evalbar');
   if (typeof xValue !== 'number') {
     bar.dataset.known = 'false';
@@ -29,7 +29,9 @@ export function renderEvalBar(xValue, proven) {
   const share = Math.round((xValue + 1) * 50);
   bar.dataset.known = 'true';
   bar.style.setProperty('--x-share', share + '%');
-  $('evalbar-text').textContent = proven
+  $('evalbar-text').textContent = over
+    ? xValue > 0 ? 'x won' : xValue < 0 ? 'o won' : 'a draw'
+    : proven
     ? xValue > 0 ? 'x wins with best play' : xValue < 0 ? 'o wins with best play' : 'a draw with best play'
     : 'Expected result: x ' + percent(xValue) + '% · o ' + percent(-xValue) + '%';
 }
@@ -129,7 +131,8 @@ export function renderLive(info, side) {
   if (info.nodes !== undefined) parts.push(Number(info.nodes).toLocaleString('en') + ' positions looked at');
   if (info.elapsed_ms !== undefined) parts.push((Number(info.elapsed_ms) / 1000).toFixed(2) + ' s');
   const best = info.move ? 'Best for ' + side + ': ' + moveName(info.move) : '';
-  const value = typeof info.value === 'number' ? ' — ' + valueWords(info, side) : '';
+  // Progress reports carry a value but no proof: say it as an expectation.
+  const value = typeof info.value === 'number' ? ' — ' + side + ' expects ' + percent(info.value) + '%' : '';
   const lines = [best + value, parts.join(' · ')];
   lines.push(lineText(info.pv, side));
   fillParagraphs(box, lines);
@@ -143,7 +146,7 @@ export function renderCellInfo(name, moves, side, pv) {
     return;
   }
   const lines = [];
-  if (!moves || moves.length === 0) lines.push(name + ': no move of ' + side + ' evaluated here.');
+  if (!moves || moves.length === 0) lines.push(name + (/holding/.test(name) ? '.' : ': not evaluated.'));
   for (const mv of moves || []) {
     const piece = mv.piece && mv.piece !== 'mark' ? ' (' + mv.piece + ')' : '';
     const raw = typeof mv.raw === 'number' ? '; engine score ' + mv.raw : '';

@@ -2,6 +2,8 @@
 // link: `/?rules=15,15,5&board=...&x=human&o=auto:7` holds the rules, the position and
 // the players, and opening it restores the game.
 
+import { api } from './api.js';
+
 const $ = (id) => document.getElementById(id);
 const HAND = ['block', 'remove', 'bomb'];
 
@@ -163,4 +165,64 @@ export function readLink(search) {
   readPlayerParam('o', q.get('o'));
   const board = q.get('board');
   return { rules: readRules(), board: board ? board.split('/') : undefined, to_move: q.get('to') || undefined };
+}
+
+// ------------------------------------------------------------------ filling the form
+
+const PLAIN_ENGINE = {
+  auto: 'strongest',
+  perfect: 'exact, small boards',
+  minimax: 'looks ahead',
+  threat: 'reads threats',
+  priority: 'rules of thumb',
+  greedy: 'one move deep',
+  mcts: 'random play-outs',
+};
+
+
+export function fillSelects() {
+  for (const sel of document.querySelectorAll('.level-select')) {
+    for (let l = 10; l >= 1; l--) sel.append(new Option(l === 10 ? '10 (full strength)' : l === 1 ? '1 (weakest)' : String(l), String(l)));
+    sel.value = '7';
+  }
+  for (const sel of document.querySelectorAll('.time-select')) {
+    for (const ms of [100, 300, 1000, 3000]) sel.append(new Option(ms < 1000 ? ms / 1000 + ' s' : ms / 1000 + ' s', String(ms)));
+    sel.value = '300';
+  }
+}
+
+export async function loadEngines(onError) {
+  let list = [];
+  let preferred = 'auto';
+  try {
+    const data = await api('GET', '/v1/engines');
+    list = (data.engines || []).filter((e) => e && typeof e.name === 'string');
+    if (typeof data.default === 'string') preferred = data.default;
+  } catch (e) {
+    onError(e);
+  }
+  if (list.length === 0) list = [{ name: 'auto' }];
+  for (const sel of document.querySelectorAll('.engine-select')) {
+    sel.replaceChildren(...list.map((e) => {
+      const opt = new Option(e.name + (PLAIN_ENGINE[e.name] ? ' (' + PLAIN_ENGINE[e.name] + ')' : ''), e.name);
+      if (e.description) opt.title = e.description;
+      return opt;
+    }));
+    sel.value = list.some((e) => e.name === preferred) ? preferred : list[0].name;
+  }
+  const info = () => {
+    const e = list.find((x) => x.name === $('a-engine').value);
+    $('engine-info').textContent = e && e.description ? e.description : '';
+  };
+  $('a-engine').addEventListener('change', info);
+  info();
+}
+
+// Rule variants: offered only when the server takes `rules.variant`.
+export async function probeVariants() {
+  try {
+    await api('POST', '/v1/state', { rules: { m: 15, n: 15, k: 5, variant: 'renju' } });
+  } catch (_) {
+    for (const opt of document.querySelectorAll('option[data-variant]')) opt.remove();
+  }
 }

@@ -8,7 +8,7 @@ use actix_web::{web, HttpResponse};
 const INDEX_HTML: &str = include_str!("../../static/index.html");
 
 /// The page's scripts (JavaScript modules) and its style sheet, by their path under `/static/`.
-const ASSETS: [(&str, &str, &str); 8] = [
+const ASSETS: [(&str, &str, &str); 9] = [
     ("app.js", JS, include_str!("../../static/app.js")),
     ("api.js", JS, include_str!("../../static/api.js")),
     ("board.js", JS, include_str!("../../static/board.js")),
@@ -16,6 +16,7 @@ const ASSETS: [(&str, &str, &str); 8] = [
     ("panels.js", JS, include_str!("../../static/panels.js")),
     ("review.js", JS, include_str!("../../static/review.js")),
     ("settings.js", JS, include_str!("../../static/settings.js")),
+    ("share.js", JS, include_str!("../../static/share.js")),
     ("style.css", CSS, include_str!("../../static/style.css")),
 ];
 const JS: &str = "text/javascript; charset=utf-8";

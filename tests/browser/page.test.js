@@ -113,6 +113,96 @@ async function ticTacToe(page) {
   }
 }
 
+// POST to the real server from the test (for the stand-ins below).
+async function serverPost(route, body) {
+  const res = await fetch(BASE_URL + route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, json: await res.json() };
+}
+
+// The page's use of routes the contract describes (the /v1/analyse stream, /v1/review,
+// renju's forbidden cells), checked whether or not this server has them: the browser's
+// requests to them are answered by stand-ins built from the real server's own answers,
+// in the contract's shapes. What is tested is the page: it reads the stream, draws the
+// review, marks the forbidden cells.
+async function contractFeatures(browser, pageErrors) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  let streamed = 0;
+  await context.route('**/v1/analyse', async (route) => {
+    const body = JSON.parse(route.request().postData());
+    delete body.rules.variant;
+    const { status, json } = await serverPost('/v1/suggest', body);
+    if (status !== 200) return route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(json) });
+    const info = (depth) => ({ depth, nodes: depth * 100, elapsed_ms: depth * 3, move: json.move, value: json.evaluation.value, pv: json.pv, lines: [] });
+    const events = [['info', info(1)], ['info', info(2)], ['result', json]];
+    streamed += 1;
+    await route.fulfill({
+      status: 200,
+      contentType: 'text/event-stream',
+      body: events.map(([name, data]) => 'event: ' + name + '\ndata: ' + JSON.stringify(data) + '\n\n').join(''),
+    });
+  });
+  let reviewed = null;
+  await context.route('**/v1/review', async (route) => {
+    const body = JSON.parse(route.request().postData());
+    reviewed = body;
+    const classes = ['best', 'good', 'inaccuracy', 'mistake', 'blunder', 'forced'];
+    const moves = body.moves.map((move, index) => ({
+      index, player: index % 2 ? 'o' : 'x', move, value_before: 0, value_after: 0, best: move, best_value: 0, loss: 0, class: classes[index % 6],
+    }));
+    const values = [0].concat(body.moves.map((_, i) => (i % 2 ? -0.2 : 0.2)));
+    await route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ moves, summary: { x: { accuracy: 0.9 }, o: { accuracy: 0.8 } }, values, stats: {} }),
+    });
+  });
+  await context.route('**/v1/state', async (route) => {
+    const body = JSON.parse(route.request().postData());
+    if (!body.rules || body.rules.variant !== 'renju') return route.continue();
+    const plain = { ...body, rules: { ...body.rules } };
+    delete plain.rules.variant;
+    const { status, json } = await serverPost('/v1/state', plain);
+    if (status === 200) {
+      json.rules.variant = 'renju';
+      json.forbidden = json.to_move === 'x' ? [{ row: 7, col: 8, reason: 'double three' }] : [];
+    }
+    await route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(json) });
+  });
+
+  // The stream feeds the live panel and the heat map.
+  await page.goto(BASE_URL + '/?rules=3,3,3&x=human&o=perfect:10:100', { waitUntil: 'load' });
+  await waitHumanTurnOrOver(page, true);
+  check(streamed > 0 && !(await page.isHidden('#live')), 'the live analysis panel reads the /v1/analyse stream');
+  check(/2 moves ahead/.test(await page.textContent('#live-text')), 'it shows the last info event: ' + (await page.textContent('#live-text')));
+
+  // A finished game can be reviewed: classes in the move list, the graph from `values`.
+  for (;;) {
+    await waitHumanTurnOrOver(page, true);
+    const b = await readBoard(page);
+    if (OVER.includes(b.state)) break;
+    const empty = b.cells.find((c) => c.ch === '.');
+    await play(page, empty.row, empty.col);
+  }
+  await page.waitForSelector('#btn-review:not([hidden])', { timeout: TIMEOUT });
+  await page.click('#btn-review');
+  await page.waitForSelector('#move-list .review', { timeout: TIMEOUT });
+  const plies = reviewed.moves.length;
+  check((await page.$$('#move-list .review')).length === plies, 'every move of the ' + plies + ' is marked with its class');
+  check((await page.textContent('#move-list')).includes('blunder') || plies < 5, 'a blunder is named in plain words');
+  check((await page.$eval('#graph-box', (e) => Number(e.dataset.points))) === plies + 1, 'the graph draws the review values');
+  check(/90% accuracy/.test(await page.textContent('#review-summary')), 'the summary gives the accuracy');
+  await shot(page, '06-review.png');
+
+  // Renju: the preset is offered and x's forbidden cells are marked.
+  await page.goto(BASE_URL + '/?rules=15,15,5&variant=renju&x=human&o=human', { waitUntil: 'load' });
+  await page.waitForSelector('#board .cell.forbidden', { timeout: TIMEOUT });
+  check((await page.$$('#preset option[value="renju"]')).length === 1, 'the renju preset is offered');
+  check((await page.getAttribute(cellSel(7, 8), 'class')).includes('forbidden'), 'the forbidden cell I7 is marked');
+  await context.close();
+}
+
 async function main() {
   fs.mkdirSync(SHOTS, { recursive: true });
   const browser = await chromium.launch({
@@ -161,20 +251,25 @@ async function main() {
     const board = ['...............', '...............', '...............', '...............', '...............',
       '...............', '......o........', '......xx.......', '.......o.......', '...............',
       '...............', '...............', '...............', '...............', '...............'];
-    await page.goto(BASE_URL + '/?rules=15,15,5&board=' + board.join('/') + '&x=human&o=auto:4:100', { waitUntil: 'load' });
+    await page.goto(BASE_URL + '/?rules=15,15,5&board=' + board.join('/') + '&x=human&o=auto:10:300', { waitUntil: 'load' });
     await waitHumanTurnOrOver(page, true);
     let b = await readBoard(page);
     const drawn = [];
     for (let r = 0; r < 15; r++) drawn.push(b.cells.filter((c) => c.row === r).map((c) => c.ch).join(''));
     check(JSON.stringify(drawn) === JSON.stringify(board), 'the shared link restores the position');
-    check((await page.inputValue('#o-level')) === '4' && (await page.inputValue('#o-who')) === 'engine', 'the link restores o as the computer at level 4');
+    check((await page.inputValue('#o-level')) === '10' && (await page.inputValue('#o-time')) === '300' && (await page.inputValue('#o-who')) === 'engine', 'the link restores o as the computer at level 10, 0.3 s a move');
     check(b.cells.every((c) => c.size >= 36), '15x15 cells are at least 36 px at 1280x800 (' + Math.round(b.cells[0].size) + ' px)');
     check(b.cells.filter((c) => c.label !== null).every((c) => LABEL.test(c.label)), 'every 15x15 label is W/D/L or a percentage');
     await play(page, 7, 8);
     await waitHumanTurnOrOver(page, true);
-    await page.hover(cellSel(6, 9));
+    const best = (await readBoard(page)).cells.find((c) => c.best);
+    check(!!best, 'the best move is outlined');
+    await page.hover(cellSel(best.row, best.col));
+    await page.waitForSelector('#board .cell.pv', { timeout: TIMEOUT });
+    check(/Expected line/.test(await page.textContent('#cell-info')), 'hovering the best move shows its details and line');
     await shot(page, '02-gomoku-midgame.png');
-    check(new URL(page.url()).searchParams.get('board').split('/')[7] === '......xxx......', 'the address follows the game');
+    const row7 = new URL(page.url()).searchParams.get('board').split('/')[7];
+    check(row7.slice(6, 9) === 'xxx', 'the address follows the game: row 7 is ' + row7);
 
     // 6. A 15x15 position where auto proves a loss: o has an open four, x cannot stop it.
     const lost = ['...............', '...............', 'x..............', '...............', '..............x',
@@ -219,6 +314,8 @@ async function main() {
     check((await pp.evaluate(() => document.documentElement.scrollWidth)) <= 390, 'the page does not scroll sideways');
     await pp.screenshot({ path: path.join(SHOTS, '05-phone.png') });
     await phone.close();
+
+    await contractFeatures(browser, pageErrors);
 
     check(pageErrors.length === 0, 'no JavaScript errors' + (pageErrors.length ? ': ' + pageErrors.join('; ') : ''));
     log('all checks passed');
