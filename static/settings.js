@@ -179,6 +179,18 @@ const PLAIN_ENGINE = {
   mcts: 'random play-outs',
 };
 
+// What each engine does, in plain words (the server's own descriptions, shown in the API
+// docs, name the techniques).
+const ABOUT_ENGINE = {
+  auto: 'Picks the strongest method for the position: solves it exactly when it can, otherwise reads forcing sequences of threats and looks ahead many moves.',
+  perfect: 'Plays every game out to the end, so its W/D/L labels are certain; on large boards it runs out of time and most cells stay unproven (use auto there).',
+  minimax: 'Looks a few moves ahead for both players and scores the lines each still has open.',
+  threat: 'Looks one move ahead: a cell is worth the lines it builds for the player and spoils for the opponent. Instant on any board.',
+  priority: 'Fixed rules of thumb: win, stop a win, extend a line, block one, stay near its own marks.',
+  greedy: 'Tries every piece on every cell one move ahead and takes the best-looking one. The weakest opponent.',
+  mcts: 'Plays many quick random games from each move and prefers the moves that win most often.',
+};
+
 
 export function fillSelects() {
   for (const sel of document.querySelectorAll('.level-select')) {
@@ -205,14 +217,14 @@ export async function loadEngines(onError) {
   for (const sel of document.querySelectorAll('.engine-select')) {
     sel.replaceChildren(...list.map((e) => {
       const opt = new Option(e.name + (PLAIN_ENGINE[e.name] ? ' (' + PLAIN_ENGINE[e.name] + ')' : ''), e.name);
-      if (e.description) opt.title = e.description;
+      opt.title = ABOUT_ENGINE[e.name] || e.description || '';
       return opt;
     }));
     sel.value = list.some((e) => e.name === preferred) ? preferred : list[0].name;
   }
   const info = () => {
     const e = list.find((x) => x.name === $('a-engine').value);
-    $('engine-info').textContent = e && e.description ? e.description : '';
+    $('engine-info').textContent = e ? ABOUT_ENGINE[e.name] || e.description || '' : '';
   };
   $('a-engine').addEventListener('change', info);
   info();

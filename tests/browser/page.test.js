@@ -299,6 +299,21 @@ async function main() {
     // 8. Coordinates can be turned off.
     await page.uncheck('#opt-coords');
     check((await page.$$('#board .coord')).length === 0, 'coordinates can be hidden');
+
+    // 9. Special pieces: choose the block (key 2), place it; the hand shrinks, o replies.
+    await page.goto(BASE_URL + '/?rules=7,7,4&xp=1,1,1&op=1,1,1&to=x&x=human&o=threat:10:100', { waitUntil: 'load' });
+    await waitHumanTurnOrOver(page, true);
+    await page.keyboard.press('2');
+    await page.waitForSelector('.piece[data-piece="block"][aria-pressed="true"]', { timeout: TIMEOUT });
+    await page.click(cellSel(3, 3));
+    await page.waitForFunction(() => document.querySelectorAll('#board .cell.o').length === 1, null, { timeout: TIMEOUT });
+    check((await readBoard(page)).cells.find((c) => c.row === 3 && c.col === 3).ch === '#', 'the block stands on D3 and the computer replied');
+    check((await page.textContent('#pieces')).includes('x holds 0 block'), 'the hand from /v1/play shows x has no block left');
+
+    // 10. The computer against itself on 3x3 plays to the end: perfect draws with perfect.
+    await page.goto(BASE_URL + '/?rules=3,3,3&x=perfect:10:100&o=perfect:10:100', { waitUntil: 'load' });
+    await page.waitForFunction((over) => over.includes(document.getElementById('status').dataset.state), OVER, { timeout: TIMEOUT });
+    check((await readBoard(page)).state === 'draw', 'perfect against perfect draws on 3x3');
     await context.close();
 
     // 9. A phone: the board fits, a move can be played, 15x15 fits too.
