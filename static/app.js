@@ -36,6 +36,7 @@ const S = {
   forbidden: new Map(),
   caps: { analyse: true },
   review: null, // { values, summary } of the game as it was reviewed
+  values: [], // x's expected result per ply, from the analyses made at those positions
 };
 
 const isOver = (pos) => !!pos && pos.status !== 'in_progress';
@@ -114,6 +115,7 @@ async function startGame(from) {
     S.start = st;
     S.pos = st;
     S.entries = [];
+    S.values = [];
     S.cursor = 0;
     S.review = null;
     S.paused = false;
@@ -129,6 +131,7 @@ async function startGame(from) {
 // Makes the moves the current end of the game (dropping what could have been redone).
 function enter(entries) {
   S.entries = S.entries.slice(0, S.cursor).concat(entries);
+  S.values = S.values.slice(0, S.cursor + 1);
   S.cursor = S.entries.length;
   S.pos = S.entries[S.cursor - 1].after;
   S.review = null;
@@ -245,6 +248,7 @@ function analyse() {
   const done = (resp) => {
     if (gen !== S.gen) return resp;
     S.analysis = { gen, resp };
+    if (resp.evaluation) S.values[S.cursor] = forX(S.pos.to_move, resp.evaluation.value);
     S.controller = null;
     render();
     return resp;
@@ -409,8 +413,10 @@ function renderPanels() {
   const proven = (o) => o === 'win' || o === 'draw' || o === 'loss';
   let series = reviewSeries(S);
   if (!series) {
+    // x's expected result after each ply: the analysis of that position where there was
+    // one, else the value of the move that led to it.
     series = [null].concat(S.entries.map((e) => forX(e.side, e.value)));
-    if (a && a.evaluation) series[S.cursor] = forX(S.pos.to_move, a.evaluation.value);
+    series = series.map((v, i) => (typeof S.values[i] === 'number' ? S.values[i] : v));
   }
   if (isOver(S.pos)) renderEvalBar(S.pos.winner ? forX(S.pos.winner, 1) : 0, true, true);
   else if (a && a.evaluation) renderEvalBar(forX(S.pos.to_move, a.evaluation.value), proven(a.evaluation.outcome));
@@ -499,7 +505,8 @@ function wire() {
     const cell = ev.target.closest('.cell');
     if (cell) onCellClick(Number(cell.dataset.row), Number(cell.dataset.col));
   });
-  board.addEventListener('mouseover', (ev) => {
+  // The details of a cell: under the pointer, or focused from the keyboard.
+  const details = (ev) => {
     const cell = ev.target.closest('.cell');
     if (!cell || !S.pos) return;
     const row = Number(cell.dataset.row);
@@ -513,6 +520,13 @@ function wire() {
     const name = cellName({ row, col }) + ' (row ' + row + ', col ' + col + ')' + (held ? ', holding ' + held : '');
     renderCellInfo(name, moves, S.pos.to_move, pv);
     showLine(board, pv, S.pos.to_move);
+  };
+  board.addEventListener('mouseover', details);
+  board.addEventListener('focusin', details);
+  // A click on a move in the list shows the position after it.
+  $('move-list').addEventListener('click', (ev) => {
+    const li = ev.target.closest('.move');
+    if (li) setCursor(Number(li.dataset.index) + 1);
   });
   board.addEventListener('mouseleave', () => {
     renderCellInfo(null);

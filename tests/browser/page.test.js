@@ -239,6 +239,10 @@ async function main() {
     await page.click('#btn-redo');
     await page.waitForFunction((n) => document.querySelectorAll('#board .cell.x, #board .cell.o').length === n, full, { timeout: TIMEOUT });
     check(true, 'undo and redo move through the game');
+    await page.click('#move-list .move[data-index="0"]');
+    await page.waitForFunction(() => document.querySelectorAll('#board .cell.x, #board .cell.o').length === 1, null, { timeout: TIMEOUT });
+    check((await page.$$('#move-list .move.undone')).length === full - 1, 'clicking the first move shows the position after it');
+    await page.click('#btn-redo');
 
     // 4. Copy as JSON and as curl fill the box with the request.
     await page.click('#btn-json');
