@@ -286,6 +286,8 @@ async function main() {
     const labels = b.cells.map((c) => c.label).filter((l) => l !== null);
     check(labels.length > 200 && labels.every((l) => l.length <= 4), 'no label is longer than 4 characters (' + labels.length + ' labels)');
     check(labels.some((l) => /^L\d+$/.test(l)), 'auto proves the loss: ' + [...new Set(labels)].slice(0, 8).join(' '));
+    const overflowing = await page.$$eval('#board .cell .label', (els) => els.filter((el) => el.getBoundingClientRect().width > el.parentElement.clientWidth).length);
+    check(overflowing === 0, 'every label fits inside its cell');
     await shot(page, '03-gomoku-proven-loss.png');
 
     // 7. A bad setting: its error is next to the settings and inside the window.
