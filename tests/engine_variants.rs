@@ -269,3 +269,24 @@ proptest! {
         }
     }
 }
+
+/// Random renju positions that have forbidden cells (dense play near the centre makes
+/// them): every engine's moves are the legal list there too.
+#[test]
+fn every_engine_keeps_off_the_forbidden_cells_of_random_renju_positions() {
+    let mut with_forbidden = 0;
+    for seed in 0..200 {
+        let p = random_position(Variant::Renju, 24, seed);
+        if p.forbidden_cells().is_empty() || p.to_move() != Player::X {
+            continue;
+        }
+        with_forbidden += 1;
+        for &kind in EngineKind::ALL {
+            run(kind, &p, 1_500, seed);
+        }
+        if with_forbidden == 8 {
+            break;
+        }
+    }
+    assert!(with_forbidden >= 4, "only {with_forbidden} positions with forbidden cells");
+}
