@@ -288,5 +288,8 @@ fn every_engine_keeps_off_the_forbidden_cells_of_random_renju_positions() {
             break;
         }
     }
-    assert!(with_forbidden >= 4, "only {with_forbidden} positions with forbidden cells");
+    assert!(
+        with_forbidden >= 4,
+        "only {with_forbidden} positions with forbidden cells"
+    );
 }
