@@ -63,7 +63,10 @@ fn infos_come_in_order_then_the_result_is_the_suggestion() {
                          "engine": {"name": engine, "nodes": 20000, "seed": 5, "time_ms": 8000}});
         let evs = analyse(&s, &req);
         let (last, infos) = evs.split_last().unwrap();
-        assert_eq!(last.0, "result", "{engine}: the stream ends with the result");
+        assert_eq!(
+            last.0, "result",
+            "{engine}: the stream ends with the result"
+        );
         assert!(!infos.is_empty(), "{engine}: at least one info");
         let mut depth = 0;
         let mut nodes = 0;
@@ -76,7 +79,10 @@ fn infos_come_in_order_then_the_result_is_the_suggestion() {
             (depth, nodes) = (d, n);
             let v = info["value"].as_f64().unwrap();
             assert!((-1.0..=1.0).contains(&v), "{engine}: {info}");
-            assert_eq!(info["pv"][0], info["move"], "{engine}: the pv starts with the move");
+            assert_eq!(
+                info["pv"][0], info["move"],
+                "{engine}: the pv starts with the move"
+            );
             assert!(info.get("lines").is_none(), "lines only with multipv");
         }
         let (st, suggested) = s.call("/v1/suggest", &req);
@@ -150,7 +156,10 @@ fn a_client_that_disconnects_frees_its_search_slot_within_50_ms() {
         assert!(sent < Duration::from_secs(5), "the search never stopped");
         std::thread::sleep(Duration::from_millis(2));
     };
-    assert!(freed <= Duration::from_millis(50), "slot freed {freed:?} after the close");
+    assert!(
+        freed <= Duration::from_millis(50),
+        "slot freed {freed:?} after the close"
+    );
 }
 
 #[test]
@@ -163,7 +172,9 @@ fn multipv_gives_the_n_best_moves_each_with_its_own_line() {
         assert_eq!(st, 200, "{engine}: {b}");
         let moves = b["moves"].as_array().unwrap();
         for (i, m) in moves.iter().take(3).enumerate() {
-            let pv = m["pv"].as_array().unwrap_or_else(|| panic!("{engine}: moves[{i}].pv"));
+            let pv = m["pv"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{engine}: moves[{i}].pv"));
             let first = &pv[0];
             assert_eq!(
                 (&first["row"], &first["col"]),
@@ -175,7 +186,10 @@ fn multipv_gives_the_n_best_moves_each_with_its_own_line() {
             }
         }
         assert!(moves[3].get("pv").is_none(), "{engine}: only the 3 best");
-        assert_eq!(moves[0]["pv"], b["pv"], "{engine}: the best line is the answer's pv");
+        assert_eq!(
+            moves[0]["pv"], b["pv"],
+            "{engine}: the best line is the answer's pv"
+        );
         // Without multipv: no per-move lines.
         let mut one = req.clone();
         one["engine"]["multipv"] = json!(1);
@@ -294,7 +308,10 @@ fn the_first_illegal_move_is_named_by_its_index() {
         let (st, b) = s.call("/v1/review", &json!({"rules": rules, "moves": moves}));
         let field = format!("moves[{i}]");
         assert_error(st, &b, 422, "illegal_move", Some(&field));
-        assert!(b["error"]["message"].as_str().unwrap().contains(&field), "{b}");
+        assert!(
+            b["error"]["message"].as_str().unwrap().contains(&field),
+            "{b}"
+        );
     }
     let (st, b) = s.call(
         "/v1/review",
@@ -321,9 +338,15 @@ fn a_review_streams_one_event_per_move_then_the_result() {
     assert_eq!(last.0, "result");
     for (i, (name, data)) in infos.iter().enumerate() {
         assert_eq!(name, "info");
-        assert_eq!(data, &last.1["moves"][i], "the event is the answer's move {i}");
+        assert_eq!(
+            data, &last.1["moves"][i],
+            "the event is the answer's move {i}"
+        );
     }
-    assert_eq!(last.1["moves"][1]["class"], "blunder", "o's edge reply loses");
+    assert_eq!(
+        last.1["moves"][1]["class"], "blunder",
+        "o's edge reply loses"
+    );
     // Both endpoints are counted by route.
     let text = s.get("/metrics").text().unwrap();
     assert!(text.contains("endpoint=\"/v1/review\""), "{text}");

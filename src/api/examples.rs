@@ -100,7 +100,10 @@ pub fn analyse_15x15() -> Value {
 }
 
 pub fn analyse_pieces() -> Value {
-    with(pieces_position(), json!({"engine": {"name": "minimax", "time_ms": 300, "seed": 3}}))
+    with(
+        pieces_position(),
+        json!({"engine": {"name": "minimax", "time_ms": 300, "seed": 3}}),
+    )
 }
 
 pub fn review_3x3() -> Value {

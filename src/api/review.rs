@@ -67,7 +67,10 @@ fn replay(req: &ReviewRequest) -> Result<Game, ApiError> {
             ApiError::at(
                 code,
                 field.clone(),
-                format!("moves[{i}] (row {}, col {}) is illegal: {why}", m.row, m.col),
+                format!(
+                    "moves[{i}] (row {}, col {}) is illegal: {why}",
+                    m.row, m.col
+                ),
             )
         };
         if p.is_over() {
@@ -198,13 +201,10 @@ pub async fn review(
     };
     let result = async move {
         let _stop = stop;
-        let answer = slot
-            .run(job)
-            .await?
-            .map_err(|panic| {
-                log::error!("review with engine {} panicked: {panic}", kind.name());
-                ApiError::new(ErrorCode::Internal, "the review failed (a bug, logged)")
-            })?;
+        let answer = slot.run(job).await?.map_err(|panic| {
+            log::error!("review with engine {} panicked: {panic}", kind.name());
+            ApiError::new(ErrorCode::Internal, "the review failed (a bug, logged)")
+        })?;
         let m = metrics.search(kind.name());
         m.ok.inc();
         m.nodes.inc_by(answer.stats.nodes);

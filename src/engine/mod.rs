@@ -339,9 +339,7 @@ impl EngineKind {
     pub fn parameters(self) -> &'static [Parameter] {
         use Parameter::*;
         match self {
-            EngineKind::Auto | EngineKind::Minimax => {
-                &[TimeMs, Depth, Nodes, Seed, Level, Multipv]
-            }
+            EngineKind::Auto | EngineKind::Minimax => &[TimeMs, Depth, Nodes, Seed, Level, Multipv],
             EngineKind::Perfect => &[TimeMs, Nodes, MistakeProbability, Seed, Level, Multipv],
             EngineKind::Mcts => &[TimeMs, Nodes, Seed, Level, Multipv],
             EngineKind::Threat | EngineKind::Priority | EngineKind::Greedy => {

@@ -193,8 +193,7 @@ mod tests {
     fn reports_reach_the_observer_and_a_heartbeat_waits_for_its_interval() {
         let seen = Arc::new(Mutex::new(Vec::new()));
         let sink = Arc::clone(&seen);
-        let watch =
-            Watch::new(3).observed(move |p: &Progress| sink.lock().unwrap().push(p.nodes));
+        let watch = Watch::new(3).observed(move |p: &Progress| sink.lock().unwrap().push(p.nodes));
         assert!(watch.due());
         watch.heartbeat(5); // nothing reported yet: nothing to repeat
         watch.report(progress(1));

@@ -228,8 +228,16 @@ mod tests {
         let v = judge(Move::mark(4), best, 0.5, None);
         assert_eq!((v.loss, v.class), (0.0, Class::Best));
         let v = judge(Move::mark(0), (Move::mark(4), 1.0), 1.0, None);
-        assert_eq!((v.loss, v.value_after, v.class), (2.0, -1.0, Class::Blunder));
-        let v = judge(Move::mark(0), (Move::mark(4), 0.0), -0.2, Some(Move::mark(0)));
+        assert_eq!(
+            (v.loss, v.value_after, v.class),
+            (2.0, -1.0, Class::Blunder)
+        );
+        let v = judge(
+            Move::mark(0),
+            (Move::mark(4), 0.0),
+            -0.2,
+            Some(Move::mark(0)),
+        );
         assert_eq!(v.class, Class::Forced);
         assert_eq!(accuracy(&[0.0, 0.5, 2.0]), Some(50.0));
         assert_eq!(accuracy(&[]), None);

@@ -27,8 +27,8 @@ use rand::rngs::StdRng;
 
 use crate::engine::progress::Line;
 use crate::engine::root::{self, Choice, RootResults};
-use crate::engine::value::Scale;
 use crate::engine::tt::{budget_bits, TranspositionTable};
+use crate::engine::value::Scale;
 use crate::engine::{
     Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Outcome, SearchContext, WinScale,
 };
