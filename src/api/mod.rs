@@ -83,6 +83,10 @@ request; any other unknown field is refused, so that typos are caught). `/v1/pla
 `\"engine\": \"auto\"` is short for `{\"name\": \"auto\"}`; engine names are \
 case-insensitive. `include` trims a suggestion to the parts a client reads, and answers are \
 compressed (gzip, brotli, zstd) when the request's `Accept-Encoding` allows it.\n\n\
+`/v1/analyse` streams a search as Server-Sent Events (`info` events as it deepens, then the \
+`/v1/suggest` answer as `result`); `engine.multipv` N gives the N best moves with their own \
+lines. `/v1/review` judges every move of a game (`best`, `good`, `inaccuracy`, `mistake`, \
+`blunder`, `forced`) with the value series for a graph.\n\n\
 Every error, 404 and 405 included, is `{\"error\": {\"code\", \"message\", \"field\"}}` with a \
 stable code: 400 `invalid_json` / `invalid_request`; 422 `invalid_board`, `invalid_rules`, \
 `inconsistent_turn`, `game_over`, `illegal_move`, `unknown_engine`, `invalid_limits`; \

@@ -286,6 +286,28 @@ mod tests {
         assert!(rest.time() <= Duration::from_millis(1000));
     }
 
+    /// The caller's stop flag reaches a child cut before it was raised, within 256 nodes;
+    /// reports count the nodes of the whole search.
+    #[test]
+    fn a_watched_search_stops_when_told_and_its_children_with_it() {
+        let watch = Arc::new(Watch::new(2));
+        let mut whole = Budget::with_time(Duration::from_secs(60)).watched(Arc::clone(&watch));
+        for _ in 0..100 {
+            whole.tick();
+        }
+        let mut child = whole.share(0.5);
+        assert_eq!(child.lines(), 2);
+        assert_eq!(child.before, 100);
+        assert!(!child.tick());
+        watch.stop();
+        let ticks = (0..1000).take_while(|_| !child.tick()).count();
+        assert!(ticks < 256, "{ticks}");
+        assert!(whole.expired(), "the parent sees it too");
+        assert!(whole.within(&Limits::default()).stopped());
+        // Without a watch: one line, nothing stops it but its limits.
+        assert_eq!(Budget::with_time(Duration::from_secs(1)).lines(), 1);
+    }
+
     #[test]
     fn a_budget_stops_at_its_node_limit_and_stays_stopped() {
         let mut b = nodes(3);

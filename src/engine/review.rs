@@ -96,22 +96,49 @@ pub fn safe_moves(position: &Position) -> Vec<Move> {
         .collect()
 }
 
+/// The most (legal moves x cells) [`forced`] tries one by one, with special pieces in
+/// hand; past it a position is not judged forced.
+const FORCED_WORK: usize = 1 << 20;
+
 /// The one move that does not lose at once, when `position` has exactly one (a single
-/// legal move counts too). Only positions where the opponent threatens to win, or
-/// special pieces are in hand, can have more legal moves and one safe one.
+/// legal move counts too).
+///
+/// Without special pieces a move cannot give the opponent a new win: the safe moves are
+/// the marks that win now, and a mark on the opponent's winning cell when there is only
+/// one. With special pieces (a remove or a bomb can open a line) every legal move is
+/// tried, up to [`FORCED_WORK`].
 pub fn forced(position: &Position) -> Option<Move> {
     let legal = position.legal_moves();
     if legal.len() == 1 {
         return Some(legal[0]);
     }
-    let opp = position.to_move().opponent();
-    let threatened = (0..position.cells().len())
-        .any(|c| position.cell(c) == Cell::Empty && position.wins_at(c, opp));
-    if !threatened && !position.has_special_pieces() {
+    let me = position.to_move();
+    let wins = |p| -> Vec<usize> {
+        (0..position.cells().len())
+            .filter(|&c| position.cell(c) == Cell::Empty && position.wins_at(c, p))
+            .collect()
+    };
+    if position.has_special_pieces() {
+        if legal.len() * position.cells().len() > FORCED_WORK {
+            return None;
+        }
+        return match safe_moves(position).as_slice() {
+            [only] => Some(*only),
+            _ => None,
+        };
+    }
+    let threats = wins(me.opponent());
+    if threats.is_empty() {
         return None;
     }
-    match safe_moves(position).as_slice() {
-        [only] => Some(*only),
+    let mut safe = wins(me);
+    if let [only] = threats.as_slice() {
+        if !safe.contains(only) {
+            safe.push(*only);
+        }
+    }
+    match safe.as_slice() {
+        [only] => Some(Move::mark(*only)),
         _ => None,
     }
 }
@@ -186,12 +213,12 @@ pub fn spread(left: Duration, positions: usize, per_position: Duration) -> Durat
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Rules;
+    use crate::game::{Player, Rules};
 
     fn position(rows: &str, k: u64) -> Position {
         let rows: Vec<&str> = rows.split('/').collect();
         let rules = Rules::mnk(rows[0].len() as u64, rows.len() as u64, k).unwrap();
-        Position::new(&rules, Some(&rows), None).unwrap()
+        Position::new(&rules, Some(rows.as_slice()), None).unwrap()
     }
 
     #[test]
@@ -220,6 +247,27 @@ mod tests {
         // Nothing threatened: several moves, none forced.
         let q = position(".../.x./...", 3);
         assert_eq!(forced(&q), None);
+        // Two threats: every move loses; none is forced.
+        let r = position("oo./oxx/.x.", 3);
+        assert_eq!(forced(&r), None);
+        // A threat, but x wins at once in two ways: nothing forced either.
+        let t = position("xx./xo./.oo", 3);
+        assert_eq!(forced(&t), None);
+        // With special pieces every move is tried: the same single answer.
+        let rules = Rules::new(
+            3,
+            3,
+            3,
+            true,
+            [
+                crate::game::Hand::new(0, 0, 0),
+                crate::game::Hand::new(1, 0, 0),
+            ],
+        )
+        .unwrap();
+        let rows = ["oo.", "x..", "x.."];
+        let p = Position::new(&rules, Some(&rows[..]), Some(Player::X)).unwrap();
+        assert_eq!(safe_moves(&p), vec![Move::mark(2)]);
     }
 
     #[test]
