@@ -170,16 +170,24 @@ pub async fn analyse(
         let answer = suggestion(&position, kind, &done, (seed, level))?;
         trimmed(&answer, include.as_deref())
     };
-    let mut response = HttpResponse::Ok()
+    let mut response = stream(rx, result);
+    response.extensions_mut().insert(EngineLabel(kind.name()));
+    Ok(response)
+}
+
+/// The `200 text/event-stream` answer of [`events`].
+pub fn stream(
+    infos: UnboundedReceiver<Bytes>,
+    result: impl Future<Output = Result<serde_json::Value, ApiError>> + 'static,
+) -> HttpResponse {
+    HttpResponse::Ok()
         .content_type("text/event-stream")
         .insert_header((header::CACHE_CONTROL, "no-cache"))
         // Events go out as they come: no compression (it would hold them back), and no
         // buffering in a proxy that honours this header (nginx).
         .insert_header((header::CONTENT_ENCODING, "identity"))
         .insert_header(("x-accel-buffering", "no"))
-        .streaming(events(rx, result));
-    response.extensions_mut().insert(EngineLabel(kind.name()));
-    Ok(response)
+        .streaming(events(infos, result))
 }
 
 type Answer = Pin<Box<dyn Future<Output = Result<serde_json::Value, ApiError>>>>;
@@ -198,7 +206,7 @@ struct Running {
 
 /// The stream: every `info` as it comes, then the `result` (or `error`) once `result`
 /// is ready, after the infos sent before it; comments in between ([`PING_EVERY`]).
-pub fn events(
+fn events(
     infos: UnboundedReceiver<Bytes>,
     result: impl Future<Output = Result<serde_json::Value, ApiError>> + 'static,
 ) -> impl futures_util::Stream<Item = Result<Bytes, actix_web::Error>> {

@@ -18,7 +18,7 @@ use actix_web::{HttpRequest, HttpResponse};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-use super::analyse::{event, events};
+use super::analyse::{event, stream};
 use super::dto::MoveDto;
 use super::error::{ApiError, ErrorBody, ErrorCode};
 use super::extract::ApiJson;
@@ -98,7 +98,8 @@ fn replay(req: &ReviewRequest) -> Result<Game, ApiError> {
 /// Replays `moves` from the start position (the empty board, or `board`), evaluates every
 /// position with the engine and judges every move: its value before and after (for the
 /// player who made it, on the common scale: 1 a win, 0 a draw, -1 a loss), the engine's
-/// best move and its value, the loss (`best_value - value_after`, at least 0) and a class:
+/// best move and its value, the loss (`best_value - value_after`, at least 0; 0 between two
+/// values at least 0.8 from 0 of the same sign, a game already decided) and a class:
 /// `best` (loss <= 0.02), `good` (<= 0.1), `inaccuracy` (<= 0.2), `mistake` (<= 0.4),
 /// `blunder` (more), or `forced` when it was the only move that did not lose at once.
 /// A summary per player counts the classes and gives an accuracy (the mean of
@@ -217,12 +218,7 @@ pub async fn review(
             serde_json::to_value(answer)
                 .map_err(|e| ApiError::new(ErrorCode::Internal, format!("the answer: {e}")))
         };
-        HttpResponse::Ok()
-            .content_type("text/event-stream")
-            .insert_header((header::CACHE_CONTROL, "no-cache"))
-            .insert_header((header::CONTENT_ENCODING, "identity"))
-            .insert_header(("x-accel-buffering", "no"))
-            .streaming(events(rx, result))
+        stream(rx, result)
     } else {
         HttpResponse::Ok().json(result.await?)
     };

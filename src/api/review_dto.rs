@@ -85,8 +85,10 @@ pub struct ReviewedMoveDto {
     /// Its value for the player (the position's value, `value_before`).
     #[schema(minimum = -1.0, maximum = 1.0)]
     pub best_value: f64,
-    /// `best_value - value_after`, at least 0; 0 when the move is `best`. Up to 2 (a won
-    /// game thrown away).
+    /// `best_value - value_after`, at least 0; 0 when the move is `best`, or when both
+    /// values are at least 0.8 from 0 with the same sign (a game the engine sees as
+    /// decided either way: a win proven from the winner's side is often unproven from the
+    /// loser's). Up to 2 (a won game thrown away).
     #[schema(minimum = 0.0, maximum = 2.0)]
     pub loss: f64,
     /// By the loss: `best` <= 0.02 < `good` <= 0.1 < `inaccuracy` <= 0.2 < `mistake` <=

@@ -35,6 +35,8 @@ pub struct Budget {
     /// whole search had visited before this part began (for progress reports).
     before: u64,
     watch: Option<Arc<Watch>>,
+    /// False for a [`Budget::detached`] copy: it sends no heartbeats.
+    beats: bool,
 }
 
 impl Budget {
@@ -64,6 +66,17 @@ impl Budget {
             stopped: false,
             before: 0,
             watch: None,
+            beats: true,
+        }
+    }
+
+    /// A copy for a helper that counts its nodes apart and never charges them back (a
+    /// leaf solver): the same deadline and stop flag, but no heartbeats, whose node counts
+    /// would not be the search's.
+    pub fn detached(&self) -> Budget {
+        Budget {
+            beats: false,
+            ..self.clone()
         }
     }
 
@@ -126,17 +139,19 @@ impl Budget {
         }
     }
 
-    /// The deadline or the caller's stop flag, checked every 256 nodes (with a heartbeat
-    /// report when one is due).
+    /// The deadline or the caller's stop flag.
+    fn poll(&self) -> bool {
+        self.watch.as_ref().is_some_and(|w| w.stopped()) || Instant::now() >= self.deadline
+    }
+
+    /// [`Budget::poll`] every 256 nodes, with a heartbeat report when one is due (only
+    /// here: an engine that checks [`Budget::expired`] more often reports by itself).
     #[cold]
-    fn poll(&mut self) -> bool {
-        if let Some(w) = &self.watch {
-            if w.stopped() {
-                return true;
-            }
+    fn poll_beating(&self) -> bool {
+        if let Some(w) = self.watch.as_ref().filter(|_| self.beats) {
             w.heartbeat(self.before + self.nodes);
         }
-        Instant::now() >= self.deadline
+        self.poll()
     }
 
     /// A child budget for one part of the search: `fraction` of this budget's time and
@@ -193,7 +208,7 @@ impl Budget {
         if self.stopped {
             return true;
         }
-        if self.nodes >= self.node_limit || (self.nodes & 255 == 0 && self.poll()) {
+        if self.nodes >= self.node_limit || (self.nodes & 255 == 0 && self.poll_beating()) {
             self.stopped = true;
         }
         self.stopped

@@ -48,7 +48,7 @@ pub struct Line {
 pub struct Progress {
     /// The deepest completed depth (plies; `mcts`: the tree's depth).
     pub depth: u32,
-    /// Nodes of the whole search so far.
+    /// Nodes of the whole search so far (never fewer than the last report's).
     pub nodes: u64,
     /// Time since the watch started.
     pub elapsed: Duration,
@@ -142,8 +142,15 @@ impl Watch {
         if progress.lines.is_empty() {
             return;
         }
+        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        // Nodes never go back (a heartbeat from a part of the search whose nodes are
+        // charged to its parent only when it ends may have shown them already).
+        let mut progress = progress;
+        if let Some((_, before)) = last.as_ref() {
+            progress.nodes = progress.nodes.max(before.nodes);
+        }
         observer(&progress);
-        *self.last.lock().unwrap_or_else(|e| e.into_inner()) = Some((Instant::now(), progress));
+        *last = Some((Instant::now(), progress));
     }
 
     /// Repeats the last report with `nodes` and the time now, when it is

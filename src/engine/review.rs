@@ -11,7 +11,10 @@
 //! - `value_before` = the value of `P_i`, `best` = the engine's move there and
 //!   `best_value` = its value (the same number);
 //! - `value_after` = minus the value of `P_{i+1}` (the opponent's value, seen from the mover);
-//! - `loss` = `best_value - value_after`, at least 0, and 0 when the move is `best`;
+//! - `loss` = `best_value - value_after`, at least 0; 0 when the move is `best`, or when
+//!   both values are decided for the same side ([`DECIDED`]: a threat-space search proves
+//!   a win from the winner's side, the same position searched from the loser's side
+//!   often stays unproven, and that difference is not the mover's);
 //! - the class by the loss ([`Class::of`]: best <= 0.02 < good <= 0.1 < inaccuracy <= 0.2
 //!   < mistake <= 0.4 < blunder), except `forced` when the position left one move that
 //!   does not lose at once ([`forced`]: a single legal move, or every other one lets the
@@ -24,6 +27,11 @@
 use std::time::Duration;
 
 use crate::game::{Cell, Move, Position};
+
+/// A value at least this far from 0 is a decided game for the engine: between two such
+/// values of the same sign (a proven win, and one proven from the winner's side only,
+/// which the loser's search sees as 0.86) a move loses nothing.
+pub const DECIDED: f64 = 0.8;
 
 /// The largest loss of each class, in order; a larger loss is a blunder.
 pub const THRESHOLDS: [(Class, f64); 4] = [
@@ -172,8 +180,9 @@ pub fn judge(
     next: f64,
     forced: Option<Move>,
 ) -> Verdict {
-    let after = 0.0 - next; // (not -0.0 for a draw)
-    let loss = if played == best {
+    let (before, after) = (before + 0.0, 0.0 - next); // (no -0.0)
+    let decided = |v: f64| v.abs() >= DECIDED;
+    let loss = if played == best || (decided(before) && decided(after) && before * after > 0.0) {
         0.0
     } else {
         (before - after).max(0.0)

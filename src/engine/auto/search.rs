@@ -138,7 +138,7 @@ impl PatternSearch {
             lists: vec![Vec::new(); MAX_PLY],
             side: position.to_move().index(),
             history: vec![0; geo.cells()],
-            solver: Solver::new(b, clock.clone()),
+            solver: Solver::new(b, clock.detached()),
             near,
             ring,
             tt,
