@@ -117,7 +117,10 @@ fn replay(req: &ReviewRequest) -> Result<Game, ApiError> {
         ("special pieces" = (summary = "7x7, four in a row, with a block played", value = json!(super::examples::review_pieces()))),
     )),
     responses(
-        (status = 200, description = "Every move judged, a summary per player, the value series (or, with `Accept: text/event-stream`, a stream of `info` events with `ReviewedMove` data and one `result` event with this answer)", body = ReviewResponse),
+        (status = 200, description = "Every move judged, a summary per player, the value series; with `Accept: text/event-stream`, a stream of `info` events (data: `ReviewedMove`) and one `result` event (data: `ReviewResponse`)", content(
+            (ReviewResponse = "application/json"),
+            (String = "text/event-stream", example = json!("event: info\ndata: {\"index\":0,\"player\":\"x\",\"move\":{\"row\":1,\"col\":1,\"piece\":\"mark\"},\"...\":\"...\",\"class\":\"best\"}\n\nevent: result\ndata: {\"moves\":[\"...\"],\"summary\":{\"...\":\"...\"},\"values\":[0.0],\"stats\":{\"...\":\"...\"}}\n\n")),
+        )),
         (status = 400, description = "`invalid_json` or `invalid_request`", body = ErrorBody),
         (status = 413, description = "`payload_too_large`", body = ErrorBody),
         (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
