@@ -14,8 +14,8 @@
 //! four), and so are the variants: the board's win rule decides what a five is (caro's
 //! shut lines are none), and under renju x never marks a forbidden cell, so o's four
 //! whose completion is forbidden for x cannot be stopped. A defender holding blocks may
-//! answer a four with a block: both answers are searched. A defender holding `remove` or `bomb` can break any line, so no proof is
-//! claimed then ([`Verdict::Unsupported`]).
+//! answer a four with a block: both answers are searched. A defender holding `remove`
+//! or `bomb` can break any line, so no proof is claimed then ([`Verdict::Unsupported`]).
 //!
 //! A [`Proof`] is a strategy tree: the attacker's move, the defender replies that need
 //! their own continuation, and one continuation that wins against every other reply.
