@@ -5,9 +5,13 @@
 //! `TAKEBACK x,y`, `INFO key value` (`timeout_turn`, `timeout_match`, `time_left`,
 //! `rule`, `max_memory`, and the rest accepted silently), `RESTART`, `ABOUT`, `END`.
 //! Coordinates are `x,y` = column,row, zero-based. Whatever the brain cannot do (a
-//! board larger than 64, renju or caro rules, a move on an occupied cell, a command
-//! before `START`) is answered `ERROR` with the reason; an unknown command gets
-//! `UNKNOWN`.
+//! board larger than 64, renju and caro at once, renju with k other than 5, a move on
+//! an occupied cell, a command before `START`) is answered `ERROR` with the reason; an
+//! unknown command gets `UNKNOWN`.
+//!
+//! `INFO rule` is the protocol's bit mask: 1 exactly five, 2 continuous game (nothing
+//! for the brain to do), 4 renju, 8 caro. 0 plays freestyle, 1 exactly five, 4 or 5
+//! renju, 8 or 9 caro (which is exactly five already).
 //!
 //! Time: a move uses at most `timeout_turn` minus a safety margin, and, when a match
 //! clock is running, at most a twentieth of `time_left`.
@@ -19,7 +23,7 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 
 use crate::engine::{Engine, EngineKind, Limits, SearchContext};
-use crate::game::{Cell, Piece, Player, Position, Rules, MAX_SIDE};
+use crate::game::{Cell, Piece, Player, Position, Rules, Variant, MAX_SIDE};
 
 /// What a cell holds from the brain's point of view.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -37,6 +41,7 @@ pub struct Brain {
     size: Option<(usize, usize)>,
     board: Vec<Stone>,
     exact: bool,
+    variant: Variant,
     timeout_turn: Duration,
     timeout_match: Duration,
     time_left: Option<Duration>,
@@ -47,6 +52,15 @@ pub struct Brain {
     ctx: SearchContext,
     /// Set by `END`.
     pub finished: bool,
+}
+
+/// `INFO rule`'s bit mask for `rules`: 0 freestyle, 1 exactly five, 4 renju, 8 caro.
+pub fn rule_mask(rules: &Rules) -> u32 {
+    match rules.variant() {
+        Variant::Free => u32::from(!rules.overline()),
+        Variant::Renju => 4,
+        Variant::Caro => 8,
+    }
 }
 
 /// The engine pbrain plays with when none is named: `auto` when registered, else the
@@ -68,6 +82,7 @@ impl Brain {
             size: None,
             board: Vec::new(),
             exact: false,
+            variant: Variant::Free,
             timeout_turn: Duration::from_millis(5000),
             timeout_match: Duration::ZERO,
             time_left: None,
@@ -231,19 +246,42 @@ impl Brain {
                 None => return vec![format!("ERROR time_left {value:?} is not milliseconds")],
             },
             "rule" => match value.parse::<u32>() {
-                Ok(r) if r & 4 != 0 => {
-                    return vec!["ERROR renju rules are not supported; playing freestyle".into()]
-                }
-                Ok(r) if r & 8 != 0 => {
-                    return vec!["ERROR caro rules are not supported; playing freestyle".into()]
-                }
-                Ok(r) => self.exact = r & 1 != 0,
+                Ok(mask) => match self.rule(mask) {
+                    Ok(()) => {}
+                    Err(e) => return vec![format!("ERROR {e}")],
+                },
                 Err(_) => return vec![format!("ERROR rule {value:?} is not a number")],
             },
             // Accepted, nothing to do: the engines' memory is bounded by their own caps.
             _ => {}
         }
         Vec::new()
+    }
+
+    /// Sets the rules of `INFO rule`'s bit mask (see the top of this file); a mask the
+    /// brain cannot play leaves the rules as they were.
+    fn rule(&mut self, mask: u32) -> Result<(), String> {
+        const KNOWN: u32 = 1 | 2 | 4 | 8;
+        if mask & !KNOWN != 0 {
+            return Err(format!(
+                "rule {mask} has bits this brain does not know (1 exactly five, 2 continuous, 4 renju, 8 caro)"
+            ));
+        }
+        let variant = match (mask & 4 != 0, mask & 8 != 0) {
+            (true, true) => return Err(format!("rule {mask} asks for renju and caro at once")),
+            (true, false) => Variant::Renju,
+            (false, true) => Variant::Caro,
+            (false, false) => Variant::Free,
+        };
+        if variant == Variant::Renju && self.k != 5 {
+            return Err(format!(
+                "renju is played with five in a row, but this brain plays {} in a row",
+                self.k
+            ));
+        }
+        self.variant = variant;
+        self.exact = mask & 1 != 0;
+        Ok(())
     }
 
     /// The time budget of the next move.
@@ -277,6 +315,7 @@ impl Brain {
             ));
         };
         let rules = Rules::new(w as u64, h as u64, self.k, !self.exact, Default::default())
+            .and_then(|r| r.with_variant(self.variant))
             .map_err(|e| e.to_string())?;
         let cells = self
             .board

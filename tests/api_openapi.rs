@@ -133,8 +133,8 @@ fn every_request_example_is_accepted() {
         let names: Vec<&String> = examples.keys().collect();
         assert_eq!(
             names,
-            ["gomoku", "special pieces", "tic-tac-toe"],
-            "POST {path}: a 3x3, a 15x15 and a special-pieces example"
+            ["gomoku", "renju", "special pieces", "tic-tac-toe"],
+            "POST {path}: a 3x3, a 15x15, a renju and a special-pieces example"
         );
         for (name, example) in examples {
             let r = s.post(path, &example["value"]);
@@ -153,7 +153,7 @@ fn every_request_example_is_accepted() {
             posted += 1;
         }
     }
-    assert_eq!(posted, 15);
+    assert_eq!(posted, 20);
 }
 
 #[test]

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use kinrow::arena::{self, ArenaConfig, Contestant, EngineSpec, GameResult};
 use kinrow::engine::EngineKind;
-use kinrow::game::{Position, Rules};
+use kinrow::game::{Position, Rules, Variant};
 
 fn config(games: usize, threads: usize, seed: u64) -> ArenaConfig {
     ArenaConfig {
@@ -130,15 +130,22 @@ fn colours_alternate_and_results_do_not_depend_on_threads() {
     assert!(s.elo_low <= s.elo && s.elo <= s.elo_high);
     // Every game is a finished, legal game.
     for g in &one {
-        let mut p = Position::empty(&Rules::mnk(7, 7, 4).unwrap());
-        for &mv in g.opening.iter().chain(&g.moves) {
-            p.try_play(mv).unwrap();
-        }
-        assert!(p.is_over());
-        match g.result {
-            GameResult::Won(w) => assert_eq!(p.winner(), Some(w)),
-            GameResult::Draw => assert_eq!(p.winner(), None),
-        }
+        replays_legally(&Rules::mnk(7, 7, 4).unwrap(), g);
+    }
+}
+
+/// Replays `g` under `rules`: every move legal (under renju never on a forbidden cell),
+/// the game over, and its result the position's.
+fn replays_legally(rules: &Rules, g: &arena::GameRecord) {
+    let mut p = Position::empty(rules);
+    for &mv in g.opening.iter().chain(&g.moves) {
+        assert!(p.forbidden(mv.cell()).is_none(), "{mv:?}");
+        p.try_play(mv).unwrap();
+    }
+    assert!(p.is_over());
+    match g.result {
+        GameResult::Won(w) => assert_eq!(p.winner(), Some(w)),
+        GameResult::Draw => assert_eq!(p.winner(), None),
     }
 }
 
@@ -299,5 +306,64 @@ fn evaluations_are_read_from_engine_messages() {
     ];
     for (line, want) in cases {
         assert_eq!(Eval::in_message(line), want, "{line}");
+    }
+}
+
+/// Renju and caro games between engines end without a forfeit, every move legal under
+/// the variant (x never on a forbidden cell), the result the position's.
+#[test]
+fn renju_and_caro_games_are_played_to_the_end() {
+    let pairs = [
+        (Variant::Renju, "auto:nodes=300", "mcts:nodes=150"),
+        (Variant::Renju, "minimax:nodes=300", "threat"),
+        (Variant::Caro, "greedy", "priority"),
+        (Variant::Caro, "perfect:nodes=300", "auto:nodes=300"),
+    ];
+    for (variant, a, b) in pairs {
+        let rules = Rules::mnk(9, 9, 5).unwrap().with_variant(variant).unwrap();
+        let config = ArenaConfig {
+            engines: [Contestant::parse(a).unwrap(), Contestant::parse(b).unwrap()],
+            rules: rules.clone(),
+            opening_plies: Some(2),
+            ..config(2, 1, 11)
+        };
+        for g in arena::run(&config, &|_| {}) {
+            assert_eq!(g.forfeit, None, "{variant:?} {a} v {b}");
+            replays_legally(&rules, &g);
+        }
+    }
+}
+
+#[test]
+fn the_binary_takes_a_variant() {
+    let out = std::env::temp_dir().join(format!("kinrow-arena-renju-{}.jsonl", std::process::id()));
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_kinrow"))
+        .args(["arena", "--engines", "greedy,threat", "--rules", "9,9,5"])
+        .args(["--variant", "Renju", "--games", "2", "--opening-plies", "1"])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let lines = std::fs::read_to_string(&out).unwrap();
+    for line in lines.lines() {
+        let game: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(game["rules"]["variant"], "renju");
+        assert!(game["forfeit"].is_null(), "{game}");
+    }
+    std::fs::remove_file(&out).ok();
+    for (bad, rules) in [("gomoku", "9,9,5"), ("renju", "9,9,4")] {
+        let run = std::process::Command::new(env!("CARGO_BIN_EXE_kinrow"))
+            .args(["arena", "--engines", "greedy,threat", "--variant", bad])
+            .args(["--rules", rules])
+            .output()
+            .unwrap();
+        assert!(!run.status.success());
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert!(err.contains("variant") || err.contains("renju"), "{err}");
     }
 }

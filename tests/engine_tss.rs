@@ -4,11 +4,13 @@
 
 #[path = "tss/positions.rs"]
 mod positions;
+mod variants_support;
 
 use std::time::Duration;
 
 use kinrow::engine::tss::{Proof, Tss, Verdict};
-use kinrow::game::{Cell, Hand, Move, Piece, Player, Position, Rules};
+use kinrow::game::{Cell, Hand, Move, Piece, Player, Position, Rules, Variant};
+use variants_support::FORCED_ONTO_FORBIDDEN;
 
 fn position(rows: &[&str], overline: bool, hands: [Hand; 2], to_move: Option<Player>) -> Position {
     let rules = Rules::new(rows[0].len() as u64, rows.len() as u64, 5, overline, hands).unwrap();
@@ -364,4 +366,64 @@ fn the_vct_defences_add_the_defenders_threes() {
             );
         }
     }
+}
+
+/// `rows` under renju (x moves first and has the forbidden cells), `to_move` as given.
+fn renju(rows: &[&str], to_move: Option<Player>) -> Position {
+    let rules = Rules::new(
+        rows[0].len() as u64,
+        rows.len() as u64,
+        5,
+        false,
+        [Hand::default(); 2],
+    )
+    .and_then(|r| r.with_variant(Variant::Renju))
+    .unwrap();
+    Position::new(&rules, Some(rows), to_move).unwrap()
+}
+
+/// Under renju the proofs of both attackers hold against every legal defence: an
+/// attacking x never plays a forbidden cell (`check` asserts every move is legal), and a
+/// defending x is answered on every cell it may play.
+#[test]
+fn renju_proofs_hold_against_every_defence() {
+    let mut proofs = [0, 0];
+    for rows in positions::VCF_WINS.iter().chain(positions::VCT_WINS) {
+        let as_x = renju(rows, None);
+        let swapped_rows: Vec<String> = swapped(rows).to_rows();
+        let rows_o: Vec<&str> = swapped_rows.iter().map(String::as_str).collect();
+        // o attacks on the swapped board once x has spent its move in a corner.
+        let mut as_o = renju(&rows_o, None);
+        let corner = [0, as_o.cells().len() - 1]
+            .into_iter()
+            .find(|&c| as_o.is_legal(Move::mark(c)))
+            .unwrap();
+        as_o.play(Move::mark(corner));
+        for (mut pos, attacker) in [(as_x, Player::X), (as_o, Player::O)] {
+            if pos.is_over() || pos.to_move() != attacker {
+                continue;
+            }
+            let mut tss = Tss::with_time(&pos, Duration::from_secs(10));
+            if let Verdict::Win(proof) = tss.vct(attacker, 2) {
+                assert_eq!(check(&mut pos, attacker, &proof), proof.plies());
+                proofs[attacker.index()] += 1;
+            }
+        }
+    }
+    assert!(proofs[0] > 0 && proofs[1] > 0, "proofs found: {proofs:?}");
+}
+
+/// o's four whose only completion is a cell forbidden for x (here an overline of x's
+/// row) cannot be stopped under renju; under free exact-five rules x blocks it.
+#[test]
+fn renju_a_four_completing_on_a_forbidden_cell_wins_for_o() {
+    let rows = FORCED_ONTO_FORBIDDEN;
+    let mut pos = renju(rows, None);
+    let mut tss = Tss::with_time(&pos, Duration::from_secs(10));
+    let proof = tss.vcf(Player::O).proof().expect("o's VCF under renju");
+    assert_eq!(proof.first_move(), Move::mark(3 * 15 + 5));
+    assert_eq!(check(&mut pos, Player::O, &proof), 3);
+    let free = position(rows, false, [Hand::default(); 2], None);
+    let mut tss = Tss::with_time(&free, Duration::from_secs(10));
+    assert_eq!(tss.vcf(Player::O), Verdict::NoProof);
 }

@@ -4,8 +4,13 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
 fn session(input: &str) -> Vec<String> {
+    session_with(&["--engine", "mcts"], input)
+}
+
+fn session_with(args: &[&str], input: &str) -> Vec<String> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kinrow"))
-        .args(["pbrain", "--engine", "mcts"])
+        .arg("pbrain")
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -114,11 +119,47 @@ fn a_whole_session() {
 
 #[test]
 fn unsupported_rules_and_early_commands_get_errors() {
-    let out = session("BEGIN\nTURN 1,1\nSTART 15\nINFO rule 4\nINFO timeout_turn soon\nEND\n");
+    let out = session("BEGIN\nTURN 1,1\nSTART 15\nINFO rule 12\nINFO timeout_turn soon\nEND\n");
     assert_eq!(out.len(), 5, "{out:?}");
     assert!(out[0].starts_with("ERROR"), "{out:?}");
     assert!(out[1].starts_with("ERROR"), "{out:?}");
     assert_eq!(out[2], "OK");
-    assert!(out[3].contains("renju"), "{out:?}");
+    assert!(out[3].contains("renju and caro"), "{out:?}");
     assert!(out[4].starts_with("ERROR timeout_turn"), "{out:?}");
+}
+
+/// `INFO rule`'s bit mask: 0, 1, 4, 5, 8 and 9 are played silently; renju with caro,
+/// unknown bits and renju with k other than 5 get `ERROR`.
+#[test]
+fn rule_masks_are_mapped_or_refused() {
+    let input = "START 15\nINFO rule 0\nINFO rule 1\nINFO rule 4\nINFO rule 5\nINFO rule 8\n\
+                 INFO rule 9\nINFO rule 2\nINFO rule 12\nINFO rule 16\nEND\n";
+    let out = session(input);
+    assert_eq!(out.len(), 3, "{out:?}");
+    assert_eq!(out[0], "OK");
+    assert!(out[1].starts_with("ERROR rule 12"), "{out:?}");
+    assert!(out[2].starts_with("ERROR rule 16"), "{out:?}");
+    let out = session_with(
+        &["--engine", "greedy", "--k", "4"],
+        "START 15\nINFO rule 4\nEND\n",
+    );
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert!(out[1].starts_with("ERROR renju"), "{out:?}");
+}
+
+/// Own stones `x.x.x.x` on row 7 (columns 4 to 10): the middle gap makes two fours,
+/// which wins under freestyle and is forbidden for the first player under renju.
+#[test]
+fn under_renju_the_brain_never_plays_a_forbidden_cell() {
+    let board = "BOARD\n4,7,1\n0,0,2\n6,7,1\n14,0,2\n8,7,1\n0,14,2\n10,7,1\n14,14,2\nDONE\n";
+    let play = |rule: u32| {
+        let input = format!("START 15\nINFO timeout_turn 300\nINFO rule {rule}\n{board}END\n");
+        let out = session_with(&["--engine", "auto"], &input);
+        assert_eq!(out.len(), 2, "{out:?}");
+        coords(&out[1])
+    };
+    assert_eq!(play(0), (7, 7), "freestyle takes the double four");
+    for rule in [4, 5] {
+        assert_ne!(play(rule), (7, 7), "rule {rule}");
+    }
 }

@@ -132,6 +132,7 @@ pub fn event(name: &str, data: &impl Serialize) -> Bytes {
         ("tic-tac-toe" = (summary = "3x3, three in a row, the two best lines", value = json!(super::examples::analyse_3x3()))),
         ("gomoku" = (summary = "15x15, exactly five, a 500 ms search", value = json!(super::examples::analyse_15x15()))),
         ("special pieces" = (summary = "7x7, four in a row, blocks, removes and a bomb in hand", value = json!(super::examples::analyse_pieces()))),
+        ("renju" = (summary = "15x15 renju: x may not play row 7, column 7 (two open threes)", value = json!(super::examples::analyse_renju()))),
     )),
     responses(
         (status = 200, description = "A stream of Server-Sent Events: `event: info` (data: `AnalysisInfo`) any number of times, then `event: result` (data: `SuggestResponse`) once; or, when the search fails after the stream began, `event: error` (data: `ErrorBody`).",

@@ -17,7 +17,7 @@ pub use super::position::{
 pub use super::requests::{PlayRequest, StateRequest, SuggestRequest};
 use crate::engine::value::{self, Values};
 use crate::engine::{Action, Analysis, EngineKind, Evaluation, MoveEval, Outcome};
-use crate::game::{Player, Position, Status};
+use crate::game::{Forbidden, Player, Position, Status};
 
 // ----- engines -----
 
@@ -116,6 +116,49 @@ pub enum GameStatus {
     Draw,
 }
 
+/// Why a cell is forbidden for x under renju: `overline` (six or more in a row),
+/// `double_four` (two fours at once, also on one line), `double_three` (two open threes).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ForbiddenReason {
+    Overline,
+    DoubleFour,
+    DoubleThree,
+}
+
+impl From<Forbidden> for ForbiddenReason {
+    fn from(f: Forbidden) -> ForbiddenReason {
+        match f {
+            Forbidden::Overline => ForbiddenReason::Overline,
+            Forbidden::DoubleFour => ForbiddenReason::DoubleFour,
+            Forbidden::DoubleThree => ForbiddenReason::DoubleThree,
+        }
+    }
+}
+
+/// A cell where the side to move may not put a mark, and why.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = ForbiddenCell)]
+pub struct ForbiddenDto {
+    #[schema(example = 7)]
+    pub row: u32,
+    #[schema(example = 8)]
+    pub col: u32,
+    pub reason: ForbiddenReason,
+}
+
+/// The forbidden cells of the side to move in `p`, in cell order.
+fn forbidden_cells(p: &Position) -> Vec<ForbiddenDto> {
+    p.forbidden_cells()
+        .into_iter()
+        .map(|(cell, why)| ForbiddenDto {
+            row: (cell / p.m()) as u32,
+            col: (cell % p.m()) as u32,
+            reason: why.into(),
+        })
+        .collect()
+}
+
 /// The state of a position.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct StateResponse {
@@ -132,6 +175,10 @@ pub struct StateResponse {
     pub winning_line: Option<Vec<CellDto>>,
     /// Number of legal moves of the side to move (every piece on every target); 0 when the game is over.
     pub legal_moves: u32,
+    /// The cells where the side to move may not put a mark: under renju, x's forbidden
+    /// cells with the reason; an empty list in every other case (o to move, other
+    /// variants, the game over).
+    pub forbidden: Vec<ForbiddenDto>,
 }
 
 impl StateResponse {
@@ -161,6 +208,7 @@ impl StateResponse {
             winner,
             winning_line: line,
             legal_moves: legal,
+            forbidden: forbidden_cells(p),
         }
     }
 }
@@ -184,6 +232,9 @@ pub struct PlayResponse {
     pub winning_line: Option<Vec<CellDto>>,
     /// Number of legal moves of the side to move; 0 when the game is over.
     pub legal_moves: u32,
+    /// The forbidden cells of the side to move after `move` (renju, x to move), as in
+    /// `/v1/state`; empty otherwise.
+    pub forbidden: Vec<ForbiddenDto>,
     /// The engine's whole suggestion for the position after `move` (its `move` is the reply
     /// that was played; trimmed by `include`); null when the request has no `reply` or
     /// `move` ended the game.
@@ -208,6 +259,7 @@ impl PlayResponse {
             winner: state.winner,
             winning_line: state.winning_line,
             legal_moves: state.legal_moves,
+            forbidden: state.forbidden,
         }
     }
 }

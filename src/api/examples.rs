@@ -1,5 +1,5 @@
 //! The whole-request examples of the OpenAPI document: for each endpoint a tic-tac-toe, a
-//! gomoku and a special-pieces request, each one the server accepts (tests/api_openapi.rs
+//! gomoku, a special-pieces and a renju request, each one the server accepts (tests/api_openapi.rs
 //! posts every one of them). A generator or schemathesis takes them as they are.
 
 use serde_json::{json, Value};
@@ -35,6 +35,20 @@ fn pieces_position() -> Value {
     })
 }
 
+/// Renju on 15x15, x to move: a mark of x at row 7, column 7 would make two open threes,
+/// so `/v1/state` lists it as forbidden (`double_three`).
+fn renju_position() -> Value {
+    json!({
+        "rules": {"m": 15, "n": 15, "k": 5, "variant": "renju"},
+        "board": [
+            "...............", "...............", "...............", "...............",
+            "...............", ".....o...o.....", ".......x.......", "......x.x......",
+            ".......x.......", ".....o...o.....", "...............", "...............",
+            "...............", "...............", "..............."
+        ]
+    })
+}
+
 fn with(mut base: Value, extra: Value) -> Value {
     if let (Some(b), Value::Object(e)) = (base.as_object_mut(), extra) {
         b.extend(e);
@@ -54,6 +68,10 @@ pub fn state_pieces() -> Value {
     pieces_position()
 }
 
+pub fn state_renju() -> Value {
+    renju_position()
+}
+
 pub fn suggest_3x3() -> Value {
     json!({"rules": {"m": 3, "n": 3, "k": 3}, "board": ["x..", ".o.", "..."],
            "engine": {"name": "perfect", "seed": 42}})
@@ -67,6 +85,13 @@ pub fn suggest_15x15() -> Value {
 
 pub fn suggest_pieces() -> Value {
     with(pieces_position(), json!({"engine": "priority"}))
+}
+
+pub fn suggest_renju() -> Value {
+    with(
+        renju_position(),
+        json!({"engine": {"name": "auto", "nodes": 20000, "seed": 3}}),
+    )
 }
 
 pub fn play_3x3() -> Value {
@@ -85,6 +110,13 @@ pub fn play_pieces() -> Value {
         pieces_position(),
         json!({"move": {"row": 2, "col": 1, "piece": "block"},
                "reply": {"name": "priority", "seed": 1}}),
+    )
+}
+
+pub fn play_renju() -> Value {
+    with(
+        renju_position(),
+        json!({"move": {"row": 6, "col": 6}, "reply": {"name": "threat", "seed": 5}}),
     )
 }
 
@@ -124,5 +156,20 @@ pub fn review_pieces() -> Value {
         pieces_position(),
         json!({"moves": [{"row": 2, "col": 1, "piece": "block"}, {"row": 2, "col": 5}],
                "engine": {"name": "minimax", "seed": 2}, "time_ms_per_move": 100}),
+    )
+}
+
+pub fn analyse_renju() -> Value {
+    with(
+        renju_position(),
+        json!({"engine": {"name": "auto", "time_ms": 300, "seed": 3}}),
+    )
+}
+
+pub fn review_renju() -> Value {
+    with(
+        renju_position(),
+        json!({"moves": [{"row": 6, "col": 6}, {"row": 8, "col": 8}],
+               "engine": {"name": "threat", "seed": 5}, "time_ms_per_move": 100}),
     )
 }

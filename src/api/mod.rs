@@ -75,6 +75,13 @@ array of `n` arrays of one-character strings and one string with the rows separa
 (`\"x../.o./...\"`) are accepted too. Cells are addressed by zero-based `row` (0 is the first \
 string) and `col`. `x` moves first; `k` of one's own marks in an unbroken horizontal, vertical \
 or diagonal line wins.\n\n\
+`rules.variant` picks the rule family: `free` (the default: `overline` as given), `renju` \
+(k = 5: x wins only with exactly five and may not make an overline, two fours or two open \
+threes; `/v1/state` lists x's forbidden cells with the reason in `forbidden`, `/v1/play` \
+refuses them with 422 `forbidden_move`; o wins with five or more) or `caro` (exactly k, \
+and not blocked at both ends by the opponent; the board's edge blocks nothing). Renju and \
+caro are played with marks only: special pieces with them are refused with 422 \
+`invalid_rules` at `rules.variant`. Every engine plays every variant.\n\n\
 One call per turn: every `/v1/suggest` and `/v1/play` answer carries `after`, the position \
 after the move in request shape; send it back as it is with the next request (the answer-only \
 fields `status`, `winner`, `winning_line`, `legal_moves` and `forbidden` are ignored in a \
@@ -89,7 +96,7 @@ lines. `/v1/review` judges every move of a game (`best`, `good`, `inaccuracy`, `
 `blunder`, `forced`) with the value series for a graph.\n\n\
 Every error, 404 and 405 included, is `{\"error\": {\"code\", \"message\", \"field\"}}` with a \
 stable code: 400 `invalid_json` / `invalid_request`; 422 `invalid_board`, `invalid_rules`, \
-`inconsistent_turn`, `game_over`, `illegal_move`, `unknown_engine`, `invalid_limits`; \
+`inconsistent_turn`, `game_over`, `illegal_move`, `forbidden_move`, `unknown_engine`, `invalid_limits`; \
 404 `not_found`; 405 `method_not_allowed` (with `Allow`); 408 `request_timeout` (the head or \
 body came too slowly); 413 `payload_too_large` (bodies over 64 KiB, compressed or once \
 inflated); 415 `unsupported_media_type`; 431 `headers_too_large`; 503 `overloaded` (with \

@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 
 use super::error::{ApiError, ErrorCode};
 use super::forms::{optional_object, string_enum, BoardInput, Shape};
-use crate::game::{Coord, Hand, Move, Piece, Player, Position, Rules, MAX_SIDE};
+use crate::game::{Coord, Hand, Move, Piece, Player, Position, Rules, Variant, MAX_SIDE};
 
 /// Integer fields: JSON Schema counts `3.0` as an integer, so these accept integral
 /// floats as well as integers; anything outside `i64` is an error.
@@ -183,7 +183,58 @@ impl Shape for PiecesDto {
         "an object like {\"x\": {\"block\": 1}, \"o\": {\"remove\": 1}}";
 }
 
-/// The rule set: `m` columns, `n` rows, `k` in a row wins.
+/// The rule family: `free` (k in a row, `overline` as given), `renju` (k = 5; x wins
+/// only with exactly five and may not make an overline, two fours or two open threes;
+/// o wins with five or more) or `caro` (exactly k, not blocked at both ends by the
+/// opponent; the board's edge blocks nothing). Read in any case.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(as = Variant)]
+#[serde(rename_all = "lowercase")]
+pub enum VariantName {
+    Free,
+    Renju,
+    Caro,
+}
+
+impl<'de> Deserialize<'de> for VariantName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<VariantName, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = VariantName;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("one of \"free\", \"renju\", \"caro\"")
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<VariantName, E> {
+                Variant::parse(s)
+                    .map(VariantName::from)
+                    .ok_or_else(|| E::invalid_value(serde::de::Unexpected::Str(s), &self))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl From<Variant> for VariantName {
+    fn from(v: Variant) -> VariantName {
+        match v {
+            Variant::Free => VariantName::Free,
+            Variant::Renju => VariantName::Renju,
+            Variant::Caro => VariantName::Caro,
+        }
+    }
+}
+
+impl From<VariantName> for Variant {
+    fn from(v: VariantName) -> Variant {
+        match v {
+            VariantName::Free => Variant::Free,
+            VariantName::Renju => Variant::Renju,
+            VariantName::Caro => Variant::Caro,
+        }
+    }
+}
+
+/// The rule set: `m` columns, `n` rows, `k` in a row wins, under a `variant`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[schema(as = Rules)]
 #[serde(deny_unknown_fields)]
@@ -207,6 +258,10 @@ pub struct RulesDto {
     /// The special pieces each player still holds; none when omitted.
     #[serde(default, deserialize_with = "optional_object")]
     pub pieces: Option<PiecesDto>,
+    /// `free` when omitted. `renju` needs `k` = 5; `renju` and `caro` are played with
+    /// marks only (special pieces are refused with 422 `invalid_rules` at `rules.variant`)
+    /// and decide overlines themselves: answers write `overline` back as false.
+    pub variant: Option<VariantName>,
 }
 
 impl Shape for RulesDto {
@@ -257,13 +312,14 @@ impl TryFrom<&RulesDto> for Rules {
         })?;
         let pieces = r.pieces.clone().unwrap_or_default();
         let hands = [hand(&pieces.x, "x")?, hand(&pieces.o, "o")?];
-        Ok(Rules::new(
+        let rules = Rules::new(
             side(r.m, "m")?,
             side(r.n, "n")?,
             k,
             r.overline.unwrap_or(true),
             hands,
-        )?)
+        )?;
+        Ok(rules.with_variant(r.variant.map_or(Variant::Free, Variant::from))?)
     }
 }
 
@@ -286,6 +342,7 @@ impl From<&Rules> for RulesDto {
                 x: Some(hand_dto(r.hand(Player::X))),
                 o: Some(hand_dto(r.hand(Player::O))),
             }),
+            variant: Some(r.variant().into()),
         }
     }
 }

@@ -115,6 +115,7 @@ fn replay(req: &ReviewRequest) -> Result<Game, ApiError> {
         ("tic-tac-toe" = (summary = "3x3: o answers the centre on an edge and loses", value = json!(super::examples::review_3x3()))),
         ("gomoku" = (summary = "15x15: x ignores o's open three", value = json!(super::examples::review_15x15()))),
         ("special pieces" = (summary = "7x7, four in a row, with a block played", value = json!(super::examples::review_pieces()))),
+        ("renju" = (summary = "15x15 renju: two moves beside the cell forbidden for x", value = json!(super::examples::review_renju()))),
     )),
     responses(
         (status = 200, description = "Every move judged, a summary per player, the value series; with `Accept: text/event-stream`, a stream of `info` events (data: `ReviewedMove`) and one `result` event (data: `ReviewResponse`)", content(

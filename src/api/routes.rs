@@ -240,6 +240,7 @@ pub fn prepare_suggest(
         ("tic-tac-toe" = (summary = "3x3, three in a row", value = json!(super::examples::suggest_3x3()))),
         ("gomoku" = (summary = "15x15, exactly five", value = json!(super::examples::suggest_15x15()))),
         ("special pieces" = (summary = "7x7, four in a row, blocks, removes and a bomb in hand", value = json!(super::examples::suggest_pieces()))),
+        ("renju" = (summary = "15x15 renju: x may not play row 7, column 7 (two open threes)", value = json!(super::examples::suggest_renju()))),
     )),
     responses(
         (status = 200, description = "The engine's suggestion", body = SuggestResponse),
@@ -321,6 +322,7 @@ pub fn trimmed(
         ("tic-tac-toe" = (summary = "3x3, three in a row", value = json!(super::examples::state_3x3()))),
         ("gomoku" = (summary = "15x15, exactly five", value = json!(super::examples::state_15x15()))),
         ("special pieces" = (summary = "7x7, four in a row, blocks, removes and a bomb in hand", value = json!(super::examples::state_pieces()))),
+        ("renju" = (summary = "15x15 renju: x may not play row 7, column 7 (two open threes)", value = json!(super::examples::state_renju()))),
     )),
     responses(
         (status = 200, description = "The state of the position", body = StateResponse),
@@ -360,6 +362,7 @@ pub fn state_answer(req: &StateRequest) -> Result<StateResponse, ApiError> {
         ("tic-tac-toe" = (summary = "3x3, three in a row", value = json!(super::examples::play_3x3()))),
         ("gomoku" = (summary = "15x15, exactly five", value = json!(super::examples::play_15x15()))),
         ("special pieces" = (summary = "7x7, four in a row, blocks, removes and a bomb in hand", value = json!(super::examples::play_pieces()))),
+        ("renju" = (summary = "15x15 renju: x may not play row 7, column 7 (two open threes)", value = json!(super::examples::play_renju()))),
     )),
     responses(
         (status = 200, description = "The position after the move (and the engine's reply)", body = PlayResponse),

@@ -3,9 +3,10 @@
 //!
 //! A game opens with `START n` (`RECTSTART m,n` on rectangles), waits for `OK`, then
 //! sends `INFO timeout_turn`, `INFO timeout_match`, `INFO max_memory` and `INFO rule`
-//! (0 freestyle, 1 exactly five). Each of the engine's turns sends the whole position
-//! as `BOARD` .. `DONE` (the stones in the order they were played, 1 for the engine's
-//! own, 2 for its opponent's), so the engine needs no memory of earlier turns, and reads
+//! (0 freestyle, 1 exactly five, 4 renju, 8 caro). Each of the engine's turns sends the
+//! whole position as `BOARD` .. `DONE` (the stones in the order they were played, 1 for
+//! the engine's own, 2 for its opponent's), so the engine needs no memory of earlier
+//! turns, and reads
 //! lines until one is a move `x,y` (column, row); `MESSAGE`, `DEBUG` and other lines are
 //! skipped, `ERROR` ends the game. Some engines drop a command that arrives while they
 //! are still printing, so every command waits [`PAUSE`] first. At the end of the game
@@ -124,7 +125,7 @@ impl ExternalEngine {
         engine.send(&format!("INFO timeout_match {MATCH_MS}"))?;
         engine.send(&format!("INFO time_left {MATCH_MS}"))?;
         engine.send("INFO max_memory 268435456")?;
-        engine.send(&format!("INFO rule {}", u8::from(!rules.overline())))?;
+        engine.send(&format!("INFO rule {}", crate::pbrain::rule_mask(rules)))?;
         Ok(engine)
     }
 

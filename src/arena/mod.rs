@@ -33,7 +33,7 @@ pub use openings::*;
 pub use summary::*;
 
 use crate::engine::{level, Engine, EngineKind, Limits, Parameter, SearchContext};
-use crate::game::{Hand, Move, Player, Position, Rules};
+use crate::game::{Hand, Move, Player, Position, Rules, Variant};
 
 /// One contestant: an engine and its parameters, written `name[:key=value]*`,
 /// e.g. `minimax:depth=4`, `perfect:mistake_probability=0.1:time_ms=50` or `auto:level=3`.
@@ -392,7 +392,8 @@ pub fn game_json(config: &ArenaConfig, g: &GameRecord) -> serde_json::Value {
     serde_json::json!({
         "game": g.index,
         "rules": { "m": config.rules.m(), "n": config.rules.n(), "k": config.rules.k(),
-                   "overline": config.rules.overline() },
+                   "overline": config.rules.overline(),
+                   "variant": config.rules.variant().as_str() },
         "x": label(g.x_engine),
         "o": label(1 - g.x_engine),
         "opening": g.opening.iter().map(|&mv| move_json(mv, m)).collect::<Vec<_>>(),
@@ -422,6 +423,9 @@ pub struct ArenaArgs {
     /// Only exactly `k` in a row wins.
     #[arg(long)]
     pub exact: bool,
+    /// The rule variant: `free` (the default), `renju` (k = 5) or `caro`.
+    #[arg(long, default_value = "free")]
+    pub variant: String,
     /// Special pieces each player starts with, as `BLOCK,REMOVE,BOMB`.
     #[arg(long, value_name = "B,R,BOMB")]
     pub pieces: Option<String>,
@@ -486,7 +490,10 @@ fn parse_config(args: &ArenaArgs) -> Result<ArenaConfig, String> {
             Hand::new(v[0], v[1], v[2])
         }
     };
+    let variant = Variant::parse(&args.variant)
+        .ok_or_else(|| format!("--variant: {:?} is not free, renju or caro", args.variant))?;
     let rules = Rules::new(nums[0], nums[1], nums[2], !args.exact, [hand, hand])
+        .and_then(|r| r.with_variant(variant))
         .map_err(|e| e.to_string())?;
     let external = engines.iter().any(|e| matches!(e, Contestant::Pbrain(_)));
     if external && (rules.k() != 5 || rules.has_special_pieces()) {

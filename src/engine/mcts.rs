@@ -224,6 +224,12 @@ impl Tree {
                 complete = true;
             }
         }
+        if sim.restricted() && !sim.keep_allowed(&mut moves) {
+            // Renju: x has no allowed cell, a draw by the rules.
+            (self.nodes[node].proof, self.nodes[node].plies) = (Proof::Draw, 1);
+            (self.scratch_moves, self.scratch_cells) = (moves, threats);
+            return;
+        }
         let first = self.nodes.len();
         let mut total = 0.0f32;
         for &mv in &moves {

@@ -17,7 +17,7 @@ use rand::rngs::StdRng;
 use super::{
     pick_among_best, sort_best_first, Analysis, Budget, Evaluation, MoveEval, Outcome, SearchStats,
 };
-use crate::game::{Move, Position};
+use crate::game::{Move, Piece, Position};
 
 /// How an engine scores a proven win or loss: `win - plies` for a win in `plies`, the
 /// negative for a loss, so faster wins and slower losses rank first. Each engine keeps
@@ -191,6 +191,12 @@ pub fn finish(
     budget: &Budget,
     rng: &mut StdRng,
 ) -> Analysis {
+    if position.marks_restricted() {
+        // Renju, x to move: a search may have scored a forbidden cell; it is no move.
+        results
+            .moves
+            .retain(|e| e.mv.piece != Piece::Mark || position.forbidden(e.mv.cell()).is_none());
+    }
     score_every_cell(position, &mut results.moves);
     let moves = &mut results.moves;
     let evaluation = match results.choice {
@@ -204,10 +210,14 @@ pub fn finish(
         }
         Choice::Chosen(mv, eval) => {
             sort_best_first(moves);
-            if let Some(i) = moves.iter().position(|e| e.mv == mv) {
-                moves[..=i].rotate_right(1);
+            match moves.iter().position(|e| e.mv == mv) {
+                Some(i) => {
+                    moves[..=i].rotate_right(1);
+                    eval
+                }
+                // The chosen move was a forbidden cell: the best of the rest.
+                None => moves[0].eval.clone(),
             }
-            eval
         }
     };
     let best = moves[0].mv;

@@ -24,7 +24,7 @@ pub use error::{GameError, GameErrorKind};
 pub use lines::{Direction, Geometry, WinLine, Window, DIRECTIONS};
 pub use moves::{Move, Piece};
 pub use notation::{format_board, parse_board, parse_board_string};
-pub use renju::Forbidden;
+pub use renju::{forbidden_mark, Forbidden, Stone};
 pub use rules::{Hand, Rules, Variant, MAX_PIECES, MAX_SIDE};
 pub use symmetry::Symmetry;
 pub use zobrist::{cell_key, splitmix64};

@@ -63,20 +63,50 @@ enum Slot {
     Wall,
 }
 
+/// A board's cell content as the forbidden-move check reads it: x's mark, empty, or
+/// anything else (which x cannot use). Implemented by the game's [`Cell`] and by the
+/// engines' compact boards, so one check serves the rules and every search.
+pub trait Stone: Copy {
+    /// An empty cell.
+    const EMPTY: Self;
+    /// A mark of x.
+    const X: Self;
+    /// True for a mark of x.
+    fn is_x(self) -> bool;
+    /// True for an empty cell.
+    fn is_empty(self) -> bool;
+}
+
+impl Stone for Cell {
+    const EMPTY: Cell = Cell::Empty;
+    const X: Cell = Cell::Mark(Player::X);
+    #[inline]
+    fn is_x(self) -> bool {
+        self == Cell::Mark(Player::X)
+    }
+    #[inline]
+    fn is_empty(self) -> bool {
+        self == Cell::Empty
+    }
+}
+
 /// The cells from 5 before `cell` to 5 after it along one direction: index 5 is `cell`.
 type Line = [Slot; 11];
 
-fn line(geo: &Geometry, cells: &[Cell], cell: usize, (dr, dc): (isize, isize)) -> Line {
+fn line<S: Stone>(geo: &Geometry, cells: &[S], cell: usize, (dr, dc): (isize, isize)) -> Line {
     let (r, c) = ((cell / geo.m) as isize, (cell % geo.m) as isize);
     let mut out = [Slot::Wall; 11];
     for (i, slot) in out.iter_mut().enumerate() {
         let d = i as isize - 5;
         let (rr, cc) = (r + dr * d, c + dc * d);
         if rr >= 0 && cc >= 0 && rr < geo.n as isize && cc < geo.m as isize {
-            *slot = match cells[rr as usize * geo.m + cc as usize] {
-                Cell::Empty => Slot::Empty,
-                Cell::Mark(Player::X) => Slot::X,
-                _ => Slot::Wall,
+            let here = cells[rr as usize * geo.m + cc as usize];
+            *slot = if here.is_x() {
+                Slot::X
+            } else if here.is_empty() {
+                Slot::Empty
+            } else {
+                Slot::Wall
             };
         }
     }
@@ -127,26 +157,31 @@ fn open_four_through(line: &Line, with: usize) -> bool {
     })
 }
 
-/// Why a mark of x on the empty cell `cell` is forbidden, or `None` when it may be
-/// played. `cells` is the board (any scratch copy: it is changed during the check and
-/// restored before returning).
-pub(crate) fn forbidden(geo: &Geometry, cells: &mut [Cell], cell: usize) -> Option<Forbidden> {
+/// Why a mark of x on the empty cell `cell` is forbidden under renju, or `None` when it
+/// may be played. `cells` is the board in row-major order under `geo` (a scratch copy or
+/// a search's own board: it is changed during the check and restored before returning).
+pub fn forbidden_mark<S: Stone>(geo: &Geometry, cells: &mut [S], cell: usize) -> Option<Forbidden> {
     forbidden_at(geo, cells, cell, 0)
 }
 
-fn forbidden_at(geo: &Geometry, cells: &mut [Cell], cell: usize, depth: u32) -> Option<Forbidden> {
-    debug_assert_eq!(cells[cell], Cell::Empty);
-    cells[cell] = Cell::Mark(Player::X);
+fn forbidden_at<S: Stone>(
+    geo: &Geometry,
+    cells: &mut [S],
+    cell: usize,
+    depth: u32,
+) -> Option<Forbidden> {
+    debug_assert!(cells[cell].is_empty());
+    cells[cell] = S::X;
     let lines = DIRECTIONS.map(|d| line(geo, cells, cell, d.step()));
     let verdict = judge(geo, cells, cell, &lines, depth);
-    cells[cell] = Cell::Empty;
+    cells[cell] = S::EMPTY;
     verdict
 }
 
 /// The verdict on the mark at `cell` (already placed), from its four `lines`.
-fn judge(
+fn judge<S: Stone>(
     geo: &Geometry,
-    cells: &mut [Cell],
+    cells: &mut [S],
     cell: usize,
     lines: &[Line; 4],
     depth: u32,
@@ -180,9 +215,9 @@ fn judge(
 /// True when the mark at `cell` (placed) makes an open three along direction `d`: some
 /// empty cell within three of it, not itself forbidden, would make an open four
 /// through both.
-fn open_three(
+fn open_three<S: Stone>(
     geo: &Geometry,
-    cells: &mut [Cell],
+    cells: &mut [S],
     cell: usize,
     d: usize,
     line: &Line,
@@ -221,7 +256,7 @@ impl Position {
         if !self.marks_restricted() || self.cell(cell) != Cell::Empty || self.winner().is_some() {
             return None;
         }
-        forbidden(self.geometry(), &mut self.cells().to_vec(), cell)
+        forbidden_mark(self.geometry(), &mut self.cells().to_vec(), cell)
     }
 
     /// Every cell where the side to move may not put a mark, with the reason, in cell order.
@@ -233,7 +268,7 @@ impl Position {
         let mut out = Vec::new();
         for c in 0..scratch.len() {
             if scratch[c] == Cell::Empty {
-                if let Some(why) = forbidden(self.geometry(), &mut scratch, c) {
+                if let Some(why) = forbidden_mark(self.geometry(), &mut scratch, c) {
                     out.push((c, why));
                 }
             }

@@ -235,12 +235,16 @@ impl PatternSearch {
     /// The empty cells near a piece (every cell on an empty board), scored for the side
     /// to move, best first and the more central first among equals; only the best
     /// `keep` are kept.
-    pub fn candidates(&self, out: &mut Vec<(i64, u16)>, keep: usize) {
+    pub fn candidates(&mut self, out: &mut Vec<(i64, u16)>, keep: usize) {
         out.clear();
         let me = self.side;
         let any = self.pieces > 0;
-        for (c, &content) in self.solver.board.cells().iter().enumerate() {
-            if content != EMPTY || (any && self.near[c] == 0) {
+        let restricted = self.solver.board.restricts(me);
+        for c in 0..self.solver.board.cells().len() {
+            if self.solver.board.cells()[c] != EMPTY || (any && self.near[c] == 0) {
+                continue;
+            }
+            if restricted && self.solver.board.forbidden(me, c) {
                 continue;
             }
             let s = match self.codes() {
@@ -289,6 +293,7 @@ impl PatternSearch {
             }
         }
         moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
+        self.drop_forbidden(moves);
     }
 
     fn key(&self) -> u64 {
@@ -331,7 +336,8 @@ impl PatternSearch {
                 }
             }
             if !self.solver.board.may_four(me ^ 1) {
-                if self.solver.board.has_three(me) {
+                // (Not for x under renju: the open four may need a forbidden cell.)
+                if self.solver.board.has_three(me) && !self.solver.board.restricts(me) {
                     // An open four (or two fours) next, and the opponent has no four to
                     // answer with: a win on the third ply from here.
                     return WIN - ply as i64 - 3;
@@ -400,6 +406,12 @@ impl PatternSearch {
                 staged = true;
             }
             None => self.quiet_moves(ply, &mut moves),
+        }
+        if self.solver.board.restricts(me) {
+            if let Some(v) = self.keep_allowed(ply, &mut moves, &mut staged, forced.is_some()) {
+                self.lists[ply] = moves;
+                return v;
+            }
         }
         let alpha0 = alpha;
         let mut best = -WIN;
@@ -570,6 +582,7 @@ fn rings(geo: &Geometry) -> Vec<Vec<u16>> {
 }
 
 mod lines;
+mod renju;
 mod table;
 #[cfg(test)]
 mod tests;

@@ -21,11 +21,12 @@
 //! [`Variant`] (renju: x exactly five, o five or more; caro: exactly k and not shut by
 //! the opponent at both ends), checked in one place ([`LineBoard::completes_line`])
 //! that every "win" query goes through. Which cells a player may not mark (renju's
-//! forbidden moves for x) is the position's to say (`Position::forbidden`); a search
-//! that plays renju asks it before a mark of x, and a per-player window rule would be
-//! one more column of the state table.
+//! forbidden moves for x) the rules core decides; [`LineBoard::forbidden`] asks it on
+//! the board's own cells (`renju.rs`), at the cost of one comparison when the game is
+//! not renju.
 
 mod codes;
+mod renju;
 mod table;
 mod threats;
 mod weights;

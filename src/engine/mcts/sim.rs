@@ -13,6 +13,10 @@
 //!
 //! A search keeps one `Sim` of the root and copies it (reusing buffers) at the start
 //! of every iteration; no move is ever undone.
+//!
+//! Renju: x never marks a forbidden cell, in the tree or in a playout (a random pick
+//! that is forbidden moves on to the next allowed cell; a five of o that x could only
+//! stop on a forbidden cell is left open).
 
 use std::sync::Arc;
 
@@ -411,6 +415,8 @@ impl Sim {
     /// board is full the playout counts as a draw.
     pub fn playout(&mut self, rng: &mut FastRng, max_plies: u32, scale: f32) -> f32 {
         let mut plies = 0;
+        // Renju: x's picks are checked against its forbidden cells (never under the others).
+        let renju = self.board.restricts(0);
         loop {
             if let Some(w) = self.winner {
                 return if w == 0 { 1.0 } else { 0.0 };
@@ -421,7 +427,10 @@ impl Sim {
             let me = self.to_move;
             let p = if let Some(p) = self.winning_cell(me) {
                 p
-            } else if let Some(p) = self.winning_cell(1 - me) {
+            } else if let Some(p) = self
+                .winning_cell(1 - me)
+                .filter(|&p| !(renju && me == 0 && self.forbidden(p)))
+            {
                 p
             } else if plies >= max_plies {
                 let v = self.evaluate(scale);
@@ -431,9 +440,55 @@ impl Sim {
             } else {
                 self.any_empty(rng)
             };
+            let p = match renju && me == 0 {
+                false => p,
+                true => match self.allowed_near(p) {
+                    Some(p) => p,
+                    // x has no allowed cell left, which the rules count as a draw.
+                    None => return 0.5,
+                },
+            };
             self.play_mark(p);
             plies += 1;
         }
+    }
+
+    /// True when the side to move has forbidden cells to avoid: x under renju.
+    #[inline]
+    pub fn restricted(&self) -> bool {
+        self.board.restricts(self.to_move)
+    }
+
+    /// True when the side to move may not mark the empty padded cell `p`: x's
+    /// forbidden cells under renju (one comparison under the other variants).
+    #[inline]
+    pub fn forbidden(&mut self, p: usize) -> bool {
+        let plain = self.shape.plain(p);
+        self.board.forbidden(self.to_move, plain)
+    }
+
+    /// Renju, x to move: drops the marks on forbidden cells from the tree's `moves`;
+    /// when every one was (every block of a five forbidden), every allowed tree move
+    /// instead (each loses to the five). False when no move is left at all.
+    pub fn keep_allowed(&mut self, moves: &mut Vec<Move>) -> bool {
+        moves.retain(|mv| mv.piece != Piece::Mark || !self.forbidden(self.shape.pad(mv.cell())));
+        if moves.is_empty() {
+            self.tree_moves(moves);
+            moves.retain(|mv| !self.forbidden(self.shape.pad(mv.cell())));
+        }
+        !moves.is_empty()
+    }
+
+    /// `p` when the side to move may mark it; else (renju, x to move) the first allowed
+    /// empty cell after it in reading order, wrapping around; `None` when there is none.
+    fn allowed_near(&mut self, p: usize) -> Option<usize> {
+        if !self.forbidden(p) {
+            return Some(p);
+        }
+        let total = self.cells.len();
+        (1..total)
+            .map(|i| (p + i) % total)
+            .find(|&q| self.cells[q] == EMPTY && !self.forbidden(q))
     }
 
     fn any_empty(&self, rng: &mut FastRng) -> usize {

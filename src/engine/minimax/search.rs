@@ -232,20 +232,25 @@ impl<'a> Searcher<'a> {
     /// boards; otherwise marks on empty cells near a piece (the centre on an empty
     /// board), blocks on cells of the opponent's strong windows, removes of their marks
     /// in those windows and of blocks in one's own, bombs next to such marks.
-    pub fn moves(&self, out: &mut Vec<(i64, Move)>) {
+    pub fn moves(&mut self, out: &mut Vec<(i64, Move)>) {
         out.clear();
-        let pos = &self.pos;
-        let me = pos.to_move();
-        let hand = pos.hand(me);
-        let cells = pos.cells().len();
-        let k = pos.k();
-        let any_piece = pos.empties() < cells as u32;
+        let me = self.pos.to_move();
+        let cells = self.pos.cells().len();
+        let any_piece = self.pos.empties() < cells as u32;
         self.for_each_candidate(|c| out.push((self.cell_score(c, me), Move::mark(c))));
         if !any_piece && !self.full_width {
             // empty large board: the centre
             out.clear();
             out.push((0, Move::mark(self.centre())));
         }
+        if self.board.restricts(me.index()) {
+            // Renju, x to move: its forbidden cells are no moves (variants are marks only).
+            let board = &mut self.board;
+            out.retain(|&(_, mv)| !board.forbidden(0, mv.cell()));
+        }
+        let pos = &self.pos;
+        let hand = pos.hand(me);
+        let k = pos.k();
         if hand.is_empty() {
             return;
         }
@@ -442,12 +447,16 @@ impl<'a> Searcher<'a> {
         let mut best = i64::MIN;
         let mut best_move = None;
         let centre_only = !any_piece && !self.full_width;
+        let restricted = self.board.restricts(me.index());
         'scan: for w in 0..self.candidates.len() {
             let mut bits = self.candidates[w];
             while bits != 0 {
                 let c = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 if centre_only && c != self.centre() {
+                    continue;
+                }
+                if restricted && self.board.forbidden(me.index(), c) {
                     continue;
                 }
                 let v = if self.board.completes(me.index(), c) > 0 && self.pos.wins_at(c, me) {

@@ -16,6 +16,11 @@
 //! With a `mistake_probability` p > 0 the engine searches as the write-up does: at every
 //! node each branch is overlooked with probability p, and an overlooked branch is
 //! `unknown` ([`careless`]).
+//!
+//! Under renju and caro the same depth-first search runs with p = 0 on the position
+//! itself, whose legal moves leave out x's forbidden cells and whose wins follow the
+//! variant (the bit sets know only free rules): outcomes are exact, plies those of the
+//! first win found; boards over 128 cells get the two-ply answer.
 
 mod bits;
 mod board;
@@ -32,7 +37,7 @@ use crate::engine::value::Scale;
 use crate::engine::{
     Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Outcome, SearchContext, WinScale,
 };
-use crate::game::{Move, Piece, Position};
+use crate::game::{Move, Piece, Position, Variant};
 
 use bits::Bits;
 use board::Shape;
@@ -83,8 +88,16 @@ impl Engine for Perfect {
         ctx: &mut SearchContext,
         rng: &mut StdRng,
     ) -> Analysis {
+        let variant = position.geometry().variant != Variant::Free;
         let (verdicts, pv_tail, depth) = if limits.mistake_probability > 0.0 {
             careless::analyze(position, limits.mistake_probability, clock, rng)
+        } else if variant && position.cells().len() <= 128 {
+            // Renju and caro: the bit-set solver knows only free rules, so the search
+            // runs on the position itself (its moves and wins follow the variant),
+            // without mistakes: exact outcomes, the plies of the first win found.
+            careless::analyze(position, 0.0, clock, rng)
+        } else if variant {
+            shallow(position)
         } else if memo::applies(position) && clock.lines() == 1 {
             // (The table keeps the best moves' lines only: multipv solves afresh.)
             // A search limited by nodes starts as if nothing were kept, so that its

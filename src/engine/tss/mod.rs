@@ -11,9 +11,11 @@
 //! (the shared [`LineBoard`]), so nothing scans the board; both searches keep a transposition table.
 //!
 //! Exactly-k is respected (with overline off a line that would grow past `k` is no
-//! four). A defender holding blocks may answer a four with a block: both answers are
-//! searched. A defender holding `remove` or `bomb` can break any line, so no proof is
-//! claimed then ([`Verdict::Unsupported`]).
+//! four), and so are the variants: the board's win rule decides what a five is (caro's
+//! shut lines are none), and under renju x never marks a forbidden cell, so o's four
+//! whose completion is forbidden for x cannot be stopped. A defender holding blocks may
+//! answer a four with a block: both answers are searched. A defender holding `remove`
+//! or `bomb` can break any line, so no proof is claimed then ([`Verdict::Unsupported`]).
 //!
 //! A [`Proof`] is a strategy tree: the attacker's move, the defender replies that need
 //! their own continuation, and one continuation that wins against every other reply.
@@ -293,11 +295,12 @@ impl Tss {
     pub fn vct_defences(&mut self, attacker: Player, proof: &Proof) -> Vec<Move> {
         let mut moves = self.defences(attacker, proof);
         let mut cells = Vec::new();
+        let d = 1 - attacker.index();
         let board = &mut self.solver.board;
-        board.cells_of_class(1 - attacker.index(), 3, &mut cells, true);
+        board.cells_of_class(d, 3, &mut cells, true);
         for c in cells {
             let mv = Move::mark(c as usize);
-            if !moves.contains(&mv) {
+            if !moves.contains(&mv) && !board.forbidden(d, c as usize) {
                 moves.push(mv);
             }
         }

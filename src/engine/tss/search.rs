@@ -5,6 +5,10 @@
 //! node), `d = 1 - a` defends. A defender that holds blocks may answer a four with a
 //! block as well as with a mark: both replies are searched. The caller makes sure the
 //! defender holds no remove or bomb (those could break any line).
+//!
+//! Renju: x never marks a forbidden cell, attacking or defending. An attacking x skips
+//! them; a defending x cannot take a four's completing cell that is forbidden for it, so
+//! such a four wins for o, and x's answers to a quiet threat leave them out.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -129,6 +133,10 @@ impl Solver {
     /// attacker wins after all of them.
     fn answers(&mut self, a: usize, w: usize, mut then: impl FnMut(&mut Self) -> R) -> R {
         let d = 1 - a;
+        if self.board.forbidden(d, w) {
+            // Renju: x may not take the cell, so the four wins.
+            return R::Win;
+        }
         self.board.put(w, stone(d));
         let r = then(self);
         self.board.take(w);
@@ -180,8 +188,12 @@ impl Solver {
         }
         let mut result = R::Fail;
         let mut wins = self.buf();
+        let restricted = self.board.restricts(a);
         for &c in moves.iter() {
             let c = c as usize;
+            if restricted && self.board.forbidden(a, c) {
+                continue;
+            }
             self.board.put(c, stone(a));
             self.board.win_cells_through(a, c, &mut wins);
             let r = match wins.len() {
@@ -235,8 +247,12 @@ impl Solver {
         }
         let mut result = R::Fail;
         let mut wins = self.buf();
+        let restricted = self.board.restricts(a);
         for &c in moves.iter() {
             let c = c as usize;
+            if restricted && self.board.forbidden(a, c) {
+                continue;
+            }
             self.board.put(c, stone(a));
             self.board.win_cells_through(a, c, &mut wins);
             let r = match wins.len() {
@@ -319,6 +335,9 @@ impl Solver {
         }
         let mut out: Vec<u16> = used.iter().chain(&marks).chain(&extra).copied().collect();
         out.retain(|&c| self.board.cells()[c as usize] == EMPTY);
+        if self.board.restricts(d) {
+            out.retain(|&c| !self.board.forbidden(d, c as usize));
+        }
         out.sort_unstable();
         out.dedup();
         self.order(d, &mut out);
@@ -337,8 +356,12 @@ impl Solver {
         (out, blocks)
     }
 
-    /// The defender's answers to a four completing at `w`, as moves.
-    fn answer_moves(&self, a: usize, w: u16) -> Vec<Move> {
+    /// The defender's answers to a four completing at `w`, as moves (none when the
+    /// defender is x under renju and `w` is forbidden for it).
+    fn answer_moves(&mut self, a: usize, w: u16) -> Vec<Move> {
+        if self.board.forbidden(1 - a, w as usize) {
+            return Vec::new();
+        }
         let mut v = vec![Move::mark(w as usize)];
         if self.board.blocks(1 - a) > 0 {
             v.push(Move::new(w as usize, Piece::Block));
