@@ -224,7 +224,7 @@ fn push_root(roots: &mut Vec<RootMove>, rep: Move) {
 /// Iterative deepening over `roots` up to `max_depth` while the clock runs; leaves them
 /// best first with the values of the last completed iteration (a stopped iteration's
 /// values are kept only for the first one) and returns the depth completed.
-fn deepen(s: &mut Searcher, roots: &mut Vec<RootMove>, max_depth: u32) -> u32 {
+fn deepen(s: &mut Searcher, roots: &mut [RootMove], max_depth: u32) -> u32 {
     let mut completed = 0;
     let wanted = s.clock.lines();
     for depth in 1..=max_depth {
@@ -273,7 +273,7 @@ fn deepen(s: &mut Searcher, roots: &mut Vec<RootMove>, max_depth: u32) -> u32 {
         }
         completed = depth;
         // best first for the next iteration (stable: the old order breaks ties)
-        roots.sort_by(|a, b| b.value.cmp(&a.value));
+        roots.sort_by_key(|r| std::cmp::Reverse(r.value));
         if s.clock.observed() {
             let lines = report_lines(s, &roots[..wanted.min(roots.len())], depth);
             s.clock.report(depth, Scale::Minimax, lines);
