@@ -191,56 +191,12 @@ pub fn analyze(
         PatternSearch::new(position, budget.rest(), 1 << 18)
     };
 
-    let mut roots: Vec<RootMove> = Vec::new();
-    let mut proven: Vec<(u16, Outcome, u32)> = Vec::new();
-    match &plan {
-        RootPlan::Win(proof) => {
-            proven.push((proof.cell() as u16, Outcome::Win, proof.plies()));
-            note = Some(Note::ThreatSpaceWin);
-        }
-        RootPlan::Defend {
-            moves,
-            lost,
-            threat_plies,
-        } => {
-            note = note.or(Some(Note::ThreatSpaceDefence));
-            // When every defence is proven lost too, those that held out against the
-            // deepest check are still searched: the opponent may not find the win.
-            let hold: Vec<Move> = if !moves.is_empty() {
-                moves.clone()
-            } else if !hardest.is_empty() {
-                hardest.clone()
-            } else {
-                lost.iter().map(|&(mv, _)| mv).collect()
-            };
-            for c in 0..position.cells().len() {
-                if position.cell(c) != crate::game::Cell::Empty {
-                    continue;
-                }
-                let mv = Move::mark(c);
-                if hold.contains(&mv) {
-                    roots.push(RootMove {
-                        cell: c as u16,
-                        value: 0,
-                    });
-                } else {
-                    let plies = lost
-                        .iter()
-                        .find(|(m, _)| *m == mv)
-                        .map_or(*threat_plies, |&(_, p)| p);
-                    proven.push((c as u16, Outcome::Loss, plies));
-                }
-            }
-            roots.sort_by_key(|r| scored.iter().position(|&(_, c)| c == r.cell));
-        }
-        RootPlan::Quiet => {
-            roots = scored
-                .iter()
-                .take(if opening { 1 } else { ROOT_WIDTH })
-                .map(|&(_, c)| RootMove { cell: c, value: 0 })
-                .collect();
-        }
-    }
+    note = match &plan {
+        RootPlan::Win(_) => Some(Note::ThreatSpaceWin),
+        RootPlan::Defend { .. } => note.or(Some(Note::ThreatSpaceDefence)),
+        RootPlan::Quiet => note,
+    };
+    let (mut roots, proven) = root_moves(position, &plan, &hardest, &scored, opening);
     let max_depth = if opening {
         1
     } else {
@@ -356,6 +312,66 @@ fn rank_moves(
     // A stable sort: among equal values the order above decides.
     moves.sort_by(|a, b| b.eval.score.total_cmp(&a.eval.score));
     moves
+}
+
+/// The root moves to search, in the ordering's order, and the cells the threat-space
+/// `plan` proved: its winning cell, or against the opponent's forced win every cell but
+/// the defences (`hardest`, those that held out against the deepest check, are still
+/// searched when every defence is proven lost: the opponent may not find the win).
+fn root_moves(
+    position: &Position,
+    plan: &RootPlan,
+    hardest: &[Move],
+    scored: &[(i64, u16)],
+    opening: bool,
+) -> (Vec<RootMove>, Vec<(u16, Outcome, u32)>) {
+    let mut roots: Vec<RootMove> = Vec::new();
+    let mut proven: Vec<(u16, Outcome, u32)> = Vec::new();
+    match plan {
+        RootPlan::Win(proof) => {
+            proven.push((proof.cell() as u16, Outcome::Win, proof.plies()));
+        }
+        RootPlan::Defend {
+            moves,
+            lost,
+            threat_plies,
+        } => {
+            let hold: Vec<Move> = if !moves.is_empty() {
+                moves.clone()
+            } else if !hardest.is_empty() {
+                hardest.to_vec()
+            } else {
+                lost.iter().map(|&(mv, _)| mv).collect()
+            };
+            for c in 0..position.cells().len() {
+                if position.cell(c) != crate::game::Cell::Empty {
+                    continue;
+                }
+                let mv = Move::mark(c);
+                if hold.contains(&mv) {
+                    roots.push(RootMove {
+                        cell: c as u16,
+                        value: 0,
+                    });
+                } else {
+                    let plies = lost
+                        .iter()
+                        .find(|(m, _)| *m == mv)
+                        .map_or(*threat_plies, |&(_, p)| p);
+                    proven.push((c as u16, Outcome::Loss, plies));
+                }
+            }
+            roots.sort_by_key(|r| scored.iter().position(|&(_, c)| c == r.cell));
+        }
+        RootPlan::Quiet => {
+            roots = scored
+                .iter()
+                .take(if opening { 1 } else { ROOT_WIDTH })
+                .map(|&(_, c)| RootMove { cell: c, value: 0 })
+                .collect();
+        }
+    }
+    (roots, proven)
 }
 
 #[cfg(test)]

@@ -301,6 +301,11 @@ impl PatternSearch {
     }
 
     /// Negamax with alpha-beta (principal variation search); 0 once the clock stopped.
+    ///
+    /// Longer than the house limit on purpose: it is the pattern search's hot path, and
+    /// its stages (the table probe, the leaf's threat checks, move generation by threat
+    /// class, the move loop with its reductions) share the node's locals, which
+    /// separate functions would have to pass along at every node.
     pub fn negamax(&mut self, depth: i32, ply: usize, mut alpha: i64, beta: i64) -> i64 {
         if self.clock.tick() {
             return 0;

@@ -53,6 +53,8 @@ struct RootMove {
     value: i64,
     /// True when `value` is exact rather than a bound.
     exact: bool,
+    /// True once an iteration has searched it (else `value` is its static value).
+    searched: bool,
     /// A proven result, when the search (or a proof search) found one.
     outcome: Outcome,
     plies: Option<u32>,
@@ -72,187 +74,48 @@ impl Engine for Minimax {
             position.cells().len(),
         );
         let mut s = Searcher::new(position, tt, clock);
-        let (m, n) = (position.m(), position.n());
-
-        // Candidates, merged by the symmetries that fix the position.
-        let mut scored = Vec::new();
-        s.moves(&mut scored);
-        scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        let fixing: Vec<Symmetry> = Symmetry::all(m, n)
-            .iter()
-            .copied()
-            .filter(|&sym| {
-                sym == Symmetry::Identity || position.transformed(sym).cells() == position.cells()
-            })
-            .collect();
-        let class_of = |mv: Move| {
-            fixing
-                .iter()
-                .map(|sym| Move::new(sym.map_index(mv.cell(), m, n), mv.piece))
-                .min()
-                .unwrap_or(mv)
-        };
-        let mut roots: Vec<RootMove> = Vec::new();
-        for &(_, mv) in &scored {
-            let rep = class_of(mv);
-            if !roots.iter().any(|r| r.mv == rep) {
-                roots.push(RootMove {
-                    mv: rep,
-                    value: 0,
-                    exact: false,
-                    outcome: Outcome::Unknown,
-                    plies: None,
-                });
-            }
-        }
+        let classes = Classes::new(position);
+        let mut roots = root_moves(&mut s, &classes);
 
         // Threat-space search first (k >= 4): a forced win is played without searching;
         // against the opponent's forced win only the moves that may stop it are searched.
         let threats = root_threats(position, s.clock);
         let proven_win = match &threats.plan {
-            RootPlan::Win(proof) => Some((class_of(proof.first_move()), proof.plies())),
+            RootPlan::Win(proof) => Some((classes.rep(proof.first_move()), proof.plies())),
             _ => None,
         };
-        let mut defence: Option<Vec<Move>> = None;
-        if let RootPlan::Defend { moves, .. } = &threats.plan {
-            let reps: Vec<Move> = moves.iter().map(|&mv| class_of(mv)).collect();
-            if !reps.is_empty() {
-                roots.retain(|r| reps.contains(&r.mv));
-                for &rep in &reps {
-                    if !roots.iter().any(|r| r.mv == rep) {
-                        roots.push(RootMove {
-                            mv: rep,
-                            value: 0,
-                            exact: false,
-                            outcome: Outcome::Unknown,
-                            plies: None,
-                        });
+        let defence: Option<Vec<Move>> = match &threats.plan {
+            RootPlan::Defend { moves, .. } => {
+                let reps: Vec<Move> = moves.iter().map(|&mv| classes.rep(mv)).collect();
+                if !reps.is_empty() {
+                    roots.retain(|r| reps.contains(&r.mv));
+                    for &rep in &reps {
+                        push_root(&mut roots, rep);
                     }
                 }
+                Some(reps)
             }
-            defence = Some(reps);
-        }
+            _ => None,
+        };
         if let Some((rep, _)) = proven_win {
-            if !roots.iter().any(|r| r.mv == rep) {
-                roots.push(RootMove {
-                    mv: rep,
-                    value: 0,
-                    exact: false,
-                    outcome: Outcome::Unknown,
-                    plies: None,
-                });
-            }
+            push_root(&mut roots, rep);
         }
 
-        // Iterative deepening.
-        let max_depth = limits
-            .depth
-            .unwrap_or(MAX_DEPTH)
-            .clamp(1, MAX_DEPTH)
-            .min(game_length_bound(position).max(1));
-        let max_depth = if proven_win.is_some() { 0 } else { max_depth };
-        let mut completed = 0;
-        let mut searched = vec![false; roots.len()];
-        let wanted = s.clock.lines();
-        for depth in 1..=max_depth {
-            if roots.is_empty() {
-                // no candidate (a full board where no special move aims at a strong line):
-                // every legal move gets its static value below
-                break;
-            }
-            let mut values = vec![None; roots.len()];
-            // The `wanted`-th best value so far (the best, without multipv).
-            let mut top: Vec<i64> = Vec::new();
-            for (i, r) in roots.iter().enumerate() {
-                // Search each move against `alpha - 1`, not `alpha`: a move as good as the
-                // best so far then gets its exact value (so equals can be told apart from
-                // moves that merely fail low at the same bound and the random choice among
-                // equals never picks a worse move), and a worse move a bound below alpha.
-                // With multipv N, alpha is the N-th best value: the N best get exact values.
-                let alpha = if top.len() < wanted {
-                    -WIN - 1
-                } else {
-                    top[wanted - 1]
-                };
-                let bound = alpha - 1;
-                let ch = s.make(r.mv);
-                let v = -s.negamax(depth - 1, 1, -WIN - 1, -bound);
-                s.unmake(ch);
-                if s.clock.stopped() {
-                    break;
-                }
-                values[i] = Some((v, v > bound));
-                let at = top.partition_point(|&t| t >= v);
-                top.insert(at, v);
-            }
-            if s.clock.stopped() && depth > 1 {
-                break;
-            }
-            for (i, r) in roots.iter_mut().enumerate() {
-                if let Some((v, exact)) = values[i] {
-                    r.value = v;
-                    r.exact = exact;
-                    searched[i] = true;
-                }
-            }
-            if s.clock.stopped() {
-                break;
-            }
-            completed = depth;
-            // best first for the next iteration (stable: the old order breaks ties)
-            let mut order: Vec<usize> = (0..roots.len()).collect();
-            order.sort_by(|&a, &b| roots[b].value.cmp(&roots[a].value));
-            roots = order.iter().map(|&i| roots[i]).collect();
-            if s.clock.observed() {
-                let lines = report_lines(&mut s, &roots[..wanted.min(roots.len())], depth);
-                s.clock.report(depth, Scale::Minimax, lines);
-            }
-            if roots[0].value >= MATE || roots.iter().all(|r| r.value.abs() >= MATE) {
-                break;
-            }
-        }
-        // Candidates the first iteration never reached: their static value.
-        for (i, r) in roots.iter_mut().enumerate() {
-            if !searched[i] {
-                r.value = s.static_value(r.mv);
-                r.exact = false;
-            }
-        }
-        // Proven results (mate scores are proofs only when every move was searched).
-        for r in roots.iter_mut() {
-            if s.full_width && r.value.abs() >= MATE && (r.exact || r.value < 0) {
-                let plies = (WIN - r.value.abs()) as u32;
-                r.outcome = if r.value > 0 {
-                    Outcome::Win
-                } else {
-                    Outcome::Loss
-                };
-                r.plies = r.exact.then_some(plies);
-            }
-        }
+        let max_depth = match proven_win {
+            Some(_) => 0,
+            None => limits
+                .depth
+                .unwrap_or(MAX_DEPTH)
+                .clamp(1, MAX_DEPTH)
+                .min(game_length_bound(position).max(1)),
+        };
+        let completed = deepen(&mut s, &mut roots, max_depth);
+        settle(&mut s, &mut roots);
 
-        // Every legal move: symmetric images copy their class, the rest score statically
-        // below the lowest candidate.
-        let floor = roots.iter().map(|r| r.value).min().unwrap_or(0);
-        let legal = position.legal_moves();
-        let mut statics = Vec::new();
-        let mut moves = Vec::with_capacity(legal.len());
-        for &mv in &legal {
-            let rep = class_of(mv);
-            if let Some(r) = roots.iter().find(|r| r.mv == rep) {
-                moves.push(move_eval(mv, r.value, r.outcome, r.plies));
-            } else {
-                statics.push((mv, s.static_value(mv)));
-            }
-        }
-        let top_static = statics.iter().map(|&(_, v)| v).max().unwrap_or(0);
-        for (mv, v) in statics {
-            let shifted = floor - 1 - (top_static - v);
-            moves.push(move_eval(mv, shifted, Outcome::Unknown, None));
-        }
+        let mut moves = every_move(&mut s, position, &roots, &classes);
         // What the threat searches proved overrides the heuristic values.
         if let Some((rep, plies)) = proven_win {
-            for e in moves.iter_mut().filter(|e| class_of(e.mv) == rep) {
+            for e in moves.iter_mut().filter(|e| classes.rep(e.mv) == rep) {
                 e.eval = WinScale::SEARCH.eval(Outcome::Win, plies);
             }
         }
@@ -264,13 +127,13 @@ impl Engine for Minimax {
         ) = (&defence, &threats.plan)
         {
             for e in moves.iter_mut() {
-                let rep = class_of(e.mv);
+                let rep = classes.rep(e.mv);
                 if reps.contains(&rep) {
                     continue;
                 }
                 let plies = lost
                     .iter()
-                    .find(|(mv, _)| class_of(*mv) == rep)
+                    .find(|(mv, _)| classes.rep(*mv) == rep)
                     .map_or(*threat_plies, |&(_, p)| p);
                 e.eval = WinScale::SEARCH.eval(Outcome::Loss, plies);
             }
@@ -299,6 +162,175 @@ impl Engine for Minimax {
         };
         root::finish(position, results, &spent, rng)
     }
+}
+
+/// The symmetries that fix a position: root moves that are images of each other under
+/// one of them are searched once, as their class's representative.
+struct Classes {
+    fixing: Vec<Symmetry>,
+    m: usize,
+    n: usize,
+}
+
+impl Classes {
+    fn new(position: &Position) -> Classes {
+        let (m, n) = (position.m(), position.n());
+        let fixing = Symmetry::all(m, n)
+            .iter()
+            .copied()
+            .filter(|&sym| {
+                sym == Symmetry::Identity || position.transformed(sym).cells() == position.cells()
+            })
+            .collect();
+        Classes { fixing, m, n }
+    }
+
+    /// The representative of `mv`'s class: the least of its images.
+    fn rep(&self, mv: Move) -> Move {
+        self.fixing
+            .iter()
+            .map(|sym| Move::new(sym.map_index(mv.cell(), self.m, self.n), mv.piece))
+            .min()
+            .unwrap_or(mv)
+    }
+}
+
+/// The candidates, best first by the move ordering, one per symmetry class.
+fn root_moves(s: &mut Searcher, classes: &Classes) -> Vec<RootMove> {
+    let mut scored = Vec::new();
+    s.moves(&mut scored);
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut roots = Vec::new();
+    for &(_, mv) in &scored {
+        push_root(&mut roots, classes.rep(mv));
+    }
+    roots
+}
+
+/// Adds `rep` to `roots` unless it is there already.
+fn push_root(roots: &mut Vec<RootMove>, rep: Move) {
+    if !roots.iter().any(|r| r.mv == rep) {
+        roots.push(RootMove {
+            mv: rep,
+            value: 0,
+            exact: false,
+            searched: false,
+            outcome: Outcome::Unknown,
+            plies: None,
+        });
+    }
+}
+
+/// Iterative deepening over `roots` up to `max_depth` while the clock runs; leaves them
+/// best first with the values of the last completed iteration (a stopped iteration's
+/// values are kept only for the first one) and returns the depth completed.
+fn deepen(s: &mut Searcher, roots: &mut [RootMove], max_depth: u32) -> u32 {
+    let mut completed = 0;
+    let wanted = s.clock.lines();
+    for depth in 1..=max_depth {
+        if roots.is_empty() {
+            // no candidate (a full board where no special move aims at a strong line):
+            // every legal move gets its static value afterwards
+            break;
+        }
+        let mut values = vec![None; roots.len()];
+        // The `wanted`-th best value so far (the best, without multipv).
+        let mut top: Vec<i64> = Vec::new();
+        for (i, r) in roots.iter().enumerate() {
+            // Search each move against `alpha - 1`, not `alpha`: a move as good as the
+            // best so far then gets its exact value (so equals can be told apart from
+            // moves that merely fail low at the same bound and the random choice among
+            // equals never picks a worse move), and a worse move a bound below alpha.
+            // With multipv N, alpha is the N-th best value: the N best get exact values.
+            let alpha = if top.len() < wanted {
+                -WIN - 1
+            } else {
+                top[wanted - 1]
+            };
+            let bound = alpha - 1;
+            let ch = s.make(r.mv);
+            let v = -s.negamax(depth - 1, 1, -WIN - 1, -bound);
+            s.unmake(ch);
+            if s.clock.stopped() {
+                break;
+            }
+            values[i] = Some((v, v > bound));
+            let at = top.partition_point(|&t| t >= v);
+            top.insert(at, v);
+        }
+        if s.clock.stopped() && depth > 1 {
+            break;
+        }
+        for (r, value) in roots.iter_mut().zip(values) {
+            if let Some((v, exact)) = value {
+                r.value = v;
+                r.exact = exact;
+                r.searched = true;
+            }
+        }
+        if s.clock.stopped() {
+            break;
+        }
+        completed = depth;
+        // best first for the next iteration (stable: the old order breaks ties)
+        roots.sort_by_key(|r| std::cmp::Reverse(r.value));
+        if s.clock.observed() {
+            let lines = report_lines(s, &roots[..wanted.min(roots.len())], depth);
+            s.clock.report(depth, Scale::Minimax, lines);
+        }
+        if roots[0].value >= MATE || roots.iter().all(|r| r.value.abs() >= MATE) {
+            break;
+        }
+    }
+    completed
+}
+
+/// After the search: candidates it never reached get their static value, and mate
+/// scores become proven outcomes (proofs only when every move was searched).
+fn settle(s: &mut Searcher, roots: &mut [RootMove]) {
+    for r in roots.iter_mut() {
+        if !r.searched {
+            r.value = s.static_value(r.mv);
+            r.exact = false;
+        }
+        if s.full_width && r.value.abs() >= MATE && (r.exact || r.value < 0) {
+            let plies = (WIN - r.value.abs()) as u32;
+            r.outcome = if r.value > 0 {
+                Outcome::Win
+            } else {
+                Outcome::Loss
+            };
+            r.plies = r.exact.then_some(plies);
+        }
+    }
+}
+
+/// Every legal move's evaluation: symmetric images copy their class's, the rest score
+/// statically below the lowest candidate.
+fn every_move(
+    s: &mut Searcher,
+    position: &Position,
+    roots: &[RootMove],
+    classes: &Classes,
+) -> Vec<MoveEval> {
+    let floor = roots.iter().map(|r| r.value).min().unwrap_or(0);
+    let legal = position.legal_moves();
+    let mut statics = Vec::new();
+    let mut moves = Vec::with_capacity(legal.len());
+    for &mv in &legal {
+        let rep = classes.rep(mv);
+        if let Some(r) = roots.iter().find(|r| r.mv == rep) {
+            moves.push(move_eval(mv, r.value, r.outcome, r.plies));
+        } else {
+            statics.push((mv, s.static_value(mv)));
+        }
+    }
+    let top_static = statics.iter().map(|&(_, v)| v).max().unwrap_or(0);
+    for (mv, v) in statics {
+        let shifted = floor - 1 - (top_static - v);
+        moves.push(move_eval(mv, shifted, Outcome::Unknown, None));
+    }
+    moves
 }
 
 /// The line that starts with `first`: the table's best moves after it, up to `depth`

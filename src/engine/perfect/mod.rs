@@ -246,11 +246,45 @@ fn solve<B: Bits + 'static>(
     } else {
         Some((shape.full & !root.occupied()).count())
     };
+    settle(&mut solver, &root, &mut found, scan.threats[me], draw_plies);
+    let depth = solver.max_ply;
+    report(solver.clock, &found, depth);
+    let lines = best_lines(&mut solver, position, &root, &found);
+    let pv_tail = mapped_back(lines, &legal, &classes, &shape.maps, &fixing);
+
+    let verdicts = legal
+        .iter()
+        .zip(&classes)
+        .map(|(&mv, rep)| {
+            let v = found
+                .iter()
+                .find(|v| v.mv == *rep)
+                .copied()
+                .unwrap_or(Verdict::unknown(*rep));
+            Verdict { mv, ..v }
+        })
+        .collect();
+    (verdicts, pv_tail, depth)
+}
+
+/// Settles the root moves `found` (one per symmetry class, in search order) as far as
+/// the clock allows: first win, draw or loss for each, then the plies of every win and
+/// of every loss. `wins_now` are the cells where the side to move wins at once;
+/// `draw_plies` the plies a drawn game lasts (None when pieces that clear cells make the
+/// game's length open).
+fn settle<B: Bits>(
+    solver: &mut Solver<B>,
+    root: &board::State<B>,
+    found: &mut [Verdict],
+    wins_now: B,
+    draw_plies: Option<u32>,
+) {
+    let shape = solver.shape;
     // Pass 1: win, draw or loss.
     for i in 0..found.len() {
-        report(solver.clock, &found, solver.max_ply);
+        report(solver.clock, found, solver.max_ply);
         let v = &mut found[i];
-        if v.mv.piece == Piece::Mark && scan.threats[me].has(v.mv.cell()) {
+        if v.mv.piece == Piece::Mark && wins_now.has(v.mv.cell()) {
             *v = Verdict {
                 mv: v.mv,
                 outcome: Outcome::Win,
@@ -258,7 +292,7 @@ fn solve<B: Bits + 'static>(
             };
             continue;
         }
-        let child = shape.play(&root, v.mv);
+        let child = shape.play(root, v.mv);
         let value = -solver.search(&child, 1, -1, 1);
         if solver.aborted {
             break;
@@ -275,14 +309,14 @@ fn solve<B: Bits + 'static>(
     // Pass 2: the number of plies of every win, then of every loss.
     for want in [Outcome::Win, Outcome::Loss] {
         for i in 0..found.len() {
-            report(solver.clock, &found, solver.max_ply);
+            report(solver.clock, found, solver.max_ply);
             let v = &mut found[i];
             if solver.aborted || v.outcome != want || v.plies.is_some() {
                 continue;
             }
-            let child = shape.play(&root, v.mv);
+            let child = shape.play(root, v.mv);
             let plies = match draw_plies {
-                Some(empties) => pin_plies(&mut solver, &child, want == Outcome::Win, empties),
+                Some(empties) => pin_plies(solver, &child, want == Outcome::Win, empties),
                 None => {
                     // Pieces that clear cells make the game's length open: one wide window.
                     let value = if want == Outcome::Win {
@@ -299,84 +333,87 @@ fn solve<B: Bits + 'static>(
             v.plies = Some(plies);
         }
     }
-    let depth = solver.max_ply;
-    report(solver.clock, &found, depth);
+}
 
-    // The principal variation from the table's best moves.
-    let pv_tail: PvTail = {
-        let start = position.clone();
-        let mut line_of = std::collections::HashMap::new();
-        // Only the lines of the best moves are asked for (one, or more with multipv).
-        let mut scores: Vec<f64> = found
-            .iter()
-            .map(|v| outcome_score(v.outcome, v.plies))
-            .collect();
-        scores.sort_by(|a, b| b.total_cmp(a));
-        let best = scores[(solver.clock.lines() - 1).min(scores.len() - 1)];
-        for v in &found {
-            if v.outcome == Outcome::Unknown || outcome_score(v.outcome, v.plies) < best {
-                continue;
-            }
-            let mut pos = start.clone();
-            pos.play_unchecked(v.mv);
-            let mut st = shape.play(&root, v.mv);
-            let mut tail = Vec::new();
-            while !pos.is_over() && tail.len() < 64 {
-                let scan = solver.scan(&st, false);
-                let mv = if !scan.threats[st.side].none() {
-                    Some(Move::mark(scan.threats[st.side].first()))
-                } else {
-                    solver.stored_move(&st)
-                };
-                match mv {
-                    Some(mv) if pos.is_legal(mv) => {
-                        pos.play_unchecked(mv);
-                        st = shape.play(&st, mv);
-                        tail.push(mv);
-                    }
-                    _ => break,
-                }
-            }
-            line_of.insert(v.mv, tail);
-        }
-        let classes = classes.clone();
-        let legal = legal.clone();
-        let maps = shape.maps.clone();
-        let fixing = fixing.clone();
-        Box::new(move |mv: Move| {
-            // The table's line belongs to the class representative: map it back.
-            let i = legal.iter().position(|&l| l == mv).unwrap_or(0);
-            let rep = classes[i];
-            let Some(tail) = line_of.get(&rep) else {
-                return Vec::new();
-            };
-            let s = fixing
-                .iter()
-                .copied()
-                .find(|&s| maps[s][mv.cell()] as usize == rep.cell())
-                .unwrap_or(0);
-            let back: Vec<usize> = (0..maps[s].len())
-                .map(|c| maps[s].iter().position(|&x| x as usize == c).unwrap_or(c))
-                .collect();
-            tail.iter()
-                .map(|m| Move::new(back[m.cell()], m.piece))
-                .collect()
-        })
-    };
-
-    let verdicts = legal
+/// The line after each of the best settled root moves (one, or more with multipv):
+/// a win now where there is one, else the table's best move, while legal.
+fn best_lines<B: Bits>(
+    solver: &mut Solver<B>,
+    position: &Position,
+    root: &board::State<B>,
+    found: &[Verdict],
+) -> std::collections::HashMap<Move, Vec<Move>> {
+    let shape = solver.shape;
+    let mut line_of = std::collections::HashMap::new();
+    let mut scores: Vec<f64> = found
         .iter()
-        .zip(&classes)
-        .map(|(&mv, rep)| {
-            let v = found
-                .iter()
-                .find(|v| v.mv == *rep)
-                .copied()
-                .unwrap_or(Verdict::unknown(*rep));
-            Verdict { mv, ..v }
-        })
+        .map(|v| outcome_score(v.outcome, v.plies))
         .collect();
-    (verdicts, pv_tail, depth)
+    scores.sort_by(|a, b| b.total_cmp(a));
+    let best = scores[(solver.clock.lines() - 1).min(scores.len() - 1)];
+    for v in found {
+        if v.outcome == Outcome::Unknown || outcome_score(v.outcome, v.plies) < best {
+            continue;
+        }
+        let mut pos = position.clone();
+        pos.play_unchecked(v.mv);
+        let mut st = shape.play(root, v.mv);
+        let mut tail = Vec::new();
+        while !pos.is_over() && tail.len() < 64 {
+            let scan = solver.scan(&st, false);
+            let mv = if !scan.threats[st.side].none() {
+                Some(Move::mark(scan.threats[st.side].first()))
+            } else {
+                solver.stored_move(&st)
+            };
+            match mv {
+                Some(mv) if pos.is_legal(mv) => {
+                    pos.play_unchecked(mv);
+                    st = shape.play(&st, mv);
+                    tail.push(mv);
+                }
+                _ => break,
+            }
+        }
+        line_of.insert(v.mv, tail);
+    }
+    line_of
+}
+
+/// The principal variation after any legal move: the line of its class's representative
+/// (`classes[i]` is `legal[i]`'s), mapped back by the symmetry in `fixing` that takes
+/// the move to its representative.
+fn mapped_back(
+    line_of: std::collections::HashMap<Move, Vec<Move>>,
+    legal: &[Move],
+    classes: &[Move],
+    maps: &[Vec<u16>],
+    fixing: &[usize],
+) -> PvTail {
+    let (legal, classes, maps, fixing) = (
+        legal.to_vec(),
+        classes.to_vec(),
+        maps.to_vec(),
+        fixing.to_vec(),
+    );
+    Box::new(move |mv: Move| {
+        let i = legal.iter().position(|&l| l == mv).unwrap_or(0);
+        let rep = classes[i];
+        let Some(tail) = line_of.get(&rep) else {
+            return Vec::new();
+        };
+        let s = fixing
+            .iter()
+            .copied()
+            .find(|&s| maps[s][mv.cell()] as usize == rep.cell())
+            .unwrap_or(0);
+        let back: Vec<usize> = (0..maps[s].len())
+            .map(|c| maps[s].iter().position(|&x| x as usize == c).unwrap_or(c))
+            .collect();
+        tail.iter()
+            .map(|m| Move::new(back[m.cell()], m.piece))
+            .collect()
+    })
 }
 
 /// Reports the root moves settled so far (the best first, with multipv the best few):

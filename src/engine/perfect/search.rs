@@ -180,6 +180,11 @@ impl<'a, B: Bits> Solver<'a, B> {
 
     /// [`Solver::search`] with every window that misses more than `marks[p]` marks of
     /// its owner `p` counted as dead.
+    ///
+    /// Longer than the house limit on purpose: this is the solver's hot path, and its
+    /// stages (the cut-offs and bounds, the forced answers, move generation, the move
+    /// loop) share one scan, one table probe and one move list on the stack, which
+    /// separate functions would have to pass along at every node.
     fn node(&mut self, st: &State<B>, ply: u32, alpha: i32, beta: i32, marks: [u32; 2]) -> i32 {
         let skip_pairing = std::mem::take(&mut self.skip_pairing);
         if self.clock.tick() {
