@@ -8,7 +8,7 @@
 // Features a server does not offer (variants, the stream, the review) are hidden.
 
 import { api, ApiError, describeError, stream } from './api.js';
-import { fitBoard, renderBoard, showLine } from './board.js';
+import { fitBoard, forbiddenWords, renderBoard, showLine } from './board.js';
 import { cellName, other, requestShape } from './notation.js';
 import { renderCellInfo, renderEvalBar, renderGraph, renderLive, renderMoveList } from './panels.js';
 import * as settings from './settings.js';
@@ -141,6 +141,7 @@ function enter(entries) {
 
 // After every change of position: draw, then let the computer move or analyse for the human.
 function advance() {
+  if (!S.pos) return; // a setting changed before the first position arrived
   render();
   history.replaceState(null, '', settings.shareLink(S.pos));
   loadForbidden();
@@ -208,7 +209,10 @@ async function humanMove(row, col) {
   try {
     const resp = await api('POST', '/v1/play', body);
     if (gen !== S.gen) return;
-    const played = { rules: resp.rules, board: resp.board, to_move: resp.to_move, status: resp.status, winner: resp.winner, winning_line: resp.winning_line };
+    const played = {
+      rules: resp.rules, board: resp.board, to_move: resp.to_move, status: resp.status,
+      winner: resp.winner, winning_line: resp.winning_line, forbidden: resp.forbidden,
+    };
     const mine = { side, move, who: 'you', value: known && known.value, outcome: known && known.outcome, plies: known && known.plies, after: played };
     const entries = [mine];
     if (resp.reply && resp.reply.move) entries.push(entryFromSuggestion(replier, resp.reply, engineLabel(reply)));
@@ -255,15 +259,27 @@ function analyse() {
   };
   const viaSuggest = () => api('POST', '/v1/suggest', body, controller.signal).then(done);
   let result = null;
+  let infos = 0;
+  let failed = null;
+  // `info` events while the search deepens; the `result` (the /v1/suggest answer) also
+  // fills the panel, so that a search finished before its first report still shows.
   const viaStream = () =>
     stream('/v1/analyse', body, (name, data) => {
       if (gen !== S.gen) return;
       if (name === 'info') {
-        S.live = { gen, info: data };
-        $('live').hidden = false;
-        renderLive(data, S.pos.to_move);
-      } else if (name === 'result') result = data;
+        infos += 1;
+        S.live = { gen, info: data, infos, done: false };
+      } else if (name === 'result') {
+        result = data;
+        S.live = { gen, info: finalInfo(data), infos, done: true };
+      } else if (name === 'error') {
+        const err = (data && data.error) || {};
+        failed = new ApiError(500, err.code || 'internal', err.message || 'the search failed', err.field);
+        return;
+      } else return;
+      showLive();
     }, controller.signal).then(() => {
+      if (failed) throw failed;
       if (!result) throw new ApiError(200, 'bad_response', '/v1/analyse ended without a result');
       return done(result);
     });
@@ -285,6 +301,22 @@ function analyse() {
   });
   S.controller = controller;
   return controller.promise;
+}
+
+// The /v1/suggest answer in the shape of an `info` event (its search's final numbers).
+function finalInfo(resp) {
+  const st = resp.stats || {};
+  const ev = resp.evaluation || {};
+  return { depth: st.depth, nodes: st.nodes, elapsed_ms: st.elapsed_ms, move: resp.move, value: ev.value, outcome: ev.outcome, pv: resp.pv };
+}
+
+function showLive() {
+  const live = S.live;
+  const box = $('live');
+  box.hidden = false;
+  box.dataset.infos = String(live.infos);
+  box.dataset.done = String(live.done);
+  renderLive(live.info, S.pos.to_move, live.done);
 }
 
 // Renju: the cells x may not play, from /v1/state's `forbidden`.
@@ -427,9 +459,12 @@ function renderPanels() {
   renderMoveList(S.entries, S.cursor);
   renderGraph(series, S.cursor);
   // The live panel shows while the stream reports on this position.
-  const live = S.live && S.live.gen === S.gen ? S.live.info : null;
-  $('live').hidden = !S.caps.analyse || !live;
-  if (!live) renderLive(null);
+  const live = S.live && S.live.gen === S.gen ? S.live : null;
+  if (live && S.caps.analyse) showLive();
+  else {
+    $('live').hidden = true;
+    renderLive(null);
+  }
 }
 
 function renderPieces() {
@@ -482,7 +517,7 @@ function renderButtons() {
   const pause = $('btn-pause');
   pause.hidden = over || !(bothEngines() || (S.paused && settings.isEngine(S.pos.to_move)));
   pause.textContent = S.paused ? 'Resume' : 'Pause';
-  $('btn-review').hidden = !over || S.cursor === 0 || !S.caps.review || S.start.board.some((r) => /[^.]/.test(r));
+  $('btn-review').hidden = !over || S.cursor === 0 || !S.caps.review;
   for (const side of ['x', 'o']) {
     document.querySelector('fieldset.player[data-side="' + side + '"]').classList.toggle('is-engine', settings.isEngine(side));
   }
@@ -517,7 +552,9 @@ function wire() {
     const isBest = a && a.move && a.move.row === row && a.move.col === col;
     const pv = moves && moves[0] && Array.isArray(moves[0].pv) && moves[0].pv.length ? moves[0].pv : isBest ? a.pv : null;
     const held = { x: 'x', o: 'o', '#': 'a block' }[S.pos.board[row][col]];
-    const name = cellName({ row, col }) + ' (row ' + row + ', col ' + col + ')' + (held ? ', holding ' + held : '');
+    const banned = S.forbidden.get(row + ',' + col);
+    const name = cellName({ row, col }) + ' (row ' + row + ', col ' + col + ')' + (held ? ', holding ' + held : '')
+      + (banned && !held ? ': ' + forbiddenWords(banned) : '');
     renderCellInfo(name, moves, S.pos.to_move, pv);
     showLine(board, pv, S.pos.to_move);
   };

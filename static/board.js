@@ -6,6 +6,17 @@ import { cellName, colName, heatColour, shortLabel, valueWords } from './notatio
 
 const LABEL_SHARE = 0.62; // a coordinate label's width, in cells
 const LABELLED = 12; // cells labelled on a large board, best first
+// The reasons of /v1/state's `forbidden` cells, in plain words.
+const FORBIDDEN_WORDS = {
+  overline: 'it would make six or more in a row',
+  double_four: 'it would make two fours at once',
+  double_three: 'it would make two open threes at once',
+};
+
+// Why x may not play a cell, in plain words.
+export function forbiddenWords(reason) {
+  return 'x may not play here under renju: ' + (FORBIDDEN_WORDS[reason] || reason);
+}
 
 // Sizes the board to the space its container gives it: the width, and on a wide screen
 // the height of the window too, so that a 15x15 board fits a laptop screen unscrolled.
@@ -99,7 +110,8 @@ function cellElement(view, r, c) {
   const reason = view.forbidden.get(key);
   if (reason && ch === '.') {
     el.classList.add('forbidden');
-    words.push('forbidden for x: ' + reason);
+    el.dataset.forbidden = reason;
+    words.push(forbiddenWords(reason));
   }
   if (view.last && view.last.row === r && view.last.col === c) {
     el.classList.add('last');

@@ -54,6 +54,7 @@ export function renderMoveList(entries, cursor) {
     const who = document.createElement('span');
     who.className = 'move-who';
     who.textContent = e.who;
+    who.title = e.who;
     li.append(name, val, who);
     if (e.review) {
       const [word, mark] = CLASS_MARK[e.review.class] || [e.review.class, ''];
@@ -119,23 +120,22 @@ export function renderGraph(series, cursor) {
   $('graph-box').dataset.points = String(points.filter(Boolean).length);
 }
 
-// The live analysis panel: what the search has found so far (or its final answer).
-export function renderLive(info, side) {
+// The live analysis panel: what the search has found so far (`info` events), or, once
+// `done`, its final answer (which may carry a proof: `outcome`).
+export function renderLive(info, side, done) {
   const box = $('live-text');
   if (!info) {
     box.textContent = '';
     return;
   }
-  const parts = [];
-  if (info.depth !== undefined && info.depth !== null) parts.push(info.depth + ' moves ahead');
-  if (info.nodes !== undefined) parts.push(Number(info.nodes).toLocaleString('en') + ' positions looked at');
-  if (info.elapsed_ms !== undefined) parts.push((Number(info.elapsed_ms) / 1000).toFixed(2) + ' s');
+  const parts = [done ? 'Finished' : 'Still thinking'];
+  if (typeof info.depth === 'number') parts.push(info.depth + (info.depth === 1 ? ' move' : ' moves') + ' ahead');
+  if (typeof info.nodes === 'number') parts.push(info.nodes.toLocaleString('en') + ' positions looked at');
+  if (typeof info.elapsed_ms === 'number') parts.push((info.elapsed_ms / 1000).toFixed(2) + ' s');
   const best = info.move ? 'Best for ' + side + ': ' + moveName(info.move) : '';
-  // Progress reports carry a value but no proof: say it as an expectation.
-  const value = typeof info.value === 'number' ? ' — ' + side + ' expects ' + percent(info.value) + '%' : '';
-  const lines = [best + value, parts.join(' · ')];
-  lines.push(lineText(info.pv, side));
-  fillParagraphs(box, lines);
+  // Progress reports carry a value but no proof: said as an expectation unless proven.
+  const value = typeof info.value === 'number' ? ' — ' + valueWords(info, side) : '';
+  fillParagraphs(box, [best + value, parts.join(' · '), lineText(info.pv, side)]);
 }
 
 // The details of the cell under the pointer: every evaluated move on it and its line.
@@ -146,7 +146,7 @@ export function renderCellInfo(name, moves, side, pv) {
     return;
   }
   const lines = [];
-  if (!moves || moves.length === 0) lines.push(name + (/holding/.test(name) ? '.' : ': not evaluated.'));
+  if (!moves || moves.length === 0) lines.push(name + (/holding|may not play/.test(name) ? '.' : ': not evaluated.'));
   for (const mv of moves || []) {
     const piece = mv.piece && mv.piece !== 'mark' ? ' (' + mv.piece + ')' : '';
     const raw = typeof mv.raw === 'number' ? '; engine score ' + mv.raw : '';

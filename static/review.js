@@ -6,6 +6,7 @@
 import { api, ApiError } from './api.js';
 import { analysisEngine } from './settings.js';
 import { CLASS_MARK } from './panels.js';
+import { requestShape } from './notation.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -23,7 +24,7 @@ export async function reviewGame(S, showMsg, render) {
   const plies = S.cursor;
   const gen = S.gen;
   const body = {
-    rules: S.start.rules,
+    ...requestShape(S.start),
     moves: S.entries.slice(0, plies).map((e) => e.move),
     engine: analysisEngine(),
   };
@@ -51,21 +52,18 @@ export async function reviewGame(S, showMsg, render) {
   }
 }
 
-// "x: 87% accuracy, 1 mistake · o: ..."
+// "x: 87% accuracy, 1 mistake · o: ..." from the summary's counts per class and its
+// accuracy (a percentage, null for a player without moves).
+const WORST_FIRST = ['blunder', 'mistake', 'inaccuracy', 'forced'];
+
 function summaryText(resp) {
   const parts = [];
   for (const side of ['x', 'o']) {
     const s = (resp.summary && resp.summary[side]) || {};
     let text = side + ':';
-    if (typeof s.accuracy === 'number') {
-      const acc = s.accuracy <= 1 ? s.accuracy * 100 : s.accuracy;
-      text += ' ' + Math.round(acc) + '% accuracy';
-    }
-    const counts = {};
-    for (const m of resp.moves || []) {
-      if (m.player === side && m.class !== 'best' && m.class !== 'good') counts[m.class] = (counts[m.class] || 0) + 1;
-    }
-    const listed = Object.entries(counts).map(([c, n]) => n + ' ' + ((CLASS_MARK[c] || [c])[0]) + (n > 1 ? 's' : ''));
+    if (typeof s.accuracy === 'number') text += ' ' + Math.round(s.accuracy) + '% accuracy';
+    else text += ' no moves';
+    const listed = WORST_FIRST.filter((c) => s[c] > 0).map((c) => s[c] + ' ' + CLASS_MARK[c][0] + (s[c] > 1 ? 's' : ''));
     if (listed.length) text += ', ' + listed.join(', ');
     parts.push(text);
   }

@@ -14,7 +14,7 @@ export const PRESETS = {
   free: { m: 15, n: 15, k: 5, overline: true, variant: 'free' },
   exact: { m: 15, n: 15, k: 5, overline: false, variant: 'free' },
   renju: { m: 15, n: 15, k: 5, overline: false, variant: 'renju' },
-  caro: { m: 15, n: 15, k: 5, overline: true, variant: 'caro' },
+  caro: { m: 15, n: 15, k: 5, overline: false, variant: 'caro' },
   special: { m: 7, n: 7, k: 4, overline: true, variant: 'free', pieces: [1, 1, 1] },
 };
 
@@ -130,7 +130,7 @@ export function shareLink(pos) {
   const q = new URLSearchParams();
   q.set('rules', r.m + ',' + r.n + ',' + r.k);
   if (r.variant && r.variant !== 'free') q.set('variant', r.variant);
-  if (r.overline === false && !r.variant) q.set('exact', '1');
+  if (r.overline === false && (!r.variant || r.variant === 'free')) q.set('exact', '1');
   let special = false;
   for (const side of ['x', 'o']) {
     const h = (r.pieces && r.pieces[side]) || {};
@@ -160,7 +160,8 @@ export function readLink(search) {
     pieces[side] = Object.fromEntries(HAND.map((p, i) => [p, counts[i] || 0]));
   }
   const variant = q.get('variant') || 'free';
-  writeRules({ m, n, k, overline: q.get('exact') !== '1' && variant !== 'renju', variant, pieces });
+  // Renju and caro have no overline win (the server answers `overline: false` for both).
+  writeRules({ m, n, k, overline: q.get('exact') !== '1' && variant === 'free', variant, pieces });
   readPlayerParam('x', q.get('x'));
   readPlayerParam('o', q.get('o'));
   const board = q.get('board');

@@ -113,71 +113,59 @@ async function ticTacToe(page) {
   }
 }
 
-// POST to the real server from the test (for the stand-ins below).
+// POST to the real server from the test, to compare the page with the server's answers.
 async function serverPost(route, body) {
   const res = await fetch(BASE_URL + route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: res.status, json: await res.json() };
 }
 
-// The page's use of routes the contract describes (the /v1/analyse stream, /v1/review,
-// renju's forbidden cells), checked whether or not this server has them: the browser's
-// requests to them are answered by stand-ins built from the real server's own answers,
-// in the contract's shapes. What is tested is the page: it reads the stream, draws the
-// review, marks the forbidden cells.
-async function contractFeatures(browser, pageErrors) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(String(e)));
-  let streamed = 0;
-  await context.route('**/v1/analyse', async (route) => {
-    const body = JSON.parse(route.request().postData());
-    delete body.rules.variant;
-    const { status, json } = await serverPost('/v1/suggest', body);
-    if (status !== 200) return route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(json) });
-    const info = (depth) => ({ depth, nodes: depth * 100, elapsed_ms: depth * 3, move: json.move, value: json.evaluation.value, pv: json.pv, lines: [] });
-    const events = [['info', info(1)], ['info', info(2)], ['result', json]];
-    streamed += 1;
-    await route.fulfill({
-      status: 200,
-      contentType: 'text/event-stream',
-      body: events.map(([name, data]) => 'event: ' + name + '\ndata: ' + JSON.stringify(data) + '\n\n').join(''),
-    });
+// Every text the live panel shows, recorded as it changes (the stream can be quicker
+// than a poll from the test).
+function recordLive() {
+  window.liveLog = [];
+  document.addEventListener('DOMContentLoaded', () => {
+    const box = document.getElementById('live-text');
+    new MutationObserver(() => window.liveLog.push(box.textContent)).observe(box, { childList: true, subtree: true, characterData: true });
   });
-  let reviewed = null;
-  await context.route('**/v1/review', async (route) => {
-    const body = JSON.parse(route.request().postData());
-    reviewed = body;
-    const classes = ['best', 'good', 'inaccuracy', 'mistake', 'blunder', 'forced'];
-    const moves = body.moves.map((move, index) => ({
-      index, player: index % 2 ? 'o' : 'x', move, value_before: 0, value_after: 0, best: move, best_value: 0, loss: 0, class: classes[index % 6],
-    }));
-    const values = [0].concat(body.moves.map((_, i) => (i % 2 ? -0.2 : 0.2)));
-    await route.fulfill({
-      status: 200,
-      contentType: 'application/json',
-      body: JSON.stringify({ moves, summary: { x: { accuracy: 0.9 }, o: { accuracy: 0.8 } }, values, stats: {} }),
-    });
-  });
-  await context.route('**/v1/state', async (route) => {
-    const body = JSON.parse(route.request().postData());
-    if (!body.rules || body.rules.variant !== 'renju') return route.continue();
-    const plain = { ...body, rules: { ...body.rules } };
-    delete plain.rules.variant;
-    const { status, json } = await serverPost('/v1/state', plain);
-    if (status === 200) {
-      json.rules.variant = 'renju';
-      json.forbidden = json.to_move === 'x' ? [{ row: 7, col: 8, reason: 'double three' }] : [];
-    }
-    await route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(json) });
-  });
+}
 
-  // The stream feeds the live panel and the heat map.
-  await page.goto(BASE_URL + '/?rules=3,3,3&x=human&o=perfect:10:100', { waitUntil: 'load' });
+// The live panel reads the real /v1/analyse stream: `info` events while auto searches a
+// 15x15 position for 1 s (each event names the best move so far, the depth, the nodes),
+// then the `result`, whose best move is the one outlined on the board.
+async function liveStream(page) {
+  const board = ['...............', '...............', '...............', '...............', '...............',
+    '...............', '......o........', '......xx.......', '.......o.......', '...............',
+    '...............', '...............', '...............', '...............', '...............'];
+  const streams = [];
+  page.on('response', (r) => r.url().endsWith('/v1/analyse') && streams.push(r.headers()['content-type']));
+  await page.goto(BASE_URL + '/?rules=15,15,5&board=' + board.join('/') + '&x=human&o=human', { waitUntil: 'load' });
+  await waitHumanTurnOrOver(page, false);
+  await page.selectOption('#a-engine', 'auto');
+  await page.selectOption('#a-time', '1000');
+  await page.evaluate(() => (window.liveLog = []));
+  await page.waitForFunction(() => window.liveLog.some((t) => t.startsWith('Best') && t.includes('Finished')), null, { timeout: TIMEOUT });
   await waitHumanTurnOrOver(page, true);
-  check(streamed > 0 && !(await page.isHidden('#live')), 'the live analysis panel reads the /v1/analyse stream');
-  check(/2 moves ahead/.test(await page.textContent('#live-text')), 'it shows the last info event: ' + (await page.textContent('#live-text')));
+  check(streams.length > 0 && streams.every((t) => t.startsWith('text/event-stream')), 'the page asked /v1/analyse and got event streams (' + streams.length + ')');
+  const log = await page.evaluate(() => window.liveLog);
+  const thinking = log.filter((t) => t.startsWith('Best for x') && t.includes('Still thinking'));
+  const depths = thinking.map((t) => Number((/(\d+) moves? ahead/.exec(t) || [])[1]));
+  check(thinking.length > 0 && thinking.every((t) => /Best for x: [A-O]\d+ — x expects \d+%/.test(t) && /positions looked at/.test(t)),
+    'the panel showed ' + thinking.length + ' info events while auto searched: ' + (thinking[0] || '').slice(0, 120));
+  check(depths.every((d, i) => d >= 1 && (i === 0 || d >= depths[i - 1])), 'the depths it showed never decrease: ' + depths.join(' '));
+  const final = await page.textContent('#live-text');
+  const best = (await readBoard(page)).cells.find((c) => c.best);
+  const name = String.fromCharCode(65 + best.col) + best.row;
+  check(final.includes('Finished') && final.includes('Best for x: ' + name), 'the result event ends the panel with the outlined best move ' + name);
+  await shot(page, '02b-gomoku-live.png');
+}
 
-  // A finished game can be reviewed: classes in the move list, the graph from `values`.
+// A tic-tac-toe game lost on purpose (x takes the first empty cell), reviewed by the real
+// /v1/review with perfect (exact values, so the classes are the same on every run): every
+// move is marked with the server's class, the graph draws its values, the summary its
+// accuracy.
+async function reviewGameCheck(page) {
+  await page.goto(BASE_URL + '/?rules=3,3,3&x=human&o=perfect:10:100', { waitUntil: 'load' });
+  await page.selectOption('#a-engine', 'perfect');
   for (;;) {
     await waitHumanTurnOrOver(page, true);
     const b = await readBoard(page);
@@ -185,21 +173,97 @@ async function contractFeatures(browser, pageErrors) {
     const empty = b.cells.find((c) => c.ch === '.');
     await play(page, empty.row, empty.col);
   }
+  let asked = null;
+  page.on('request', (r) => r.url().endsWith('/v1/review') && (asked = JSON.parse(r.postData())));
   await page.waitForSelector('#btn-review:not([hidden])', { timeout: TIMEOUT });
   await page.click('#btn-review');
-  await page.waitForSelector('#move-list .review', { timeout: TIMEOUT });
-  const plies = reviewed.moves.length;
-  check((await page.$$('#move-list .review')).length === plies, 'every move of the ' + plies + ' is marked with its class');
-  check((await page.textContent('#move-list')).includes('blunder') || plies < 5, 'a blunder is named in plain words');
-  check((await page.$eval('#graph-box', (e) => Number(e.dataset.points))) === plies + 1, 'the graph draws the review values');
-  check(/90% accuracy/.test(await page.textContent('#review-summary')), 'the summary gives the accuracy');
+  await page.waitForSelector('#review-summary:not([hidden])', { timeout: TIMEOUT });
+  const { status, json } = await serverPost('/v1/review', asked);
+  check(status === 200, 'the server reviews the game the page sent');
+  const want = json.moves.map((m) => m.class);
+  const shown = await page.$$eval('#move-list .move', (els) => els.map((e) => {
+    const r = e.querySelector('.review');
+    return r ? r.className.replace(/^review review-/, '') : null;
+  }));
+  check(JSON.stringify(shown) === JSON.stringify(want), 'every move is marked with the class the server gives: ' + shown.join(' '));
+  check(want.some((c) => c === 'blunder' || c === 'mistake') && /\?\??\s(blunder|mistake)/.test(await page.textContent('#move-list')), 'the losing move is named a blunder or mistake in plain words');
+  check((await page.$eval('#graph-box', (e) => Number(e.dataset.points))) === json.values.length, 'the graph draws the ' + json.values.length + ' review values');
+  const acc = (side) => (json.summary[side].accuracy === null ? 'no moves' : Math.round(json.summary[side].accuracy) + '% accuracy');
+  const summary = await page.textContent('#review-summary');
+  check(summary.includes('x: ' + acc('x')) && summary.includes('o: ' + acc('o')), 'the summary gives the server\'s accuracy: ' + summary);
   await shot(page, '06-review.png');
+}
 
-  // Renju: the preset is offered and x's forbidden cells are marked.
-  await page.goto(BASE_URL + '/?rules=15,15,5&variant=renju&x=human&o=human', { waitUntil: 'load' });
+// Renju: the preset starts a renju game, x's forbidden cells from /v1/state are marked
+// with their reason, playing one is refused, and after o's move /v1/play's list marks
+// them again.
+async function renjuMarks(page) {
+  await page.goto(BASE_URL + '/?rules=3,3,3&x=human&o=human', { waitUntil: 'load' });
+  await waitHumanTurnOrOver(page, false);
+  await page.selectOption('#preset', 'renju');
+  await page.waitForFunction(() => /variant=renju/.test(location.search), null, { timeout: TIMEOUT });
+  check((await page.inputValue('#rule-variant')) === 'renju', 'the renju preset starts a renju game');
+
+  // x on I5, I6 and G7, H7 (0-based rows): I7 makes two open threes.
+  const board = ['...............', '...............', '...............', '...............', '...............',
+    '.......ox......', '.......ox......', '......xx.......', '.......o.o.....', '...............',
+    '...............', '...............', '...............', '...............', '...............'];
+  await page.goto(BASE_URL + '/?rules=15,15,5&variant=renju&board=' + board.join('/') + '&x=human&o=human', { waitUntil: 'load' });
   await page.waitForSelector('#board .cell.forbidden', { timeout: TIMEOUT });
-  check((await page.$$('#preset option[value="renju"]')).length === 1, 'the renju preset is offered');
-  check((await page.getAttribute(cellSel(7, 8), 'class')).includes('forbidden'), 'the forbidden cell I7 is marked');
+  const { json } = await serverPost('/v1/state', { rules: { m: 15, n: 15, k: 5, variant: 'renju' }, board });
+  const marked = () => page.$$eval('#board .cell.forbidden', (els) => els.map((e) => e.dataset.row + ',' + e.dataset.col + ':' + e.dataset.forbidden).sort());
+  const want = json.forbidden.map((f) => f.row + ',' + f.col + ':' + f.reason).sort();
+  check(want.includes('7,8:double_three') && JSON.stringify(await marked()) === JSON.stringify(want), 'the page marks the cells /v1/state forbids: ' + want.join(' '));
+  check(/two open threes/.test(await page.getAttribute(cellSel(7, 8), 'aria-label')), 'the mark says why in plain words');
+  // The engines never suggest a forbidden cell: the heat map leaves it blank.
+  await page.waitForFunction(() => document.getElementById('live').dataset.done === 'true', null, { timeout: TIMEOUT });
+  check(!(await page.getAttribute(cellSel(7, 8), 'class')).includes('heat'), 'the analysis gives the forbidden cell no value');
+  await page.hover(cellSel(7, 8));
+  check(/x may not play here under renju: it would make two open threes/.test(await page.textContent('#cell-info')), 'pointing at it says why');
+  await shot(page, '07-renju-forbidden.png');
+  await page.click(cellSel(7, 8));
+  await page.waitForSelector('#board-msg:not([hidden])', { timeout: TIMEOUT });
+  check(/forbidden_move/.test(await page.textContent('#board-msg')) && (await marks(page)) === 8, 'playing the forbidden cell is refused: ' + (await page.textContent('#board-msg')));
+  await play(page, 0, 7);
+  check((await page.$$('#board .cell.forbidden')).length === 0, 'o to move: no cell is forbidden');
+  await play(page, 14, 7);
+  await page.waitForSelector('#board .cell.forbidden', { timeout: TIMEOUT });
+  check(JSON.stringify(await marked()) === JSON.stringify(want), 'x to move again: the marks from /v1/play are back');
+}
+
+// Caro: the preset is offered and sent; a five blocked at both ends does not win, while
+// the same move wins under freestyle rules.
+async function caroPreset(page) {
+  await page.goto(BASE_URL + '/?rules=3,3,3&x=human&o=human', { waitUntil: 'load' });
+  await waitHumanTurnOrOver(page, false);
+  await page.selectOption('#preset', 'caro');
+  await page.waitForFunction(() => /variant=caro/.test(location.search), null, { timeout: TIMEOUT });
+  check((await page.inputValue('#rule-variant')) === 'caro' && (await page.$$('#board .cell')).length === 225, 'the caro preset starts a 15x15 caro game');
+  const board = ['o.............o', '...............', '...............', '...............', '...............',
+    '...............', '...............', 'oxxxx.o........', '...............', '...............',
+    '...............', '...............', '...............', '...............', '...............'];
+  const link = '/?rules=15,15,5&board=' + board.join('/') + '&x=human&o=human';
+  for (const [variant, want] of [['caro', 'human_to_move'], ['free', 'x_wins']]) {
+    await page.goto(BASE_URL + link + '&variant=' + variant, { waitUntil: 'load' });
+    await waitHumanTurnOrOver(page, false);
+    await play(page, 7, 5);
+    await page.waitForFunction((w) => document.getElementById('status').dataset.state === w, want, { timeout: TIMEOUT });
+    check(true, variant + ': x completing the five blocked at both ends gives ' + want);
+  }
+}
+
+// The routes of the live analysis, the review and the variants, all against the real
+// server: no request is answered by a stand-in.
+async function analysisAndVariants(browser, pageErrors) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(recordLive);
+  const page = await context.newPage();
+  page.on('console', (m) => consoleLines.push(m.type() + ': ' + m.text()));
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await liveStream(page);
+  await reviewGameCheck(page);
+  await renjuMarks(page);
+  await caroPreset(page);
   await context.close();
 }
 
@@ -336,7 +400,7 @@ async function main() {
     await pp.screenshot({ path: path.join(SHOTS, '05-phone.png') });
     await phone.close();
 
-    await contractFeatures(browser, pageErrors);
+    await analysisAndVariants(browser, pageErrors);
 
     check(pageErrors.length === 0, 'no JavaScript errors' + (pageErrors.length ? ': ' + pageErrors.join('; ') : ''));
     log('all checks passed');
