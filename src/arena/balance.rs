@@ -89,9 +89,18 @@ fn candidate(rng: &mut StdRng, rules: &Rules, stones: usize, radius: usize) -> V
     moves
 }
 
-/// The judge's evaluation of `moves` for the side to move, and its best reply; `None`
-/// when the judge failed or reported no evaluation.
-fn judge(
+/// The judge of `--judge`: `pbrain:PATH[:key=value]*`.
+pub(super) fn judge_spec(text: &str) -> Result<ExternalSpec, String> {
+    match text.strip_prefix("pbrain:") {
+        Some(rest) => ExternalSpec::parse(text, rest),
+        None => Err(format!("--judge: {text:?} is not pbrain:PATH")),
+    }
+}
+
+/// The judge's evaluation of `moves` for the side to move, and its best reply, from a
+/// fresh judge process; `None` when the game is over or the judge reported no
+/// evaluation.
+pub(super) fn judge(
     spec: &ExternalSpec,
     rules: &Rules,
     moves: &[Move],
@@ -141,10 +150,7 @@ fn balanced(
 
 /// Runs `kinrow openings`; returns the exit code.
 pub fn main(args: OpeningsArgs) -> i32 {
-    let spec = match args.judge.strip_prefix("pbrain:") {
-        Some(rest) => ExternalSpec::parse(&args.judge, rest),
-        None => Err(format!("--judge: {:?} is not pbrain:PATH", args.judge)),
-    };
+    let spec = judge_spec(&args.judge);
     let rules = Rules::new(args.size, args.size, 5, !args.exact, [Hand::default(); 2]);
     let (spec, rules) = match (spec, rules) {
         (Ok(s), Ok(r)) => (s, r),
