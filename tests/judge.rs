@@ -71,7 +71,7 @@ fn the_judge_reports_the_mean_loss_per_contestant() {
     // Two games with two quiet turns each per contestant, three drawn per contestant.
     for label in ["a", "b"] {
         let want = format!(
-            "{label}: 3 positions, mean eval loss 100.0 ± 0.0, mean win-probability loss 12.25% ± 0.00%"
+            "{label}: 3 positions, mean eval loss 100.0 ± 0.0, mean win-probability loss 12.25% ± 0.00%, the judge's own move in 0"
         );
         assert!(text.contains(&want), "{text}");
     }

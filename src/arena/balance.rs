@@ -21,7 +21,7 @@ use crate::game::{Hand, Move, Position, Rules, Symmetry};
 
 /// Judge failures (a crash, no answer within the turn and [`super::external::GRACE`])
 /// after which `kinrow openings` gives up; a single one only skips its candidate.
-const MAX_FAILURES: usize = 10;
+pub(super) const MAX_FAILURES: usize = 10;
 
 /// `kinrow openings` on the command line.
 #[derive(clap::Args, Debug)]

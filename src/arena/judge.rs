@@ -30,7 +30,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
-use super::balance::{judge, judge_spec};
+use super::balance::{judge, judge_spec, MAX_FAILURES};
 use super::external::{Eval, ExternalSpec};
 use super::record::{read_games, Turn};
 use crate::engine::tss::{Tss, Verdict};
@@ -216,8 +216,9 @@ fn judge_turn(spec: &ExternalSpec, turn: &Turn, time: Duration) -> Result<Verdic
     })
 }
 
-/// Up to `args.positions` quiet positions per contestant, in a seeded random order.
-fn draw(args: &JudgeArgs, text: &str) -> Result<Vec<Drawn>, String> {
+/// Every turn of the games in `text` per contestant (those of `--engines`), each
+/// contestant's in a seeded random order.
+fn candidates(args: &JudgeArgs, text: &str) -> Result<Vec<Vec<Drawn>>, String> {
     let wanted: Option<Vec<&str>> = args
         .engines
         .as_deref()
@@ -235,16 +236,58 @@ fn draw(args: &JudgeArgs, text: &str) -> Result<Vec<Drawn>, String> {
             }
         }
     }
-    let budget = Duration::from_millis(args.quiet_ms);
     let mut rng = StdRng::seed_from_u64(args.seed);
+    Ok(by_label
+        .into_values()
+        .map(|mut all| {
+            all.shuffle(&mut rng);
+            all
+        })
+        .collect())
+}
+
+/// The quiet ones of `all`, in order, filtered as they are needed.
+fn quiet(all: Vec<Drawn>, budget: Duration) -> impl Iterator<Item = Drawn> {
+    all.into_iter()
+        .filter(move |d| loudness(&d.turn.position, budget).is_none())
+}
+
+/// Judges one contestant's quiet positions, `args.threads` at once, until
+/// `args.positions` are judged or none is left.
+fn judge_contestant(
+    args: &JudgeArgs,
+    spec: &ExternalSpec,
+    all: Vec<Drawn>,
+) -> Result<Vec<(Drawn, Verdicts)>, String> {
+    let time = Duration::from_millis(args.time_ms);
+    let mut queue = quiet(all, Duration::from_millis(args.quiet_ms));
+    let (mut judged, mut failures) = (0, 0);
     let mut out = Vec::new();
-    for (_, mut all) in by_label {
-        all.shuffle(&mut rng);
-        let quiet = all
-            .into_iter()
-            .filter(|d| loudness(&d.turn.position, budget).is_none())
-            .take(args.positions);
-        out.extend(quiet);
+    while judged < args.positions {
+        let room = args.threads.max(1).min(args.positions - judged);
+        let batch: Vec<Drawn> = queue.by_ref().take(room).collect();
+        if batch.is_empty() {
+            break;
+        }
+        let verdicts = super::in_parallel(batch.len(), args.threads, |i| {
+            judge_turn(spec, &batch[i].turn, time)
+        });
+        for (d, v) in batch.into_iter().zip(verdicts) {
+            let v = v.unwrap_or_else(|e| {
+                eprintln!(
+                    "kinrow judge: line {} ply {} skipped: {e}",
+                    d.line,
+                    d.turn.history.len()
+                );
+                failures += 1;
+                Verdicts::Dropped("the judge failed")
+            });
+            if failures == MAX_FAILURES {
+                return Err(format!("{MAX_FAILURES} judge failures, giving up"));
+            }
+            judged += usize::from(matches!(v, Verdicts::Judged { .. }));
+            out.push((d, v));
+        }
     }
     Ok(out)
 }
@@ -284,7 +327,7 @@ fn report_line(args: &JudgeArgs, label: &str, judged: &[(Move, Move, Judgement)]
     let (loss, loss_se) = mean_and_error(&losses);
     let (win, win_se) = mean_and_error(&wins);
     format!(
-        "{label}: {} positions, mean eval loss {loss:.1} ± {loss_se:.1}, mean win-probability loss {win:.2}% ± {win_se:.2}%, judge's move played in {agree}",
+        "{label}: {} positions, mean eval loss {loss:.1} ± {loss_se:.1}, mean win-probability loss {win:.2}% ± {win_se:.2}%, the judge's own move in {agree}",
         judged.len()
     )
 }
@@ -307,15 +350,10 @@ fn run(args: &JudgeArgs) -> Result<(), String> {
     }
     let text = std::fs::read_to_string(&args.games)
         .map_err(|e| format!("--games: cannot read {}: {e}", args.games.display()))?;
-    let drawn = draw(args, &text).map_err(|e| format!("--games: {e}"))?;
-    let time = Duration::from_millis(args.time_ms);
-    let verdicts = super::in_parallel(drawn.len(), args.threads, |i| {
-        let v = judge_turn(&spec, &drawn[i].turn, time);
-        if let Err(e) = &v {
-            eprintln!("kinrow judge: position {i} skipped: {e}");
-        }
-        v
-    });
+    let mut results = Vec::new();
+    for all in candidates(args, &text).map_err(|e| format!("--games: {e}"))? {
+        results.extend(judge_contestant(args, &spec, all)?);
+    }
     let mut out = match &args.out {
         Some(path) => Some(
             std::fs::File::create(path)
@@ -325,18 +363,17 @@ fn run(args: &JudgeArgs) -> Result<(), String> {
     };
     let mut judged: BTreeMap<&str, Vec<(Move, Move, Judgement)>> = BTreeMap::new();
     let mut dropped: BTreeMap<&'static str, usize> = BTreeMap::new();
-    for (d, v) in drawn.iter().zip(verdicts) {
+    for (d, v) in &results {
         match v {
-            Ok(Verdicts::Judged { best, judgement }) => {
+            Verdicts::Judged { best, judgement } => {
                 if let Some(f) = out.as_mut() {
-                    writeln!(f, "{}", position_json(args, d, best, &judgement))
+                    writeln!(f, "{}", position_json(args, d, *best, judgement))
                         .map_err(|e| format!("--out: {e}"))?;
                 }
                 let entry = judged.entry(d.label.as_str()).or_default();
-                entry.push((d.turn.played, best, judgement));
+                entry.push((d.turn.played, *best, *judgement));
             }
-            Ok(Verdicts::Dropped(why)) => *dropped.entry(why).or_default() += 1,
-            Err(_) => *dropped.entry("the judge failed").or_default() += 1,
+            Verdicts::Dropped(why) => *dropped.entry(why).or_default() += 1,
         }
     }
     crate::output::print_line(&format!(
@@ -460,7 +497,7 @@ mod tests {
     }
 
     #[test]
-    fn positions_are_drawn_per_contestant_and_only_quiet_ones() {
+    fn turns_are_drawn_per_contestant_and_filtered_to_quiet_ones() {
         // x ("a") builds an open three on row 7 while o ("b") plays far away.
         let moves = [(2, 2), (12, 12), (2, 12), (7, 9), (12, 2), (7, 10)];
         let list = |ms: &[(usize, usize)]| {
@@ -472,16 +509,19 @@ mod tests {
             list(&[(7, 7), (8, 8), (7, 8)]),
             list(&moves)
         );
-        let all = draw(&args(None, 10), &line).unwrap();
-        for d in &all {
-            assert_eq!(loudness(&d.turn.position, BUDGET), None);
-        }
+        let per_label = candidates(&args(None, 10), &line).unwrap();
+        assert_eq!(per_label.len(), 2);
+        let all: Vec<Drawn> = per_label
+            .into_iter()
+            .flat_map(|list| quiet(list, BUDGET))
+            .collect();
         let count = |label: &str| all.iter().filter(|d| d.label == label).count();
         // Each side's first two turns are quiet; then b must answer a's open three on
         // row 7, and a holds a forced win.
         assert_eq!((count("a"), count("b")), (2, 2));
-        let only_b = draw(&args(Some("b"), 1), &line).unwrap();
+        let only_b = candidates(&args(Some("b"), 1), &line).unwrap();
         assert_eq!(only_b.len(), 1);
-        assert_eq!(only_b[0].label, "b");
+        assert!(only_b[0].iter().all(|d| d.label == "b"));
+        assert_eq!(only_b[0].len(), 3);
     }
 }
