@@ -246,12 +246,6 @@ fn candidates(args: &JudgeArgs, text: &str) -> Result<Vec<Vec<Drawn>>, String> {
         .collect())
 }
 
-/// The quiet ones of `all`, in order, filtered as they are needed.
-fn quiet(all: Vec<Drawn>, budget: Duration) -> impl Iterator<Item = Drawn> {
-    all.into_iter()
-        .filter(move |d| loudness(&d.turn.position, budget).is_none())
-}
-
 /// Judges one contestant's quiet positions, `args.threads` at once, until
 /// `args.positions` are judged or none is left.
 fn judge_contestant(
@@ -260,12 +254,21 @@ fn judge_contestant(
     all: Vec<Drawn>,
 ) -> Result<Vec<(Drawn, Verdicts)>, String> {
     let time = Duration::from_millis(args.time_ms);
-    let mut queue = quiet(all, Duration::from_millis(args.quiet_ms));
-    let (mut judged, mut failures) = (0, 0);
+    let budget = Duration::from_millis(args.quiet_ms);
+    let (total, label) = (all.len(), all.first().map(|d| d.label.clone()));
+    let mut queue = all.into_iter();
+    let (mut judged, mut failures, mut quiet) = (0, 0, 0);
     let mut out = Vec::new();
     while judged < args.positions {
         let room = args.threads.max(1).min(args.positions - judged);
-        let batch: Vec<Drawn> = queue.by_ref().take(room).collect();
+        let mut batch: Vec<Drawn> = Vec::with_capacity(room);
+        while batch.len() < room {
+            let Some(d) = queue.next() else { break };
+            if loudness(&d.turn.position, budget).is_none() {
+                batch.push(d);
+            }
+        }
+        quiet += batch.len();
         if batch.is_empty() {
             break;
         }
@@ -289,6 +292,11 @@ fn judge_contestant(
             out.push((d, v));
         }
     }
+    eprintln!(
+        "kinrow judge: {}: {judged} judged; {quiet} quiet of {} turns examined (of {total})",
+        label.unwrap_or_default(),
+        total - queue.len()
+    );
     Ok(out)
 }
 
@@ -513,7 +521,8 @@ mod tests {
         assert_eq!(per_label.len(), 2);
         let all: Vec<Drawn> = per_label
             .into_iter()
-            .flat_map(|list| quiet(list, BUDGET))
+            .flatten()
+            .filter(|d| loudness(&d.turn.position, BUDGET).is_none())
             .collect();
         let count = |label: &str| all.iter().filter(|d| d.label == label).count();
         // Each side's first two turns are quiet; then b must answer a's open three on
