@@ -166,6 +166,7 @@ pub fn mean_and_error(xs: &[f64]) -> (f64, f64) {
 }
 
 /// One position drawn for judgement.
+#[derive(Debug)]
 struct Drawn {
     label: String,
     line: usize,
@@ -224,7 +225,7 @@ fn candidates(args: &JudgeArgs, text: &str) -> Result<Vec<Vec<Drawn>>, String> {
         .as_deref()
         .map(|e| e.split(',').map(str::trim).collect());
     let mut by_label: BTreeMap<String, Vec<Drawn>> = BTreeMap::new();
-    for game in read_games(text)? {
+    for game in read_games(text).map_err(|e| format!("--games: {e}"))? {
         for turn in game.turns() {
             let label = game.label(turn.position.to_move()).to_string();
             if wanted.as_ref().is_none_or(|w| w.contains(&label.as_str())) {
@@ -235,6 +236,17 @@ fn candidates(args: &JudgeArgs, text: &str) -> Result<Vec<Vec<Drawn>>, String> {
                     .push(Drawn { label, line, turn });
             }
         }
+    }
+    if let Some(missing) = wanted
+        .iter()
+        .flatten()
+        .find(|w| !by_label.contains_key(**w))
+    {
+        let found: Vec<&str> = by_label.keys().map(String::as_str).collect();
+        return Err(format!(
+            "--engines: no contestant {missing:?} in the games (found: {})",
+            found.join(", ")
+        ));
     }
     let mut rng = StdRng::seed_from_u64(args.seed);
     Ok(by_label
@@ -359,7 +371,7 @@ fn run(args: &JudgeArgs) -> Result<(), String> {
     let text = std::fs::read_to_string(&args.games)
         .map_err(|e| format!("--games: cannot read {}: {e}", args.games.display()))?;
     let mut results = Vec::new();
-    for all in candidates(args, &text).map_err(|e| format!("--games: {e}"))? {
+    for all in candidates(args, &text)? {
         results.extend(judge_contestant(args, &spec, all)?);
     }
     let mut out = match &args.out {
@@ -532,5 +544,7 @@ mod tests {
         assert_eq!(only_b.len(), 1);
         assert!(only_b[0].iter().all(|d| d.label == "b"));
         assert_eq!(only_b[0].len(), 3);
+        let unknown = candidates(&args(Some("b,c"), 1), &line).unwrap_err();
+        assert!(unknown.contains("no contestant \"c\""), "{unknown}");
     }
 }
