@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's arena table: `auto` against every other engine on 3x3x3, 7x7x4, 9x9x5 and
+# docs/strength.md's arena table: `auto` against every other engine on 3x3x3, 7x7x4, 9x9x5 and
 # 15x15x5 at 100 ms per move, GAMES games per pair (colours alternate; pairs of games
 # share a seeded random opening). Prints a Markdown table of auto's score and W-D-L.
 #   bash scripts/arena-table.sh                 # GAMES=10 SEED=1 THREADS=2 TIME_MS=100

@@ -3,7 +3,7 @@
 # the two is the headline; ten 3x3 positions in turn; target 95%), 15x15 `threat` alone
 # (target: no answer but 200; it never takes a slow-search slot), then a mix at once: 3x3
 # perfect, 15x15 threat, 15x15 minimax at 50 ms (with 2 connections per core: twice what the
-# cores can search), and invalid bodies. Prints requests/s, p50/p99 latency and the count of
+# cores can search), and invalid bodies; then the streamed /v1/analyse and /v1/review. Prints requests/s, p50/p99 latency and the count of
 # each status per kind (phases 1 and 2: 2xx/3xx and other, see write_script).
 #
 #   bash scripts/loadtest.sh                        # builds and starts a release server on loopback
@@ -75,6 +75,13 @@ for b in '"...","...","..."' '"x..","...","..."' '".x.","...","..."' '"x..",".o.
 done
 body_threat15='{"rules":{"m":15,"n":15,"k":5},"board":'"$BOARD15"',"engine":{"name":"threat","time_ms":1000}}'
 body_minimax15='{"rules":{"m":15,"n":15,"k":5},"board":'"$BOARD15"',"engine":{"name":"minimax","time_ms":50}}'
+# Phase 4: the streamed analysis (100 ms, the two best lines) and game reviews (a drawn 3x3
+# game by perfect; a 15x15 opening by threat at 20 ms a position).
+body_analyse15='{"rules":{"m":15,"n":15,"k":5},"board":'"$BOARD15"',"engine":{"name":"minimax","time_ms":100,"multipv":2}}'
+MOVES3='[{"row":1,"col":1},{"row":0,"col":0},{"row":0,"col":1},{"row":2,"col":1},{"row":1,"col":0},{"row":1,"col":2},{"row":0,"col":2},{"row":2,"col":0},{"row":2,"col":2}]'
+body_review3='{"rules":{"m":3,"n":3,"k":3},"moves":'"$MOVES3"',"engine":"perfect"}'
+MOVES15='[{"row":7,"col":7},{"row":7,"col":8},{"row":8,"col":8},{"row":6,"col":6},{"row":9,"col":9},{"row":10,"col":10}]'
+body_review15='{"rules":{"m":15,"n":15,"k":5},"moves":'"$MOVES15"',"engine":"threat","time_ms_per_move":20}'
 
 # A wrk script: one request kind. With LEAN=1 (the two phases whose ratio is the headline)
 # it defines no `response` callback, which would make wrk hand every response's headers and
@@ -143,6 +150,8 @@ LEAN=1 write_script perfect3 POST /v1/suggest "${perfect3_bodies[@]}"
 write_script perfect3 POST /v1/suggest "${perfect3_bodies[@]}"
 write_script threat15 POST /v1/suggest "$body_threat15"
 write_script minimax15 POST /v1/suggest "$body_minimax15"
+write_script analyse15 POST /v1/analyse "$body_analyse15"
+write_script review POST /v1/review "$body_review3" "$body_review15"
 write_script invalid POST /v1/suggest \
   '{"rules":{"m":3,"n":3,"k":3},"board":["x..",".o."' \
   '{"rules":{"m":3,"n":3,"k":3},"board":["x..",".o","..."]}' \
@@ -194,6 +203,13 @@ for kind in perfect3 threat15 minimax15 invalid; do
 done
 for pid in "${pids[@]}"; do wait "$pid"; done
 cat "$WORK"/perfect3.out "$WORK"/threat15.out "$WORK"/minimax15.out "$WORK"/invalid.out 2>/dev/null
+echo
+echo "== phase 4: /v1/analyse (15x15 minimax, 100 ms, multipv 2) and /v1/review (3x3 and 15x15 games), 2 connections each"
+run analyse15 2 1 >"$WORK/analyse15.out" &
+a=$!
+run review 2 1 >"$WORK/review.out" &
+wait "$a" "$!"
+cat "$WORK"/analyse15.out "$WORK"/review.out
 echo
 echo "Intended non-200s: 503 (at capacity, with Retry-After) for searches; 400/422 for the invalid kind."
 echo "minimax15 runs with a 50 ms budget: its p99 target is under 100 ms (budget + 50 ms)."

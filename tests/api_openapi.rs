@@ -137,12 +137,23 @@ fn every_request_example_is_accepted() {
             "POST {path}: a 3x3, a 15x15 and a special-pieces example"
         );
         for (name, example) in examples {
-            let (status, body) = s.call(path, &example["value"]);
+            let r = s.post(path, &example["value"]);
+            let status = r.status().as_u16();
+            let streamed = r
+                .headers()
+                .get("content-type")
+                .is_some_and(|v| v.to_str().unwrap().starts_with("text/event-stream"));
+            let body = r.text().unwrap();
             assert_eq!(status, 200, "POST {path} example {name:?}: {body}");
+            if streamed {
+                assert!(body.contains("event: result\n"), "{path} {name}: {body}");
+            } else {
+                serde_json::from_str::<Value>(&body).expect("a JSON answer");
+            }
             posted += 1;
         }
     }
-    assert_eq!(posted, 9);
+    assert_eq!(posted, 15);
 }
 
 #[test]

@@ -51,6 +51,7 @@ impl Engine for Sleeper {
             }],
             pv: vec![mv],
             win_rates: Vec::new(),
+            lines: Vec::new(),
             stats: SearchStats::default(),
         }
     }

@@ -93,6 +93,15 @@ pub struct EngineParams {
     #[schema(minimum = 0, example = 42)]
     #[serde(default, deserialize_with = "int::optional")]
     pub seed: Option<i64>,
+    /// The number of best moves, 1 to 10 (default 1), that come with exact values and
+    /// each with its own principal variation (`moves[i].pv` for the first N of `moves`).
+    /// The tree searches (`auto`, `minimax`, `perfect`, `mcts`) search for the N best
+    /// (which costs some depth); the one-ply engines (`threat`, `priority`, `greedy`)
+    /// give their N best moves with a line of one move. `/v1/analyse` streams the N best
+    /// as `lines`.
+    #[schema(minimum = 1, maximum = 10, example = 1)]
+    #[serde(default, deserialize_with = "int::optional")]
+    pub multipv: Option<i64>,
 }
 
 // ----- answers -----
@@ -299,6 +308,10 @@ pub struct MoveEvalDto {
     pub plies: Option<u32>,
     /// The `priority` engine's action; null for the other engines.
     pub action: Option<ActionName>,
+    /// With `engine.multipv` N > 1, for the first N moves: the principal variation that
+    /// starts with this move; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pv: Option<Vec<MoveDto>>,
 }
 
 impl MoveEvalDto {
@@ -313,6 +326,7 @@ impl MoveEvalDto {
             outcome: e.eval.outcome.into(),
             plies: e.eval.plies,
             action: e.action.map(ActionName::from),
+            pv: None,
         }
     }
 }
@@ -416,7 +430,14 @@ impl SuggestResponse {
                 .moves
                 .iter()
                 .zip(&values.moves)
-                .map(|(e, &v)| MoveEvalDto::new(e, v, m))
+                .map(|(e, &v)| MoveEvalDto {
+                    pv: analysis
+                        .lines
+                        .iter()
+                        .find(|line| line.first() == Some(&e.mv))
+                        .map(|line| line.iter().map(|&mv| MoveDto::new(mv, m)).collect()),
+                    ..MoveEvalDto::new(e, v, m)
+                })
                 .collect(),
             pv: analysis.pv.iter().map(|&mv| MoveDto::new(mv, m)).collect(),
             after: AfterDto::new(&next),

@@ -87,3 +87,42 @@ pub fn play_pieces() -> Value {
                "reply": {"name": "priority", "seed": 1}}),
     )
 }
+
+pub fn analyse_3x3() -> Value {
+    json!({"rules": {"m": 3, "n": 3, "k": 3}, "board": ["x..", ".o.", "..."],
+           "engine": {"name": "perfect", "seed": 42, "multipv": 2}})
+}
+
+pub fn analyse_15x15() -> Value {
+    json!({"rules": {"m": 15, "n": 15, "k": 5, "overline": false}, "board": gomoku_board(),
+           "engine": {"name": "auto", "time_ms": 500, "seed": 7, "multipv": 3},
+           "include": ["move", "evaluation", "pv"]})
+}
+
+pub fn analyse_pieces() -> Value {
+    with(
+        pieces_position(),
+        json!({"engine": {"name": "minimax", "time_ms": 300, "seed": 3}}),
+    )
+}
+
+pub fn review_3x3() -> Value {
+    json!({"rules": {"m": 3, "n": 3, "k": 3},
+           "moves": [{"row": 1, "col": 1}, {"row": 0, "col": 1}, {"row": 0, "col": 0},
+                     {"row": 2, "col": 2}, {"row": 2, "col": 0}],
+           "engine": "perfect"})
+}
+
+pub fn review_15x15() -> Value {
+    json!({"rules": {"m": 15, "n": 15, "k": 5}, "board": gomoku_board(),
+           "moves": [{"row": 4, "col": 5}, {"row": 9, "col": 9}],
+           "engine": {"name": "auto", "seed": 1}, "time_ms_per_move": 150})
+}
+
+pub fn review_pieces() -> Value {
+    with(
+        pieces_position(),
+        json!({"moves": [{"row": 2, "col": 1, "piece": "block"}, {"row": 2, "col": 5}],
+               "engine": {"name": "minimax", "seed": 2}, "time_ms_per_move": 100}),
+    )
+}

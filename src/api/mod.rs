@@ -5,6 +5,7 @@
 //! into the API's JSON error shape.
 
 pub mod after;
+pub mod analyse;
 pub mod deadline;
 pub mod dto;
 pub mod error;
@@ -16,6 +17,8 @@ pub mod metrics;
 pub mod page;
 pub mod position;
 pub mod requests;
+pub mod review;
+pub mod review_dto;
 pub mod routes;
 pub mod search;
 
@@ -80,6 +83,10 @@ request; any other unknown field is refused, so that typos are caught). `/v1/pla
 `\"engine\": \"auto\"` is short for `{\"name\": \"auto\"}`; engine names are \
 case-insensitive. `include` trims a suggestion to the parts a client reads, and answers are \
 compressed (gzip, brotli, zstd) when the request's `Accept-Encoding` allows it.\n\n\
+`/v1/analyse` streams a search as Server-Sent Events (`info` events as it deepens, then the \
+`/v1/suggest` answer as `result`); `engine.multipv` N gives the N best moves with their own \
+lines. `/v1/review` judges every move of a game (`best`, `good`, `inaccuracy`, `mistake`, \
+`blunder`, `forced`) with the value series for a graph.\n\n\
 Every error, 404 and 405 included, is `{\"error\": {\"code\", \"message\", \"field\"}}` with a \
 stable code: 400 `invalid_json` / `invalid_request`; 422 `invalid_board`, `invalid_rules`, \
 `inconsistent_turn`, `game_over`, `illegal_move`, `unknown_engine`, `invalid_limits`; \
@@ -94,6 +101,8 @@ the answer, 200 or 503, arrives within N ms. Every GET route answers HEAD."
     ),
     paths(
         routes::suggest,
+        analyse::analyse,
+        review::review,
         routes::state,
         routes::play,
         routes::engines,
@@ -103,7 +112,14 @@ the answer, 200 or 503, arrives within N ms. Every GET route answers HEAD."
     ),
     // Referenced by `engine` and `reply` (a name or the parameters), whose schemas are
     // written by hand.
-    components(schemas(dto::EngineName, dto::EngineParams)),
+    // The events of `/v1/analyse`'s stream are documented as components.
+    components(schemas(
+        dto::EngineName,
+        dto::EngineParams,
+        analyse::InfoDto,
+        analyse::LineDto,
+        dto::SuggestResponse
+    )),
     tags(
         (name = "moves", description = "Engines and their suggestions"),
         (name = "positions", description = "The rules: state of a position, playing a move"),
@@ -125,6 +141,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     // Each path is one resource with its methods, so that another method answers 405
     // with an `Allow` header (the route macros would answer 404).
     cfg.service(web::resource("/v1/suggest").route(web::post().to(routes::suggest)))
+        .service(web::resource("/v1/analyse").route(web::post().to(analyse::analyse)))
+        .service(web::resource("/v1/review").route(web::post().to(review::review)))
         .service(web::resource("/v1/state").route(web::post().to(routes::state)))
         .service(web::resource("/v1/play").route(web::post().to(routes::play)))
         .service(web::resource("/v1/engines").route(web::get().to(routes::engines)))

@@ -6,8 +6,21 @@ use actix_web::http::header;
 use actix_web::{web, HttpResponse};
 
 const INDEX_HTML: &str = include_str!("../../static/index.html");
-const APP_JS: &str = include_str!("../../static/app.js");
-const STYLE_CSS: &str = include_str!("../../static/style.css");
+
+/// The page's scripts (JavaScript modules) and its style sheet, by their path under `/static/`.
+const ASSETS: [(&str, &str, &str); 9] = [
+    ("app.js", JS, include_str!("../../static/app.js")),
+    ("api.js", JS, include_str!("../../static/api.js")),
+    ("board.js", JS, include_str!("../../static/board.js")),
+    ("notation.js", JS, include_str!("../../static/notation.js")),
+    ("panels.js", JS, include_str!("../../static/panels.js")),
+    ("review.js", JS, include_str!("../../static/review.js")),
+    ("settings.js", JS, include_str!("../../static/settings.js")),
+    ("share.js", JS, include_str!("../../static/share.js")),
+    ("style.css", CSS, include_str!("../../static/style.css")),
+];
+const JS: &str = "text/javascript; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
 
 /// The page's own security policy: everything from this server, nothing from elsewhere.
 const CSP: &str = "default-src 'self'; img-src 'self' data:; style-src 'self'; \
@@ -30,20 +43,16 @@ async fn index() -> HttpResponse {
     res
 }
 
-async fn app_js() -> HttpResponse {
-    asset("text/javascript; charset=utf-8", APP_JS)
-}
-
-async fn style_css() -> HttpResponse {
-    asset("text/css; charset=utf-8", STYLE_CSS)
-}
-
-/// Registers `GET /`, `GET /static/app.js` and `GET /static/style.css`.
+/// Registers `GET /` and `GET /static/<asset>` for each of [`ASSETS`].
 pub fn configure(cfg: &mut web::ServiceConfig) {
     // One resource per path, so that another method answers 405 with `Allow`.
-    cfg.service(web::resource("/").route(web::get().to(index)))
-        .service(web::resource("/static/app.js").route(web::get().to(app_js)))
-        .service(web::resource("/static/style.css").route(web::get().to(style_css)));
+    cfg.service(web::resource("/").route(web::get().to(index)));
+    for (name, content_type, body) in ASSETS {
+        cfg.service(
+            web::resource(format!("/static/{name}"))
+                .route(web::get().to(move || async move { asset(content_type, body) })),
+        );
+    }
 }
 
 #[cfg(test)]
@@ -54,11 +63,22 @@ mod tests {
     #[actix_web::test]
     async fn serves_the_page_and_its_assets() {
         let app = test::init_service(App::new().configure(configure)).await;
-        for (path, kind, needle) in [
-            ("/", "text/html", "<script src=\"/static/app.js\">"),
-            ("/static/app.js", "text/javascript", "/v1/suggest"),
-            ("/static/style.css", "text/css", ".board"),
-        ] {
+        let mut pages = vec![(
+            "/".to_string(),
+            "text/html",
+            "<script type=\"module\" src=\"/static/app.js\">",
+        )];
+        for (name, _, _) in ASSETS {
+            let kind = if name.ends_with(".js") {
+                "text/javascript"
+            } else {
+                "text/css"
+            };
+            pages.push((format!("/static/{name}"), kind, ""));
+        }
+        pages[1].2 = "/v1/play";
+        for (path, kind, needle) in pages {
+            let path = path.as_str();
             let res =
                 test::call_service(&app, test::TestRequest::get().uri(path).to_request()).await;
             assert!(res.status().is_success(), "{path}: {}", res.status());
@@ -78,7 +98,7 @@ mod tests {
 
     #[actix_web::test]
     async fn the_page_loads_nothing_from_elsewhere() {
-        for text in [INDEX_HTML, APP_JS, STYLE_CSS] {
+        for text in std::iter::once(INDEX_HTML).chain(ASSETS.iter().map(|a| a.2)) {
             assert!(!text.contains("http://") && !text.contains("https://"));
         }
     }

@@ -1,6 +1,7 @@
 //! The handlers: thin, they convert the body, call the game or an engine, convert back.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
 use std::time::Duration;
 
 use actix_web::{http::header, web, HttpResponse};
@@ -17,6 +18,7 @@ use super::forms::{trim, IncludeName};
 use super::search::Finished;
 use super::AppState;
 use crate::config::{Config, MAX_BODY_BYTES, MAX_DEPTH, MAX_NODES};
+use crate::engine::progress::{Watch, MAX_LINES};
 use crate::engine::{level, EngineKind, Limits};
 use crate::game::{GameError, GameErrorKind, Position, MAX_PIECES, MAX_SIDE};
 
@@ -136,21 +138,55 @@ pub fn level_of(params: &EngineParams) -> Result<u8, ApiError> {
     }
 }
 
-/// Runs `kind` at `level` on `position`: the engine itself at full strength (so that
-/// tiny searches still run on the worker), else wrapped by [`level::Leveled`].
+/// The request's `engine.multipv`, 1 to [`MAX_LINES`] (1 when omitted).
+pub fn multipv_of(params: &EngineParams) -> Result<usize, ApiError> {
+    match params.multipv {
+        None => Ok(1),
+        Some(n) if (1..=MAX_LINES as i64).contains(&n) => Ok(n as usize),
+        Some(n) => Err(invalid_limit(
+            "multipv",
+            format!("multipv is {n}, but it must be between 1 and {MAX_LINES}"),
+        )),
+    }
+}
+
+/// What builds the engine of `kind` at `level`: the engine itself at full strength
+/// (and no root mistakes), else wrapped by [`level::Leveled`].
+pub fn builder(
+    kind: EngineKind,
+    level: u8,
+    mistake_probability: f64,
+) -> impl FnOnce() -> Box<dyn crate::engine::Engine> + Send + 'static {
+    move || {
+        if level::untouched(kind, level, mistake_probability) {
+            kind.build()
+        } else {
+            Box::new(level::Leveled::new(kind, level))
+        }
+    }
+}
+
+/// Runs `kind` at `level` on `position` with `watch` on it: the engine itself at full
+/// strength in its lane (so that tiny searches still run on the worker), else wrapped by
+/// [`level::Leveled`] in the pool.
 async fn run_search(
     state: &AppState,
     (kind, level, limits, seed): (EngineKind, u8, Limits, u64),
     position: Position,
-) -> Result<crate::api::search::Finished, ApiError> {
+    watch: Arc<Watch>,
+) -> Result<Finished, ApiError> {
     if level::untouched(kind, level, limits.mistake_probability) {
-        return state.search.run(kind, position, limits, seed).await;
+        return state
+            .search
+            .run_watched(kind, position, limits, seed, watch)
+            .await;
     }
-    let build =
-        move || Box::new(level::Leveled::new(kind, level)) as Box<dyn crate::engine::Engine>;
+    let build = builder(kind, level, limits.mistake_probability);
     state
         .search
-        .run_engine(kind.name(), build, position, limits, seed)
+        .admit(kind.name(), limits)
+        .await?
+        .search(build, position, seed, watch)
         .await
 }
 
@@ -221,8 +257,10 @@ pub async fn suggest(
     body: ApiJson<SuggestRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let (position, (kind, limits, seed)) = prepare_suggest(&body.0, &state.config)?;
-    let level = level_of(&body.0.engine.clone().unwrap_or_default())?;
-    let done = run_search(&state, (kind, level, limits, seed), position.clone()).await?;
+    let params = body.0.engine.clone().unwrap_or_default();
+    let (level, lines) = (level_of(&params)?, multipv_of(&params)?);
+    let watch = Arc::new(Watch::new(lines));
+    let done = run_search(&state, (kind, level, limits, seed), position.clone(), watch).await?;
     let answer = suggestion(&position, kind, &done, (seed, level))?;
     let mut response = match &body.0.include {
         None => HttpResponse::Ok().json(answer),
@@ -233,7 +271,7 @@ pub async fn suggest(
 }
 
 /// The answer for the search `done` of `position` (panics caught).
-fn suggestion(
+pub fn suggestion(
     position: &Position,
     kind: EngineKind,
     done: &Finished,
@@ -258,7 +296,7 @@ fn suggestion(
 }
 
 /// `answer` with only `move` and the fields `include` names (all of it without `include`).
-fn trimmed(
+pub fn trimmed(
     answer: &SuggestResponse,
     include: Option<&[IncludeName]>,
 ) -> Result<serde_json::Value, ApiError> {
@@ -352,7 +390,15 @@ pub async fn play(
         return Ok(HttpResponse::Ok().json(answer));
     };
     let level = req.reply.as_ref().map_or(Ok(level::FULL), level_of)?;
-    let done = run_search(&state, (kind, level, limits, seed), after_move.clone()).await?;
+    let lines = req.reply.as_ref().map_or(Ok(1), multipv_of)?;
+    let watch = Arc::new(Watch::new(lines));
+    let done = run_search(
+        &state,
+        (kind, level, limits, seed),
+        after_move.clone(),
+        watch,
+    )
+    .await?;
     let reply = suggestion(&after_move, kind, &done, (seed, level))?;
     let after = reply.after.clone();
     let reply = trimmed(&reply, req.include.as_deref())?;

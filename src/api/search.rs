@@ -35,12 +35,13 @@ use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
 use rand::SeedableRng;
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::deadline::RequestClock;
 use super::error::{ApiError, ErrorCode};
 use super::metrics::Metrics;
-use crate::engine::{Analysis, ContextPool, Engine, EngineKind, Limits};
+use crate::engine::progress::Watch;
+use crate::engine::{Analysis, Budget, ContextPool, Engine, EngineKind, Limits};
 use crate::game::Position;
 
 /// The most empty cells a position may have for any search but `mcts` to run inline.
@@ -154,7 +155,7 @@ pub struct Finished {
 /// The bounded pool of search slots shared by every HTTP worker.
 pub struct SearchPool {
     slots: Arc<Semaphore>,
-    admitted: AtomicUsize,
+    admitted: Arc<AtomicUsize>,
     capacity: usize,
     margin: Duration,
     floor: Floor,
@@ -163,9 +164,9 @@ pub struct SearchPool {
 }
 
 /// Counts a request as admitted (running or waiting) until dropped.
-struct Admission<'a>(&'a AtomicUsize);
+struct Admission(Arc<AtomicUsize>);
 
-impl Drop for Admission<'_> {
+impl Drop for Admission {
     fn drop(&mut self) {
         self.0.fetch_sub(1, Ordering::AcqRel);
     }
@@ -177,6 +178,16 @@ struct GaugeGuard(prometheus::IntGauge);
 impl Drop for GaugeGuard {
     fn drop(&mut self) {
         self.0.dec();
+    }
+}
+
+/// Stops the watched search when dropped: a request whose client went away (its
+/// future dropped) stops its search at the engine's next budget check.
+pub struct StopOnDrop(pub Arc<Watch>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.stop();
     }
 }
 
@@ -194,11 +205,40 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
+fn count(metrics: &Metrics, name: &str, result: &str) {
+    metrics.searches.with_label_values(&[name, result]).inc()
+}
+
+/// Counts a search that returned (or panicked) and turns a panic into a 500.
+fn finish(
+    metrics: &Metrics,
+    name: &str,
+    result: Result<Analysis, String>,
+) -> Result<Analysis, ApiError> {
+    match result {
+        Ok(analysis) => {
+            let m = metrics.search(name);
+            m.ok.inc();
+            m.nodes.inc_by(analysis.stats.nodes);
+            m.seconds.observe(analysis.stats.elapsed.as_secs_f64());
+            Ok(analysis)
+        }
+        Err(panic) => {
+            count(metrics, name, "panic");
+            log::error!("engine {name} panicked: {panic}");
+            Err(ApiError::new(
+                ErrorCode::Internal,
+                format!("the {name} engine failed on this position (a bug, logged)"),
+            ))
+        }
+    }
+}
+
 impl SearchPool {
     pub fn new(concurrent: usize, queue: usize, margin: Duration, metrics: Metrics) -> SearchPool {
         SearchPool {
             slots: Arc::new(Semaphore::new(concurrent.max(1))),
-            admitted: AtomicUsize::new(0),
+            admitted: Arc::new(AtomicUsize::new(0)),
             capacity: concurrent.max(1) + queue,
             margin,
             floor: Floor::default(),
@@ -220,7 +260,7 @@ impl SearchPool {
     }
 
     /// Runs `kind` on `position` within `limits` (whose `time` is the whole request's
-    /// budget, queueing included) with the RNG seeded by `seed`.
+    /// budget, queueing included) with the RNG seeded by `seed`, in its [`lane`].
     pub async fn run(
         &self,
         kind: EngineKind,
@@ -228,10 +268,25 @@ impl SearchPool {
         limits: Limits,
         seed: u64,
     ) -> Result<Finished, ApiError> {
+        self.run_watched(kind, position, limits, seed, Arc::new(Watch::new(1)))
+            .await
+    }
+
+    /// [`SearchPool::run`] with `watch` on the search (its lines, its stop flag).
+    pub async fn run_watched(
+        &self,
+        kind: EngineKind,
+        position: Position,
+        limits: Limits,
+        seed: u64,
+        watch: Arc<Watch>,
+    ) -> Result<Finished, ApiError> {
         if lane(kind, &position) == Lane::Inline {
-            return self.run_inline(kind, &position, limits, seed);
+            return self.run_inline(kind, &position, limits, seed, watch);
         }
-        self.run_engine(kind.name(), move || kind.build(), position, limits, seed)
+        self.admit(kind.name(), limits)
+            .await?
+            .search(move || kind.build(), position, seed, watch)
             .await
     }
 
@@ -243,12 +298,13 @@ impl SearchPool {
         position: &Position,
         mut limits: Limits,
         seed: u64,
+        watch: Arc<Watch>,
     ) -> Result<Finished, ApiError> {
         let name = kind.name();
         let now = Instant::now();
         let window = Window::new(RequestClock::current(), limits.time, self.margin);
         if window.end <= now {
-            self.count(name, "starved");
+            count(&self.metrics, name, "starved");
             return Err(overloaded(
                 "the request's time budget or deadline had passed before its search could start",
             ));
@@ -257,45 +313,16 @@ impl SearchPool {
         let mut rng = StdRng::seed_from_u64(seed);
         let result = catch_unwind(AssertUnwindSafe(|| {
             let mut ctx = self.contexts.take(position);
+            let mut budget = Budget::new(&limits).watched(watch);
             kind.build()
-                .analyze_with(position, &limits, &mut ctx, &mut rng)
+                .analyze_in(position, &limits, &mut budget, &mut ctx, &mut rng)
         }))
         .map_err(|payload| panic_message(&*payload));
-        self.finish(name, result).map(|analysis| Finished {
+        finish(&self.metrics, name, result).map(|analysis| Finished {
             analysis,
             queued: Duration::ZERO,
             limits,
         })
-    }
-
-    /// Counts a search that returned (or panicked) and turns a panic into a 500.
-    fn finish(&self, name: &str, result: Result<Analysis, String>) -> Result<Analysis, ApiError> {
-        match result {
-            Ok(analysis) => {
-                let metrics = self.metrics.search(name);
-                metrics.ok.inc();
-                metrics.nodes.inc_by(analysis.stats.nodes);
-                metrics
-                    .seconds
-                    .observe(analysis.stats.elapsed.as_secs_f64());
-                Ok(analysis)
-            }
-            Err(panic) => {
-                self.count(name, "panic");
-                log::error!("engine {name} panicked: {panic}");
-                Err(ApiError::new(
-                    ErrorCode::Internal,
-                    format!("the {name} engine failed on this position (a bug, logged)"),
-                ))
-            }
-        }
-    }
-
-    fn count(&self, name: &str, result: &str) {
-        self.metrics
-            .searches
-            .with_label_values(&[name, result])
-            .inc()
     }
 
     /// Runs the engine that `build` makes (on the blocking pool, like the search),
@@ -305,14 +332,26 @@ impl SearchPool {
         name: &'static str,
         build: F,
         position: Position,
-        mut limits: Limits,
+        limits: Limits,
         seed: u64,
     ) -> Result<Finished, ApiError>
     where
         F: FnOnce() -> Box<dyn Engine> + Send + 'static,
     {
+        let watch = Arc::new(Watch::new(1));
+        self.admit(name, limits)
+            .await?
+            .search(build, position, seed, watch)
+            .await
+    }
+
+    /// Admits a search of engine `name` within `limits` (whose `time` is the whole
+    /// request's budget): a place among the admitted, then a slot, waited for while at
+    /// least the floor of the budget would be left; 503 otherwise. The [`Slot`] holds
+    /// both until its search ends (or it is dropped).
+    pub async fn admit(&self, name: &'static str, mut limits: Limits) -> Result<Slot, ApiError> {
         let arrived = Instant::now();
-        let count = |result: &str| self.count(name, result);
+        let count = |result: &str| count(&self.metrics, name, result);
         let window = Window::new(RequestClock::current(), limits.time, self.margin);
         // Wait for a slot only while at least the floor of the budget would be left.
         let floor = self
@@ -332,7 +371,7 @@ impl SearchPool {
                 "every search slot and queue place is taken; retry later",
             ));
         }
-        let _admission = Admission(&self.admitted);
+        let admission = Admission(Arc::clone(&self.admitted));
 
         let permit = {
             self.metrics.queued.inc();
@@ -357,32 +396,115 @@ impl SearchPool {
         // What is left of the budget: the answer still arrives within budget + margin (and
         // before the deadline), and reports the time the engine had.
         limits.time = limits.time.min(window.left(now));
+        Ok(Slot {
+            permit,
+            _admission: admission,
+            name,
+            queued,
+            window,
+            limits,
+            margin: self.margin,
+            metrics: self.metrics.clone(),
+            contexts: Arc::clone(&self.contexts),
+        })
+    }
+}
 
-        let metrics = self.metrics.clone();
-        let contexts = Arc::clone(&self.contexts);
-        let job_limits = limits.clone();
-        metrics.in_flight.inc();
-        let handle = tokio::task::spawn_blocking(move || {
-            // The slot and the gauge are held until the engine returns, even if the
-            // request has given up waiting: the number of running searches stays bounded.
-            let _permit = permit;
-            let _in_flight = GaugeGuard(metrics.in_flight.clone());
-            let mut rng = StdRng::seed_from_u64(seed);
-            catch_unwind(AssertUnwindSafe(|| {
+/// An admitted search: its slot (held until the engine returns), the time it waited,
+/// and the limits it has left. It owns all it needs, so a streamed answer can carry it.
+pub struct Slot {
+    permit: OwnedSemaphorePermit,
+    _admission: Admission,
+    name: &'static str,
+    queued: Duration,
+    window: Window,
+    limits: Limits,
+    margin: Duration,
+    metrics: Metrics,
+    contexts: Arc<ContextPool>,
+}
+
+impl Slot {
+    /// The limits the search has: the request's, its time cut to what waiting left.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The time the request waited for the slot.
+    pub fn queued(&self) -> Duration {
+        self.queued
+    }
+
+    /// The metrics of the pool.
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    /// Runs the engine `build` makes on `position` with the RNG seeded by `seed` and
+    /// `watch` on its budget. When this future is dropped (the client went away), the
+    /// watch says stop: the engine returns at its next budget check.
+    pub async fn search<F>(
+        self,
+        build: F,
+        position: Position,
+        seed: u64,
+        watch: Arc<Watch>,
+    ) -> Result<Finished, ApiError>
+    where
+        F: FnOnce() -> Box<dyn Engine> + Send + 'static,
+    {
+        let _stop = StopOnDrop(Arc::clone(&watch));
+        let (name, queued, metrics) = (self.name, self.queued, self.metrics.clone());
+        let limits = self.limits.clone();
+        let result = self
+            .run(move |contexts, limits| {
+                let mut rng = StdRng::seed_from_u64(seed);
                 let mut ctx = contexts.take(&position);
-                build().analyze_with(&position, &job_limits, &mut ctx, &mut rng)
-            }))
-            .map_err(|payload| panic_message(&*payload))
+                let mut budget = Budget::new(limits).watched(watch);
+                build().analyze_in(&position, limits, &mut budget, &mut ctx, &mut rng)
+            })
+            .await?;
+        finish(&metrics, name, result).map(|analysis| Finished {
+            analysis,
+            queued,
+            limits,
+        })
+    }
+
+    /// Runs `job` (given the context pool and the limits) on the blocking pool, holding
+    /// the slot until it returns; its panic comes back as `Err(message)`. The answer is
+    /// due within the budget plus the margin: past that, 503 (the job still keeps its
+    /// slot until it returns, so the number of running searches stays bounded).
+    pub async fn run<T, J>(self, job: J) -> Result<Result<T, String>, ApiError>
+    where
+        T: Send + 'static,
+        J: FnOnce(&Arc<ContextPool>, &Limits) -> T + Send + 'static,
+    {
+        let Slot {
+            permit,
+            _admission,
+            name,
+            window,
+            limits,
+            margin,
+            metrics,
+            contexts,
+            ..
+        } = self;
+        metrics.in_flight.inc();
+        let gauge = metrics.in_flight.clone();
+        let job_limits = limits.clone();
+        let handle = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            let _in_flight = GaugeGuard(gauge);
+            catch_unwind(AssertUnwindSafe(|| job(&contexts, &job_limits)))
+                .map_err(|payload| panic_message(&*payload))
         });
         let due = window.due.saturating_duration_since(Instant::now());
         match tokio::time::timeout(due, handle).await {
-            Ok(Ok(result)) => self.finish(name, result).map(|analysis| Finished {
-                analysis,
-                queued,
-                limits,
-            }),
+            Ok(Ok(result)) => Ok(result),
             Ok(Err(join_error)) => {
-                count("panic");
+                count(&metrics, name, "panic");
                 log::error!("search task of engine {name} failed: {join_error}");
                 Err(ApiError::new(
                     ErrorCode::Internal,
@@ -390,11 +512,11 @@ impl SearchPool {
                 ))
             }
             Err(_) => {
-                count("overrun");
+                count(&metrics, name, "overrun");
                 log::warn!(
                     "engine {name} overran its budget of {} ms by more than {} ms",
                     limits.time.as_millis(),
-                    self.margin.as_millis()
+                    margin.as_millis()
                 );
                 Err(overloaded(
                     "the search did not finish within its time budget; retry later",
@@ -405,90 +527,4 @@ impl SearchPool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::{Hand, Rules};
-
-    fn empty(m: u64, n: u64, k: u64) -> Position {
-        Position::empty(&Rules::mnk(m, n, k).unwrap())
-    }
-
-    #[test]
-    fn cheap_searches_run_inline_and_the_rest_in_the_pool() {
-        use EngineKind::*;
-        let hands = [Hand::new(1, 1, 1), Hand::new(1, 1, 1)];
-        let pieces = |m, n, k| Position::empty(&Rules::new(m, n, k, true, hands).unwrap());
-        // (engine, position, lane)
-        let table = [
-            (Perfect, empty(3, 3, 3), Lane::Inline), // the whole tree is tiny
-            (Auto, empty(3, 3, 3), Lane::Inline),
-            (Minimax, empty(3, 3, 3), Lane::Inline),
-            (Mcts, empty(3, 3, 3), Lane::Pool), // mcts spends its budget
-            (Perfect, empty(4, 4, 4), Lane::Pool),
-            (Perfect, pieces(3, 3, 3), Lane::Pool),
-            (Threat, empty(15, 15, 5), Lane::Inline), // one ply
-            (Priority, empty(15, 15, 5), Lane::Inline),
-            (Greedy, empty(15, 15, 5), Lane::Inline),
-            (Threat, empty(32, 32, 5), Lane::Inline),
-            (Threat, empty(64, 64, 5), Lane::Pool), // 4096 cells
-            (Greedy, pieces(15, 15, 5), Lane::Inline), // 225 cells x every piece
-            (Greedy, pieces(20, 20, 5), Lane::Pool),
-            (Minimax, empty(15, 15, 5), Lane::Pool),
-            (Auto, empty(15, 15, 5), Lane::Pool),
-        ];
-        for (kind, position, want) in table {
-            let (m, n) = (position.m(), position.n());
-            assert_eq!(lane(kind, &position), want, "{} on {m}x{n}", kind.name());
-        }
-    }
-
-    #[test]
-    fn the_floor_is_a_fifth_of_the_budget_and_at_least_20_ms_or_half() {
-        let floor = Floor::default();
-        let ms = Duration::from_millis;
-        // (budget, floor)
-        for (budget, want) in [
-            (1000, 200),
-            (300, 60),
-            (100, 20),
-            (40, 20),
-            (30, 15),
-            (2, 1),
-        ] {
-            assert_eq!(floor.of(ms(budget)), ms(want), "budget {budget} ms");
-        }
-    }
-
-    #[test]
-    fn a_deadline_caps_the_window() {
-        let ms = Duration::from_millis;
-        let start = Instant::now();
-        let no_deadline = RequestClock {
-            start,
-            deadline: None,
-        };
-        let w = Window::new(no_deadline, ms(800), ms(100));
-        assert_eq!((w.end - start, w.due - start), (ms(800), ms(900)));
-        // The deadline is earlier: the engine stops a margin before it.
-        let clock = RequestClock {
-            start,
-            deadline: Some(start + ms(500)),
-        };
-        let w = Window::new(clock, ms(800), ms(100));
-        assert_eq!((w.end - start, w.due - start), (ms(400), ms(500)));
-        // A short deadline keeps four fifths for the search.
-        let clock = RequestClock {
-            start,
-            deadline: Some(start + ms(50)),
-        };
-        let w = Window::new(clock, ms(800), ms(100));
-        assert_eq!((w.end - start, w.due - start), (ms(40), ms(50)));
-        // A later deadline changes nothing.
-        let clock = RequestClock {
-            start,
-            deadline: Some(start + ms(5000)),
-        };
-        let w = Window::new(clock, ms(800), ms(100));
-        assert_eq!((w.end - start, w.due - start), (ms(800), ms(900)));
-    }
-}
+mod tests;

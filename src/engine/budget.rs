@@ -8,9 +8,15 @@
 //! child used back to the parent. So the children's shares add up: `nodes` is a total
 //! for the whole search, whatever its phases, and the parent's count is what the answer
 //! reports in `stats.nodes`.
+//!
+//! A budget may carry a [`Watch`] (shared by all its children): the caller's stop flag,
+//! polled with the deadline, and the observer of the search's progress ([`progress`](super::progress)).
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::progress::{Line, Progress, Watch};
+use super::value::Scale;
 use super::Limits;
 
 /// A search's deadline and node allowance, and the nodes it visited.
@@ -25,6 +31,12 @@ pub struct Budget {
     /// Nodes visited so far, the children's charged back included.
     pub nodes: u64,
     stopped: bool,
+    /// Nodes the ancestors had counted when this budget was cut from them: what the
+    /// whole search had visited before this part began (for progress reports).
+    before: u64,
+    watch: Option<Arc<Watch>>,
+    /// False for a [`Budget::detached`] copy: it sends no heartbeats.
+    beats: bool,
 }
 
 impl Budget {
@@ -52,7 +64,94 @@ impl Budget {
             node_limit,
             nodes: 0,
             stopped: false,
+            before: 0,
+            watch: None,
+            beats: true,
         }
+    }
+
+    /// A copy for a helper that counts its nodes apart and never charges them back (a
+    /// leaf solver): the same deadline and stop flag, but no heartbeats, whose node counts
+    /// would not be the search's.
+    pub fn detached(&self) -> Budget {
+        Budget {
+            beats: false,
+            ..self.clone()
+        }
+    }
+
+    /// The same budget, watched by `watch` (and so are the children cut from it).
+    pub fn watched(mut self, watch: Arc<Watch>) -> Budget {
+        self.stopped |= watch.stopped();
+        self.watch = Some(watch);
+        self
+    }
+
+    /// A child with its own `limits` (time and nodes), cut to what is left of this one's
+    /// time, with this budget's watch. Its nodes count from zero; charge them back.
+    pub fn within(&self, limits: &Limits) -> Budget {
+        let mut child = Budget::new(&Limits {
+            time: limits.time.min(self.remaining()),
+            ..limits.clone()
+        });
+        self.adopt(&mut child);
+        child
+    }
+
+    /// Gives `child` this budget's watch and the node count before it.
+    fn adopt(&self, child: &mut Budget) {
+        child.before = self.before + self.nodes;
+        child.watch = self.watch.clone();
+        child.stopped |= self.watch.as_ref().is_some_and(|w| w.stopped());
+    }
+
+    /// The watch of the search, if the caller attached one.
+    pub fn watch(&self) -> Option<&Watch> {
+        self.watch.as_deref()
+    }
+
+    /// How many best lines (`multipv`) the caller asks for: 1 without a watch.
+    pub fn lines(&self) -> usize {
+        self.watch.as_ref().map_or(1, |w| w.lines())
+    }
+
+    /// True when the caller watches the search's progress.
+    pub fn observed(&self) -> bool {
+        self.watch.as_ref().is_some_and(|w| w.observing())
+    }
+
+    /// True when the caller watches progress and the last report is due for renewal.
+    pub fn report_due(&self) -> bool {
+        self.watch.as_ref().is_some_and(|w| w.due())
+    }
+
+    /// Reports the search's progress to the watch (if any): `lines` best first after a
+    /// completed `depth`, with scores in the unit of `scale`.
+    pub fn report(&self, depth: u32, scale: Scale, lines: Vec<Line>) {
+        if let Some(w) = self.watch.as_ref().filter(|w| w.observing()) {
+            w.report(Progress {
+                depth,
+                nodes: self.before + self.nodes,
+                elapsed: w.elapsed(),
+                scale,
+                lines,
+            });
+        }
+    }
+
+    /// The deadline or the caller's stop flag.
+    fn poll(&self) -> bool {
+        self.watch.as_ref().is_some_and(|w| w.stopped()) || Instant::now() >= self.deadline
+    }
+
+    /// [`Budget::poll`] every 256 nodes, with a heartbeat report when one is due (only
+    /// here: an engine that checks [`Budget::expired`] more often reports by itself).
+    #[cold]
+    fn poll_beating(&self) -> bool {
+        if let Some(w) = self.watch.as_ref().filter(|_| self.beats) {
+            w.heartbeat(self.before + self.nodes);
+        }
+        self.poll()
     }
 
     /// A child budget for one part of the search: `fraction` of this budget's time and
@@ -66,7 +165,9 @@ impl Budget {
             u64::MAX => u64::MAX,
             limit => ((limit as f64 * fraction) as u64).min(self.nodes_left()),
         };
-        Budget::starting(now, time, nodes)
+        let mut child = Budget::starting(now, time, nodes);
+        self.adopt(&mut child);
+        child
     }
 
     /// A child budget with everything that is left: the rest of the time and the nodes.
@@ -76,7 +177,9 @@ impl Budget {
             u64::MAX => u64::MAX,
             _ => self.nodes_left(),
         };
-        Budget::starting(now, self.deadline.saturating_duration_since(now), nodes)
+        let mut child = Budget::starting(now, self.deadline.saturating_duration_since(now), nodes);
+        self.adopt(&mut child);
+        child
     }
 
     /// Charges `nodes` a child budget visited to this one.
@@ -98,24 +201,22 @@ impl Budget {
     }
 
     /// Counts one node and says whether the search must stop now (node limit reached,
-    /// or, checked every 256 nodes, the deadline passed). Once it says stop, it keeps saying so.
+    /// or, checked every 256 nodes, the deadline passed or the caller said stop). Once it says stop, it keeps saying so.
     #[inline]
     pub fn tick(&mut self) -> bool {
         self.nodes += 1;
         if self.stopped {
             return true;
         }
-        if self.nodes >= self.node_limit
-            || (self.nodes & 255 == 0 && Instant::now() >= self.deadline)
-        {
+        if self.nodes >= self.node_limit || (self.nodes & 255 == 0 && self.poll_beating()) {
             self.stopped = true;
         }
         self.stopped
     }
 
-    /// True once the search must stop (checks the time now).
+    /// True once the search must stop (checks the time and the stop flag now).
     pub fn expired(&mut self) -> bool {
-        if !self.stopped && (self.nodes >= self.node_limit || Instant::now() >= self.deadline) {
+        if !self.stopped && (self.nodes >= self.node_limit || self.poll()) {
             self.stopped = true;
         }
         self.stopped
@@ -198,6 +299,28 @@ mod tests {
         assert!(child.time() > Duration::from_millis(200));
         let rest = whole.rest();
         assert!(rest.time() <= Duration::from_millis(1000));
+    }
+
+    /// The caller's stop flag reaches a child cut before it was raised, within 256 nodes;
+    /// reports count the nodes of the whole search.
+    #[test]
+    fn a_watched_search_stops_when_told_and_its_children_with_it() {
+        let watch = Arc::new(Watch::new(2));
+        let mut whole = Budget::with_time(Duration::from_secs(60)).watched(Arc::clone(&watch));
+        for _ in 0..100 {
+            whole.tick();
+        }
+        let mut child = whole.share(0.5);
+        assert_eq!(child.lines(), 2);
+        assert_eq!(child.before, 100);
+        assert!(!child.tick());
+        watch.stop();
+        let ticks = (0..1000).take_while(|_| !child.tick()).count();
+        assert!(ticks < 256, "{ticks}");
+        assert!(whole.expired(), "the parent sees it too");
+        assert!(whole.within(&Limits::default()).stopped());
+        // Without a watch: one line, nothing stops it but its limits.
+        assert_eq!(Budget::with_time(Duration::from_secs(1)).lines(), 1);
     }
 
     #[test]

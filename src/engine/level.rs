@@ -206,10 +206,7 @@ impl Engine for Leveled {
             self.inner.analyze_in(position, given, budget, ctx, rng)
         } else {
             let run = limits(self.kind, self.level, given);
-            let mut cut = Budget::new(&Limits {
-                time: budget.remaining(),
-                ..run.clone()
-            });
+            let mut cut = budget.within(&run);
             let analysis = self.inner.analyze_in(position, &run, &mut cut, ctx, rng);
             budget.charge(cut.nodes);
             analysis

@@ -27,6 +27,7 @@
 //! move's win rate (1 a win, 0.5 a draw, 0 a loss, averaged over its playouts).
 //! [`Mcts::search`] gives every root move's visits and win rate.
 
+mod lines;
 mod shape;
 mod sim;
 
@@ -36,6 +37,7 @@ use rand::Rng;
 use self::shape::FastRng;
 use self::sim::Sim;
 use super::root::{self, Choice, RootResults};
+use super::value::Scale;
 use super::{Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Outcome, SearchContext};
 use crate::game::{Move, Piece, Position};
 
@@ -124,6 +126,8 @@ pub struct SearchReport {
     pub best: usize,
     /// The principal variation (most visited line).
     pub pv: Vec<Move>,
+    /// With `multipv` ([`Budget::lines`]): the line of every root tree move.
+    pub lines: Vec<Vec<Move>>,
     /// True when the opponent threatens to win at once, so every mark or block that is
     /// not in `root` loses in two plies.
     pub forced: bool,
@@ -465,6 +469,11 @@ impl Mcts {
             };
             tree.max_depth = tree.max_depth.max(path.len() as u32 - 1);
             tree.backup(&path, winner);
+            // (Before the clock's own check, which would repeat the last report instead.)
+            if playouts % 256 == 0 && clock.report_due() {
+                let lines = tree.root_lines(clock.lines());
+                clock.report(tree.max_depth, Scale::Mcts, lines);
+            }
             // An iteration costs tens of microseconds: reading the clock every time is cheap.
             if !clock.tick() {
                 clock.expired();
@@ -475,12 +484,7 @@ impl Mcts {
             .children()
             .map(|c| {
                 let ch = &tree.nodes[c];
-                let (outcome, plies) = match (ch.proof, ch.soft) {
-                    (Proof::Unknown, _) | (_, true) => (Outcome::Unknown, None),
-                    (Proof::Win, _) => (Outcome::Win, Some(u32::from(ch.plies))),
-                    (Proof::Draw, _) => (Outcome::Draw, Some(u32::from(ch.plies))),
-                    (Proof::Loss, _) => (Outcome::Loss, Some(u32::from(ch.plies))),
-                };
+                let (outcome, plies) = tree.outcome(c);
                 RootMove {
                     mv: ch.mv,
                     visits: ch.visits,
@@ -494,19 +498,18 @@ impl Mcts {
         let best_node = tree
             .best_child(0)
             .expect("a position in progress has a move");
-        let mut pv = vec![tree.nodes[best_node].mv];
-        let mut at = best_node;
-        while let Some(next) = tree
-            .best_child(at)
-            .filter(|&c| tree.nodes[c].visits > 0 || tree.nodes[c].proof != Proof::Unknown)
-        {
-            pv.push(tree.nodes[next].mv);
-            at = next;
-        }
+        let pv = tree.line_from(best_node);
+        let lines = if clock.lines() > 1 {
+            root.children().map(|c| tree.line_from(c)).collect()
+        } else {
+            Vec::new()
+        };
+        clock.report(tree.max_depth, Scale::Mcts, tree.root_lines(clock.lines()));
         SearchReport {
             best: best_node - root.first_child as usize,
             root: report_moves,
             pv,
+            lines,
             forced,
             playouts,
             max_depth: tree.max_depth,
@@ -572,7 +575,8 @@ impl Engine for Mcts {
             outcome: chosen.outcome,
             plies: chosen.plies,
         };
-        let line = report.pv[1..].to_vec();
+        let (chosen_mv, best_line) = (chosen.mv, report.pv[1..].to_vec());
+        let lines = report.lines;
         let win_rates = report
             .root
             .iter()
@@ -580,7 +584,11 @@ impl Engine for Mcts {
             .collect();
         let results = RootResults {
             choice: Choice::Chosen(chosen.mv, evaluation),
-            line_after: Box::new(move |_| line),
+            line_after: Box::new(move |mv| match lines.iter().find(|l| l[0] == mv) {
+                _ if mv == chosen_mv => best_line.clone(),
+                Some(line) => line[1..].to_vec(),
+                None => Vec::new(),
+            }),
             ..RootResults::new(moves, report.max_depth, report.solved)
         };
         let mut analysis = root::finish(position, results, clock, rng);

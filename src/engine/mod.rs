@@ -28,6 +28,8 @@ pub mod minimax;
 pub mod patterns;
 pub mod perfect;
 pub mod priority;
+pub mod progress;
+pub mod review;
 pub mod root;
 pub mod threat;
 pub mod tss;
@@ -174,6 +176,10 @@ pub struct Analysis {
     /// 0 a loss) over its playouts, which its `value` maps from ([`value`]); empty for
     /// the other engines.
     pub win_rates: Vec<(Move, f64)>,
+    /// With more than one line asked for (`multipv`, [`Budget::lines`]): the principal
+    /// variation of each of the best moves, each starting with its move, best first;
+    /// empty otherwise.
+    pub lines: Vec<Vec<Move>>,
     pub stats: SearchStats,
 }
 
@@ -254,6 +260,8 @@ pub enum Parameter {
     Seed,
     /// The difficulty, 1..=10 ([`level`]).
     Level,
+    /// How many best moves come with their own line ([`progress`]).
+    Multipv,
 }
 
 impl Parameter {
@@ -266,6 +274,7 @@ impl Parameter {
             Parameter::MistakeProbability => "mistake_probability",
             Parameter::Seed => "seed",
             Parameter::Level => "level",
+            Parameter::Multipv => "multipv",
         }
     }
 }
@@ -330,11 +339,11 @@ impl EngineKind {
     pub fn parameters(self) -> &'static [Parameter] {
         use Parameter::*;
         match self {
-            EngineKind::Auto | EngineKind::Minimax => &[TimeMs, Depth, Nodes, Seed, Level],
-            EngineKind::Perfect => &[TimeMs, Nodes, MistakeProbability, Seed, Level],
-            EngineKind::Mcts => &[TimeMs, Nodes, Seed, Level],
+            EngineKind::Auto | EngineKind::Minimax => &[TimeMs, Depth, Nodes, Seed, Level, Multipv],
+            EngineKind::Perfect => &[TimeMs, Nodes, MistakeProbability, Seed, Level, Multipv],
+            EngineKind::Mcts => &[TimeMs, Nodes, Seed, Level, Multipv],
             EngineKind::Threat | EngineKind::Priority | EngineKind::Greedy => {
-                &[MistakeProbability, Seed, Level]
+                &[MistakeProbability, Seed, Level, Multipv]
             }
         }
     }

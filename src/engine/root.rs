@@ -159,8 +159,9 @@ pub struct RootResults<'a> {
     /// The moves the engine evaluated (at least one).
     pub moves: Vec<MoveEval>,
     pub choice: Choice,
-    /// The line after the chosen move, as far as the search can tell.
-    pub line_after: Box<dyn FnOnce(Move) -> Vec<Move> + 'a>,
+    /// The line after a move, as far as the search can tell: asked for the chosen move,
+    /// and with `multipv` for each of the best moves.
+    pub line_after: Box<dyn FnMut(Move) -> Vec<Move> + 'a>,
     /// Deepest completed depth in plies.
     pub depth: u32,
     /// True when the search finished rather than hit a limit.
@@ -212,12 +213,22 @@ pub fn finish(
     let best = moves[0].mv;
     let mut pv = vec![best];
     pv.extend((results.line_after)(best));
+    let mut lines = Vec::new();
+    if budget.lines() > 1 {
+        lines.push(pv.clone());
+        for e in moves.iter().take(budget.lines()).skip(1) {
+            let mut line = vec![e.mv];
+            line.extend((results.line_after)(e.mv));
+            lines.push(line);
+        }
+    }
     Analysis {
         best,
         evaluation,
         moves: results.moves,
         pv,
         win_rates: Vec::new(),
+        lines,
         stats: SearchStats {
             nodes: budget.nodes,
             depth: results.depth,

@@ -2,14 +2,15 @@
 # The demo page's browser test: Debian's chromium driven by playwright-core against a
 # real kinrow release server on a free loopback port. Installs what is missing
 # (chromium from Debian's packages, playwright-core from npm; never a downloaded
-# browser), saves screenshots to tests/browser/screenshots/ (gitignored).
+# browser), saves screenshots to target/screenshots/ (the CI artefacts; docs/demo.png is
+# 02-gomoku-midgame.png from a run).
 #
 #   bash tests/browser/run.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 DIR=$ROOT/tests/browser
-SHOTS=$DIR/screenshots
+SHOTS=$ROOT/target/screenshots
 mkdir -p "$SHOTS"
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }

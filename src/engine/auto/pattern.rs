@@ -252,6 +252,13 @@ pub fn analyze(
         s.iterate(&mut roots, max_depth)
     };
     budget.charge(s.clock.nodes);
+    // The lines of the best roots (the chosen move's, and more with multipv), read from
+    // the table before it goes back to the context.
+    let lines: Vec<Vec<Move>> = roots
+        .iter()
+        .take(budget.lines().max(1))
+        .map(|r| s.line(r.cell, completed.max(1) as usize))
+        .collect();
     if keep {
         s.leave_table(ctx.kept());
     }
@@ -266,9 +273,12 @@ pub fn analyze(
     let moves = rank_moves(position, &proven, &roots, lost, &scored);
     let results = RootResults {
         choice: Choice::InOrder,
-        line_after: Box::new(|best| match &plan {
-            RootPlan::Win(proof) if proof.first_move() == best => proof.main_line()[1..].to_vec(),
-            _ => Vec::new(),
+        line_after: Box::new(|mv| match &plan {
+            RootPlan::Win(proof) if proof.first_move() == mv => proof.main_line()[1..].to_vec(),
+            _ => lines
+                .iter()
+                .find(|l| l[0] == mv)
+                .map_or_else(Vec::new, |l| l[1..].to_vec()),
         }),
         path: Some(SearchPath {
             route: Some(Route::PatternSearch),

@@ -138,7 +138,7 @@ impl PatternSearch {
             lists: vec![Vec::new(); MAX_PLY],
             side: position.to_move().index(),
             history: vec![0; geo.cells()],
-            solver: Solver::new(b, clock.clone()),
+            solver: Solver::new(b, clock.detached()),
             near,
             ring,
             tt,
@@ -497,14 +497,17 @@ impl PatternSearch {
     /// completed depth.
     pub fn iterate(&mut self, roots: &mut [RootMove], max_depth: u32) -> u32 {
         let mut completed = 0;
+        // With multipv N the N best get exact values: alpha is the N-th best so far.
+        let wanted = self.clock.lines();
         for depth in 1..=max_depth as i32 {
-            let mut alpha = -WIN - 1;
             let mut values = Vec::with_capacity(roots.len());
-            for (i, r) in roots.iter().enumerate() {
+            let mut top: Vec<i64> = Vec::new();
+            for r in roots.iter() {
                 self.play(r.cell as usize);
-                let v = if i == 0 {
-                    -self.negamax(depth - 1, 1, -WIN - 1, -alpha)
+                let v = if top.len() < wanted {
+                    -self.negamax(depth - 1, 1, -WIN - 1, WIN + 1)
                 } else {
+                    let alpha = top[wanted - 1];
                     let v = -self.negamax(depth - 1, 1, -alpha - 1, -alpha);
                     if v > alpha {
                         -self.negamax(depth - 1, 1, -WIN - 1, -alpha)
@@ -517,7 +520,7 @@ impl PatternSearch {
                     break;
                 }
                 values.push(v);
-                alpha = alpha.max(v);
+                top.insert(top.partition_point(|&t| t >= v), v);
             }
             if self.clock.stopped() {
                 // A partial iteration searched the previous best first: a later move
@@ -540,6 +543,7 @@ impl PatternSearch {
             }
             roots.sort_by_key(|r| std::cmp::Reverse(r.value));
             completed = depth as u32;
+            self.report(roots, completed, wanted);
         }
         completed
     }
@@ -565,6 +569,7 @@ fn rings(geo: &Geometry) -> Vec<Vec<u16>> {
         .collect()
 }
 
+mod lines;
 mod table;
 #[cfg(test)]
 mod tests;

@@ -24,9 +24,11 @@ mod search;
 
 use rand::rngs::StdRng;
 
+use crate::engine::progress::Line;
 use crate::engine::root::{self, Choice, RootResults};
 use crate::engine::tss::{self, RootPlan};
 use crate::engine::tt::TranspositionTable;
+use crate::engine::value::Scale;
 use crate::engine::{
     Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Note, Outcome, SearchContext,
     SearchPath, WinScale,
@@ -151,6 +153,7 @@ impl Engine for Minimax {
         let max_depth = if proven_win.is_some() { 0 } else { max_depth };
         let mut completed = 0;
         let mut searched = vec![false; roots.len()];
+        let wanted = s.clock.lines();
         for depth in 1..=max_depth {
             if roots.is_empty() {
                 // no candidate (a full board where no special move aims at a strong line):
@@ -158,12 +161,19 @@ impl Engine for Minimax {
                 break;
             }
             let mut values = vec![None; roots.len()];
-            let mut alpha = -WIN - 1;
+            // The `wanted`-th best value so far (the best, without multipv).
+            let mut top: Vec<i64> = Vec::new();
             for (i, r) in roots.iter().enumerate() {
                 // Search each move against `alpha - 1`, not `alpha`: a move as good as the
                 // best so far then gets its exact value (so equals can be told apart from
                 // moves that merely fail low at the same bound and the random choice among
                 // equals never picks a worse move), and a worse move a bound below alpha.
+                // With multipv N, alpha is the N-th best value: the N best get exact values.
+                let alpha = if top.len() < wanted {
+                    -WIN - 1
+                } else {
+                    top[wanted - 1]
+                };
                 let bound = alpha - 1;
                 let ch = s.make(r.mv);
                 let v = -s.negamax(depth - 1, 1, -WIN - 1, -bound);
@@ -172,7 +182,8 @@ impl Engine for Minimax {
                     break;
                 }
                 values[i] = Some((v, v > bound));
-                alpha = alpha.max(v);
+                let at = top.partition_point(|&t| t >= v);
+                top.insert(at, v);
             }
             if s.clock.stopped() && depth > 1 {
                 break;
@@ -192,6 +203,10 @@ impl Engine for Minimax {
             let mut order: Vec<usize> = (0..roots.len()).collect();
             order.sort_by(|&a, &b| roots[b].value.cmp(&roots[a].value));
             roots = order.iter().map(|&i| roots[i]).collect();
+            if s.clock.observed() {
+                let lines = report_lines(&mut s, &roots[..wanted.min(roots.len())], depth);
+                s.clock.report(depth, Scale::Minimax, lines);
+            }
             if roots[0].value >= MATE || roots.iter().all(|r| r.value.abs() >= MATE) {
                 break;
             }
@@ -274,26 +289,62 @@ impl Engine for Minimax {
                         pv = proof.main_line();
                     }
                 }
-                let mut changes = vec![s.make(best)];
-                while pv.len() < completed.max(1) as usize && !s.pos.is_over() {
-                    match s.stored_move() {
-                        Some(mv) => {
-                            changes.push(s.make(mv));
-                            pv.push(mv);
-                        }
-                        None => break,
-                    }
+                if pv.len() > 1 {
+                    return pv.split_off(1);
                 }
-                while let Some(ch) = changes.pop() {
-                    s.unmake(ch);
-                }
-                pv.split_off(1)
+                table_line(&mut s, best, completed)[1..].to_vec()
             }),
             path: threats.note().map(SearchPath::note),
             ..RootResults::new(moves, completed, complete)
         };
         root::finish(position, results, &spent, rng)
     }
+}
+
+/// The line that starts with `first`: the table's best moves after it, up to `depth`
+/// moves in all.
+fn table_line(s: &mut Searcher, first: Move, depth: u32) -> Vec<Move> {
+    let mut pv = vec![first];
+    let mut changes = vec![s.make(first)];
+    while pv.len() < depth.max(1) as usize && !s.pos.is_over() {
+        match s.stored_move() {
+            Some(mv) => {
+                changes.push(s.make(mv));
+                pv.push(mv);
+            }
+            None => break,
+        }
+    }
+    while let Some(ch) = changes.pop() {
+        s.unmake(ch);
+    }
+    pv
+}
+
+/// The progress report's lines after a completed `depth`: `roots` (the best first)
+/// with their values and lines.
+fn report_lines(s: &mut Searcher, roots: &[RootMove], depth: u32) -> Vec<Line> {
+    roots
+        .iter()
+        .map(|r| {
+            let outcome = match r.value {
+                v if s.full_width && v >= MATE => Outcome::Win,
+                v if s.full_width && v <= -MATE => Outcome::Loss,
+                _ => Outcome::Unknown,
+            };
+            let plies = (outcome != Outcome::Unknown).then(|| (WIN - r.value.abs()) as u32);
+            Line {
+                mv: r.mv,
+                eval: Evaluation {
+                    score: r.value as f64,
+                    outcome,
+                    plies,
+                },
+                win_rate: None,
+                pv: table_line(s, r.mv, depth),
+            }
+        })
+        .collect()
 }
 
 /// The share of the budget the root's threat-space search may use.

@@ -25,8 +25,10 @@ mod search;
 
 use rand::rngs::StdRng;
 
+use crate::engine::progress::Line;
 use crate::engine::root::{self, Choice, RootResults};
 use crate::engine::tt::{budget_bits, TranspositionTable};
+use crate::engine::value::Scale;
 use crate::engine::{
     Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Outcome, SearchContext, WinScale,
 };
@@ -83,7 +85,8 @@ impl Engine for Perfect {
     ) -> Analysis {
         let (verdicts, pv_tail, depth) = if limits.mistake_probability > 0.0 {
             careless::analyze(position, limits.mistake_probability, clock, rng)
-        } else if memo::applies(position) {
+        } else if memo::applies(position) && clock.lines() == 1 {
+            // (The table keeps the best moves' lines only: multipv solves afresh.)
             // A search limited by nodes starts as if nothing were kept, so that its
             // answer does not depend on what ran before it (see [`crate::engine::context`]).
             let mut fresh = memo::SolvedPositions::default();
@@ -231,7 +234,9 @@ fn solve<B: Bits + 'static>(
         Some((shape.full & !root.occupied()).count())
     };
     // Pass 1: win, draw or loss.
-    for v in found.iter_mut() {
+    for i in 0..found.len() {
+        report(solver.clock, &found, solver.max_ply);
+        let v = &mut found[i];
         if v.mv.piece == Piece::Mark && scan.threats[me].has(v.mv.cell()) {
             *v = Verdict {
                 mv: v.mv,
@@ -256,7 +261,9 @@ fn solve<B: Bits + 'static>(
     }
     // Pass 2: the number of plies of every win, then of every loss.
     for want in [Outcome::Win, Outcome::Loss] {
-        for v in found.iter_mut() {
+        for i in 0..found.len() {
+            report(solver.clock, &found, solver.max_ply);
+            let v = &mut found[i];
             if solver.aborted || v.outcome != want || v.plies.is_some() {
                 continue;
             }
@@ -280,16 +287,19 @@ fn solve<B: Bits + 'static>(
         }
     }
     let depth = solver.max_ply;
+    report(solver.clock, &found, depth);
 
     // The principal variation from the table's best moves.
     let pv_tail: PvTail = {
         let start = position.clone();
         let mut line_of = std::collections::HashMap::new();
-        // Only a best move's line is ever asked for.
-        let best = found
+        // Only the lines of the best moves are asked for (one, or more with multipv).
+        let mut scores: Vec<f64> = found
             .iter()
             .map(|v| outcome_score(v.outcome, v.plies))
-            .fold(f64::MIN, f64::max);
+            .collect();
+        scores.sort_by(|a, b| b.total_cmp(a));
+        let best = scores[(solver.clock.lines() - 1).min(scores.len() - 1)];
         for v in &found {
             if v.outcome == Outcome::Unknown || outcome_score(v.outcome, v.plies) < best {
                 continue;
@@ -354,6 +364,32 @@ fn solve<B: Bits + 'static>(
         })
         .collect();
     (verdicts, pv_tail, depth)
+}
+
+/// Reports the root moves settled so far (the best first, with multipv the best few):
+/// each with its outcome score and a line of one move (the table is read once the
+/// search ends).
+fn report(clock: &Budget, found: &[Verdict], depth: u32) {
+    if !clock.observed() {
+        return;
+    }
+    let mut settled: Vec<Line> = found
+        .iter()
+        .filter(|v| v.outcome != Outcome::Unknown)
+        .map(|v| Line {
+            mv: v.mv,
+            eval: Evaluation {
+                score: outcome_score(v.outcome, v.plies),
+                outcome: v.outcome,
+                plies: v.plies,
+            },
+            win_rate: None,
+            pv: vec![v.mv],
+        })
+        .collect();
+    settled.sort_by(|a, b| b.eval.score.total_cmp(&a.eval.score));
+    settled.truncate(clock.lines());
+    clock.report(depth, Scale::Perfect, settled);
 }
 
 /// The number of plies of a root move known to win (`win`) or to lose, on a board

@@ -1,0 +1,310 @@
+//! A game's review: every position of a game searched by an engine, every move
+//! classified by how much of the expected result it gave away.
+//!
+//! The positions `P_0 .. P_n` of a game of `n` moves are searched in turn, each within
+//! its share of one time budget ([`spread`]: the time left divided by the positions
+//! left, so the whole review ends within the budget). The value of a position is the
+//! engine's `value` for its side to move (the common [-1, 1] scale, [`super::value`]); a
+//! finished position is worth exactly -1 to the side to move when the other side has
+//! won, 0 when drawn. For move `i`, by the player to move in `P_i`:
+//!
+//! - `value_before` = the value of `P_i`, `best` = the engine's move there and
+//!   `best_value` = its value (the same number);
+//! - `value_after` = minus the value of `P_{i+1}` (the opponent's value, seen from the mover);
+//! - `loss` = `best_value - value_after`, at least 0; 0 when the move is `best`, or when
+//!   both values are decided for the same side ([`DECIDED`]: a threat-space search proves
+//!   a win from the winner's side, the same position searched from the loser's side
+//!   often stays unproven, and that difference is not the mover's);
+//! - the class by the loss ([`Class::of`]: best <= 0.02 < good <= 0.1 < inaccuracy <= 0.2
+//!   < mistake <= 0.4 < blunder), except `forced` when the position left one move that
+//!   does not lose at once ([`forced`]: a single legal move, or every other one lets the
+//!   opponent win on the next ply) and that move was played.
+//!
+//! A player's accuracy is the mean over their moves of `1 - loss` (at least 0), in
+//! percent: 100 for a game of best moves, 0 for a game of moves that each throw away a
+//! win (or a draw, and half of one...).
+
+use std::time::Duration;
+
+use crate::game::{Cell, Move, Position};
+
+/// A value at least this far from 0 is a decided game for the engine: between two such
+/// values of the same sign (a proven win, and one proven from the winner's side only,
+/// which the loser's search sees as 0.86) a move loses nothing.
+pub const DECIDED: f64 = 0.8;
+
+/// The largest loss of each class, in order; a larger loss is a blunder.
+pub const THRESHOLDS: [(Class, f64); 4] = [
+    (Class::Best, 0.02),
+    (Class::Good, 0.1),
+    (Class::Inaccuracy, 0.2),
+    (Class::Mistake, 0.4),
+];
+
+/// How good a move was.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Class {
+    Best,
+    Good,
+    Inaccuracy,
+    Mistake,
+    Blunder,
+    /// The only move that did not lose at once.
+    Forced,
+}
+
+impl Class {
+    /// Every class, in the order of the summary.
+    pub const ALL: [Class; 6] = [
+        Class::Best,
+        Class::Good,
+        Class::Inaccuracy,
+        Class::Mistake,
+        Class::Blunder,
+        Class::Forced,
+    ];
+
+    /// The class of a move that lost `loss` of the value ([`THRESHOLDS`]).
+    pub fn of(loss: f64) -> Class {
+        THRESHOLDS
+            .iter()
+            .find(|&&(_, most)| loss <= most)
+            .map_or(Class::Blunder, |&(class, _)| class)
+    }
+
+    /// The API name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Class::Best => "best",
+            Class::Good => "good",
+            Class::Inaccuracy => "inaccuracy",
+            Class::Mistake => "mistake",
+            Class::Blunder => "blunder",
+            Class::Forced => "forced",
+        }
+    }
+}
+
+/// The moves of `position` (in progress) that do not let the opponent win on the next
+/// ply: a move that wins at once, or after which the opponent has no winning mark.
+pub fn safe_moves(position: &Position) -> Vec<Move> {
+    let me = position.to_move();
+    let opp = me.opponent();
+    position
+        .legal_moves()
+        .into_iter()
+        .filter(|&mv| {
+            let mut after = position.clone();
+            after.play(mv);
+            after.winner() == Some(me)
+                || after.is_over()
+                || !(0..after.cells().len())
+                    .any(|c| after.cell(c) == Cell::Empty && after.wins_at(c, opp))
+        })
+        .collect()
+}
+
+/// The most (legal moves x cells) [`forced`] tries one by one, with special pieces in
+/// hand; past it a position is not judged forced.
+const FORCED_WORK: usize = 1 << 20;
+
+/// The one move that does not lose at once, when `position` has exactly one (a single
+/// legal move counts too).
+///
+/// Without special pieces a move cannot give the opponent a new win: the safe moves are
+/// the marks that win now, and a mark on the opponent's winning cell when there is only
+/// one. With special pieces (a remove or a bomb can open a line) every legal move is
+/// tried, up to [`FORCED_WORK`].
+pub fn forced(position: &Position) -> Option<Move> {
+    let legal = position.legal_moves();
+    if legal.len() == 1 {
+        return Some(legal[0]);
+    }
+    let me = position.to_move();
+    let wins = |p| -> Vec<usize> {
+        (0..position.cells().len())
+            .filter(|&c| position.cell(c) == Cell::Empty && position.wins_at(c, p))
+            .collect()
+    };
+    if position.has_special_pieces() {
+        if legal.len() * position.cells().len() > FORCED_WORK {
+            return None;
+        }
+        return match safe_moves(position).as_slice() {
+            [only] => Some(*only),
+            _ => None,
+        };
+    }
+    let threats = wins(me.opponent());
+    if threats.is_empty() {
+        return None;
+    }
+    let mut safe = wins(me);
+    if let [only] = threats.as_slice() {
+        if !safe.contains(only) {
+            safe.push(*only);
+        }
+    }
+    match safe.as_slice() {
+        [only] => Some(Move::mark(*only)),
+        _ => None,
+    }
+}
+
+/// The value of a finished position for its side to move: -1 when the other side won,
+/// 0 for a draw.
+pub fn final_value(position: &Position) -> f64 {
+    match position.winner() {
+        Some(w) if w == position.to_move() => 1.0,
+        Some(_) => -1.0,
+        None => 0.0,
+    }
+}
+
+/// One reviewed move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verdict {
+    pub value_before: f64,
+    pub value_after: f64,
+    pub best: Move,
+    pub best_value: f64,
+    pub loss: f64,
+    pub class: Class,
+}
+
+/// The verdict on `played` in a position worth `before` (the engine's `best` there),
+/// after which the opponent's value is `next` (`forced`: the only safe move, if any).
+pub fn judge(
+    played: Move,
+    (best, before): (Move, f64),
+    next: f64,
+    forced: Option<Move>,
+) -> Verdict {
+    let (before, after) = (before + 0.0, 0.0 - next); // (no -0.0)
+    let decided = |v: f64| v.abs() >= DECIDED;
+    let loss = if played == best || (decided(before) && decided(after) && before * after > 0.0) {
+        0.0
+    } else {
+        (before - after).max(0.0)
+    };
+    let class = if forced == Some(played) {
+        Class::Forced
+    } else {
+        Class::of(loss)
+    };
+    Verdict {
+        value_before: before,
+        value_after: after,
+        best,
+        best_value: before,
+        loss,
+        class,
+    }
+}
+
+/// The accuracy of a player's moves (their losses), in percent; `None` without moves.
+pub fn accuracy(losses: &[f64]) -> Option<f64> {
+    if losses.is_empty() {
+        return None;
+    }
+    let sum: f64 = losses.iter().map(|l| (1.0 - l).max(0.0)).sum();
+    Some(100.0 * sum / losses.len() as f64)
+}
+
+/// The time of the next position's search: what is `left` of the review's budget over
+/// the `positions` still to search, at most `per_position` (the time asked for each).
+pub fn spread(left: Duration, positions: usize, per_position: Duration) -> Duration {
+    (left / positions.max(1) as u32)
+        .min(per_position)
+        .max(Duration::from_millis(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Player, Rules};
+
+    fn position(rows: &str, k: u64) -> Position {
+        let rows: Vec<&str> = rows.split('/').collect();
+        let rules = Rules::mnk(rows[0].len() as u64, rows.len() as u64, k).unwrap();
+        Position::new(&rules, Some(rows.as_slice()), None).unwrap()
+    }
+
+    #[test]
+    fn classes_follow_the_thresholds() {
+        let table = [
+            (0.0, Class::Best),
+            (0.02, Class::Best),
+            (0.05, Class::Good),
+            (0.1, Class::Good),
+            (0.15, Class::Inaccuracy),
+            (0.3, Class::Mistake),
+            (0.4, Class::Mistake),
+            (0.41, Class::Blunder),
+            (2.0, Class::Blunder),
+        ];
+        for (loss, want) in table {
+            assert_eq!(Class::of(loss), want, "loss {loss}");
+        }
+    }
+
+    #[test]
+    fn a_threat_leaves_one_safe_move() {
+        // o threatens the top row's right end; x must take it.
+        let p = position("oo./x../x..", 3);
+        assert_eq!(forced(&p), Some(Move::mark(2)));
+        // Nothing threatened: several moves, none forced.
+        let q = position(".../.x./...", 3);
+        assert_eq!(forced(&q), None);
+        // Two threats: every move loses; none is forced.
+        let r = position("oo./oxx/.x.", 3);
+        assert_eq!(forced(&r), None);
+        // A threat, but x wins at once in two ways: nothing forced either.
+        let t = position("xx./xo./.oo", 3);
+        assert_eq!(forced(&t), None);
+        // With special pieces every move is tried: the same single answer.
+        let rules = Rules::new(
+            3,
+            3,
+            3,
+            true,
+            [
+                crate::game::Hand::new(0, 0, 0),
+                crate::game::Hand::new(1, 0, 0),
+            ],
+        )
+        .unwrap();
+        let rows = ["oo.", "x..", "x.."];
+        let p = Position::new(&rules, Some(&rows[..]), Some(Player::X)).unwrap();
+        assert_eq!(safe_moves(&p), vec![Move::mark(2)]);
+    }
+
+    #[test]
+    fn a_best_move_loses_nothing_and_a_thrown_win_is_a_blunder() {
+        let best = (Move::mark(4), 0.3);
+        let v = judge(Move::mark(4), best, 0.5, None);
+        assert_eq!((v.loss, v.class), (0.0, Class::Best));
+        let v = judge(Move::mark(0), (Move::mark(4), 1.0), 1.0, None);
+        assert_eq!(
+            (v.loss, v.value_after, v.class),
+            (2.0, -1.0, Class::Blunder)
+        );
+        let v = judge(
+            Move::mark(0),
+            (Move::mark(4), 0.0),
+            -0.2,
+            Some(Move::mark(0)),
+        );
+        assert_eq!(v.class, Class::Forced);
+        assert_eq!(accuracy(&[0.0, 0.5, 2.0]), Some(50.0));
+        assert_eq!(accuracy(&[]), None);
+    }
+
+    #[test]
+    fn the_budget_is_spread_over_the_positions_left() {
+        let ms = Duration::from_millis;
+        assert_eq!(spread(ms(1000), 10, ms(500)), ms(100));
+        assert_eq!(spread(ms(1000), 2, ms(300)), ms(300));
+        assert_eq!(spread(ms(0), 5, ms(300)), ms(1));
+    }
+}

@@ -1,0 +1,149 @@
+// Drawing the board: the cells with their marks, the heat map of the engine's values with
+// a short label per cell, the best move's outline, the last move, the winning line, cells
+// forbidden under renju, the principal variation on hover, and coordinates around it.
+
+import { cellName, colName, heatColour, shortLabel, valueWords } from './notation.js';
+
+const LABEL_SHARE = 0.62; // a coordinate label's width, in cells
+const LABELLED = 12; // cells labelled on a large board, best first
+
+// Sizes the board to the space its container gives it: the width, and on a wide screen
+// the height of the window too, so that a 15x15 board fits a laptop screen unscrolled.
+export function fitBoard(boardEl, stageEl, m, n, coords) {
+  const width = stageEl.clientWidth;
+  const wide = window.innerWidth > 880;
+  const top = stageEl.getBoundingClientRect().top + window.scrollY;
+  const height = wide ? window.innerHeight - top - 12 : Infinity;
+  const lab = coords ? LABEL_SHARE : 0;
+  let cell = Math.min(width / (m + lab), height / (n + lab), 120);
+  cell = Math.max(12, Math.floor(cell));
+  boardEl.style.setProperty('--cell', cell + 'px');
+  boardEl.style.setProperty('--lab', coords ? Math.round(cell * LABEL_SHARE) + 'px' : '0px');
+}
+
+function label(text, cls) {
+  const el = document.createElement('span');
+  el.className = 'coord ' + cls;
+  el.textContent = text;
+  el.setAttribute('aria-hidden', 'true');
+  return el;
+}
+
+// view: { board, toMove, coords, heat: Map "r,c" -> moves best first, best, last,
+//         line: Set "r,c", forbidden: Map "r,c" -> reason, hint }
+// Every cell is coloured; on boards over 64 cells only the best few and the proven ones
+// carry a label, so that the numbers that matter stand out (the rest: hover a cell).
+export function renderBoard(boardEl, view) {
+  const n = view.board.length;
+  const m = n > 0 ? view.board[0].length : 0;
+  view.labelAll = m * n <= 64;
+  view.labelled = view.labelAll ? new Set() : bestCells(view.heat, LABELLED);
+  const values = view.heat ? [...view.heat.values()].map((moves) => moves[0].value).filter((v) => typeof v === 'number') : [];
+  view.lo = Math.min(...values);
+  view.hi = Math.max(...values);
+  boardEl.style.setProperty('--m', m);
+  boardEl.style.setProperty('--n', n);
+  boardEl.dataset.m = m;
+  boardEl.dataset.n = n;
+  boardEl.classList.toggle('with-coords', view.coords);
+  const frag = document.createDocumentFragment();
+  if (view.coords) {
+    frag.append(label('', 'corner'));
+    for (let c = 0; c < m; c++) frag.append(label(colName(c), 'col'));
+  }
+  for (let r = 0; r < n; r++) {
+    if (view.coords) frag.append(label(String(r), 'row'));
+    for (let c = 0; c < m; c++) frag.append(cellElement(view, r, c));
+  }
+  boardEl.replaceChildren(frag);
+}
+
+function cellElement(view, r, c) {
+  const ch = view.board[r][c];
+  const key = r + ',' + c;
+  const el = document.createElement('button');
+  el.type = 'button';
+  el.className = 'cell';
+  el.dataset.row = r;
+  el.dataset.col = c;
+  const words = [cellName({ row: r, col: c })];
+  if (ch === 'x' || ch === 'o') {
+    el.classList.add(ch);
+    const mk = document.createElement('span');
+    mk.className = 'mark';
+    mk.textContent = ch;
+    el.append(mk);
+    words.push(ch);
+  } else if (ch === '#') {
+    el.classList.add('block');
+    words.push('block');
+  } else {
+    el.classList.add('empty');
+    words.push('empty');
+  }
+  const moves = view.heat ? view.heat.get(key) : null;
+  const mv = moves ? moves[0] : null;
+  if (mv && typeof mv.value === 'number') {
+    const proven = mv.outcome === 'win' || mv.outcome === 'draw' || mv.outcome === 'loss';
+    const rank = view.hi > view.lo ? (mv.value - view.lo) / (view.hi - view.lo) : 1;
+    el.style.setProperty('--heat', heatColour(mv.value, proven, rank));
+    el.classList.add('heat');
+    if (ch === '.' && (view.labelAll || proven || view.labelled.has(key))) {
+      const lb = document.createElement('span');
+      lb.className = 'label ' + (mv.outcome || 'unknown');
+      lb.textContent = shortLabel(mv);
+      el.append(lb);
+    }
+    words.push((mv.piece && mv.piece !== 'mark' ? mv.piece + ': ' : '') + valueWords(mv, view.toMove));
+  }
+  const reason = view.forbidden.get(key);
+  if (reason && ch === '.') {
+    el.classList.add('forbidden');
+    words.push('forbidden for x: ' + reason);
+  }
+  if (view.last && view.last.row === r && view.last.col === c) {
+    el.classList.add('last');
+    words.push('last move');
+  }
+  if (view.line.has(key)) {
+    el.classList.add('win');
+    words.push('winning line');
+  }
+  if (view.best && view.best.row === r && view.best.col === c) {
+    el.classList.add('best');
+    words.push('best move');
+  }
+  if (view.hint && view.hint.row === r && view.hint.col === c) {
+    el.classList.add('hint');
+    words.push('hint');
+  }
+  el.setAttribute('aria-label', words.join(', '));
+  return el;
+}
+
+// Numbers the moves of a principal variation on the board (1 = the move itself).
+export function showLine(boardEl, pv, firstSide) {
+  for (const el of boardEl.querySelectorAll('.cell.pv')) {
+    el.classList.remove('pv', 'pv-x', 'pv-o');
+    delete el.dataset.pv;
+  }
+  if (!Array.isArray(pv)) return;
+  let side = firstSide;
+  pv.forEach((mv, i) => {
+    const el = boardEl.querySelector('.cell[data-row="' + mv.row + '"][data-col="' + mv.col + '"]');
+    if (el && !el.dataset.pv) {
+      el.classList.add('pv', 'pv-' + side);
+      el.dataset.pv = String(i + 1);
+    }
+    side = side === 'x' ? 'o' : 'x';
+  });
+}
+
+// The keys of the `count` cells with the highest values.
+function bestCells(heat, count) {
+  if (!heat) return new Set();
+  const ranked = [...heat.entries()]
+    .filter(([, moves]) => typeof moves[0].value === 'number')
+    .sort((a, b) => b[1][0].value - a[1][0].value);
+  return new Set(ranked.slice(0, count).map(([key]) => key));
+}

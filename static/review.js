@@ -1,0 +1,80 @@
+// "Review game": POST /v1/review grades every move of a finished game (best, good,
+// inaccuracy, mistake, blunder, only move) and gives x's expected result after each
+// move, which replaces the move list's own values in the graph. Hidden when the server
+// has no such route.
+
+import { api, ApiError } from './api.js';
+import { analysisEngine } from './settings.js';
+import { CLASS_MARK } from './panels.js';
+
+const $ = (id) => document.getElementById(id);
+
+// Asks once whether the server reviews games (an empty game is the cheapest question).
+export async function initReview(S) {
+  try {
+    await api('POST', '/v1/review', { rules: { m: 3, n: 3, k: 3 }, moves: [] });
+    S.caps.review = true;
+  } catch (e) {
+    S.caps.review = !(e instanceof ApiError && e.unsupported) && e instanceof ApiError;
+  }
+}
+
+export async function reviewGame(S, showMsg, render) {
+  const plies = S.cursor;
+  const gen = S.gen;
+  const body = {
+    rules: S.start.rules,
+    moves: S.entries.slice(0, plies).map((e) => e.move),
+    engine: analysisEngine(),
+  };
+  showMsg('controls-msg', 'Reviewing ' + plies + ' moves…', 'note');
+  try {
+    const resp = await api('POST', '/v1/review', body);
+    if (gen !== S.gen) return;
+    for (const m of resp.moves || []) {
+      if (S.entries[m.index]) S.entries[m.index].review = m;
+    }
+    S.review = { values: Array.isArray(resp.values) ? resp.values : null, plies };
+    $('review-summary').textContent = summaryText(resp);
+    $('review-summary').hidden = false;
+    $('controls-msg').hidden = true;
+    render();
+  } catch (e) {
+    if (gen !== S.gen) return;
+    if (e instanceof ApiError && e.unsupported && e.status !== 400) {
+      S.caps.review = false;
+      $('controls-msg').hidden = true;
+      render();
+      return;
+    }
+    showMsg('controls-msg', e);
+  }
+}
+
+// "x: 87% accuracy, 1 mistake · o: ..."
+function summaryText(resp) {
+  const parts = [];
+  for (const side of ['x', 'o']) {
+    const s = (resp.summary && resp.summary[side]) || {};
+    let text = side + ':';
+    if (typeof s.accuracy === 'number') {
+      const acc = s.accuracy <= 1 ? s.accuracy * 100 : s.accuracy;
+      text += ' ' + Math.round(acc) + '% accuracy';
+    }
+    const counts = {};
+    for (const m of resp.moves || []) {
+      if (m.player === side && m.class !== 'best' && m.class !== 'good') counts[m.class] = (counts[m.class] || 0) + 1;
+    }
+    const listed = Object.entries(counts).map(([c, n]) => n + ' ' + ((CLASS_MARK[c] || [c])[0]) + (n > 1 ? 's' : ''));
+    if (listed.length) text += ', ' + listed.join(', ');
+    parts.push(text);
+  }
+  return 'Review: ' + parts.join(' · ');
+}
+
+// x's expected result after each ply from the review, while the game is as reviewed.
+export function reviewSeries(S) {
+  const r = S.review;
+  if (!r || !r.values || r.values.length !== r.plies + 1) return null;
+  return r.values.concat(new Array(Math.max(0, S.entries.length - r.plies)).fill(null));
+}

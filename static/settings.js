@@ -1,0 +1,240 @@
+// The settings form (rules, who plays each side, the analysis engine) and the shareable
+// link: `/?rules=15,15,5&board=...&x=human&o=auto:7` holds the rules, the position and
+// the players, and opening it restores the game.
+
+import { api } from './api.js';
+
+const $ = (id) => document.getElementById(id);
+const HAND = ['block', 'remove', 'bomb'];
+
+export const PRESETS = {
+  ttt: { m: 3, n: 3, k: 3, overline: true, variant: 'free' },
+  444: { m: 4, n: 4, k: 4, overline: true, variant: 'free' },
+  774: { m: 7, n: 7, k: 4, overline: true, variant: 'free' },
+  free: { m: 15, n: 15, k: 5, overline: true, variant: 'free' },
+  exact: { m: 15, n: 15, k: 5, overline: false, variant: 'free' },
+  renju: { m: 15, n: 15, k: 5, overline: false, variant: 'renju' },
+  caro: { m: 15, n: 15, k: 5, overline: true, variant: 'caro' },
+  special: { m: 7, n: 7, k: 4, overline: true, variant: 'free', pieces: [1, 1, 1] },
+};
+
+function number(id) {
+  const v = $(id).value.trim();
+  if (v === '') return undefined;
+  const x = Number(v);
+  return Number.isFinite(x) ? x : v;
+}
+
+// The rules as the form says, in the API's shape (`variant` only when it is not free,
+// so that a server without variants still takes freestyle and exactly-five games).
+export function readRules() {
+  const hand = (side) => Object.fromEntries(HAND.map((p) => [p, number(side + '-' + p) ?? 0]));
+  const rules = {
+    m: number('rule-m'),
+    n: number('rule-n'),
+    k: number('rule-k'),
+    overline: $('rule-overline').checked,
+    pieces: { x: hand('x'), o: hand('o') },
+  };
+  const variant = $('rule-variant').value;
+  if (variant !== 'free') rules.variant = variant;
+  return rules;
+}
+
+export function writeRules(r) {
+  $('rule-m').value = r.m;
+  $('rule-n').value = r.n;
+  $('rule-k').value = r.k;
+  $('rule-overline').checked = r.overline !== false;
+  $('rule-variant').value = r.variant || 'free';
+  for (const side of ['x', 'o']) {
+    const hand = (r.pieces && r.pieces[side]) || {};
+    HAND.forEach((p, i) => {
+      $(side + '-' + p).value = Array.isArray(hand) ? hand[i] || 0 : hand[p] || 0;
+    });
+  }
+}
+
+export function applyPreset(name) {
+  const p = PRESETS[name];
+  if (!p) return false;
+  const pieces = p.pieces || [0, 0, 0];
+  writeRules({ ...p, pieces: { x: pieces, o: pieces } });
+  return true;
+}
+
+// The preset that matches the rules, else "custom".
+export function matchPreset(rules) {
+  const hand = (side) => HAND.map((p) => (rules.pieces && rules.pieces[side] && rules.pieces[side][p]) || 0);
+  for (const [name, p] of Object.entries(PRESETS)) {
+    const want = (p.pieces || [0, 0, 0]).join();
+    if (p.m === rules.m && p.n === rules.n && p.k === rules.k && (p.variant === (rules.variant || 'free'))
+      && (p.variant !== 'free' || p.overline === (rules.overline !== false))
+      && hand('x').join() === want && hand('o').join() === want) return name;
+  }
+  return 'custom';
+}
+
+export function isEngine(side) {
+  return $(side + '-who').value === 'engine';
+}
+
+// The engine parameters of a side's player: name, level 1..10 and a time budget.
+export function engineOf(side) {
+  return {
+    name: $(side + '-engine').value,
+    level: Number($(side + '-level').value),
+    time_ms: Number($(side + '-time').value),
+  };
+}
+
+export function analysisEngine() {
+  return { name: $('a-engine').value, time_ms: Number($('a-time').value) };
+}
+
+function playerParam(side) {
+  if (!isEngine(side)) return 'human';
+  const e = engineOf(side);
+  return e.name + ':' + e.level + ':' + e.time_ms;
+}
+
+function readPlayerParam(side, text) {
+  if (!text) return;
+  if (text === 'human') {
+    $(side + '-who').value = 'human';
+    return;
+  }
+  const [name, level, time] = text.split(':');
+  $(side + '-who').value = 'engine';
+  if (name) setSelect(side + '-engine', name.toLowerCase());
+  if (level) setSelect(side + '-level', level);
+  if (time) setSelect(side + '-time', time);
+}
+
+// Sets a select to `value`, adding the option when the list lacks it (a link may carry a
+// time the menu does not offer).
+function setSelect(id, value) {
+  const sel = $(id);
+  if (![...sel.options].some((o) => o.value === value)) {
+    const opt = document.createElement('option');
+    opt.value = value;
+    opt.textContent = value;
+    sel.append(opt);
+  }
+  sel.value = value;
+}
+
+// The link to the game: rules, position and players.
+export function shareLink(pos) {
+  const r = pos.rules;
+  const q = new URLSearchParams();
+  q.set('rules', r.m + ',' + r.n + ',' + r.k);
+  if (r.variant && r.variant !== 'free') q.set('variant', r.variant);
+  if (r.overline === false && !r.variant) q.set('exact', '1');
+  let special = false;
+  for (const side of ['x', 'o']) {
+    const h = (r.pieces && r.pieces[side]) || {};
+    const counts = HAND.map((p) => h[p] || 0);
+    if (counts.some((c) => c > 0)) {
+      q.set(side + 'p', counts.join(','));
+      special = true;
+    }
+  }
+  if (pos.board.some((row) => /[^.]/.test(row))) q.set('board', pos.board.join('/'));
+  if (special && pos.to_move) q.set('to', pos.to_move);
+  q.set('x', playerParam('x'));
+  q.set('o', playerParam('o'));
+  return location.origin + location.pathname + '?' + q.toString().replace(/%2F/g, '/').replace(/%2C/g, ',').replace(/%3A/g, ':');
+}
+
+// Reads a shared link into the form; returns the position to start from, or null when
+// the address carries no game.
+export function readLink(search) {
+  const q = new URLSearchParams(search);
+  const rules = q.get('rules');
+  if (!rules) return null;
+  const [m, n, k] = rules.split(',').map((s) => (s.trim() === '' ? undefined : Number(s)));
+  const pieces = {};
+  for (const side of ['x', 'o']) {
+    const counts = (q.get(side + 'p') || '0,0,0').split(',').map(Number);
+    pieces[side] = Object.fromEntries(HAND.map((p, i) => [p, counts[i] || 0]));
+  }
+  const variant = q.get('variant') || 'free';
+  writeRules({ m, n, k, overline: q.get('exact') !== '1' && variant !== 'renju', variant, pieces });
+  readPlayerParam('x', q.get('x'));
+  readPlayerParam('o', q.get('o'));
+  const board = q.get('board');
+  return { rules: readRules(), board: board ? board.split('/') : undefined, to_move: q.get('to') || undefined };
+}
+
+// ------------------------------------------------------------------ filling the form
+
+const PLAIN_ENGINE = {
+  auto: 'strongest',
+  perfect: 'exact, small boards',
+  minimax: 'looks ahead',
+  threat: 'reads threats',
+  priority: 'rules of thumb',
+  greedy: 'one move deep',
+  mcts: 'random play-outs',
+};
+
+// What each engine does, in plain words (the server's own descriptions, shown in the API
+// docs, name the techniques).
+const ABOUT_ENGINE = {
+  auto: 'Picks the strongest method for the position: solves it exactly when it can, otherwise reads forcing sequences of threats and looks ahead many moves.',
+  perfect: 'Plays every game out to the end, so its W/D/L labels are certain; on large boards it runs out of time and most cells stay unproven (use auto there).',
+  minimax: 'Looks a few moves ahead for both players and scores the lines each still has open.',
+  threat: 'Looks one move ahead: a cell is worth the lines it builds for the player and spoils for the opponent. Instant on any board.',
+  priority: 'Fixed rules of thumb: win, stop a win, extend a line, block one, stay near its own marks.',
+  greedy: 'Tries every piece on every cell one move ahead and takes the best-looking one. The weakest opponent.',
+  mcts: 'Plays many quick random games from each move and prefers the moves that win most often.',
+};
+
+
+export function fillSelects() {
+  for (const sel of document.querySelectorAll('.level-select')) {
+    for (let l = 10; l >= 1; l--) sel.append(new Option(l === 10 ? '10 (full strength)' : l === 1 ? '1 (weakest)' : String(l), String(l)));
+    sel.value = '7';
+  }
+  for (const sel of document.querySelectorAll('.time-select')) {
+    for (const ms of [100, 300, 1000, 3000]) sel.append(new Option(ms < 1000 ? ms / 1000 + ' s' : ms / 1000 + ' s', String(ms)));
+    sel.value = '300';
+  }
+}
+
+export async function loadEngines(onError) {
+  let list = [];
+  let preferred = 'auto';
+  try {
+    const data = await api('GET', '/v1/engines');
+    list = (data.engines || []).filter((e) => e && typeof e.name === 'string');
+    if (typeof data.default === 'string') preferred = data.default;
+  } catch (e) {
+    onError(e);
+  }
+  if (list.length === 0) list = [{ name: 'auto' }];
+  for (const sel of document.querySelectorAll('.engine-select')) {
+    sel.replaceChildren(...list.map((e) => {
+      const opt = new Option(e.name + (PLAIN_ENGINE[e.name] ? ' (' + PLAIN_ENGINE[e.name] + ')' : ''), e.name);
+      opt.title = ABOUT_ENGINE[e.name] || e.description || '';
+      return opt;
+    }));
+    sel.value = list.some((e) => e.name === preferred) ? preferred : list[0].name;
+  }
+  const info = () => {
+    const e = list.find((x) => x.name === $('a-engine').value);
+    $('engine-info').textContent = e ? ABOUT_ENGINE[e.name] || e.description || '' : '';
+  };
+  $('a-engine').addEventListener('change', info);
+  info();
+}
+
+// Rule variants: offered only when the server takes `rules.variant`.
+export async function probeVariants() {
+  try {
+    await api('POST', '/v1/state', { rules: { m: 15, n: 15, k: 5, variant: 'renju' } });
+  } catch (_) {
+    for (const opt of document.querySelectorAll('option[data-variant]')) opt.remove();
+  }
+}

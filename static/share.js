@@ -1,0 +1,34 @@
+// "Copy link", "Copy position as JSON" and "Copy as curl": the text goes to the clipboard
+// and into a box below the buttons, where it can be read and copied by hand too.
+
+import { requestShape } from './notation.js';
+import { analysisEngine, shareLink } from './settings.js';
+
+const $ = (id) => document.getElementById(id);
+
+async function copy(text, what, showMsg) {
+  const area = $('share-text');
+  area.value = text;
+  area.hidden = false;
+  area.select();
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(text);
+    copied = true;
+  } catch (_) {
+    copied = document.execCommand && document.execCommand('copy');
+  }
+  showMsg('share-msg', copied ? what + ' copied.' : 'Copy ' + what.toLowerCase() + ' from the box below.', 'note');
+}
+
+// Wires the three buttons; `position()` is the current position.
+export function wireSharing(position, showMsg) {
+  const body = () => ({ ...requestShape(position()), engine: analysisEngine() });
+  const curl = () => {
+    const json = JSON.stringify(body()).replace(/'/g, "'\\''");
+    return 'curl -s ' + location.origin + "/v1/suggest -H 'Content-Type: application/json' -d '" + json + "'";
+  };
+  $('btn-link').addEventListener('click', () => copy(shareLink(position()), 'The link', showMsg));
+  $('btn-json').addEventListener('click', () => copy(JSON.stringify(body(), null, 2), 'The position', showMsg));
+  $('btn-curl').addEventListener('click', () => copy(curl(), 'The curl command', showMsg));
+}
