@@ -31,6 +31,8 @@ pub enum Command {
     Arena(crate::arena::ArenaArgs),
     /// Make a balanced opening set for `arena --openings`, judged by an external engine.
     Openings(crate::arena::OpeningsArgs),
+    /// Judge the quiet moves of recorded arena games with an external engine (mean eval loss).
+    Judge(crate::arena::JudgeArgs),
     /// Speak the Gomocup (piskvork) protocol on stdin/stdout.
     Pbrain(crate::pbrain::PbrainArgs),
     /// Measure engine throughput offline (positions/s, nodes/s, µs per call).
@@ -163,6 +165,7 @@ pub fn run(cli: Cli) -> i32 {
         }
         Command::Arena(args) => crate::arena::main(args),
         Command::Openings(args) => crate::arena::openings_main(args),
+        Command::Judge(args) => crate::arena::judge_main(args),
         Command::Pbrain(args) => crate::pbrain::main(args),
         Command::Bench(args) => crate::bench::main(args),
         Command::Calibrate(args) => crate::calibrate::main(args),

@@ -11,7 +11,7 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 
 use crate::engine::{EngineKind, Limits};
-use crate::game::{splitmix64, Move, Piece, Position, Rules};
+use crate::game::{splitmix64, Position};
 
 /// One engine's replay: positions analysed, the digest, nodes and time.
 #[derive(Clone, Debug)]
@@ -28,49 +28,10 @@ pub struct ReplayRow {
 /// Reads every position of the recorded games in `text` (one game per line): the
 /// position before each move after the opening, skipping finished ones.
 pub fn positions(text: &str) -> Result<Vec<Position>, String> {
-    let mut out = Vec::new();
-    for (i, line) in text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-    {
-        let game: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1))?;
-        let r = &game["rules"];
-        let num = |v: &serde_json::Value| v.as_u64().ok_or(format!("line {}: bad rules", i + 1));
-        let rules = Rules::new(
-            num(&r["m"])?,
-            num(&r["n"])?,
-            num(&r["k"])?,
-            r["overline"].as_bool().unwrap_or(true),
-            Default::default(),
-        )
-        .map_err(|e| format!("line {}: {e}", i + 1))?;
-        let m = rules.m();
-        let parse = |v: &serde_json::Value| -> Result<Move, String> {
-            let (row, col) = (v["row"].as_u64(), v["col"].as_u64());
-            let piece = Piece::parse(v["piece"].as_str().unwrap_or("mark"));
-            match (row, col, piece) {
-                (Some(r), Some(c), Some(p)) => Ok(Move::new(r as usize * m + c as usize, p)),
-                _ => Err(format!("line {}: bad move {v}", i + 1)),
-            }
-        };
-        let mut p = Position::empty(&rules);
-        let list = |key: &str| game[key].as_array().cloned().unwrap_or_default();
-        for v in list("opening") {
-            p.try_play(parse(&v)?)
-                .map_err(|e| format!("line {}: {e}", i + 1))?;
-        }
-        for v in list("moves") {
-            if p.is_over() {
-                break;
-            }
-            out.push(p.clone());
-            p.try_play(parse(&v)?)
-                .map_err(|e| format!("line {}: {e}", i + 1))?;
-        }
-    }
-    Ok(out)
+    Ok(crate::arena::read_games(text)?
+        .iter()
+        .flat_map(|g| g.turns().into_iter().map(|t| t.position))
+        .collect())
 }
 
 /// Replays `positions` through `engine`, each with `nodes` nodes and the same seed.

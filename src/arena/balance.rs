@@ -21,7 +21,7 @@ use crate::game::{Hand, Move, Position, Rules, Symmetry};
 
 /// Judge failures (a crash, no answer within the turn and [`super::external::GRACE`])
 /// after which `kinrow openings` gives up; a single one only skips its candidate.
-const MAX_FAILURES: usize = 10;
+pub(super) const MAX_FAILURES: usize = 10;
 
 /// `kinrow openings` on the command line.
 #[derive(clap::Args, Debug)]
@@ -89,9 +89,18 @@ fn candidate(rng: &mut StdRng, rules: &Rules, stones: usize, radius: usize) -> V
     moves
 }
 
-/// The judge's evaluation of `moves` for the side to move, and its best reply; `None`
-/// when the judge failed or reported no evaluation.
-fn judge(
+/// The judge of `--judge`: `pbrain:PATH[:key=value]*`.
+pub(super) fn judge_spec(text: &str) -> Result<ExternalSpec, String> {
+    match text.strip_prefix("pbrain:") {
+        Some(rest) => ExternalSpec::parse(text, rest),
+        None => Err(format!("--judge: {text:?} is not pbrain:PATH")),
+    }
+}
+
+/// The judge's evaluation of `moves` for the side to move, and its best reply, from a
+/// fresh judge process; `None` when the game is over or the judge reported no
+/// evaluation.
+pub(super) fn judge(
     spec: &ExternalSpec,
     rules: &Rules,
     moves: &[Move],
@@ -141,10 +150,7 @@ fn balanced(
 
 /// Runs `kinrow openings`; returns the exit code.
 pub fn main(args: OpeningsArgs) -> i32 {
-    let spec = match args.judge.strip_prefix("pbrain:") {
-        Some(rest) => ExternalSpec::parse(&args.judge, rest),
-        None => Err(format!("--judge: {:?} is not pbrain:PATH", args.judge)),
-    };
+    let spec = judge_spec(&args.judge);
     let rules = Rules::new(args.size, args.size, 5, !args.exact, [Hand::default(); 2]);
     let (spec, rules) = match (spec, rules) {
         (Ok(s), Ok(r)) => (s, r),

@@ -24,12 +24,16 @@ use rand::SeedableRng;
 
 mod balance;
 mod external;
+mod judge;
 mod openings;
+mod record;
 mod summary;
 
 pub use balance::OpeningsArgs;
 pub use external::{Eval, ExternalEngine, ExternalSpec};
+pub use judge::{JudgeArgs, Judgement};
 pub use openings::*;
+pub use record::{read_games, RecordedGame, Turn};
 pub use summary::*;
 
 use crate::engine::{level, Engine, EngineKind, Limits, Parameter, SearchContext};
@@ -529,6 +533,11 @@ fn parse_config(args: &ArenaArgs) -> Result<ArenaConfig, String> {
 /// Runs `kinrow openings`; returns the exit code.
 pub fn openings_main(args: OpeningsArgs) -> i32 {
     balance::main(args)
+}
+
+/// Runs `kinrow judge`; returns the exit code.
+pub fn judge_main(args: JudgeArgs) -> i32 {
+    judge::main(args)
 }
 
 /// Runs `kinrow arena`; returns the exit code.
