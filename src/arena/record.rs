@@ -2,7 +2,7 @@
 //! the rules, the two contestants' labels, the opening and the moves played after it
 //! (each `{"row", "col", "piece"}`). Replays and the quiet-move judgement start here.
 
-use crate::game::{Move, Piece, Player, Position, Rules};
+use crate::game::{Move, Piece, Player, Position, Rules, Variant};
 
 /// One recorded game.
 #[derive(Clone, Debug, PartialEq)]
@@ -84,6 +84,12 @@ fn read_game(line: &str, number: usize) -> Result<RecordedGame, String> {
         Default::default(),
     )
     .map_err(|e| e.to_string())?;
+    // Games written before the variants carry none: they were free.
+    let variant = match r["variant"].as_str() {
+        None => Variant::Free,
+        Some(name) => Variant::parse(name).ok_or(format!("rules.variant {name:?} is unknown"))?,
+    };
+    let rules = rules.with_variant(variant).map_err(|e| e.to_string())?;
     let m = rules.m();
     let parse = |v: &serde_json::Value| -> Result<Move, String> {
         let (row, col) = (v["row"].as_u64(), v["col"].as_u64());
@@ -145,6 +151,20 @@ mod tests {
         assert_eq!(turns[1].position.ply(), 2);
         // The opening's single mark is x's, so o plays the first move after it.
         assert_eq!(g.label(turns[0].position.to_move()), "pbrain:/e");
+    }
+
+    #[test]
+    fn a_game_keeps_its_variant() {
+        let renju = GAME.replace(r#""k":4"#, r#""k":5"#).replace(
+            r#""overline":true"#,
+            r#""overline":false,"variant":"renju""#,
+        );
+        let games = read_games(&renju).unwrap();
+        assert_eq!(games[0].rules.variant(), Variant::Renju);
+        assert_eq!(read_games(GAME).unwrap()[0].rules.variant(), Variant::Free);
+        let unknown = GAME.replace(r#""overline":true"#, r#""variant":"gomoku""#);
+        let err = read_games(&unknown).unwrap_err();
+        assert!(err.contains("line 1") && err.contains("gomoku"), "{err}");
     }
 
     #[test]
