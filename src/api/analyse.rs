@@ -102,6 +102,29 @@ impl InfoDto {
     }
 }
 
+/// One event of a `text/event-stream` answer as a client's stream parser reads it (the
+/// per-event schema of `/v1/analyse` and the streamed `/v1/review`): its name, and its
+/// data, one line of JSON whose schema the name gives. It documents the stream; the
+/// server writes the events as text.
+#[derive(ToSchema)]
+#[schema(example = json!({"event": "info", "data": "{\"depth\":1,\"nodes\":12,\"elapsed_ms\":0.4,\"move\":{\"row\":1,\"col\":1,\"piece\":\"mark\"},\"value\":0.0,\"pv\":[{\"row\":1,\"col\":1,\"piece\":\"mark\"}]}"}))]
+pub struct StreamEvent {
+    /// `info` (data: `AnalysisInfo`, or a `ReviewedMove` in a review), `result` (data:
+    /// `SuggestResponse`, or `ReviewResponse`), or `error` (data: `ErrorBody`).
+    pub event: StreamEventName,
+    /// The event's JSON, on one line.
+    pub data: String,
+}
+
+/// The name of a stream event.
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+pub enum StreamEventName {
+    Info,
+    Result,
+    Error,
+}
+
 /// One Server-Sent Event: `event: name`, `data: json`, a blank line.
 pub fn event(name: &str, data: &impl Serialize) -> Bytes {
     let json = serde_json::to_string(data).unwrap_or_else(|e| {
@@ -136,8 +159,7 @@ pub fn event(name: &str, data: &impl Serialize) -> Bytes {
     )),
     responses(
         (status = 200, description = "A stream of Server-Sent Events: `event: info` (data: `AnalysisInfo`) any number of times, then `event: result` (data: `SuggestResponse`) once; or, when the search fails after the stream began, `event: error` (data: `ErrorBody`).",
-            content_type = "text/event-stream", body = String,
-            example = json!("event: info\ndata: {\"depth\":1,\"nodes\":12,\"elapsed_ms\":0.4,\"move\":{\"row\":1,\"col\":1,\"piece\":\"mark\"},\"value\":0.0,\"pv\":[{\"row\":1,\"col\":1,\"piece\":\"mark\"}]}\n\nevent: result\ndata: {\"move\":{\"row\":1,\"col\":1,\"piece\":\"mark\"},\"...\":\"...\"}\n\n")),
+            content_type = "text/event-stream", body = StreamEvent),
         (status = 400, description = "`invalid_json` or `invalid_request`", body = ErrorBody),
         (status = 413, description = "`payload_too_large`: the body is over 64 KiB", body = ErrorBody),
         (status = 415, description = "`unsupported_media_type`: the body is not application/json", body = ErrorBody),

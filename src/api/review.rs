@@ -18,7 +18,7 @@ use actix_web::{HttpRequest, HttpResponse};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-use super::analyse::{event, stream};
+use super::analyse::{event, stream, StreamEvent};
 use super::dto::MoveDto;
 use super::error::{ApiError, ErrorBody, ErrorCode};
 use super::extract::ApiJson;
@@ -120,7 +120,7 @@ fn replay(req: &ReviewRequest) -> Result<Game, ApiError> {
     responses(
         (status = 200, description = "Every move judged, a summary per player, the value series; with `Accept: text/event-stream`, a stream of `info` events (data: `ReviewedMove`) and one `result` event (data: `ReviewResponse`)", content(
             (ReviewResponse = "application/json"),
-            (String = "text/event-stream", example = json!("event: info\ndata: {\"index\":0,\"player\":\"x\",\"move\":{\"row\":1,\"col\":1,\"piece\":\"mark\"},\"...\":\"...\",\"class\":\"best\"}\n\nevent: result\ndata: {\"moves\":[\"...\"],\"summary\":{\"...\":\"...\"},\"values\":[0.0],\"stats\":{\"...\":\"...\"}}\n\n")),
+            (StreamEvent = "text/event-stream", example = json!({"event": "info", "data": "{\"index\":0,\"player\":\"x\",\"move\":{\"row\":1,\"col\":1,\"piece\":\"mark\"},\"class\":\"best\"}"})),
         )),
         (status = 400, description = "`invalid_json` or `invalid_request`", body = ErrorBody),
         (status = 413, description = "`payload_too_large`", body = ErrorBody),

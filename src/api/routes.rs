@@ -369,7 +369,7 @@ pub fn state_answer(req: &StateRequest) -> Result<StateResponse, ApiError> {
         (status = 400, description = "`invalid_json` or `invalid_request`", body = ErrorBody),
         (status = 413, description = "`payload_too_large`", body = ErrorBody),
         (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
-        (status = 422, description = "`invalid_board`, `invalid_rules`, `inconsistent_turn`, `game_over`, `illegal_move`; with `reply`: `unknown_engine` or `invalid_limits` (field `reply.*`)", body = ErrorBody),
+        (status = 422, description = "`invalid_board`, `invalid_rules`, `inconsistent_turn`, `game_over`, `illegal_move`, `forbidden_move` (renju: the reason is in the message); with `reply`: `unknown_engine` or `invalid_limits` (field `reply.*`)", body = ErrorBody),
         (status = 500, description = "`internal`: a bug, logged", body = ErrorBody),
         (status = 503, description = "`overloaded` (with `reply`): every search slot is taken, or the search overran its budget",
             body = ErrorBody, headers(("Retry-After" = u32, description = "Seconds to wait before retrying"))),
