@@ -16,6 +16,7 @@
 # Only loopback or your own test hosts: this is a load generator.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/server.sh
 
 URL=""
 DURATION=10
@@ -50,15 +51,7 @@ trap cleanup EXIT
 
 if [[ -z "$URL" ]]; then
   cargo build --release --quiet
-  KINROW_ADDR=127.0.0.1:0 RUST_LOG=warn,kinrow=info ./target/release/kinrow serve 2>"$WORK/server.log" &
-  SERVER_PID=$!
-  for _ in $(seq 100); do
-    PORT=$(sed -n 's/.*listening on http:\/\/[^:]*:\([0-9]*\).*/\1/p' "$WORK/server.log" | head -1)
-    [[ -n "$PORT" ]] && break
-    sleep 0.1
-  done
-  [[ -n "${PORT:-}" ]] || { echo "the server did not start:" >&2; cat "$WORK/server.log" >&2; exit 1; }
-  URL="http://127.0.0.1:$PORT"
+  start_server ./target/release/kinrow "$WORK/server.log"
 fi
 ENGINES=$(curl -fsS "$URL/v1/engines")
 has_engine() { grep -q "\"name\":\"$1\"" <<<"$ENGINES"; }

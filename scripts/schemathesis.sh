@@ -10,6 +10,7 @@
 # SCHEMATHESIS_MAX_EXAMPLES (default 60) bounds the examples per operation and phase.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/server.sh
 
 URL=""
 while [[ $# -gt 0 ]]; do
@@ -54,16 +55,7 @@ if [[ -z "$URL" ]]; then
   fi
   LOG=$(mktemp)
   # Short budgets keep the run fast; the time cap is part of the contract.
-  KINROW_ADDR=127.0.0.1:0 KINROW_MAX_TIME_MS=200 KINROW_DEFAULT_TIME_MS=50 RUST_LOG=warn,kinrow=info \
-    "$KINROW_BIN" serve 2>"$LOG" &
-  SERVER_PID=$!
-  for _ in $(seq 100); do
-    PORT=$(sed -n 's/.*listening on http:\/\/[^:]*:\([0-9]*\).*/\1/p' "$LOG" | head -1)
-    [[ -n "$PORT" ]] && break
-    sleep 0.1
-  done
-  [[ -n "${PORT:-}" ]] || { echo "the server did not start:" >&2; cat "$LOG" >&2; exit 1; }
-  URL="http://127.0.0.1:$PORT"
+  start_server "$KINROW_BIN" "$LOG" KINROW_MAX_TIME_MS=200 KINROW_DEFAULT_TIME_MS=50
 fi
 
 echo "--- schemathesis against $URL"

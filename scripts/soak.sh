@@ -13,6 +13,7 @@
 # Exit status 1 when the growth over the second half is 5% or more.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/server.sh
 
 DURATION=600
 INTERVAL=10
@@ -48,15 +49,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-KINROW_ADDR=127.0.0.1:0 RUST_LOG=warn,kinrow=info "$BIN" serve 2>"$WORK/server.log" &
-SERVER_PID=$!
-for _ in $(seq 100); do
-  PORT=$(sed -n 's/.*listening on http:\/\/[^:]*:\([0-9]*\).*/\1/p' "$WORK/server.log" | head -1)
-  [[ -n "$PORT" ]] && break
-  sleep 0.1
-done
-[[ -n "${PORT:-}" ]] || { echo "the server did not start:" >&2; cat "$WORK/server.log" >&2; exit 1; }
-URL="http://127.0.0.1:$PORT"
+start_server "$BIN" "$WORK/server.log"
 
 B15='["...............","...............","...............","...............","...............","......o........","......xx.......",".......xo......","........o......","...............","...............","...............","...............","...............","..............."]'
 PAD=$(head -c 60000 /dev/zero | tr '\0' ' ')
