@@ -83,6 +83,9 @@ pub enum Note {
     ThreatSpaceDefence,
     /// The same against a forced win by threats (VCT).
     ThreatSpaceDefenceVct,
+    /// The root's guard dropped the search's choice: the opponent had a proven forced
+    /// win by threats after it.
+    ThreatSpaceGuard,
     /// The last check changed the move (a win now, or an immediate loss stopped).
     SafetyCheck,
 }
@@ -106,6 +109,7 @@ impl Note {
             Note::ThreatSpaceWin => "threat-space win",
             Note::ThreatSpaceDefence => "threat-space defence",
             Note::ThreatSpaceDefenceVct => "threat-space defence (vct)",
+            Note::ThreatSpaceGuard => "threat-space guard",
             Note::SafetyCheck => "safety check",
         }
     }

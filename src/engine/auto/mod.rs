@@ -27,6 +27,7 @@
 //! (the check changed the move), e.g. `pattern search: perfect ran out, threat-space
 //! defence`.
 
+mod guard;
 mod order;
 mod pattern;
 mod search;

@@ -19,6 +19,7 @@
 use rand::rngs::StdRng;
 use rand::RngExt;
 
+use super::guard::{self, GUARD_SHARE};
 use super::search::{PatternSearch, RootMove, MATE};
 use crate::engine::root::{self, Choice, RootResults};
 use crate::engine::tss::{self, RootPlan, Tss, Verdict};
@@ -185,10 +186,19 @@ pub fn analyze(
     // A search by time starts from the last table `ctx` kept; one limited by nodes
     // starts empty, so that it gives the same answer whatever ran before it.
     let keep = budget.node_limit().is_none();
-    let mut s = if keep {
-        PatternSearch::keeping_table(position, budget.rest(), 1 << 18, ctx.kept())
+    let (mut roots, mut proven) = root_moves(position, &plan, &hardest, &scored, opening);
+    // In a quiet position the guard checks the search's choice afterwards: the search
+    // leaves it its share of the time.
+    let guarding = matches!(plan, RootPlan::Quiet) && roots.len() > 1;
+    let clock = if guarding {
+        budget.rest().share(1.0 - GUARD_SHARE)
     } else {
-        PatternSearch::new(position, budget.rest(), 1 << 18)
+        budget.rest()
+    };
+    let mut s = if keep {
+        PatternSearch::keeping_table(position, clock, 1 << 18, ctx.kept())
+    } else {
+        PatternSearch::new(position, clock, 1 << 18)
     };
 
     note = match &plan {
@@ -196,7 +206,6 @@ pub fn analyze(
         RootPlan::Defend { .. } => note.or(Some(Note::ThreatSpaceDefence)),
         RootPlan::Quiet => note,
     };
-    let (mut roots, proven) = root_moves(position, &plan, &hardest, &scored, opening);
     let max_depth = if opening {
         1
     } else {
@@ -208,6 +217,30 @@ pub fn analyze(
         s.iterate(&mut roots, max_depth)
     };
     budget.charge(s.clock.nodes);
+    let mut lost: Vec<(Move, u32)> = match &plan {
+        RootPlan::Defend { lost, .. } => lost.clone(),
+        _ => Vec::new(),
+    };
+    if guarding && completed > 0 {
+        let found = guard::check(position, &roots, budget.rest());
+        budget.charge(found.nodes);
+        if !found.refuted.is_empty() {
+            note = note.or(Some(Note::ThreatSpaceGuard));
+        }
+        if found.refuted.len() < roots.len() {
+            // The refuted moves are proven losses: they go with the other proofs, last.
+            roots.retain(|r| found.refuted.iter().all(|&(c, _)| c != r.cell));
+            proven.extend(found.refuted.iter().map(|&(c, p)| (c, Outcome::Loss, p)));
+        } else {
+            // Every move fell: the search's choice stands, its moves shown as lost.
+            lost.extend(
+                found
+                    .refuted
+                    .iter()
+                    .map(|&(c, p)| (Move::mark(c as usize), p)),
+            );
+        }
+    }
     // The lines of the best roots (the chosen move's, and more with multipv), read from
     // the table before it goes back to the context.
     let lines: Vec<Vec<Move>> = roots
@@ -219,14 +252,10 @@ pub fn analyze(
         s.leave_table(ctx.kept());
     }
 
-    let lost: &[(Move, u32)] = match &plan {
-        RootPlan::Defend { lost, .. } => lost,
-        _ => &[],
-    };
     // Among equal values the search's own order decides (it ranks by the deepest
     // iteration, then by the ordering score); the RNG is not needed here.
     let _ = rng.random::<u32>();
-    let moves = rank_moves(position, &proven, &roots, lost, &scored);
+    let moves = rank_moves(position, &proven, &roots, &lost, &scored);
     let results = RootResults {
         choice: Choice::InOrder,
         line_after: Box::new(|mv| match &plan {
