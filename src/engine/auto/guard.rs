@@ -1,18 +1,20 @@
-//! The root's guard: a last look at the moves the pattern search prefers, for a forced
-//! win of the opponent that the alpha-beta's horizon hides.
+//! The root's guard: the moves the pattern search prefers are checked for a forced win
+//! of the opponent that the alpha-beta's horizon hides.
 //!
 //! The alpha-beta reads a few plies and a short VCF at its leaves; a win by a chain of
 //! quiet threats (threes) that starts after the chosen move lies beyond it. The root's
 //! threat-space search only asks what the opponent could force if the side to move
-//! passed, not after the move it is about to play. So, once the search has ranked its
-//! root moves, the guard takes them best first and asks the threat-space search
+//! passed, not after the move it is about to play. So the search and the guard take
+//! turns ([`search`]): the search runs on most of what is left of the time, then the
+//! guard takes the root moves best first and asks the threat-space search
 //! ([`Tss::vct_after`]) whether the opponent has a VCT of up to [`GUARD_DEPTH`] quiet
 //! threats after each. A proof (valid against every defence) drops the move; the first
-//! move with no proof within its slice of time is played. When every move the guard
-//! looked at is proven lost, the search's own choice stands: the opponent may not find
+//! move with no proof within its slice of time holds, and the search goes on with the
+//! time the guard did not use (its table makes the early depths cheap), until the time
+//! runs out. When every root move falls, the last one stands: the opponent may not find
 //! the win.
 
-use super::search::{RootMove, MATE};
+use super::search::{PatternSearch, RootMove, MATE};
 use crate::engine::tss::{Tss, Verdict};
 use crate::engine::Budget;
 use crate::game::{Move, Position};
@@ -21,49 +23,97 @@ use crate::game::{Move, Position};
 /// threat-space search proves wins of up to 8 quiet threats for the side to move; the
 /// guard stays a little shorter, since it runs once per move it checks.
 pub const GUARD_DEPTH: u32 = 6;
-/// The share of the pattern search's time kept back for the guard.
-pub const GUARD_SHARE: f64 = 0.25;
+/// The share of what is left of the time that the guard keeps back from each turn of
+/// the search.
+const GUARD_SHARE: f64 = 0.25;
 /// The share of what is left of the guard's time that one move's check may use: the
 /// first check gets most of it, and a move that falls leaves time for the next.
 const CHECK_SLICE: f64 = 0.6;
-/// Root moves checked at most.
+/// Root moves checked at most in one turn.
 const MAX_CHECKS: usize = 6;
+/// Turns of search and guard at most.
+const TURNS: usize = 3;
 
 /// What the guard found: the root moves proven lost (cell, plies to the opponent's
-/// win counted from the position before the move), best first by the search's order,
-/// and the threat-space nodes it visited.
+/// win counted from the position before the move), in the order found.
 #[derive(Debug, Default)]
 pub struct Findings {
     pub refuted: Vec<(u16, u32)>,
-    pub nodes: u64,
+    /// The deepest iteration the search completed.
+    pub completed: u32,
 }
 
-/// Checks `roots` (best first) after the pattern search on `position`, within `clock`.
-/// Stops at the first move that holds (no proof within its slice), at a move the
-/// search already values as a win or a loss (the guard adds nothing there), after
-/// [`MAX_CHECKS`] moves, or when the clock runs out.
-pub fn check(position: &Position, roots: &[RootMove], mut clock: Budget) -> Findings {
+/// Runs the pattern search `s` over `roots` (at most `max_depth` plies) within
+/// `budget`, in turns with the guard (see the module's text). Refuted moves leave
+/// `roots`, but for the last one. The nodes of both are charged to `budget`.
+pub fn search(
+    position: &Position,
+    s: &mut PatternSearch,
+    roots: &mut Vec<RootMove>,
+    max_depth: u32,
+    budget: &mut Budget,
+) -> Findings {
     let mut found = Findings::default();
-    if roots.len() < 2 {
-        return found;
-    }
-    let mut tss = Tss::new(position, clock.share(0.0));
-    for r in roots.iter().take(MAX_CHECKS) {
-        if r.value >= MATE || r.value <= -MATE || clock.expired() {
+    let mut tss = Tss::new(position, budget.share(0.0));
+    let mut held: Vec<u16> = Vec::new();
+    let start = budget.remaining();
+    for _ in 0..TURNS {
+        s.set_clock(budget.rest().share(1.0 - GUARD_SHARE));
+        found.completed = found.completed.max(s.iterate(roots, max_depth));
+        budget.charge(s.clock.nodes);
+        let before = tss.nodes();
+        check(
+            &mut tss,
+            roots,
+            &mut held,
+            &mut found.refuted,
+            budget.rest(),
+        );
+        budget.charge(tss.nodes() - before);
+        let done = found.completed >= max_depth || budget.expired();
+        if done || budget.remaining() < start / 8 {
             break;
         }
+    }
+    found
+}
+
+/// Checks `roots` best first, within `clock`: a move refuted goes to `refuted` and
+/// leaves `roots` (but for the last one). Stops at the first move that holds (no proof
+/// within its slice, or checked and held before: `held`), at a move the search values
+/// as a win or a loss (the guard adds nothing there), after [`MAX_CHECKS`] moves, or
+/// when the clock runs out.
+fn check(
+    tss: &mut Tss,
+    roots: &mut Vec<RootMove>,
+    held: &mut Vec<u16>,
+    refuted: &mut Vec<(u16, u32)>,
+    mut clock: Budget,
+) {
+    for _ in 0..MAX_CHECKS {
+        let Some(&r) = roots.first() else { return };
+        if held.contains(&r.cell) || r.value >= MATE || r.value <= -MATE || clock.expired() {
+            return;
+        }
         let before = tss.nodes();
-        let slice = clock.rest().share(CHECK_SLICE);
-        tss.set_clock(slice);
+        tss.set_clock(clock.rest().share(CHECK_SLICE));
         let verdict = tss.vct_after(Move::mark(r.cell as usize), GUARD_DEPTH);
         clock.charge(tss.nodes() - before);
         match verdict {
-            Verdict::Win(proof) => found.refuted.push((r.cell, proof.plies() + 1)),
-            _ => break,
+            Verdict::Win(proof) => {
+                refuted.push((r.cell, proof.plies() + 1));
+                if roots.len() == 1 {
+                    return;
+                }
+                roots.remove(0);
+            }
+            Verdict::OutOfTime => return,
+            _ => {
+                held.push(r.cell);
+                return;
+            }
         }
     }
-    found.nodes = tss.nodes();
-    found
 }
 
 #[cfg(test)]
@@ -103,56 +153,67 @@ mod tests {
         Position::from_cells(&rules, parse_board(&rows, 15, 15).unwrap(), None).unwrap()
     }
 
+    /// Runs [`check`] over `roots` with `time`: the refuted moves, the roots left, and
+    /// the moves that held.
+    fn run(roots: &[RootMove], time: Duration) -> (Vec<(u16, u32)>, Vec<u16>, Vec<u16>) {
+        let p = position();
+        let mut tss = Tss::new(&p, Budget::with_time(time));
+        let mut roots = roots.to_vec();
+        let (mut held, mut refuted) = (Vec::new(), Vec::new());
+        check(
+            &mut tss,
+            &mut roots,
+            &mut held,
+            &mut refuted,
+            Budget::with_time(time),
+        );
+        let left = roots.iter().map(|r| r.cell).collect();
+        (refuted, left, held)
+    }
+
+    const FAR: usize = 14 * 15 + 14;
+    const BLOCK: usize = 7 * 15 + 7;
+
     #[test]
     fn a_move_that_allows_a_forced_win_is_dropped_and_the_next_that_holds_is_kept() {
-        let p = position();
-        let far = 14 * 15 + 14;
-        let block = 7 * 15 + 7;
-        let found = check(
-            &p,
-            &[root(far), root(block), root(0)],
-            Budget::with_time(Duration::from_secs(5)),
-        );
-        assert_eq!(found.refuted.len(), 1, "{found:?}");
-        assert_eq!(found.refuted[0].0 as usize, far);
-        assert!(found.refuted[0].1 >= 3);
-        assert!(found.nodes > 0);
+        let (refuted, left, held) = run(&[root(FAR), root(BLOCK), root(0)], Duration::from_secs(5));
+        assert_eq!(refuted.len(), 1, "{refuted:?}");
+        assert_eq!(refuted[0].0 as usize, FAR);
+        // x's open four, o's reply, x's five: three plies after o's move.
+        assert_eq!(refuted[0].1, 4);
+        assert_eq!(left, [BLOCK as u16, 0]);
+        assert_eq!(held, [BLOCK as u16]);
     }
 
     #[test]
     fn a_holding_first_move_ends_the_check() {
-        let p = position();
-        let block = 7 * 15 + 7;
-        let far = 14 * 15 + 14;
-        let found = check(
-            &p,
-            &[root(block), root(far)],
-            Budget::with_time(Duration::from_secs(5)),
-        );
-        assert!(found.refuted.is_empty(), "{found:?}");
+        let (refuted, left, held) = run(&[root(BLOCK), root(FAR)], Duration::from_secs(5));
+        assert!(refuted.is_empty(), "{refuted:?}");
+        assert_eq!(left, [BLOCK as u16, FAR as u16]);
+        assert_eq!(held, [BLOCK as u16]);
+    }
+
+    #[test]
+    fn the_last_move_stays_even_when_it_falls() {
+        let (refuted, left, _) = run(&[root(FAR)], Duration::from_secs(5));
+        assert_eq!(refuted.len(), 1);
+        assert_eq!(left, [FAR as u16]);
     }
 
     #[test]
     fn without_time_nothing_is_checked() {
-        let p = position();
-        let far = 14 * 15 + 14;
-        let found = check(&p, &[root(far), root(0)], Budget::with_time(Duration::ZERO));
-        assert!(found.refuted.is_empty());
+        let (refuted, left, held) = run(&[root(FAR), root(0)], Duration::ZERO);
+        assert!(refuted.is_empty() && held.is_empty());
+        assert_eq!(left.len(), 2);
     }
 
     #[test]
     fn a_move_the_search_values_as_a_win_is_not_checked() {
-        let p = position();
-        let far = 14 * 15 + 14;
         let win = RootMove {
-            cell: far as u16,
+            cell: FAR as u16,
             value: MATE + 3,
         };
-        let found = check(
-            &p,
-            &[win, root(0)],
-            Budget::with_time(Duration::from_secs(5)),
-        );
-        assert!(found.refuted.is_empty());
+        let (refuted, _, held) = run(&[win, root(0)], Duration::from_secs(5));
+        assert!(refuted.is_empty() && held.is_empty());
     }
 }

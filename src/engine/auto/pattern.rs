@@ -19,7 +19,7 @@
 use rand::rngs::StdRng;
 use rand::RngExt;
 
-use super::guard::{self, GUARD_SHARE};
+use super::guard;
 use super::search::{PatternSearch, RootMove, MATE};
 use crate::engine::root::{self, Choice, RootResults};
 use crate::engine::tss::{self, RootPlan, Tss, Verdict};
@@ -187,18 +187,12 @@ pub fn analyze(
     // starts empty, so that it gives the same answer whatever ran before it.
     let keep = budget.node_limit().is_none();
     let (mut roots, mut proven) = root_moves(position, &plan, &hardest, &scored, opening);
-    // In a quiet position the guard checks the search's choice afterwards: the search
-    // leaves it its share of the time.
+    // In a quiet position the search takes turns with the root's guard.
     let guarding = matches!(plan, RootPlan::Quiet) && roots.len() > 1;
-    let clock = if guarding {
-        budget.rest().share(1.0 - GUARD_SHARE)
-    } else {
-        budget.rest()
-    };
     let mut s = if keep {
-        PatternSearch::keeping_table(position, clock, 1 << 18, ctx.kept())
+        PatternSearch::keeping_table(position, budget.rest(), 1 << 18, ctx.kept())
     } else {
-        PatternSearch::new(position, clock, 1 << 18)
+        PatternSearch::new(position, budget.rest(), 1 << 18)
     };
 
     note = match &plan {
@@ -211,36 +205,31 @@ pub fn analyze(
     } else {
         depth.unwrap_or(64).clamp(1, 64)
     };
-    let completed = if roots.is_empty() {
-        0
-    } else {
-        s.iterate(&mut roots, max_depth)
-    };
-    budget.charge(s.clock.nodes);
     let mut lost: Vec<(Move, u32)> = match &plan {
         RootPlan::Defend { lost, .. } => lost.clone(),
         _ => Vec::new(),
     };
-    if guarding && completed > 0 {
-        let found = guard::check(position, &roots, budget.rest());
-        budget.charge(found.nodes);
+    let completed = if roots.is_empty() {
+        0
+    } else if guarding {
+        let found = guard::search(position, &mut s, &mut roots, max_depth, budget);
         if !found.refuted.is_empty() {
             note = note.or(Some(Note::ThreatSpaceGuard));
         }
-        if found.refuted.len() < roots.len() {
-            // The refuted moves are proven losses: they go with the other proofs, last.
-            roots.retain(|r| found.refuted.iter().all(|&(c, _)| c != r.cell));
-            proven.extend(found.refuted.iter().map(|&(c, p)| (c, Outcome::Loss, p)));
-        } else {
-            // Every move fell: the search's choice stands, its moves shown as lost.
-            lost.extend(
-                found
-                    .refuted
-                    .iter()
-                    .map(|&(c, p)| (Move::mark(c as usize), p)),
-            );
+        for &(c, plies) in &found.refuted {
+            if roots.iter().any(|r| r.cell == c) {
+                // Every move fell, this one last: it is played, shown as lost.
+                lost.push((Move::mark(c as usize), plies));
+            } else {
+                proven.push((c, Outcome::Loss, plies));
+            }
         }
-    }
+        found.completed
+    } else {
+        let completed = s.iterate(&mut roots, max_depth);
+        budget.charge(s.clock.nodes);
+        completed
+    };
     // The lines of the best roots (the chosen move's, and more with multipv), read from
     // the table before it goes back to the context.
     let lines: Vec<Vec<Move>> = roots

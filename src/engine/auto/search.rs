@@ -169,6 +169,13 @@ impl PatternSearch {
         PatternSearch::with_table(position, clock, tt)
     }
 
+    /// Goes on with a fresh `clock` (the leaves' VCFs follow it too); the table, killers
+    /// and history are kept.
+    pub fn set_clock(&mut self, clock: Budget) {
+        self.solver.clock = clock.detached();
+        self.clock = clock;
+    }
+
     /// Leaves this search's table in `kept` for the next search.
     pub fn leave_table(&mut self, kept: &mut KeptTable) {
         let key = self.solver.board.geometry().key();
