@@ -60,6 +60,9 @@ pub struct Config {
     pub admission_floor_percent: u32,
     /// ... and at least this much (at most half the budget).
     pub admission_floor_min: Duration,
+    /// Cap on `engine.threads`: a search may use this many threads (`auto`'s pattern
+    /// search); a larger request is cut to it.
+    pub max_threads: usize,
 }
 
 impl Default for Config {
@@ -80,6 +83,7 @@ impl Default for Config {
             max_connections_per_worker: 1024,
             admission_floor_percent: 20,
             admission_floor_min: Duration::from_millis(20),
+            max_threads: 1,
         }
     }
 }
@@ -143,6 +147,11 @@ pub struct ServeArgs {
     /// ... or less than this many milliseconds (at most half of a short budget) [default: 20].
     #[arg(long, env = "KINROW_ADMISSION_FLOOR_MS")]
     pub admission_floor_ms: Option<u64>,
+    /// Cap on engine.threads, the threads of one search (auto's pattern search); a larger
+    /// request is cut to it. Up to max-concurrent-searches x max-threads search threads
+    /// run at once [default: 1].
+    #[arg(long, env = "KINROW_MAX_THREADS")]
+    pub max_threads: Option<usize>,
 }
 
 impl ServeArgs {
@@ -189,6 +198,7 @@ impl ServeArgs {
                     .unwrap_or(d.max_connections_per_worker),
             )?,
             admission_floor_percent,
+            max_threads: nonzero("max-threads", self.max_threads.unwrap_or(d.max_threads))?,
             admission_floor_min: self
                 .admission_floor_ms
                 .map_or(d.admission_floor_min, Duration::from_millis),

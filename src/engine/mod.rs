@@ -57,6 +57,9 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// `perfect` only: probability of overlooking each branch at every node.
     pub mistake_probability: f64,
+    /// Threads of `auto`'s pattern search (at least 1; the other engines and paths run
+    /// on one).
+    pub threads: usize,
 }
 
 impl Default for Limits {
@@ -66,6 +69,7 @@ impl Default for Limits {
             depth: None,
             nodes: None,
             mistake_probability: 0.0,
+            threads: 1,
         }
     }
 }
@@ -146,7 +150,7 @@ pub struct MoveEval {
 }
 
 /// What a search did.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SearchStats {
     /// Positions visited (playouts for `mcts`).
     pub nodes: u64,
@@ -158,6 +162,22 @@ pub struct SearchStats {
     /// Which way the search went (`auto`'s route, what decided the root); shown as
     /// e.g. `"pattern search: threat-space defence"`.
     pub path: Option<SearchPath>,
+    /// The threads the search ran on (more than 1 only where `auto`'s pattern search
+    /// ran on several, [`Limits::threads`]).
+    pub threads: u32,
+}
+
+impl Default for SearchStats {
+    fn default() -> SearchStats {
+        SearchStats {
+            nodes: 0,
+            depth: 0,
+            elapsed: Duration::ZERO,
+            complete: false,
+            path: None,
+            threads: 1,
+        }
+    }
 }
 
 /// An engine's answer for one position.
@@ -262,6 +282,8 @@ pub enum Parameter {
     Level,
     /// How many best moves come with their own line ([`progress`]).
     Multipv,
+    /// Threads of `auto`'s pattern search ([`Limits::threads`]).
+    Threads,
 }
 
 impl Parameter {
@@ -275,6 +297,7 @@ impl Parameter {
             Parameter::Seed => "seed",
             Parameter::Level => "level",
             Parameter::Multipv => "multipv",
+            Parameter::Threads => "threads",
         }
     }
 }
@@ -339,7 +362,8 @@ impl EngineKind {
     pub fn parameters(self) -> &'static [Parameter] {
         use Parameter::*;
         match self {
-            EngineKind::Auto | EngineKind::Minimax => &[TimeMs, Depth, Nodes, Seed, Level, Multipv],
+            EngineKind::Auto => &[TimeMs, Depth, Nodes, Seed, Level, Multipv, Threads],
+            EngineKind::Minimax => &[TimeMs, Depth, Nodes, Seed, Level, Multipv],
             EngineKind::Perfect => &[TimeMs, Nodes, MistakeProbability, Seed, Level, Multipv],
             EngineKind::Mcts => &[TimeMs, Nodes, Seed, Level, Multipv],
             EngineKind::Threat | EngineKind::Priority | EngineKind::Greedy => {

@@ -94,7 +94,13 @@ impl Engine for Auto {
         let mut rest = budget.rest();
         let (mut analysis, base) = if pattern::applies(position) {
             (
-                pattern::analyze(position, limits.depth, &mut rest, ctx, rng),
+                pattern::analyze(
+                    position,
+                    (limits.depth, limits.threads),
+                    &mut rest,
+                    ctx,
+                    rng,
+                ),
                 Route::PatternSearch,
             )
         } else {

@@ -151,11 +151,11 @@ fn defend_vct(
     (plan, hardest, t.nodes())
 }
 
-/// Analyses `position` on the pattern path within `budget` (at most `depth` plies),
-/// starting a search by time from the table `ctx` kept.
+/// Analyses `position` on the pattern path within `budget` (at most `depth` plies, the
+/// alpha-beta on `threads` threads), starting a search by time from the table `ctx` kept.
 pub fn analyze(
     position: &Position,
-    depth: Option<u32>,
+    (depth, threads): (Option<u32>, usize),
     budget: &mut Budget,
     ctx: &mut SearchContext,
     rng: &mut StdRng,
@@ -202,12 +202,13 @@ pub fn analyze(
     } else {
         depth.unwrap_or(64).clamp(1, 64)
     };
-    let completed = if roots.is_empty() {
-        0
+    let (completed, helpers) = if roots.is_empty() {
+        (0, 0)
     } else {
-        s.iterate(&mut roots, max_depth)
+        s.iterate_threads(position, &mut roots, max_depth, threads)
     };
-    budget.charge(s.clock.nodes);
+    let ran = if roots.is_empty() { 1 } else { threads.max(1) };
+    budget.charge(s.clock.nodes + helpers);
     // The lines of the best roots (the chosen move's, and more with multipv), read from
     // the table before it goes back to the context.
     let lines: Vec<Vec<Move>> = roots
@@ -242,7 +243,9 @@ pub fn analyze(
         }),
         ..RootResults::new(moves, completed, matches!(plan, RootPlan::Win(_)))
     };
-    root::finish(position, results, budget, rng)
+    let mut analysis = root::finish(position, results, budget, rng);
+    analysis.stats.threads = ran as u32;
+    analysis
 }
 
 /// Every empty cell's evaluation, best first: the proofs (wins first, losses last), the
