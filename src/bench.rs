@@ -137,6 +137,9 @@ pub struct BenchArgs {
     /// Node budget of one call (engines that count nodes stop there).
     #[arg(long)]
     pub nodes: Option<u64>,
+    /// Threads of `auto`'s pattern search in each call (`engine.threads`).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
     /// Measuring window per engine and board, in milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub window_ms: u64,
@@ -195,6 +198,7 @@ pub fn main(args: BenchArgs) -> i32 {
     let limits = Limits {
         time: Duration::from_millis(args.time_ms),
         nodes: args.nodes,
+        threads: args.threads.max(1),
         ..Limits::default()
     };
     let window = Duration::from_millis(args.window_ms);
@@ -217,11 +221,12 @@ pub fn main(args: BenchArgs) -> i32 {
         }
     }
     crate::output::print_line(&format!(
-        "per-call budget {} ms{}, window {} ms, {} positions per board\n",
+        "per-call budget {} ms{}, {} thread(s), window {} ms, {} positions per board\n",
         args.time_ms,
         args.nodes
             .map(|n| format!(", {n} nodes"))
             .unwrap_or_default(),
+        args.threads.max(1),
         args.window_ms,
         args.positions
     ));

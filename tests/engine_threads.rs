@@ -87,3 +87,128 @@ fn one_thread_is_the_search_before_threads() {
     println!("{now:#018x?}");
     assert_eq!(now, BEFORE);
 }
+
+fn position(rows: &[&str]) -> Position {
+    Position::new(&Rules::mnk(15, 15, 5).unwrap(), Some(rows), None).unwrap()
+}
+
+/// A 15x15 middle game where no side has a forced win: the pattern search decides.
+fn middle_game() -> Position {
+    position(&[
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "......o........",
+        ".....xxo.......",
+        "......xo.......",
+        ".....ox.x......",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+    ])
+}
+
+fn threaded(threads: usize, nodes: Option<u64>, ms: u64) -> Limits {
+    Limits {
+        time: Duration::from_millis(ms),
+        nodes,
+        threads,
+        ..Limits::default()
+    }
+}
+
+/// Two threads play a win now, and stop the opponent's five, like one thread.
+#[test]
+fn two_threads_win_now_and_stop_a_loss_now() {
+    // x to move: five at (7,2) or (7,7).
+    let win = position(&[
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...xxxx........",
+        "...ooo.........",
+        ".........o.....",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+    ]);
+    // x to move: o makes five at (7,7) unless x takes it.
+    let block = position(&[
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "..xoooo........",
+        "...............",
+        ".........x.....",
+        "..........x....",
+        "............x..",
+        "...............",
+        "...............",
+        "...............",
+    ]);
+    for seed in 0..3 {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let a = EngineKind::Auto
+            .build()
+            .analyze(&win, &threaded(2, None, 300), &mut rng);
+        assert!([7 * 15 + 2, 7 * 15 + 7].contains(&a.best.cell()), "{:?}", a.best);
+        let a = EngineKind::Auto
+            .build()
+            .analyze(&block, &threaded(2, None, 300), &mut rng);
+        assert_eq!(a.best.cell(), 7 * 15 + 7, "{:?}", a.stats.path);
+    }
+}
+
+/// A node limit is a total for all threads: each may pass it by the plies on its stack
+/// when it stops, and they leave at most a chunk each unspent. `stats.threads` says two
+/// threads ran, and the path is the pattern search.
+#[test]
+fn a_node_limit_holds_across_threads() {
+    const STACK: u64 = 96;
+    for n in [5_000, 40_000] {
+        let a = EngineKind::Auto.build().analyze(
+            &middle_game(),
+            &threaded(2, Some(n), 60_000),
+            &mut StdRng::seed_from_u64(3),
+        );
+        assert_eq!(a.stats.threads, 2);
+        assert_eq!(a.stats.path.as_ref().and_then(|p| p.route), Some(Route::PatternSearch));
+        assert!(
+            a.stats.nodes <= n + 2 * STACK && a.stats.nodes + 2 * 256 >= n,
+            "{} nodes with a limit of {n}",
+            a.stats.nodes
+        );
+    }
+}
+
+/// One thread says so; the other engines run on one thread whatever they are given.
+#[test]
+fn stats_threads_says_what_ran() {
+    let p = middle_game();
+    let mut rng = StdRng::seed_from_u64(1);
+    let one = EngineKind::Auto
+        .build()
+        .analyze(&p, &threaded(1, Some(5_000), 60_000), &mut rng);
+    assert_eq!(one.stats.threads, 1);
+    for kind in [EngineKind::Minimax, EngineKind::Mcts, EngineKind::Threat] {
+        let a = kind
+            .build()
+            .analyze(&p, &threaded(2, Some(2_000), 60_000), &mut rng);
+        assert_eq!(a.stats.threads, 1, "{}", kind.name());
+    }
+}

@@ -413,6 +413,39 @@ mod tests {
         assert_eq!(Budget::with_time(Duration::from_secs(1)).lines(), 1);
     }
 
+    /// A pooled budget and its helper share one node limit: together they count exactly
+    /// it (each stops when the pool has nothing left for it), and a helper stops within
+    /// 256 nodes of its stop flag. Without a node limit there is no pool.
+    #[test]
+    fn pooled_threads_share_one_node_limit() {
+        let mut main = nodes(1000);
+        main.pool_nodes();
+        let stop = Arc::new(Watch::new(1));
+        let mut helper = main.helper(Arc::clone(&stop));
+        loop {
+            let a = main.stopped() || main.tick();
+            let b = helper.stopped() || helper.tick();
+            if a && b {
+                break;
+            }
+        }
+        assert_eq!(main.nodes + helper.nodes, 1000);
+        assert!(main.nodes > POOL_CHUNK && helper.nodes > POOL_CHUNK);
+
+        let mut timed = Budget::with_time(Duration::from_secs(60));
+        timed.pool_nodes();
+        stop.stop();
+        let mut helper = timed.helper(Arc::clone(&stop));
+        assert_eq!(helper.node_limit(), None);
+        assert!(helper.tick(), "the flag was raised before it started");
+        let stop = Arc::new(Watch::new(1));
+        let mut helper = timed.helper(Arc::clone(&stop));
+        assert!(!helper.tick());
+        stop.stop();
+        let ticks = (0..1000).take_while(|_| !helper.tick()).count();
+        assert!(ticks < 256, "{ticks}");
+    }
+
     #[test]
     fn a_budget_stops_at_its_node_limit_and_stays_stopped() {
         let mut b = nodes(3);

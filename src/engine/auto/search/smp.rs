@@ -147,3 +147,107 @@ impl PatternSearch {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::engine::budget::POOL_CHUNK;
+    use crate::engine::{Budget, Limits};
+    use crate::game::Rules;
+
+    fn position(rows: &[&str]) -> Position {
+        Position::new(&Rules::mnk(15, 15, 5).unwrap(), Some(rows), None).unwrap()
+    }
+
+    /// The best 24 cells by the ordering, rotated so that `last` (if given) comes last.
+    fn roots(p: &Position, last: Option<usize>) -> Vec<RootMove> {
+        let mut scored = Vec::new();
+        PatternSearch::new(p, Budget::with_time(Duration::from_secs(1)), 1024)
+            .candidates(&mut scored, 24);
+        let mut roots: Vec<RootMove> = scored
+            .iter()
+            .map(|&(_, c)| RootMove { cell: c, value: 0 })
+            .collect();
+        if let Some(i) = last.and_then(|c| roots.iter().position(|r| r.cell as usize == c)) {
+            let r = roots.remove(i);
+            roots.push(r);
+        }
+        roots
+    }
+
+    fn search(p: &Position, limits: &Limits) -> PatternSearch {
+        PatternSearch::new(p, Budget::new(limits), 1 << 16)
+    }
+
+    /// Two threads find a win (not the five itself, which the threat-space search plays
+    /// before this search runs: a move that leaves two fives to play, a win found on the
+    /// third ply) and the block, even when the root order puts them last.
+    #[test]
+    fn two_threads_find_a_five_and_a_block_ordered_last() {
+        let limits = Limits {
+            time: Duration::from_secs(60),
+            nodes: Some(30_000),
+            ..Limits::default()
+        };
+        let mut rows = vec!["..............."; 15];
+        rows[7] = "...xxxx........";
+        rows[8] = "...ooo.........";
+        rows[9] = ".........o.....";
+        let win = position(&rows);
+        let mut r = roots(&win, Some(7 * 15 + 8));
+        assert_eq!(r.last().unwrap().cell as usize, 7 * 15 + 8);
+        let (depth, _) = search(&win, &limits).iterate_threads(&win, &mut r, 4, 2);
+        assert!(depth >= 1);
+        assert!(r[0].value >= WIN / 2, "{}", r[0].value);
+        let mut after = win.clone();
+        after.play(crate::game::Move::mark(r[0].cell as usize));
+        let fives = (0..225)
+            .filter(|&c| after.cell(c) == crate::game::Cell::Empty)
+            .filter(|&c| after.wins_at(c, crate::game::Player::X))
+            .count();
+        assert!(after.winner().is_some() || fives >= 2, "{}", r[0].cell);
+
+        let mut rows = vec!["..............."; 15];
+        rows[7] = "..xoooo........";
+        rows[9] = ".........x.....";
+        rows[10] = "..........x....";
+        rows[11] = "............x..";
+        let block = position(&rows);
+        let mut r = roots(&block, Some(7 * 15 + 7));
+        assert_eq!(r.last().unwrap().cell as usize, 7 * 15 + 7);
+        search(&block, &limits).iterate_threads(&block, &mut r, 4, 2);
+        assert_eq!(r[0].cell as usize, 7 * 15 + 7);
+    }
+
+    /// Under a node limit the helpers draw from the same pool as the main search: they
+    /// search (their nodes are not 0), and all together stay within the limit (each
+    /// thread may pass it by the plies on its stack, and leaves at most a chunk).
+    #[test]
+    fn helpers_search_within_the_one_node_limit() {
+        let mut rows = vec!["..............."; 15];
+        rows[5] = "......o........";
+        rows[6] = ".....xxo.......";
+        rows[7] = "......xo.......";
+        rows[8] = ".....ox.x......";
+        let p = position(&rows);
+        let limits = Limits {
+            time: Duration::from_secs(60),
+            nodes: Some(50_000),
+            ..Limits::default()
+        };
+        for threads in [2, 3] {
+            let mut s = search(&p, &limits);
+            let mut r = roots(&p, None);
+            let (depth, helpers) = s.iterate_threads(&p, &mut r, 64, threads);
+            let total = s.clock.nodes + helpers;
+            assert!(depth >= 2, "{depth}");
+            assert!(helpers > 5_000, "{threads} threads: helpers searched {helpers}");
+            assert!(s.clock.nodes > 5_000, "{}", s.clock.nodes);
+            let slack = 96 * threads as u64;
+            assert!(total <= 50_000 + slack, "{total}");
+            assert!(total + POOL_CHUNK * threads as u64 >= 50_000, "{total}");
+        }
+    }
+}
