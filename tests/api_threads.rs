@@ -32,7 +32,12 @@ fn gomoku(engine: Value) -> Value {
 #[test]
 fn threads_are_cut_to_the_cap_and_reported() {
     let s = capped(2);
-    for (asked, allowed) in [(json!(8), 2), (json!(2), 2), (json!(1), 1), (Value::Null, 1)] {
+    for (asked, allowed) in [
+        (json!(8), 2),
+        (json!(2), 2),
+        (json!(1), 1),
+        (Value::Null, 1),
+    ] {
         let mut engine = json!({"name": "auto", "nodes": 20000, "seed": 1});
         if !asked.is_null() {
             engine["threads"] = asked.clone();
@@ -40,8 +45,15 @@ fn threads_are_cut_to_the_cap_and_reported() {
         let (st, b) = s.call("/v1/suggest", &gomoku(engine));
         assert_eq!(st, 200, "{b}");
         assert_eq!(b["limits"]["threads"], allowed, "asked {asked}");
-        assert_eq!(b["stats"]["threads"], allowed, "asked {asked}: {}", b["stats"]);
-        assert!(b["stats"]["path"].as_str().unwrap().starts_with("pattern search"));
+        assert_eq!(
+            b["stats"]["threads"], allowed,
+            "asked {asked}: {}",
+            b["stats"]
+        );
+        assert!(b["stats"]["path"]
+            .as_str()
+            .unwrap()
+            .starts_with("pattern search"));
         assert!(b["stats"]["nodes"].as_u64().unwrap() <= 20000 + 2 * 96);
     }
     // Another engine is allowed the threads but runs on one.

@@ -44,7 +44,13 @@ fn engine_specs_parse_with_parameters_and_reject_nonsense() {
     let threaded = EngineSpec::parse("auto:threads=2").unwrap();
     assert_eq!(threaded.threads, Some(2));
     assert_eq!(threaded.limits(Duration::from_millis(50)).threads, 2);
-    assert_eq!(EngineSpec::parse("auto").unwrap().limits(Duration::ZERO).threads, 1);
+    assert_eq!(
+        EngineSpec::parse("auto")
+            .unwrap()
+            .limits(Duration::ZERO)
+            .threads,
+        1
+    );
     assert!(EngineSpec::parse("auto:threads=0").is_err());
     assert!(EngineSpec::parse("auto:threads=x").is_err());
     assert!(EngineSpec::parse("minimax:threads=2")

@@ -166,7 +166,11 @@ fn two_threads_win_now_and_stop_a_loss_now() {
         let a = EngineKind::Auto
             .build()
             .analyze(&win, &threaded(2, None, 300), &mut rng);
-        assert!([7 * 15 + 2, 7 * 15 + 7].contains(&a.best.cell()), "{:?}", a.best);
+        assert!(
+            [7 * 15 + 2, 7 * 15 + 7].contains(&a.best.cell()),
+            "{:?}",
+            a.best
+        );
         let a = EngineKind::Auto
             .build()
             .analyze(&block, &threaded(2, None, 300), &mut rng);
@@ -187,7 +191,10 @@ fn a_node_limit_holds_across_threads() {
             &mut StdRng::seed_from_u64(3),
         );
         assert_eq!(a.stats.threads, 2);
-        assert_eq!(a.stats.path.as_ref().and_then(|p| p.route), Some(Route::PatternSearch));
+        assert_eq!(
+            a.stats.path.as_ref().and_then(|p| p.route),
+            Some(Route::PatternSearch)
+        );
         assert!(
             a.stats.nodes <= n + 2 * STACK && a.stats.nodes + 2 * 256 >= n,
             "{} nodes with a limit of {n}",

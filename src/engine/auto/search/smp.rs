@@ -147,7 +147,6 @@ impl PatternSearch {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
@@ -243,7 +242,10 @@ mod tests {
             let (depth, helpers) = s.iterate_threads(&p, &mut r, 64, threads);
             let total = s.clock.nodes + helpers;
             assert!(depth >= 2, "{depth}");
-            assert!(helpers > 5_000, "{threads} threads: helpers searched {helpers}");
+            assert!(
+                helpers > 5_000,
+                "{threads} threads: helpers searched {helpers}"
+            );
             assert!(s.clock.nodes > 5_000, "{}", s.clock.nodes);
             let slack = 96 * threads as u64;
             assert!(total <= 50_000 + slack, "{total}");

@@ -144,7 +144,10 @@ mod tests {
         let t = Table::new(1000);
         assert_eq!(t.len(), 1024);
         let e = t.read(5);
-        assert_eq!((e.key, e.value, e.depth, e.bound, e.best), (0, 0, 0, EXACT, 0));
+        assert_eq!(
+            (e.key, e.value, e.depth, e.bound, e.best),
+            (0, 0, 0, EXACT, 0)
+        );
         let a = Entry {
             key: 0xDEAD_BEEF_0123_4567,
             value: -(1 << 50) + 7,
@@ -155,7 +158,10 @@ mod tests {
         let slot = t.slot(a.key);
         t.write(slot, a);
         let r = t.read(slot);
-        assert_eq!((r.key, r.value, r.depth, r.bound, r.best), (a.key, a.value, -3, UPPER, u16::MAX));
+        assert_eq!(
+            (r.key, r.value, r.depth, r.bound, r.best),
+            (a.key, a.value, -3, UPPER, u16::MAX)
+        );
         let b = Entry {
             key: a.key ^ (1 << 40),
             value: 12,
