@@ -318,7 +318,8 @@ pub fn game_json(config: &ArenaConfig, g: &GameRecord) -> serde_json::Value {
 #[derive(clap::Args, Debug)]
 pub struct ArenaArgs {
     /// The two engines, `a,b`, each `name[:key=value]*` (keys: time_ms, depth, nodes,
-    /// mistake_probability, level), e.g. `mcts,minimax:depth=4` or `auto:level=9,auto:level=7`,
+    /// mistake_probability, level, threads), e.g. `mcts,minimax:depth=4`,
+    /// `auto:level=9,auto:level=7` or `auto:threads=2,auto`,
     /// or an external Gomocup engine `pbrain:PATH[:time_ms=N][:arg=TEXT]*` (started for
     /// every game; 5 in a row only).
     #[arg(long)]
