@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+use crate::engine::MAX_THREADS;
+
 /// Default `engine.time_ms` when a request gives none.
 pub const DEFAULT_TIME_MS: u64 = 1000;
 /// Default cap on `engine.time_ms`: a longer budget is cut down to this.
@@ -147,9 +149,9 @@ pub struct ServeArgs {
     /// ... or less than this many milliseconds (at most half of a short budget) [default: 20].
     #[arg(long, env = "KINROW_ADMISSION_FLOOR_MS")]
     pub admission_floor_ms: Option<u64>,
-    /// Cap on engine.threads, the threads of one search (auto's pattern search); a larger
-    /// request is cut to it. Up to max-concurrent-searches x max-threads search threads
-    /// run at once [default: 1].
+    /// Cap on engine.threads, the threads of one search (auto's pattern search), 1 to 64;
+    /// a larger request is cut to it. Up to max-concurrent-searches x max-threads search
+    /// threads run at once [default: 1].
     #[arg(long, env = "KINROW_MAX_THREADS")]
     pub max_threads: Option<usize>,
 }
@@ -198,7 +200,10 @@ impl ServeArgs {
                     .unwrap_or(d.max_connections_per_worker),
             )?,
             admission_floor_percent,
-            max_threads: nonzero("max-threads", self.max_threads.unwrap_or(d.max_threads))?,
+            max_threads: match self.max_threads.unwrap_or(d.max_threads) {
+                t @ 1..=MAX_THREADS => t,
+                _ => return Err(format!("--max-threads must be between 1 and {MAX_THREADS}")),
+            },
             admission_floor_min: self
                 .admission_floor_ms
                 .map_or(d.admission_floor_min, Duration::from_millis),

@@ -104,7 +104,7 @@ impl Brain {
 
     /// The same brain, with `INFO thread_num` cut to `max` threads (at least 1).
     pub fn with_max_threads(mut self, max: usize) -> Brain {
-        self.max_threads = max.max(1);
+        self.max_threads = max.clamp(1, crate::engine::MAX_THREADS);
         self.threads = self.threads.min(self.max_threads);
         self
     }

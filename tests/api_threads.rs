@@ -128,3 +128,23 @@ fn engines_list_the_field_and_the_cap() {
         assert_eq!(reads, e["name"] == "auto", "{}", e["name"]);
     }
 }
+
+/// `--max-threads` (`KINROW_MAX_THREADS`): 1 by default, 1 to 64.
+#[test]
+fn the_cap_is_configured_within_1_to_64() {
+    use kinrow::config::ServeArgs;
+    let with = |t: Option<usize>| {
+        ServeArgs {
+            max_threads: t,
+            ..ServeArgs::default()
+        }
+        .into_config()
+    };
+    assert_eq!(with(None).unwrap().max_threads, 1);
+    assert_eq!(with(Some(4)).unwrap().max_threads, 4);
+    assert_eq!(with(Some(64)).unwrap().max_threads, 64);
+    for bad in [0, 65] {
+        let e = with(Some(bad)).unwrap_err();
+        assert!(e.contains("--max-threads"), "{e}");
+    }
+}

@@ -52,6 +52,7 @@ fn engine_specs_parse_with_parameters_and_reject_nonsense() {
         1
     );
     assert!(EngineSpec::parse("auto:threads=0").is_err());
+    assert!(EngineSpec::parse("auto:threads=65").is_err());
     assert!(EngineSpec::parse("auto:threads=x").is_err());
     assert!(EngineSpec::parse("minimax:threads=2")
         .unwrap_err()

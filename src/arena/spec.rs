@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::engine::{level, Engine, EngineKind, Limits, Parameter};
+use crate::engine::{level, Engine, EngineKind, Limits, Parameter, MAX_THREADS};
 
 /// One contestant: an engine and its parameters, written `name[:key=value]*`,
 /// e.g. `minimax:depth=4`, `perfect:mistake_probability=0.1:time_ms=50`, `auto:level=3` or
@@ -78,8 +78,8 @@ impl EngineSpec {
                 }
                 "threads" => {
                     let t: usize = value.parse().map_err(|_| bad("a whole number"))?;
-                    if t == 0 {
-                        return Err(bad("at least 1"));
+                    if !(1..=MAX_THREADS).contains(&t) {
+                        return Err(bad(&format!("between 1 and {MAX_THREADS}")));
                     }
                     spec.threads = Some(t);
                     Parameter::Threads

@@ -46,6 +46,9 @@ pub use budget::Budget;
 pub use context::{ContextPool, SearchContext};
 pub use root::{Note, Route, SearchPath, WinScale};
 
+/// The most threads one search runs on: [`Limits::threads`] is cut to it.
+pub const MAX_THREADS: usize = 64;
+
 /// How much work a search may do. Every engine checks these and reports what it used.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Limits {
@@ -57,8 +60,8 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// `perfect` only: probability of overlooking each branch at every node.
     pub mistake_probability: f64,
-    /// Threads of `auto`'s pattern search (at least 1; the other engines and paths run
-    /// on one).
+    /// Threads of `auto`'s pattern search (1 to [`MAX_THREADS`]; the other engines and
+    /// paths run on one).
     pub threads: usize,
 }
 

@@ -160,6 +160,7 @@ pub fn analyze(
     ctx: &mut SearchContext,
     rng: &mut StdRng,
 ) -> Analysis {
+    let threads = threads.clamp(1, crate::engine::MAX_THREADS);
     let (plan, nodes) = tss::plan(position, budget.share(TSS_SHARE), VCT_DEPTH);
     budget.charge(nodes);
     // On an empty board the centre is played at once: the ordering puts the most
@@ -207,7 +208,7 @@ pub fn analyze(
     } else {
         s.iterate_threads(position, &mut roots, max_depth, threads)
     };
-    let ran = if roots.is_empty() { 1 } else { threads.max(1) };
+    let ran = if roots.is_empty() { 1 } else { threads };
     budget.charge(s.clock.nodes + helpers);
     // The lines of the best roots (the chosen move's, and more with multipv), read from
     // the table before it goes back to the context.
