@@ -107,6 +107,8 @@ pub struct EngineParams {
     /// the server's `KINROW_MAX_THREADS` (1 by default); `limits.threads` in the answer
     /// says what was allowed and `stats.threads` what ran. A `nodes` limit is a total
     /// for all threads. The other engines and `auto`'s other paths run on one thread.
+    /// With more than one thread the threads' timing shapes the search: the same `seed`
+    /// and `nodes` limit no longer promise the same answer.
     #[schema(minimum = 1, example = 1)]
     #[serde(default, deserialize_with = "int::optional")]
     pub threads: Option<i64>,
