@@ -29,6 +29,7 @@ fn suggest_stages(c: &mut Criterion) {
         nodes: None,
         mistake_probability: 0.0,
         level: 10,
+        threads: 1,
     };
     let answer = SuggestResponse::new(&position, kind, &analysis, (0.0, seed), used());
 

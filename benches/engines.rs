@@ -49,6 +49,7 @@ fn engines(c: &mut Criterion) {
         depth: Some(4),
         nodes: Some(2000),
         mistake_probability: 0.0,
+        threads: 1,
     };
     for (name, p) in &positions {
         let mut group = c.benchmark_group(*name);

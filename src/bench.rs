@@ -5,8 +5,9 @@
 //! over and over for a measuring window. Each call gets the same per-call budget
 //! (`--time-ms`, and `--nodes` if given), so fast engines make many calls and searching
 //! engines use their budget. The table gives positions (calls) per second, nodes per
-//! second, microseconds per call and how many calls finished their search (`complete`:
-//! for `perfect`, every root move proven). `--opening-plies 0` measures the empty board.
+//! second, microseconds per call, how many calls finished their search (`complete`:
+//! for `perfect`, every root move proven) and the mean depth completed (`stats.depth`;
+//! with `--threads`, the main search's). `--opening-plies 0` measures the empty board.
 
 use std::time::{Duration, Instant};
 
@@ -26,6 +27,8 @@ pub struct BenchRow {
     pub nodes: u64,
     /// Calls whose analysis said `stats.complete`.
     pub complete: u64,
+    /// The calls' completed depths (`stats.depth`), summed.
+    pub depth: u64,
     pub elapsed: Duration,
 }
 
@@ -38,6 +41,9 @@ impl BenchRow {
     }
     pub fn micros_per_call(&self) -> f64 {
         self.elapsed.as_secs_f64() * 1e6 / self.calls.max(1) as f64
+    }
+    pub fn mean_depth(&self) -> f64 {
+        self.depth as f64 / self.calls.max(1) as f64
     }
 }
 
@@ -77,7 +83,7 @@ pub fn measure(
 ) -> BenchRow {
     let built = engine.build();
     let mut rng = StdRng::seed_from_u64(7);
-    let (mut calls, mut nodes, mut complete) = (0u64, 0u64, 0u64);
+    let (mut calls, mut nodes, mut complete, mut depth) = (0u64, 0u64, 0u64, 0u64);
     let start = Instant::now();
     loop {
         for p in positions {
@@ -87,6 +93,7 @@ pub fn measure(
             calls += 1;
             nodes += a.stats.nodes;
             complete += u64::from(a.stats.complete);
+            depth += u64::from(a.stats.depth);
         }
         if start.elapsed() >= window {
             break;
@@ -98,6 +105,7 @@ pub fn measure(
         calls,
         nodes,
         complete,
+        depth,
         elapsed: start.elapsed(),
     }
 }
@@ -105,18 +113,19 @@ pub fn measure(
 /// The table as printed (Markdown).
 pub fn table(rows: &[BenchRow]) -> String {
     let mut out = String::from(
-        "| engine | board | calls | complete | positions/s | nodes/s | µs/call |\n| --- | --- | ---: | ---: | ---: | ---: | ---: |\n",
+        "| engine | board | calls | complete | positions/s | nodes/s | µs/call | depth |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n",
     );
     for r in rows {
         out.push_str(&format!(
-            "| {} | {} | {} | {} | {:.1} | {:.0} | {:.0} |\n",
+            "| {} | {} | {} | {} | {:.1} | {:.0} | {:.0} | {:.2} |\n",
             r.engine.name(),
             r.board,
             r.calls,
             r.complete,
             r.positions_per_sec(),
             r.nodes_per_sec(),
-            r.micros_per_call()
+            r.micros_per_call(),
+            r.mean_depth()
         ));
     }
     out
@@ -137,6 +146,9 @@ pub struct BenchArgs {
     /// Node budget of one call (engines that count nodes stop there).
     #[arg(long)]
     pub nodes: Option<u64>,
+    /// Threads of `auto`'s pattern search in each call (`engine.threads`).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
     /// Measuring window per engine and board, in milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub window_ms: u64,
@@ -195,6 +207,7 @@ pub fn main(args: BenchArgs) -> i32 {
     let limits = Limits {
         time: Duration::from_millis(args.time_ms),
         nodes: args.nodes,
+        threads: args.threads.max(1),
         ..Limits::default()
     };
     let window = Duration::from_millis(args.window_ms);
@@ -217,11 +230,12 @@ pub fn main(args: BenchArgs) -> i32 {
         }
     }
     crate::output::print_line(&format!(
-        "per-call budget {} ms{}, window {} ms, {} positions per board\n",
+        "per-call budget {} ms{}, {} thread(s), window {} ms, {} positions per board\n",
         args.time_ms,
         args.nodes
             .map(|n| format!(", {n} nodes"))
             .unwrap_or_default(),
+        args.threads.max(1),
         args.window_ms,
         args.positions
     ));

@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+use crate::engine::MAX_THREADS;
+
 /// Default `engine.time_ms` when a request gives none.
 pub const DEFAULT_TIME_MS: u64 = 1000;
 /// Default cap on `engine.time_ms`: a longer budget is cut down to this.
@@ -60,6 +62,9 @@ pub struct Config {
     pub admission_floor_percent: u32,
     /// ... and at least this much (at most half the budget).
     pub admission_floor_min: Duration,
+    /// Cap on `engine.threads`: a search may use this many threads (`auto`'s pattern
+    /// search); a larger request is cut to it.
+    pub max_threads: usize,
 }
 
 impl Default for Config {
@@ -80,6 +85,7 @@ impl Default for Config {
             max_connections_per_worker: 1024,
             admission_floor_percent: 20,
             admission_floor_min: Duration::from_millis(20),
+            max_threads: 1,
         }
     }
 }
@@ -143,6 +149,11 @@ pub struct ServeArgs {
     /// ... or less than this many milliseconds (at most half of a short budget) [default: 20].
     #[arg(long, env = "KINROW_ADMISSION_FLOOR_MS")]
     pub admission_floor_ms: Option<u64>,
+    /// Cap on engine.threads, the threads of one search (auto's pattern search), 1 to 64;
+    /// a larger request is cut to it. Up to max-concurrent-searches x max-threads search
+    /// threads run at once [default: 1].
+    #[arg(long, env = "KINROW_MAX_THREADS")]
+    pub max_threads: Option<usize>,
 }
 
 impl ServeArgs {
@@ -189,6 +200,10 @@ impl ServeArgs {
                     .unwrap_or(d.max_connections_per_worker),
             )?,
             admission_floor_percent,
+            max_threads: match self.max_threads.unwrap_or(d.max_threads) {
+                t @ 1..=MAX_THREADS => t,
+                _ => return Err(format!("--max-threads must be between 1 and {MAX_THREADS}")),
+            },
             admission_floor_min: self
                 .admission_floor_ms
                 .map_or(d.admission_floor_min, Duration::from_millis),

@@ -3,7 +3,7 @@
 //!
 //! Commands: `START n`, `RECTSTART w,h`, `BEGIN`, `TURN x,y`, `BOARD` .. `DONE`,
 //! `TAKEBACK x,y`, `INFO key value` (`timeout_turn`, `timeout_match`, `time_left`,
-//! `rule`, `max_memory`, and the rest accepted silently), `RESTART`, `ABOUT`, `END`.
+//! `rule`, `thread_num`, `max_memory`, and the rest accepted silently), `RESTART`, `ABOUT`, `END`.
 //! Coordinates are `x,y` = column,row, zero-based. Whatever the brain cannot do (a
 //! board larger than 64, renju and caro at once, renju with k other than 5, a move on
 //! an occupied cell, a command before `START`) is answered `ERROR` with the reason; an
@@ -15,6 +15,10 @@
 //!
 //! Time: a move uses at most `timeout_turn` minus a safety margin, and, when a match
 //! clock is running, at most a twentieth of `time_left`.
+//!
+//! Threads: `INFO thread_num N` lets `auto`'s pattern search run on N threads, cut to
+//! `--max-threads` (`KINROW_MAX_THREADS`; by default the number of cores: the manager
+//! that sends `thread_num` hands out the machine).
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -45,6 +49,9 @@ pub struct Brain {
     timeout_turn: Duration,
     timeout_match: Duration,
     time_left: Option<Duration>,
+    /// Threads of a search (`INFO thread_num`, cut to `max_threads`).
+    threads: usize,
+    max_threads: usize,
     /// Lines collected between `BOARD` and `DONE`.
     pending_board: Option<Vec<(usize, usize, u8)>>,
     rng: StdRng,
@@ -86,11 +93,25 @@ impl Brain {
             timeout_turn: Duration::from_millis(5000),
             timeout_match: Duration::ZERO,
             time_left: None,
+            threads: 1,
+            max_threads: 1,
             pending_board: None,
             rng: StdRng::seed_from_u64(seed),
             ctx: SearchContext::new(),
             finished: false,
         }
+    }
+
+    /// The same brain, with `INFO thread_num` cut to `max` threads (at least 1).
+    pub fn with_max_threads(mut self, max: usize) -> Brain {
+        self.max_threads = max.clamp(1, crate::engine::MAX_THREADS);
+        self.threads = self.threads.min(self.max_threads);
+        self
+    }
+
+    /// The threads the next search runs on.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// Handles one input line; returns the lines to answer (possibly none).
@@ -245,6 +266,10 @@ impl Brain {
                 Some(d) => self.time_left = Some(d),
                 None => return vec![format!("ERROR time_left {value:?} is not milliseconds")],
             },
+            "thread_num" => match value.parse::<usize>() {
+                Ok(n) if n >= 1 => self.threads = n.min(self.max_threads),
+                _ => return vec![format!("ERROR thread_num {value:?} is not at least 1")],
+            },
             "rule" => match value.parse::<u32>() {
                 Ok(mask) => match self.rule(mask) {
                     Ok(()) => {}
@@ -337,7 +362,10 @@ impl Brain {
         if position.is_over() {
             return vec!["ERROR the game is over: there is no move to make".into()];
         }
-        let limits = Limits::with_time(self.move_budget());
+        let limits = Limits {
+            threads: self.threads,
+            ..Limits::with_time(self.move_budget())
+        };
         let analysis = self
             .engine
             .analyze_with(&position, &limits, &mut self.ctx, &mut self.rng);
@@ -367,6 +395,9 @@ pub struct PbrainArgs {
     /// Seed of the engine's RNG.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Cap on `INFO thread_num` [default: the number of cores].
+    #[arg(long, env = "KINROW_MAX_THREADS")]
+    pub max_threads: Option<usize>,
 }
 
 /// Runs the protocol on stdin/stdout until `END` or end of input; returns the exit code.
@@ -379,7 +410,8 @@ pub fn main(args: PbrainArgs) -> i32 {
         println!("ERROR no such engine: {}", args.engine.unwrap_or_default());
         return 2;
     };
-    let mut brain = Brain::new(kind, args.k, args.seed);
+    let max_threads = args.max_threads.unwrap_or_else(crate::config::cores);
+    let mut brain = Brain::new(kind, args.k, args.seed).with_max_threads(max_threads);
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     for line in stdin.lock().lines() {

@@ -41,6 +41,22 @@ fn engine_specs_parse_with_parameters_and_reject_nonsense() {
     assert_eq!(EngineSpec::parse("auto:level=3").unwrap().level, Some(3));
     assert!(EngineSpec::parse("auto:level=11").is_err());
     assert!(EngineSpec::parse("auto:level=0").is_err());
+    let threaded = EngineSpec::parse("auto:threads=2").unwrap();
+    assert_eq!(threaded.threads, Some(2));
+    assert_eq!(threaded.limits(Duration::from_millis(50)).threads, 2);
+    assert_eq!(
+        EngineSpec::parse("auto")
+            .unwrap()
+            .limits(Duration::ZERO)
+            .threads,
+        1
+    );
+    assert!(EngineSpec::parse("auto:threads=0").is_err());
+    assert!(EngineSpec::parse("auto:threads=65").is_err());
+    assert!(EngineSpec::parse("auto:threads=x").is_err());
+    assert!(EngineSpec::parse("minimax:threads=2")
+        .unwrap_err()
+        .contains("does not read"));
     assert!(EngineSpec::parse("greedy:mistake_probability=0.2").is_ok());
     assert!(EngineSpec::parse("minimax:mistake_probability=0.2")
         .unwrap_err()

@@ -163,3 +163,32 @@ fn under_renju_the_brain_never_plays_a_forbidden_cell() {
         assert_ne!(play(rule), (7, 7), "rule {rule}");
     }
 }
+
+/// `INFO thread_num` sets the threads of the next search, cut to `--max-threads`; a
+/// count below 1 or not a number is an error; a threaded brain still plays.
+#[test]
+fn thread_num_is_honoured_up_to_the_cap() {
+    use kinrow::engine::EngineKind;
+    use kinrow::pbrain::Brain;
+    let mut brain = Brain::new(EngineKind::Auto, 5, 1).with_max_threads(2);
+    assert_eq!(brain.threads(), 1);
+    assert!(brain.handle("INFO thread_num 8").is_empty());
+    assert_eq!(brain.threads(), 2);
+    assert!(brain.handle("INFO thread_num 1").is_empty());
+    assert_eq!(brain.threads(), 1);
+    for bad in ["0", "-2", "x"] {
+        let answer = brain.handle(&format!("INFO thread_num {bad}"));
+        assert!(answer[0].starts_with("ERROR"), "{bad}: {answer:?}");
+    }
+    assert_eq!(brain.threads(), 1);
+    let out = session_with(
+        &["--engine", "auto", "--max-threads", "2"],
+        "START 15\nINFO timeout_turn 300\nINFO thread_num 2\nTURN 7,7\nTURN 0,0\nEND\n",
+    );
+    assert_eq!(out.len(), 3, "{out:?}");
+    assert_eq!(out[0], "OK");
+    for line in &out[1..] {
+        let (x, y) = coords(line);
+        assert!(x < 15 && y < 15, "{line}");
+    }
+}

@@ -102,6 +102,16 @@ pub struct EngineParams {
     #[schema(minimum = 1, maximum = 10, example = 1)]
     #[serde(default, deserialize_with = "int::optional")]
     pub multipv: Option<i64>,
+    /// Threads of `auto`'s pattern search (Lazy SMP: the threads share one transposition
+    /// table; the main thread's answer is the result), at least 1 (default 1). Cut to
+    /// the server's `KINROW_MAX_THREADS` (1 by default); `limits.threads` in the answer
+    /// says what was allowed and `stats.threads` what ran. A `nodes` limit is a total
+    /// for all threads. The other engines and `auto`'s other paths run on one thread.
+    /// With more than one thread the threads' timing shapes the search: the same `seed`
+    /// and `nodes` limit no longer promise the same answer.
+    #[schema(minimum = 1, example = 1)]
+    #[serde(default, deserialize_with = "int::optional")]
+    pub threads: Option<i64>,
 }
 
 // ----- answers -----
@@ -402,6 +412,10 @@ pub struct StatsDto {
     pub seed: u64,
     /// Which path a composite engine (`auto`) took, e.g. `perfect`; null for the others.
     pub path: Option<String>,
+    /// The threads the search ran on: more than 1 only where `auto`'s pattern search ran
+    /// on several (`engine.threads`); 1 for every other engine and path.
+    #[schema(minimum = 1, example = 1)]
+    pub threads: u32,
 }
 
 /// The limits the search actually ran with (after defaults and caps).
@@ -417,6 +431,10 @@ pub struct LimitsUsed {
     pub mistake_probability: f64,
     /// The difficulty the engine played at (10: full strength).
     pub level: u8,
+    /// The threads allowed: `engine.threads` (default 1) cut to the server's
+    /// `KINROW_MAX_THREADS`.
+    #[schema(minimum = 1, example = 1)]
+    pub threads: u32,
 }
 
 /// An engine's suggestion for a position. `move` always comes; every other field comes
@@ -501,6 +519,7 @@ impl SuggestResponse {
                 complete: analysis.stats.complete,
                 seed,
                 path: analysis.stats.path.as_ref().map(ToString::to_string),
+                threads: analysis.stats.threads.max(1),
             },
             limits,
         }
@@ -536,6 +555,8 @@ pub struct ServerLimits {
     pub max_depth: u64,
     /// Largest `engine.nodes`.
     pub max_nodes: u64,
+    /// Cap on `engine.threads` (`KINROW_MAX_THREADS`); a larger request is cut to it.
+    pub max_threads: u64,
     /// Searches running at once.
     pub max_concurrent_searches: u64,
     /// Searches that may wait for a slot; past that, 503.

@@ -76,6 +76,16 @@ pub fn search_plan(
             ))
         }
     };
+    let threads = match params.threads {
+        None => 1,
+        Some(t) if t >= 1 => t.min(config.max_threads as i64) as usize,
+        Some(t) => {
+            return Err(invalid_limit(
+                "threads",
+                format!("threads is {t}, but it must be at least 1"),
+            ))
+        }
+    };
     let kind = match &params.name {
         // Names are case-insensitive: "Minimax" is "minimax".
         Some(name) => EngineKind::parse(&name.0.to_ascii_lowercase()).ok_or_else(|| {
@@ -122,6 +132,7 @@ pub fn search_plan(
         depth,
         nodes,
         mistake_probability,
+        threads,
     };
     Ok((kind, limits, seed))
 }
@@ -285,6 +296,7 @@ pub fn suggestion(
             nodes: done.limits.nodes,
             mistake_probability: done.limits.mistake_probability,
             level,
+            threads: done.limits.threads as u32,
         };
         Ok(SuggestResponse::new(
             position,
@@ -468,6 +480,7 @@ pub async fn engines(state: web::Data<AppState>) -> HttpResponse {
             time_margin_ms: c.margin.as_millis() as u64,
             max_depth: MAX_DEPTH as u64,
             max_nodes: MAX_NODES as u64,
+            max_threads: c.max_threads as u64,
             max_concurrent_searches: c.max_concurrent_searches as u64,
             search_queue: c.search_queue as u64,
             max_body_bytes: MAX_BODY_BYTES as u64,

@@ -27,6 +27,7 @@ mod external;
 mod judge;
 mod openings;
 mod record;
+mod spec;
 mod summary;
 
 pub use balance::OpeningsArgs;
@@ -34,110 +35,11 @@ pub use external::{Eval, ExternalEngine, ExternalSpec};
 pub use judge::{JudgeArgs, Judgement};
 pub use openings::*;
 pub use record::{read_games, RecordedGame, Turn};
+pub use spec::EngineSpec;
 pub use summary::*;
 
-use crate::engine::{level, Engine, EngineKind, Limits, Parameter, SearchContext};
+use crate::engine::{Limits, SearchContext};
 use crate::game::{Hand, Move, Player, Position, Rules, Variant};
-
-/// One contestant: an engine and its parameters, written `name[:key=value]*`,
-/// e.g. `minimax:depth=4`, `perfect:mistake_probability=0.1:time_ms=50` or `auto:level=3`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EngineSpec {
-    pub kind: EngineKind,
-    pub time_ms: Option<u64>,
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-    pub mistake_probability: Option<f64>,
-    /// The difficulty 1..=10 (10, full strength, when omitted).
-    pub level: Option<u8>,
-    /// The text it was parsed from: the engine's label in the results.
-    pub label: String,
-}
-
-impl EngineSpec {
-    /// Parses `name[:key=value]*`.
-    pub fn parse(text: &str) -> Result<EngineSpec, String> {
-        let mut parts = text.trim().split(':');
-        let name = parts.next().unwrap_or_default();
-        let kind = EngineKind::parse(name).ok_or_else(|| {
-            let known: Vec<&str> = EngineKind::ALL.iter().map(|k| k.name()).collect();
-            format!("unknown engine {name:?} (known: {})", known.join(", "))
-        })?;
-        let mut spec = EngineSpec {
-            kind,
-            time_ms: None,
-            depth: None,
-            nodes: None,
-            mistake_probability: None,
-            level: None,
-            label: text.trim().to_string(),
-        };
-        for part in parts {
-            let (key, value) = part
-                .split_once('=')
-                .ok_or_else(|| format!("{text:?}: parameter {part:?} is not key=value"))?;
-            let bad = |what: &str| format!("{text:?}: {key}={value:?} is not {what}");
-            let param = match key {
-                "time_ms" => {
-                    spec.time_ms = Some(value.parse().map_err(|_| bad("a whole number"))?);
-                    Parameter::TimeMs
-                }
-                "depth" => {
-                    spec.depth = Some(value.parse().map_err(|_| bad("a whole number"))?);
-                    Parameter::Depth
-                }
-                "nodes" => {
-                    spec.nodes = Some(value.parse().map_err(|_| bad("a whole number"))?);
-                    Parameter::Nodes
-                }
-                "mistake_probability" => {
-                    let p: f64 = value.parse().map_err(|_| bad("a number"))?;
-                    if !(0.0..=1.0).contains(&p) {
-                        return Err(bad("between 0 and 1"));
-                    }
-                    spec.mistake_probability = Some(p);
-                    Parameter::MistakeProbability
-                }
-                "level" => {
-                    let l: u8 = value.parse().map_err(|_| bad("a whole number"))?;
-                    if !(level::MIN..=level::FULL).contains(&l) {
-                        return Err(bad("between 1 and 10"));
-                    }
-                    spec.level = Some(l);
-                    Parameter::Level
-                }
-                _ => {
-                    return Err(format!(
-                        "{text:?}: unknown parameter {key:?} (time_ms, depth, nodes, mistake_probability, level)"
-                    ))
-                }
-            };
-            if !kind.parameters().contains(&param) {
-                return Err(format!("{text:?}: {name} does not read {key}"));
-            }
-        }
-        Ok(spec)
-    }
-
-    /// The engine at the spec's level (also what applies `mistake_probability` at the
-    /// root of a one-ply engine).
-    pub fn build(&self) -> Box<dyn Engine> {
-        Box::new(level::Leveled::new(
-            self.kind,
-            self.level.unwrap_or(level::FULL),
-        ))
-    }
-
-    /// The limits of one move: the spec's own values over the match's time budget.
-    pub fn limits(&self, default_time: Duration) -> Limits {
-        Limits {
-            time: self.time_ms.map_or(default_time, Duration::from_millis),
-            depth: self.depth,
-            nodes: self.nodes,
-            mistake_probability: self.mistake_probability.unwrap_or(0.0),
-        }
-    }
-}
 
 /// One side of a match: a kinrow engine (`name[:key=value]*`) or an external Gomocup
 /// engine (`pbrain:PATH[:key=value]*`, see [`ExternalSpec`]).
@@ -416,7 +318,8 @@ pub fn game_json(config: &ArenaConfig, g: &GameRecord) -> serde_json::Value {
 #[derive(clap::Args, Debug)]
 pub struct ArenaArgs {
     /// The two engines, `a,b`, each `name[:key=value]*` (keys: time_ms, depth, nodes,
-    /// mistake_probability, level), e.g. `mcts,minimax:depth=4` or `auto:level=9,auto:level=7`,
+    /// mistake_probability, level, threads), e.g. `mcts,minimax:depth=4`,
+    /// `auto:level=9,auto:level=7` or `auto:threads=2,auto`,
     /// or an external Gomocup engine `pbrain:PATH[:time_ms=N][:arg=TEXT]*` (started for
     /// every game; 5 in a row only).
     #[arg(long)]

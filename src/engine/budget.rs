@@ -11,7 +11,12 @@
 //!
 //! A budget may carry a [`Watch`] (shared by all its children): the caller's stop flag,
 //! polled with the deadline, and the observer of the search's progress ([`progress`](super::progress)).
+//!
+//! A search on several threads gives each helper thread a [`Budget::helper`]: the same
+//! deadline, its own stop flag, and, under a node limit, a [`NodePool`] that all the
+//! threads draw from in chunks, so that the limit is a total for all of them.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -37,6 +42,42 @@ pub struct Budget {
     watch: Option<Arc<Watch>>,
     /// False for a [`Budget::detached`] copy: it sends no heartbeats.
     beats: bool,
+    /// The nodes left to the threads of a search on several threads
+    /// ([`Budget::pool_nodes`]): `node_limit` is then what this thread drew from it.
+    pool: Option<Arc<NodePool>>,
+}
+
+/// The nodes a search on several threads may still visit, drawn by each thread in
+/// chunks of [`POOL_CHUNK`] as it goes: a thread never counts more than it drew, so the
+/// threads together stay within the one limit (each may leave part of its last chunk).
+#[derive(Debug)]
+pub struct NodePool {
+    left: AtomicU64,
+}
+
+/// The nodes a thread draws from a [`NodePool`] at a time.
+pub const POOL_CHUNK: u64 = 256;
+
+impl NodePool {
+    /// Takes up to `want` nodes; 0 once the pool is empty.
+    fn take(&self, want: u64) -> u64 {
+        let mut left = self.left.load(Ordering::Relaxed);
+        loop {
+            let got = want.min(left);
+            if got == 0 {
+                return 0;
+            }
+            match self.left.compare_exchange_weak(
+                left,
+                left - got,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return got,
+                Err(now) => left = now,
+            }
+        }
+    }
 }
 
 impl Budget {
@@ -67,6 +108,7 @@ impl Budget {
             before: 0,
             watch: None,
             beats: true,
+            pool: None,
         }
     }
 
@@ -78,6 +120,52 @@ impl Budget {
             beats: false,
             ..self.clone()
         }
+    }
+
+    /// For a search on several threads: what is left of this budget's node limit goes
+    /// into a [`NodePool`] that this budget and the [`Budget::helper`]s cut from it after
+    /// this draw from (nothing changes without a node limit). Call it once, before the
+    /// threads start; the budget is then for the search's own use: do not cut children
+    /// from it.
+    pub fn pool_nodes(&mut self) {
+        if self.node_limit == u64::MAX || self.pool.is_some() {
+            return;
+        }
+        let left = self.nodes_left();
+        self.pool = Some(Arc::new(NodePool {
+            left: AtomicU64::new(left),
+        }));
+        self.node_limit = self.nodes;
+    }
+
+    /// The budget of a helper thread of this search: the same deadline, stopped by
+    /// `stop` (which the main thread raises when it ends; the caller's stop reaches the
+    /// helpers that way), no heartbeats, nodes counted from zero and drawn from this
+    /// budget's [`NodePool`] if it has one (else the same node limit).
+    pub fn helper(&self, stop: Arc<Watch>) -> Budget {
+        Budget {
+            nodes: 0,
+            node_limit: if self.pool.is_some() {
+                0
+            } else {
+                self.node_limit
+            },
+            stopped: self.stopped || stop.stopped(),
+            watch: Some(stop),
+            beats: false,
+            ..self.clone()
+        }
+    }
+
+    /// Draws another chunk from the node pool, once the nodes drawn so far are spent:
+    /// true when the search may go on (false without a pool).
+    #[cold]
+    fn refill(&mut self) -> bool {
+        let Some(pool) = &self.pool else {
+            return false;
+        };
+        self.node_limit += pool.take(POOL_CHUNK);
+        self.nodes < self.node_limit
     }
 
     /// The same budget, watched by `watch` (and so are the children cut from it).
@@ -208,7 +296,9 @@ impl Budget {
         if self.stopped {
             return true;
         }
-        if self.nodes >= self.node_limit || (self.nodes & 255 == 0 && self.poll_beating()) {
+        if (self.nodes >= self.node_limit && !self.refill())
+            || (self.nodes & 255 == 0 && self.poll_beating())
+        {
             self.stopped = true;
         }
         self.stopped
@@ -216,7 +306,7 @@ impl Budget {
 
     /// True once the search must stop (checks the time and the stop flag now).
     pub fn expired(&mut self) -> bool {
-        if !self.stopped && (self.nodes >= self.node_limit || self.poll()) {
+        if !self.stopped && ((self.nodes >= self.node_limit && !self.refill()) || self.poll()) {
             self.stopped = true;
         }
         self.stopped
@@ -321,6 +411,39 @@ mod tests {
         assert!(whole.within(&Limits::default()).stopped());
         // Without a watch: one line, nothing stops it but its limits.
         assert_eq!(Budget::with_time(Duration::from_secs(1)).lines(), 1);
+    }
+
+    /// A pooled budget and its helper share one node limit: together they count exactly
+    /// it (each stops when the pool has nothing left for it), and a helper stops within
+    /// 256 nodes of its stop flag. Without a node limit there is no pool.
+    #[test]
+    fn pooled_threads_share_one_node_limit() {
+        let mut main = nodes(1000);
+        main.pool_nodes();
+        let stop = Arc::new(Watch::new(1));
+        let mut helper = main.helper(Arc::clone(&stop));
+        loop {
+            let a = main.stopped() || main.tick();
+            let b = helper.stopped() || helper.tick();
+            if a && b {
+                break;
+            }
+        }
+        assert_eq!(main.nodes + helper.nodes, 1000);
+        assert!(main.nodes > POOL_CHUNK && helper.nodes > POOL_CHUNK);
+
+        let mut timed = Budget::with_time(Duration::from_secs(60));
+        timed.pool_nodes();
+        stop.stop();
+        let mut helper = timed.helper(Arc::clone(&stop));
+        assert_eq!(helper.node_limit(), None);
+        assert!(helper.tick(), "the flag was raised before it started");
+        let stop = Arc::new(Watch::new(1));
+        let mut helper = timed.helper(Arc::clone(&stop));
+        assert!(!helper.tick());
+        stop.stop();
+        let ticks = (0..1000).take_while(|_| !helper.tick()).count();
+        assert!(ticks < 256, "{ticks}");
     }
 
     #[test]

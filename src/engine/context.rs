@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex};
 use crate::game::Position;
 
 /// The most memory one context's kept states take together: `auto`'s kept table (2^18
-/// entries of 32 bytes, 8 MiB) and `perfect`'s solved positions (at most 8 192 boards of
+/// entries of 24 bytes, 6 MiB) and `perfect`'s solved positions (at most 8 192 boards of
 /// at most 16 cells, well under 8 MiB).
 pub const MAX_CONTEXT_BYTES: usize = 16 << 20;
 

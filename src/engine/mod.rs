@@ -46,6 +46,9 @@ pub use budget::Budget;
 pub use context::{ContextPool, SearchContext};
 pub use root::{Note, Route, SearchPath, WinScale};
 
+/// The most threads one search runs on: [`Limits::threads`] is cut to it.
+pub const MAX_THREADS: usize = 64;
+
 /// How much work a search may do. Every engine checks these and reports what it used.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Limits {
@@ -57,6 +60,9 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// `perfect` only: probability of overlooking each branch at every node.
     pub mistake_probability: f64,
+    /// Threads of `auto`'s pattern search (1 to [`MAX_THREADS`]; the other engines and
+    /// paths run on one).
+    pub threads: usize,
 }
 
 impl Default for Limits {
@@ -66,6 +72,7 @@ impl Default for Limits {
             depth: None,
             nodes: None,
             mistake_probability: 0.0,
+            threads: 1,
         }
     }
 }
@@ -146,7 +153,7 @@ pub struct MoveEval {
 }
 
 /// What a search did.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SearchStats {
     /// Positions visited (playouts for `mcts`).
     pub nodes: u64,
@@ -158,6 +165,22 @@ pub struct SearchStats {
     /// Which way the search went (`auto`'s route, what decided the root); shown as
     /// e.g. `"pattern search: threat-space defence"`.
     pub path: Option<SearchPath>,
+    /// The threads the search ran on (more than 1 only where `auto`'s pattern search
+    /// ran on several, [`Limits::threads`]).
+    pub threads: u32,
+}
+
+impl Default for SearchStats {
+    fn default() -> SearchStats {
+        SearchStats {
+            nodes: 0,
+            depth: 0,
+            elapsed: Duration::ZERO,
+            complete: false,
+            path: None,
+            threads: 1,
+        }
+    }
 }
 
 /// An engine's answer for one position.
@@ -262,6 +285,8 @@ pub enum Parameter {
     Level,
     /// How many best moves come with their own line ([`progress`]).
     Multipv,
+    /// Threads of `auto`'s pattern search ([`Limits::threads`]).
+    Threads,
 }
 
 impl Parameter {
@@ -275,6 +300,7 @@ impl Parameter {
             Parameter::Seed => "seed",
             Parameter::Level => "level",
             Parameter::Multipv => "multipv",
+            Parameter::Threads => "threads",
         }
     }
 }
@@ -339,7 +365,8 @@ impl EngineKind {
     pub fn parameters(self) -> &'static [Parameter] {
         use Parameter::*;
         match self {
-            EngineKind::Auto | EngineKind::Minimax => &[TimeMs, Depth, Nodes, Seed, Level, Multipv],
+            EngineKind::Auto => &[TimeMs, Depth, Nodes, Seed, Level, Multipv, Threads],
+            EngineKind::Minimax => &[TimeMs, Depth, Nodes, Seed, Level, Multipv],
             EngineKind::Perfect => &[TimeMs, Nodes, MistakeProbability, Seed, Level, Multipv],
             EngineKind::Mcts => &[TimeMs, Nodes, Seed, Level, Multipv],
             EngineKind::Threat | EngineKind::Priority | EngineKind::Greedy => {

@@ -249,6 +249,7 @@ pub fn finish(
             elapsed: budget.elapsed(),
             complete: results.complete,
             path: results.path,
+            threads: 1,
         },
     }
 }

@@ -43,14 +43,14 @@ pub struct Findings {
     pub completed: u32,
 }
 
-/// Runs the pattern search `s` over `roots` (at most `max_depth` plies) within
-/// `budget`, in turns with the guard (see the module's text). Refuted moves leave
+/// Runs the pattern search `s` over `roots` (at most `max_depth` plies, on `threads`
+/// threads) within `budget`, in turns with the guard (see the module's text). Refuted moves leave
 /// `roots`, but for the last one. The nodes of both are charged to `budget`.
 pub fn search(
     position: &Position,
     s: &mut PatternSearch,
     roots: &mut Vec<RootMove>,
-    max_depth: u32,
+    (max_depth, threads): (u32, usize),
     budget: &mut Budget,
 ) -> Findings {
     let mut found = Findings::default();
@@ -59,8 +59,9 @@ pub fn search(
     let start = budget.remaining();
     for _ in 0..TURNS {
         s.set_clock(budget.rest().share(1.0 - GUARD_SHARE));
-        found.completed = found.completed.max(s.iterate(roots, max_depth));
-        budget.charge(s.clock.nodes);
+        let (completed, helpers) = s.iterate_threads(position, roots, max_depth, threads);
+        found.completed = found.completed.max(completed);
+        budget.charge(s.clock.nodes + helpers);
         let before = tss.nodes();
         check(
             &mut tss,

@@ -152,15 +152,16 @@ fn defend_vct(
     (plan, hardest, t.nodes())
 }
 
-/// Analyses `position` on the pattern path within `budget` (at most `depth` plies),
-/// starting a search by time from the table `ctx` kept.
+/// Analyses `position` on the pattern path within `budget` (at most `depth` plies, the
+/// alpha-beta on `threads` threads), starting a search by time from the table `ctx` kept.
 pub fn analyze(
     position: &Position,
-    depth: Option<u32>,
+    (depth, threads): (Option<u32>, usize),
     budget: &mut Budget,
     ctx: &mut SearchContext,
     rng: &mut StdRng,
 ) -> Analysis {
+    let threads = threads.clamp(1, crate::engine::MAX_THREADS);
     let (plan, nodes) = tss::plan(position, budget.share(TSS_SHARE), VCT_DEPTH);
     budget.charge(nodes);
     // On an empty board the centre is played at once: the ordering puts the most
@@ -212,7 +213,7 @@ pub fn analyze(
     let completed = if roots.is_empty() {
         0
     } else if guarding {
-        let found = guard::search(position, &mut s, &mut roots, max_depth, budget);
+        let found = guard::search(position, &mut s, &mut roots, (max_depth, threads), budget);
         if !found.refuted.is_empty() {
             note = note.or(Some(Note::ThreatSpaceGuard));
         }
@@ -226,10 +227,11 @@ pub fn analyze(
         }
         found.completed
     } else {
-        let completed = s.iterate(&mut roots, max_depth);
-        budget.charge(s.clock.nodes);
+        let (completed, helpers) = s.iterate_threads(position, &mut roots, max_depth, threads);
+        budget.charge(s.clock.nodes + helpers);
         completed
     };
+    let ran = if roots.is_empty() { 1 } else { threads };
     // The lines of the best roots (the chosen move's, and more with multipv), read from
     // the table before it goes back to the context.
     let lines: Vec<Vec<Move>> = roots
@@ -260,7 +262,9 @@ pub fn analyze(
         }),
         ..RootResults::new(moves, completed, matches!(plan, RootPlan::Win(_)))
     };
-    root::finish(position, results, budget, rng)
+    let mut analysis = root::finish(position, results, budget, rng);
+    analysis.stats.threads = ran as u32;
+    analysis
 }
 
 /// Every empty cell's evaluation, best first: the proofs (wins first, losses last), the

@@ -26,11 +26,13 @@
 //! search by time keeps its table in the caller's context ([`KeptTable`]) for the next
 //! one, so that a game's next move starts from what this one found (against `mcts` on 15x15x5 at 100 ms, arena
 //! seeds 16 to 19: 86.7% over 320 games, against 83.4% with a fresh table).
+//! The iterative deepening runs on one thread or on several that share the table
+//! (Lazy SMP, [`smp`]); the table is lock-free ([`table`]).
 
 use std::sync::Arc;
 
 pub use self::table::KeptTable;
-use self::table::{from_tt, table_size, to_tt, Entry, EXACT, LOWER, UPPER};
+use self::table::{from_tt, table_size, to_tt, Entry, Table, EXACT, LOWER, UPPER};
 use super::order::order_score;
 use crate::engine::board::{stone, LineCodes, PatternBoard, EMPTY};
 use crate::engine::tss::search::{Solver, R};
@@ -82,7 +84,8 @@ pub struct PatternSearch {
     side: usize,
     near: Vec<u8>,
     ring: Vec<Vec<u16>>,
-    tt: Vec<Entry>,
+    /// The transposition table, shared with the other threads of the search.
+    tt: Arc<Table>,
     killers: [[u16; 2]; MAX_PLY],
     history: Vec<u32>,
     wins: Vec<u16>,
@@ -106,11 +109,10 @@ pub struct RootMove {
 impl PatternSearch {
     /// A searcher for `position` (which must hold no special pieces in hand).
     pub fn new(position: &Position, clock: Budget, tt_entries: usize) -> PatternSearch {
-        let tt = vec![Entry::default(); table_size(tt_entries)];
-        PatternSearch::with_table(position, clock, tt)
+        PatternSearch::with_table(position, clock, Arc::new(Table::new(tt_entries)))
     }
 
-    fn with_table(position: &Position, clock: Budget, tt: Vec<Entry>) -> PatternSearch {
+    fn with_table(position: &Position, clock: Budget, tt: Arc<Table>) -> PatternSearch {
         let b = PatternBoard::new(position).with_codes();
         let geo = Arc::clone(b.geometry());
         let ring = rings(&geo);
@@ -165,7 +167,7 @@ impl PatternSearch {
             .take()
             .filter(|(k, t)| *k == key && t.len() == size)
             .map(|(_, t)| t)
-            .unwrap_or_else(|| vec![Entry::default(); size]);
+            .unwrap_or_else(|| Arc::new(Table::new(size)));
         PatternSearch::with_table(position, clock, tt)
     }
 
@@ -179,7 +181,7 @@ impl PatternSearch {
     /// Leaves this search's table in `kept` for the next search.
     pub fn leave_table(&mut self, kept: &mut KeptTable) {
         let key = self.solver.board.geometry().key();
-        kept.0 = Some((key, std::mem::take(&mut self.tt)));
+        kept.0 = Some((key, Arc::clone(&self.tt)));
     }
 
     fn play(&mut self, c: usize) {
@@ -366,8 +368,8 @@ impl PatternSearch {
             return 0;
         }
         let key = self.key();
-        let slot = (key as usize) & (self.tt.len() - 1);
-        let e = self.tt[slot];
+        let slot = self.tt.slot(key);
+        let e = self.tt.read(slot);
         let mut tt_move = u16::MAX;
         if e.key == key {
             tt_move = e.best;
@@ -505,71 +507,17 @@ impl PatternSearch {
         } else {
             EXACT
         };
-        self.tt[slot] = Entry {
-            key,
-            value: to_tt(best, ply),
-            depth: depth as i16,
-            bound,
-            best: best_move,
-        };
+        self.tt.write(
+            slot,
+            Entry {
+                key,
+                value: to_tt(best, ply),
+                depth: depth as i16,
+                bound,
+                best: best_move,
+            },
+        );
         best
-    }
-
-    /// Iterative deepening over `roots` (searched in order, best first after each
-    /// iteration) up to `max_depth` or until the clock stops; a move of the unfinished
-    /// last iteration that beat the previous best is kept. Returns the deepest
-    /// completed depth.
-    pub fn iterate(&mut self, roots: &mut [RootMove], max_depth: u32) -> u32 {
-        let mut completed = 0;
-        // With multipv N the N best get exact values: alpha is the N-th best so far.
-        let wanted = self.clock.lines();
-        for depth in 1..=max_depth as i32 {
-            let mut values = Vec::with_capacity(roots.len());
-            let mut top: Vec<i64> = Vec::new();
-            for r in roots.iter() {
-                self.play(r.cell as usize);
-                let v = if top.len() < wanted {
-                    -self.negamax(depth - 1, 1, -WIN - 1, WIN + 1)
-                } else {
-                    let alpha = top[wanted - 1];
-                    let v = -self.negamax(depth - 1, 1, -alpha - 1, -alpha);
-                    if v > alpha {
-                        -self.negamax(depth - 1, 1, -WIN - 1, -alpha)
-                    } else {
-                        v
-                    }
-                };
-                self.undo(r.cell as usize);
-                if self.clock.stopped() {
-                    break;
-                }
-                values.push(v);
-                top.insert(top.partition_point(|&t| t >= v), v);
-            }
-            if self.clock.stopped() {
-                // A partial iteration searched the previous best first: a later move
-                // that beat it (re-searched with the full window) is better.
-                if let Some(&first) = values.first() {
-                    let (i, &v) = values
-                        .iter()
-                        .enumerate()
-                        .max_by_key(|&(i, &v)| (v, std::cmp::Reverse(i)))
-                        .unwrap_or((0, &first));
-                    if i > 0 && v > first {
-                        roots[i].value = v;
-                        roots.swap(0, i);
-                    }
-                }
-                break;
-            }
-            for (r, v) in roots.iter_mut().zip(values) {
-                r.value = v;
-            }
-            roots.sort_by_key(|r| std::cmp::Reverse(r.value));
-            completed = depth as u32;
-            self.report(roots, completed, wanted);
-        }
-        completed
     }
 }
 
@@ -595,6 +543,7 @@ fn rings(geo: &Geometry) -> Vec<Vec<u16>> {
 
 mod lines;
 mod renju;
+mod smp;
 mod table;
 #[cfg(test)]
 mod tests;

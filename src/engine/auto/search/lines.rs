@@ -15,7 +15,7 @@ impl PatternSearch {
         self.play(first as usize);
         while played.len() < len {
             let key = self.key();
-            let e = self.tt[(key as usize) & (self.tt.len() - 1)];
+            let e = self.tt.read(self.tt.slot(key));
             let c = e.best as usize;
             if e.key != key || c >= self.solver.board.cells().len() {
                 break;

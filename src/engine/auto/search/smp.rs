@@ -1,0 +1,255 @@
+//! Iterative deepening at the root of the pattern search, on one thread or on several
+//! (Lazy SMP).
+//!
+//! On one thread, [`PatternSearch::iterate`] deepens one ply at a time over the root
+//! moves until the clock stops. On N threads ([`PatternSearch::iterate_threads`]) the
+//! caller's searcher is the main thread, and N - 1 helpers search the same root at the
+//! same time, each with its own board, killers and history but all with the one
+//! lock-free transposition table ([`super::table`]): what a helper stores (values,
+//! bounds, best moves) cuts and orders the main search's nodes. The helpers differ from
+//! the main search and from each other, so that they do not all search the same nodes
+//! in the same order: the odd ones iterate one ply deeper than the main search (their
+//! entries are there before the main search asks), and the others from the second on
+//! start with the root moves rotated. The main search's answer is the result: when it
+//! ends (the clock, the depth limit, or the caller's stop) it raises the helpers' stop
+//! flag and waits for them. The deadline is the same for all; a node limit is a total
+//! ([`Budget::pool_nodes`]), and the helpers' nodes are added to the count.
+//!
+//! One thread runs exactly the search without threads: no helper, no pool, the same
+//! table reads and writes.
+
+use std::sync::Arc;
+
+use super::{PatternSearch, RootMove, WIN};
+use crate::engine::progress::Watch;
+use crate::game::Position;
+
+/// Raises the helpers' stop flag when dropped: when the main search ends, and also if it
+/// panics, so that the scope does not wait for helpers that run to the deadline.
+struct StopOnDrop(Arc<Watch>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
+impl PatternSearch {
+    /// Iterative deepening over `roots` on this thread (see
+    /// [`PatternSearch::iterate_from`]), from depth 1.
+    pub fn iterate(&mut self, roots: &mut [RootMove], max_depth: u32) -> u32 {
+        self.iterate_from(roots, 1, max_depth)
+    }
+
+    /// [`PatternSearch::iterate`] on `threads` threads sharing this searcher's table
+    /// (see the module docs): this one is the main search, whose depth it returns, with
+    /// the nodes the helpers visited. `position` is the position this searcher started
+    /// from. With one thread this is exactly [`PatternSearch::iterate`].
+    pub fn iterate_threads(
+        &mut self,
+        position: &Position,
+        roots: &mut [RootMove],
+        max_depth: u32,
+        threads: usize,
+    ) -> (u32, u64) {
+        if threads <= 1 || roots.is_empty() {
+            return (self.iterate(roots, max_depth), 0);
+        }
+        let stop = Arc::new(Watch::new(self.clock.lines()));
+        // The helpers' leaf solvers count their nodes apart, as the main search's does
+        // (no pool); the helpers' searches draw from the pool.
+        let solver_clock = self.clock.helper(Arc::clone(&stop));
+        self.clock.pool_nodes();
+        let search_clock = self.clock.helper(Arc::clone(&stop));
+        let start: Vec<RootMove> = roots.to_vec();
+        let table = Arc::clone(&self.tt);
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads)
+                .map(|i| {
+                    let (solver_clock, search_clock) = (solver_clock.clone(), search_clock.clone());
+                    let (mut roots, table) = (start.clone(), Arc::clone(&table));
+                    scope.spawn(move || {
+                        let mut h = PatternSearch::with_table(position, solver_clock, table);
+                        h.clock = search_clock;
+                        let turn = (i / 2) % roots.len();
+                        roots.rotate_left(turn);
+                        h.iterate_from(&mut roots, 1 + (i % 2) as u32, max_depth);
+                        h.clock.nodes
+                    })
+                })
+                .collect();
+            let guard = StopOnDrop(Arc::clone(&stop));
+            let depth = self.iterate(roots, max_depth);
+            drop(guard);
+            let nodes = helpers
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .sum();
+            (depth, nodes)
+        })
+    }
+
+    /// Iterative deepening over `roots` (searched in order, best first after each
+    /// iteration) from depth `first` up to `max_depth` or until the clock stops; a move
+    /// of the unfinished last iteration that beat the previous best is kept. Returns the
+    /// deepest completed depth.
+    fn iterate_from(&mut self, roots: &mut [RootMove], first: u32, max_depth: u32) -> u32 {
+        let mut completed = 0;
+        // With multipv N the N best get exact values: alpha is the N-th best so far.
+        let wanted = self.clock.lines();
+        for depth in first as i32..=max_depth as i32 {
+            let mut values = Vec::with_capacity(roots.len());
+            let mut top: Vec<i64> = Vec::new();
+            for r in roots.iter() {
+                self.play(r.cell as usize);
+                let v = if top.len() < wanted {
+                    -self.negamax(depth - 1, 1, -WIN - 1, WIN + 1)
+                } else {
+                    let alpha = top[wanted - 1];
+                    let v = -self.negamax(depth - 1, 1, -alpha - 1, -alpha);
+                    if v > alpha {
+                        -self.negamax(depth - 1, 1, -WIN - 1, -alpha)
+                    } else {
+                        v
+                    }
+                };
+                self.undo(r.cell as usize);
+                if self.clock.stopped() {
+                    break;
+                }
+                values.push(v);
+                top.insert(top.partition_point(|&t| t >= v), v);
+            }
+            if self.clock.stopped() {
+                // A partial iteration searched the previous best first: a later move
+                // that beat it (re-searched with the full window) is better.
+                if let Some(&first) = values.first() {
+                    let (i, &v) = values
+                        .iter()
+                        .enumerate()
+                        .max_by_key(|&(i, &v)| (v, std::cmp::Reverse(i)))
+                        .unwrap_or((0, &first));
+                    if i > 0 && v > first {
+                        roots[i].value = v;
+                        roots.swap(0, i);
+                    }
+                }
+                break;
+            }
+            for (r, v) in roots.iter_mut().zip(values) {
+                r.value = v;
+            }
+            roots.sort_by_key(|r| std::cmp::Reverse(r.value));
+            completed = depth as u32;
+            self.report(roots, completed, wanted);
+        }
+        completed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::engine::budget::POOL_CHUNK;
+    use crate::engine::{Budget, Limits};
+    use crate::game::Rules;
+
+    fn position(rows: &[&str]) -> Position {
+        Position::new(&Rules::mnk(15, 15, 5).unwrap(), Some(rows), None).unwrap()
+    }
+
+    /// The best 24 cells by the ordering, rotated so that `last` (if given) comes last.
+    fn roots(p: &Position, last: Option<usize>) -> Vec<RootMove> {
+        let mut scored = Vec::new();
+        PatternSearch::new(p, Budget::with_time(Duration::from_secs(1)), 1024)
+            .candidates(&mut scored, 24);
+        let mut roots: Vec<RootMove> = scored
+            .iter()
+            .map(|&(_, c)| RootMove { cell: c, value: 0 })
+            .collect();
+        if let Some(i) = last.and_then(|c| roots.iter().position(|r| r.cell as usize == c)) {
+            let r = roots.remove(i);
+            roots.push(r);
+        }
+        roots
+    }
+
+    fn search(p: &Position, limits: &Limits) -> PatternSearch {
+        PatternSearch::new(p, Budget::new(limits), 1 << 16)
+    }
+
+    /// Two threads find a win (not the five itself, which the threat-space search plays
+    /// before this search runs: a move that leaves two fives to play, a win found on the
+    /// third ply) and the block, even when the root order puts them last.
+    #[test]
+    fn two_threads_find_a_five_and_a_block_ordered_last() {
+        let limits = Limits {
+            time: Duration::from_secs(60),
+            nodes: Some(30_000),
+            ..Limits::default()
+        };
+        let mut rows = vec!["..............."; 15];
+        rows[7] = "...xxxx........";
+        rows[8] = "...ooo.........";
+        rows[9] = ".........o.....";
+        let win = position(&rows);
+        let mut r = roots(&win, Some(7 * 15 + 8));
+        assert_eq!(r.last().unwrap().cell as usize, 7 * 15 + 8);
+        let (depth, _) = search(&win, &limits).iterate_threads(&win, &mut r, 4, 2);
+        assert!(depth >= 1);
+        assert!(r[0].value >= WIN / 2, "{}", r[0].value);
+        let mut after = win.clone();
+        after.play(crate::game::Move::mark(r[0].cell as usize));
+        let fives = (0..225)
+            .filter(|&c| after.cell(c) == crate::game::Cell::Empty)
+            .filter(|&c| after.wins_at(c, crate::game::Player::X))
+            .count();
+        assert!(after.winner().is_some() || fives >= 2, "{}", r[0].cell);
+
+        let mut rows = vec!["..............."; 15];
+        rows[7] = "..xoooo........";
+        rows[9] = ".........x.....";
+        rows[10] = "..........x....";
+        rows[11] = "............x..";
+        let block = position(&rows);
+        let mut r = roots(&block, Some(7 * 15 + 7));
+        assert_eq!(r.last().unwrap().cell as usize, 7 * 15 + 7);
+        search(&block, &limits).iterate_threads(&block, &mut r, 4, 2);
+        assert_eq!(r[0].cell as usize, 7 * 15 + 7);
+    }
+
+    /// Under a node limit the helpers draw from the same pool as the main search: they
+    /// search (their nodes are not 0), and all together stay within the limit (each
+    /// thread may pass it by the plies on its stack, and leaves at most a chunk).
+    #[test]
+    fn helpers_search_within_the_one_node_limit() {
+        let mut rows = vec!["..............."; 15];
+        rows[5] = "......o........";
+        rows[6] = ".....xxo.......";
+        rows[7] = "......xo.......";
+        rows[8] = ".....ox.x......";
+        let p = position(&rows);
+        let limits = Limits {
+            time: Duration::from_secs(60),
+            nodes: Some(50_000),
+            ..Limits::default()
+        };
+        for threads in [2, 3] {
+            let mut s = search(&p, &limits);
+            let mut r = roots(&p, None);
+            let (depth, helpers) = s.iterate_threads(&p, &mut r, 64, threads);
+            let total = s.clock.nodes + helpers;
+            assert!(depth >= 2, "{depth}");
+            assert!(
+                helpers > 5_000,
+                "{threads} threads: helpers searched {helpers}"
+            );
+            assert!(s.clock.nodes > 5_000, "{}", s.clock.nodes);
+            let slack = 96 * threads as u64;
+            assert!(total <= 50_000 + slack, "{total}");
+            assert!(total + POOL_CHUNK * threads as u64 >= 50_000, "{total}");
+        }
+    }
+}
