@@ -13,8 +13,10 @@
 //! for the brain to do), 4 renju, 8 caro. 0 plays freestyle, 1 exactly five, 4 or 5
 //! renju, 8 or 9 caro (which is exactly five already).
 //!
-//! Time: a move uses at most `timeout_turn` minus a safety margin, and, when a match
-//! clock is running, at most a twentieth of `time_left`.
+//! Time: a move uses at most `timeout_turn` minus a safety margin. On a match clock it
+//! aims at a twentieth of `time_left` and stops there once its best move is settled; a
+//! move whose best answer keeps changing, or that meets a threat, may take up to three
+//! times that, at most a seventh of `time_left` ([`Brain::move_time`]).
 //!
 //! Threads: `INFO thread_num N` lets `auto`'s pattern search run on N threads, cut to
 //! `--max-threads` (`KINROW_MAX_THREADS`; by default the number of cores: the manager
@@ -309,20 +311,26 @@ impl Brain {
         Ok(())
     }
 
-    /// The time budget of the next move.
-    pub fn move_budget(&self) -> Duration {
+    /// The time of the next move: the most it may take, and, on a match clock, the time
+    /// it aims to answer by (see [`Limits::target`]). The target is a twentieth of the
+    /// time left; a move whose best answer is still changing, or that meets a threat,
+    /// may take up to three times that (at most a seventh of the time left).
+    pub fn move_time(&self) -> (Duration, Option<Duration>) {
         let turn = if self.timeout_turn.is_zero() {
             Duration::from_millis(100)
         } else {
             self.timeout_turn
         };
-        let mut budget = turn.saturating_sub(MARGIN.max(turn / 10));
-        if let Some(left) = self.time_left {
-            if !self.timeout_match.is_zero() || left < Duration::from_secs(3600) {
-                budget = budget.min(left / 20);
+        let cap = turn.saturating_sub(MARGIN.max(turn / 10));
+        let one = Duration::from_millis(1);
+        match self.time_left {
+            Some(left) if !self.timeout_match.is_zero() || left < Duration::from_secs(3600) => {
+                let target = cap.min(left / 20).max(one);
+                let most = cap.min(left / 7).min(target * 3).max(target);
+                (most, (most > target).then_some(target))
             }
+            _ => (cap.max(one), None),
         }
-        budget.max(Duration::from_millis(1))
     }
 
     fn position(&self) -> Result<Position, String> {
@@ -362,9 +370,11 @@ impl Brain {
         if position.is_over() {
             return vec!["ERROR the game is over: there is no move to make".into()];
         }
+        let (time, target) = self.move_time();
         let limits = Limits {
             threads: self.threads,
-            ..Limits::with_time(self.move_budget())
+            target,
+            ..Limits::with_time(time)
         };
         let analysis = self
             .engine
@@ -426,4 +436,54 @@ pub fn main(args: PbrainArgs) -> i32 {
         }
     }
     0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn brain(info: &[&str]) -> Brain {
+        let mut b = Brain::new(EngineKind::Auto, 5, 1);
+        for line in info {
+            assert!(b.handle(line).is_empty(), "{line}");
+        }
+        b
+    }
+
+    const MS: fn(u64) -> Duration = Duration::from_millis;
+
+    #[test]
+    fn without_a_match_clock_a_move_takes_its_turn_less_the_margin() {
+        let (time, target) = brain(&["INFO timeout_turn 5000"]).move_time();
+        assert!(time < MS(5000) && time >= MS(4000), "{time:?}");
+        assert_eq!(target, None);
+    }
+
+    #[test]
+    fn on_a_match_clock_a_move_aims_at_a_twentieth_and_may_take_three_times_that() {
+        let b = brain(&[
+            "INFO timeout_turn 30000",
+            "INFO timeout_match 180000",
+            "INFO time_left 100000",
+        ]);
+        assert_eq!(b.move_time(), (MS(100_000) / 7, Some(MS(5000))));
+        let b = brain(&[
+            "INFO timeout_turn 30000",
+            "INFO timeout_match 180000",
+            "INFO time_left 2000",
+        ]);
+        assert_eq!(b.move_time(), (MS(2000) / 7, Some(MS(100))));
+    }
+
+    #[test]
+    fn a_short_turn_caps_both() {
+        let b = brain(&[
+            "INFO timeout_turn 1000",
+            "INFO timeout_match 180000",
+            "INFO time_left 100000",
+        ]);
+        let (time, target) = b.move_time();
+        assert!(time <= MS(1000) && time >= MS(800), "{time:?}");
+        assert_eq!(target, None);
+    }
 }

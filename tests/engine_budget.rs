@@ -139,3 +139,31 @@ fn a_tree_search_reports_every_phase_nodes() {
         );
     }
 }
+
+/// The time manager: with a target, `auto` answers a quiet middle game once its best
+/// move is settled past the target, long before its time is up; without one it uses
+/// the time. (The bound is loose: a search past its target still finishes the iteration
+/// it is in, and one that changed the best move goes on.)
+#[test]
+fn a_target_lets_auto_answer_before_its_time() {
+    let gomoku = &positions()[0];
+    let time = Duration::from_secs(4);
+    let targeted = Limits {
+        target: Some(Duration::from_millis(30)),
+        ..Limits::with_time(time)
+    };
+    let a = EngineKind::Auto
+        .build()
+        .analyze(gomoku, &targeted, &mut StdRng::seed_from_u64(3));
+    assert!(a.stats.elapsed < time / 2, "{:?}", a.stats.elapsed);
+    let whole = EngineKind::Auto.build().analyze(
+        gomoku,
+        &Limits::with_time(Duration::from_millis(600)),
+        &mut StdRng::seed_from_u64(3),
+    );
+    assert!(
+        whole.stats.elapsed >= Duration::from_millis(500),
+        "{:?}",
+        whole.stats.elapsed
+    );
+}

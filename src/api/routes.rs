@@ -133,6 +133,7 @@ pub fn search_plan(
         nodes,
         mistake_probability,
         threads,
+        target: None,
     };
     Ok((kind, limits, seed))
 }

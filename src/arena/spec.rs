@@ -114,6 +114,7 @@ impl EngineSpec {
             nodes: self.nodes,
             mistake_probability: self.mistake_probability.unwrap_or(0.0),
             threads: self.threads.unwrap_or(1),
+            target: None,
         }
     }
 }

@@ -45,6 +45,9 @@ pub struct Budget {
     /// The nodes left to the threads of a search on several threads
     /// ([`Budget::pool_nodes`]): `node_limit` is then what this thread drew from it.
     pool: Option<Arc<NodePool>>,
+    /// The time the search aims to answer by ([`Limits::target`]), shared by the
+    /// children; `None`: the deadline.
+    target: Option<Instant>,
 }
 
 /// The nodes a search on several threads may still visit, drawn by each thread in
@@ -83,11 +86,13 @@ impl NodePool {
 impl Budget {
     /// The budget of a whole search within `limits` (its time and nodes).
     pub fn new(limits: &Limits) -> Budget {
-        Budget::starting(
-            Instant::now(),
-            limits.time,
-            limits.nodes.unwrap_or(u64::MAX),
-        )
+        let start = Instant::now();
+        let mut budget = Budget::starting(start, limits.time, limits.nodes.unwrap_or(u64::MAX));
+        budget.target = limits
+            .target
+            .and_then(|t| start.checked_add(t))
+            .filter(|&t| t < budget.deadline);
+        budget
     }
 
     /// A budget of `time` and no node limit.
@@ -109,6 +114,7 @@ impl Budget {
             watch: None,
             beats: true,
             pool: None,
+            target: None,
         }
     }
 
@@ -189,8 +195,22 @@ impl Budget {
     /// Gives `child` this budget's watch and the node count before it.
     fn adopt(&self, child: &mut Budget) {
         child.before = self.before + self.nodes;
+        child.target = self.target;
         child.watch = self.watch.clone();
         child.stopped |= self.watch.as_ref().is_some_and(|w| w.stopped());
+    }
+
+    /// The same budget without a target: the search may use all its time (a position
+    /// under threat).
+    pub fn untargeted(mut self) -> Budget {
+        self.target = None;
+        self
+    }
+
+    /// True once the search is past the time it aims to answer by (never without a
+    /// [`Limits::target`]).
+    pub fn past_target(&self) -> bool {
+        self.target.is_some_and(|t| Instant::now() >= t)
     }
 
     /// The watch of the search, if the caller attached one.

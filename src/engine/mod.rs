@@ -63,6 +63,11 @@ pub struct Limits {
     /// Threads of `auto`'s pattern search (1 to [`MAX_THREADS`]; the other engines and
     /// paths run on one).
     pub threads: usize,
+    /// The time the search aims to answer by, within `time` (the time manager of a
+    /// player on a match clock): once past it, `auto`'s pattern search stops after an
+    /// iteration that left its best move where it was; an iteration that changed it,
+    /// or a position under threat, may go on to `time`. `None`: the search uses `time`.
+    pub target: Option<Duration>,
 }
 
 impl Default for Limits {
@@ -73,6 +78,7 @@ impl Default for Limits {
             nodes: None,
             mistake_probability: 0.0,
             threads: 1,
+            target: None,
         }
     }
 }

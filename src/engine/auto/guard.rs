@@ -71,7 +71,7 @@ pub fn search(
             budget.rest(),
         );
         budget.charge(tss.nodes() - before);
-        let done = found.completed >= max_depth || budget.expired();
+        let done = found.completed >= max_depth || budget.expired() || budget.past_target();
         if done || budget.remaining() < start / 8 {
             break;
         }

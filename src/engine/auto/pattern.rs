@@ -190,10 +190,15 @@ pub fn analyze(
     let (mut roots, mut proven) = root_moves(position, &plan, &hardest, &scored, opening);
     // In a quiet position the search takes turns with the root's guard.
     let guarding = matches!(plan, RootPlan::Quiet) && roots.len() > 1;
+    // Under threat the time manager's target does not apply: the search takes its time.
+    let clock = match plan {
+        RootPlan::Defend { .. } => budget.rest().untargeted(),
+        _ => budget.rest(),
+    };
     let mut s = if keep {
-        PatternSearch::keeping_table(position, budget.rest(), 1 << 18, ctx.kept())
+        PatternSearch::keeping_table(position, clock, 1 << 18, ctx.kept())
     } else {
-        PatternSearch::new(position, budget.rest(), 1 << 18)
+        PatternSearch::new(position, clock, 1 << 18)
     };
 
     note = match &plan {

@@ -21,6 +21,10 @@
 use std::sync::Arc;
 
 use super::{PatternSearch, RootMove, WIN};
+
+/// Iterations searched when only one root move is left (a forced move): its value
+/// needs no more, and the time is better kept.
+const FORCED_DEPTH: i32 = 4;
 use crate::engine::progress::Watch;
 use crate::game::Position;
 
@@ -136,12 +140,19 @@ impl PatternSearch {
                 }
                 break;
             }
+            let best_before = roots[0].cell;
             for (r, v) in roots.iter_mut().zip(values) {
                 r.value = v;
             }
             roots.sort_by_key(|r| std::cmp::Reverse(r.value));
             completed = depth as u32;
             self.report(roots, completed, wanted);
+            // The time manager: a forced move needs no deep search, and past the
+            // target an iteration that kept the best move ends the search.
+            let forced = roots.len() == 1 && depth >= FORCED_DEPTH;
+            if forced || (self.clock.past_target() && roots[0].cell == best_before && depth > 1) {
+                break;
+            }
         }
         completed
     }
