@@ -4,56 +4,15 @@
 
 #[path = "tss/positions.rs"]
 mod positions;
+mod tss_support;
 mod variants_support;
 
 use std::time::Duration;
 
-use kinrow::engine::tss::{Proof, Tss, Verdict};
+use kinrow::engine::tss::{Tss, Verdict};
 use kinrow::game::{Cell, Hand, Move, Piece, Player, Position, Rules, Variant};
+use tss_support::{check, plain, position};
 use variants_support::FORCED_ONTO_FORBIDDEN;
-
-fn position(rows: &[&str], overline: bool, hands: [Hand; 2], to_move: Option<Player>) -> Position {
-    let rules = Rules::new(rows[0].len() as u64, rows.len() as u64, 5, overline, hands).unwrap();
-    Position::new(&rules, Some(rows), to_move).unwrap()
-}
-
-fn plain(rows: &[&str]) -> Position {
-    position(rows, true, [Hand::default(); 2], None)
-}
-
-/// Replays `proof` for `attacker` (to move) against every legal defender reply at
-/// every step, and checks that the attacker wins every line. Returns the longest line.
-fn check(pos: &mut Position, attacker: Player, proof: &Proof) -> u32 {
-    assert_eq!(pos.to_move(), attacker);
-    let mv = proof.first_move();
-    assert!(pos.is_legal(mv), "the proof plays an illegal move {mv:?}");
-    let undo = pos.play(mv);
-    let plies = match proof {
-        Proof::Five { .. } => {
-            assert_eq!(pos.winner(), Some(attacker), "a five that does not win");
-            1
-        }
-        Proof::Threat {
-            replies, otherwise, ..
-        } => {
-            assert_eq!(pos.winner(), None);
-            let mut longest = 0;
-            for reply in pos.legal_moves() {
-                let u = pos.play(reply);
-                assert_eq!(pos.winner(), None, "the defender wins with {reply:?}");
-                let next = replies
-                    .iter()
-                    .find(|(m, _)| *m == reply)
-                    .map_or(&**otherwise, |(_, p)| p);
-                longest = longest.max(check(pos, attacker, next));
-                pos.undo(u);
-            }
-            2 + longest
-        }
-    };
-    pos.undo(undo);
-    plies
-}
 
 /// The cells where `p` would win at once.
 fn win_cells(pos: &Position, p: Player) -> Vec<usize> {
