@@ -50,6 +50,7 @@ fn engines(c: &mut Criterion) {
         nodes: Some(2000),
         mistake_probability: 0.0,
         threads: 1,
+        target: None,
     };
     for (name, p) in &positions {
         let mut group = c.benchmark_group(*name);

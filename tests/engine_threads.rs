@@ -1,7 +1,7 @@
-//! `engine.threads` for `auto`'s pattern search: one thread is the single-threaded search
-//! bit for bit (digests of move, score, nodes and depth recorded from the search before
-//! threads existed), two threads play a win now and stop a loss now, and a node limit
-//! holds for all threads together.
+//! `engine.threads` for `auto`'s pattern search: one thread answers as recorded, bit for
+//! bit (digests of move, score, nodes and depth; see [`BEFORE`] for where they come
+//! from), two threads play a win now and stop a loss now, and a node limit holds for all
+//! threads together.
 
 use std::time::Duration;
 
@@ -54,25 +54,25 @@ fn digests(threads: usize, nodes: u64) -> Vec<u64> {
         .collect()
 }
 
-/// Recorded with `digests(1, 20_000)` from the search before `threads` (main at f10716a,
-/// with the root's guard), but for the eighth, a forced move (one root left), which the
-/// time manager now stops after a few iterations (with that rule off the eighth is as
-/// before). A deliberate change to `auto`'s search changes them: record them anew from
-/// the build before the change, with one thread, and check that only what it meant to
-/// change changed.
+/// Recorded with `digests(1, 20_000)` from one thread of this search. When `threads`
+/// came, one thread gave exactly the digests of the search before it (main at
+/// f10716a); since then the time manager stops a forced move (one root left) after a
+/// few iterations, and the guard's later turns go on from the depth the last one
+/// completed. A deliberate change to `auto`'s search changes them: record them anew
+/// from the build before the change and check that only what it meant to change did.
 const BEFORE: &[u64] = &[
     0x2e40_bb2d_26d2_e132,
-    0x1d5f_6297_ecc0_23ce,
-    0x397b_6731_1920_73dd,
-    0x581b_6952_faa1_8e25,
-    0x9294_544f_8809_f14d,
-    0x88a7_6674_829e_6e7c,
+    0xe4dc_6a0f_f187_fe48,
+    0x78eb_345b_d3b9_075b,
+    0x2b14_fc40_fc05_5d5b,
+    0xe9df_f60f_ae34_d8fa,
+    0xf65f_eda1_e9b6_2f23,
     0x5aa9_caca_6931_d537,
     0xf971_7e0b_29ea_001c,
     0xa972_69cc_5d5a_207f,
     0xb5e2_77c7_ae25_cfb4,
-    0x7259_a88e_10e6_e91d,
-    0x7994_9756_3ff3_835f,
+    0x39f1_2958_4852_5f75,
+    0x757a_62e9_4e81_e88c,
     0xe101_01c8_4e46_e380,
     0xf935_e78f_0ca3_8335,
     0x68cb_4db8_d0e5_0b87,
@@ -80,13 +80,13 @@ const BEFORE: &[u64] = &[
     0x1d5e_6354_5f6a_8abf,
     0x339e_a227_4d5f_f397,
     0x2e40_bb2d_26d2_e132,
-    0x6980_8879_9161_6d33,
-    0xa319_0f67_3f36_d67a,
-    0xbcb1_6790_f1b8_d34f,
+    0x1045_ab9a_4f58_b3e5,
+    0x1a18_5a1c_5856_9c8d,
+    0x21dc_7e39_4e73_b32e,
 ];
 
 #[test]
-fn one_thread_is_the_search_before_threads() {
+fn one_thread_answers_as_recorded() {
     let now = digests(1, 20_000);
     println!("{now:#018x?}");
     assert_eq!(now, BEFORE);

@@ -59,7 +59,10 @@ pub fn search(
     let start = budget.remaining();
     for _ in 0..TURNS {
         s.set_clock(budget.rest().share(1.0 - GUARD_SHARE));
-        let (completed, helpers) = s.iterate_threads(position, roots, max_depth, threads);
+        // A later turn goes on from the depth the last one completed (its table makes
+        // that depth cheap again; the refuted moves have left the roots).
+        let first = found.completed.max(1);
+        let (completed, helpers) = s.iterate_threads(position, roots, (first, max_depth), threads);
         found.completed = found.completed.max(completed);
         budget.charge(s.clock.nodes + helpers);
         let before = tss.nodes();

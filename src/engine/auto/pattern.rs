@@ -232,7 +232,7 @@ pub fn analyze(
         }
         found.completed
     } else {
-        let (completed, helpers) = s.iterate_threads(position, &mut roots, max_depth, threads);
+        let (completed, helpers) = s.iterate_threads(position, &mut roots, (1, max_depth), threads);
         budget.charge(s.clock.nodes + helpers);
         completed
     };

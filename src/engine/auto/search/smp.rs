@@ -1,7 +1,7 @@
 //! Iterative deepening at the root of the pattern search, on one thread or on several
 //! (Lazy SMP).
 //!
-//! On one thread, [`PatternSearch::iterate`] deepens one ply at a time over the root
+//! On one thread, [`PatternSearch::iterate_from`] deepens one ply at a time over the root
 //! moves until the clock stops. On N threads ([`PatternSearch::iterate_threads`]) the
 //! caller's searcher is the main thread, and N - 1 helpers search the same root at the
 //! same time, each with its own board, killers and history but all with the one
@@ -39,25 +39,21 @@ impl Drop for StopOnDrop {
 }
 
 impl PatternSearch {
-    /// Iterative deepening over `roots` on this thread (see
-    /// [`PatternSearch::iterate_from`]), from depth 1.
-    pub fn iterate(&mut self, roots: &mut [RootMove], max_depth: u32) -> u32 {
-        self.iterate_from(roots, 1, max_depth)
-    }
-
-    /// [`PatternSearch::iterate`] on `threads` threads sharing this searcher's table
-    /// (see the module docs): this one is the main search, whose depth it returns, with
-    /// the nodes the helpers visited. `position` is the position this searcher started
-    /// from. With one thread this is exactly [`PatternSearch::iterate`].
+    /// [`PatternSearch::iterate_from`] from depth `first` on `threads` threads sharing
+    /// this searcher's table (see the module docs): this one is the main search, whose
+    /// depth it returns, with the nodes the helpers visited. `position` is the position
+    /// this searcher started from. With one thread this is exactly
+    /// [`PatternSearch::iterate_from`].
     pub fn iterate_threads(
         &mut self,
         position: &Position,
         roots: &mut [RootMove],
-        max_depth: u32,
+        (first, max_depth): (u32, u32),
         threads: usize,
     ) -> (u32, u64) {
+        let first = first.clamp(1, max_depth.max(1));
         if threads <= 1 || roots.is_empty() {
-            return (self.iterate(roots, max_depth), 0);
+            return (self.iterate_from(roots, first, max_depth), 0);
         }
         let stop = Arc::new(Watch::new(self.clock.lines()));
         // The helpers' leaf solvers count their nodes apart, as the main search's does
@@ -77,13 +73,13 @@ impl PatternSearch {
                         h.clock = search_clock;
                         let turn = (i / 2) % roots.len();
                         roots.rotate_left(turn);
-                        h.iterate_from(&mut roots, 1 + (i % 2) as u32, max_depth);
+                        h.iterate_from(&mut roots, first + (i % 2) as u32, max_depth);
                         h.clock.nodes
                     })
                 })
                 .collect();
             let guard = StopOnDrop(Arc::clone(&stop));
-            let depth = self.iterate(roots, max_depth);
+            let depth = self.iterate_from(roots, first, max_depth);
             drop(guard);
             let nodes = helpers
                 .into_iter()
@@ -97,7 +93,7 @@ impl PatternSearch {
     /// iteration) from depth `first` up to `max_depth` or until the clock stops; a move
     /// of the unfinished last iteration that beat the previous best is kept. Returns the
     /// deepest completed depth.
-    fn iterate_from(&mut self, roots: &mut [RootMove], first: u32, max_depth: u32) -> u32 {
+    pub fn iterate_from(&mut self, roots: &mut [RootMove], first: u32, max_depth: u32) -> u32 {
         let mut completed = 0;
         // With multipv N the N best get exact values: alpha is the N-th best so far.
         let wanted = self.clock.lines();
@@ -208,7 +204,7 @@ mod tests {
         let win = position(&rows);
         let mut r = roots(&win, Some(7 * 15 + 8));
         assert_eq!(r.last().unwrap().cell as usize, 7 * 15 + 8);
-        let (depth, _) = search(&win, &limits).iterate_threads(&win, &mut r, 4, 2);
+        let (depth, _) = search(&win, &limits).iterate_threads(&win, &mut r, (1, 4), 2);
         assert!(depth >= 1);
         assert!(r[0].value >= WIN / 2, "{}", r[0].value);
         let mut after = win.clone();
@@ -227,7 +223,7 @@ mod tests {
         let block = position(&rows);
         let mut r = roots(&block, Some(7 * 15 + 7));
         assert_eq!(r.last().unwrap().cell as usize, 7 * 15 + 7);
-        search(&block, &limits).iterate_threads(&block, &mut r, 4, 2);
+        search(&block, &limits).iterate_threads(&block, &mut r, (1, 4), 2);
         assert_eq!(r[0].cell as usize, 7 * 15 + 7);
     }
 
@@ -250,7 +246,7 @@ mod tests {
         for threads in [2, 3] {
             let mut s = search(&p, &limits);
             let mut r = roots(&p, None);
-            let (depth, helpers) = s.iterate_threads(&p, &mut r, 64, threads);
+            let (depth, helpers) = s.iterate_threads(&p, &mut r, (1, 64), threads);
             let total = s.clock.nodes + helpers;
             assert!(depth >= 2, "{depth}");
             assert!(
