@@ -64,22 +64,11 @@ pub const POOL_CHUNK: u64 = 256;
 impl NodePool {
     /// Takes up to `want` nodes; 0 once the pool is empty.
     fn take(&self, want: u64) -> u64 {
-        let mut left = self.left.load(Ordering::Relaxed);
-        loop {
-            let got = want.min(left);
-            if got == 0 {
-                return 0;
-            }
-            match self.left.compare_exchange_weak(
-                left,
-                left - got,
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            ) {
-                Ok(_) => return got,
-                Err(now) => left = now,
-            }
-        }
+        self.left
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                (left > 0).then(|| left - want.min(left))
+            })
+            .map_or(0, |left| want.min(left))
     }
 }
 

@@ -83,10 +83,11 @@ pub fn search(
 }
 
 /// Checks `roots` best first, within `clock`: a move refuted goes to `refuted` and
-/// leaves `roots` (but for the last one). Stops at the first move that holds (no proof
-/// within its slice, or checked and held before: `held`), at a move the search values
-/// as a win or a loss (the guard adds nothing there), after [`MAX_CHECKS`] moves, or
-/// when the clock runs out.
+/// leaves `roots` (but for the last one). Stops at the first move already decided (it
+/// held before: `held`, or it is the last one, already refuted), at the first move that
+/// holds (no proof within its slice), at a move the search values as a win or a loss
+/// (the guard adds nothing there), after [`MAX_CHECKS`] moves, or when the clock runs
+/// out.
 fn check(
     tss: &mut Tss,
     roots: &mut Vec<RootMove>,
@@ -96,7 +97,8 @@ fn check(
 ) {
     for _ in 0..MAX_CHECKS {
         let Some(&r) = roots.first() else { return };
-        if held.contains(&r.cell) || r.value >= MATE || r.value <= -MATE || clock.expired() {
+        let decided = held.contains(&r.cell) || refuted.iter().any(|&(c, _)| c == r.cell);
+        if decided || r.value >= MATE || r.value <= -MATE || clock.expired() {
             return;
         }
         let before = tss.nodes();
@@ -202,6 +204,27 @@ mod tests {
         let (refuted, left, _) = run(&[root(FAR)], Duration::from_secs(5));
         assert_eq!(refuted.len(), 1);
         assert_eq!(left, [FAR as u16]);
+    }
+
+    /// The last move, refuted and kept, is not checked again in a later turn.
+    #[test]
+    fn a_kept_refuted_move_is_not_checked_again() {
+        let p = position();
+        let time = Duration::from_secs(5);
+        let mut tss = Tss::new(&p, Budget::with_time(time));
+        let mut roots = vec![root(FAR)];
+        let (mut held, mut refuted) = (Vec::new(), Vec::new());
+        for _ in 0..2 {
+            check(
+                &mut tss,
+                &mut roots,
+                &mut held,
+                &mut refuted,
+                Budget::with_time(time),
+            );
+        }
+        assert_eq!(refuted.len(), 1, "{refuted:?}");
+        assert_eq!(roots.len(), 1);
     }
 
     #[test]

@@ -21,12 +21,12 @@
 use std::sync::Arc;
 
 use super::{PatternSearch, RootMove, WIN};
+use crate::engine::progress::Watch;
+use crate::game::Position;
 
 /// Iterations searched when only one root move is left (a forced move): its value
 /// needs no more, and the time is better kept.
 const FORCED_DEPTH: i32 = 4;
-use crate::engine::progress::Watch;
-use crate::game::Position;
 
 /// Raises the helpers' stop flag when dropped: when the main search ends, and also if it
 /// panics, so that the scope does not wait for helpers that run to the deadline.
