@@ -37,6 +37,8 @@ pub enum Command {
     Pbrain(crate::pbrain::PbrainArgs),
     /// Measure engine throughput offline (positions/s, nodes/s, µs per call).
     Bench(crate::bench::BenchArgs),
+    /// Play an engine against itself from varied even openings: the games `tune` learns from.
+    Selfplay(crate::lab::selfplay::SelfplayArgs),
     /// Fit each engine's value mapping on self-play games; print Brier scores and reliability.
     Calibrate(crate::calibrate::CalibrateArgs),
 }
@@ -169,6 +171,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Pbrain(args) => crate::pbrain::main(args),
         Command::Bench(args) => crate::bench::main(args),
         Command::Calibrate(args) => crate::calibrate::main(args),
+        Command::Selfplay(args) => crate::lab::selfplay::main(args),
         Command::State(args) => match args.position.position() {
             Ok(p) => {
                 print_line(&serde_json::to_string_pretty(&state_json(&p)).expect("json"));

@@ -6,6 +6,7 @@ pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod game;
+pub mod lab;
 pub mod output;
 pub mod pbrain;
 pub mod replay;

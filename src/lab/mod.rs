@@ -1,0 +1,7 @@
+//! The commands that measure and train, built on `engine` and `game` (never on `api`):
+//! `kinrow selfplay` makes the games the learned evaluation is fitted on, and `kinrow
+//! tune` fits it.
+
+pub mod progress;
+pub mod record;
+pub mod selfplay;
