@@ -39,6 +39,8 @@ pub enum Command {
     Bench(crate::bench::BenchArgs),
     /// Play an engine against itself from varied even openings: the games `tune` learns from.
     Selfplay(crate::lab::selfplay::SelfplayArgs),
+    /// Fit the learned evaluation's weights to `selfplay` games; report held-out log-loss.
+    Tune(crate::lab::tune::TuneArgs),
     /// Fit each engine's value mapping on self-play games; print Brier scores and reliability.
     Calibrate(crate::calibrate::CalibrateArgs),
 }
@@ -172,6 +174,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Bench(args) => crate::bench::main(args),
         Command::Calibrate(args) => crate::calibrate::main(args),
         Command::Selfplay(args) => crate::lab::selfplay::main(args),
+        Command::Tune(args) => crate::lab::tune::main(args),
         Command::State(args) => match args.position.position() {
             Ok(p) => {
                 print_line(&serde_json::to_string_pretty(&state_json(&p)).expect("json"));

@@ -61,8 +61,12 @@ impl Family {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Scale {
     Perfect,
-    /// `auto`'s pattern search (threat-space search and the pattern alpha-beta).
+    /// `auto`'s pattern search (threat-space search and the pattern alpha-beta) over
+    /// the window count.
     Pattern,
+    /// `auto`'s pattern search over the learned evaluation (gomoku): its score is in
+    /// thousandths of a logit of the expected result, so it maps without a fit.
+    Learned,
     Minimax,
     Mcts,
     Threat,
@@ -88,10 +92,21 @@ impl Scale {
         }
     }
 
+    /// The scale on `position`: the pattern search's is the learned evaluation's where
+    /// the position's rules have learned weights.
+    pub fn on(self, position: &Position) -> Scale {
+        let learned = crate::engine::eval::weights::for_rules(&position.rules()).is_some();
+        match self {
+            Scale::Pattern if learned => Scale::Learned,
+            s => s,
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Scale::Perfect => "perfect",
             Scale::Pattern => "pattern search",
+            Scale::Learned => "pattern search (learned evaluation)",
             Scale::Minimax => "minimax",
             Scale::Mcts => "mcts",
             Scale::Threat => "threat",
@@ -148,6 +163,8 @@ pub fn fit(scale: Scale, family: Family) -> Option<Logistic> {
     let l = |s: f64, a: f64, b: f64| Some(Logistic { s, a, b });
     match (scale, family) {
         (Scale::Perfect, _) => None,
+        // The score is a logit already (see `value_of`).
+        (Scale::Learned, _) => None,
         (Scale::Pattern, Small | Medium) => l(1e2, 0.0856, -0.0219),
         (Scale::Pattern, Large) => l(3.162278e3, 38.0896, -0.2058),
         (Scale::Minimax, Small | Medium) => l(1e4, 11.6096, -0.0319),
@@ -233,6 +250,14 @@ pub fn value_of(eval: &Evaluation, scale: Scale, family: Family, win_rate: Optio
     if let Some(v) = proven(eval.outcome) {
         return v;
     }
+    if scale == Scale::Learned {
+        let v = 2.0 / (1.0 + (-eval.score / crate::engine::eval::weights::UNIT).exp()) - 1.0;
+        return if v.is_nan() {
+            0.0
+        } else {
+            v.clamp(-UNPROVEN_MAX, UNPROVEN_MAX)
+        };
+    }
     match (fit(scale, family), mapped_raw(scale, eval.score, win_rate)) {
         (Some(f), Some(raw)) => f.value(raw),
         _ => 0.0,
@@ -243,7 +268,7 @@ pub fn value_of(eval: &Evaluation, scale: Scale, family: Family, win_rate: Optio
 /// ([`prove_wins_now`]), so the outcomes shown agree with the values.
 pub fn values(kind: EngineKind, position: &Position, analysis: &mut Analysis) -> Values {
     prove_wins_now(position, analysis);
-    let scale = Scale::of(kind, analysis);
+    let scale = Scale::of(kind, analysis).on(position);
     let family = Family::of(position.m(), position.n());
     let rates: HashMap<Move, f64> = analysis.win_rates.iter().copied().collect();
     let moves: Vec<f64> = analysis

@@ -26,6 +26,13 @@ impl Progress {
         }
     }
 
+    /// One more unit finished, without a line.
+    pub fn skip(&self) {
+        let mut s = self.state.lock().expect("no panic holding it");
+        s.0 += 1;
+        s.1 += 1;
+    }
+
     /// One more unit finished: prints the line, with `extra` at its end.
     pub fn advance(&self, extra: &str) {
         let (done, this_run) = {

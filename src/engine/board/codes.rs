@@ -12,7 +12,9 @@
 
 use std::sync::OnceLock;
 
-use super::{pattern_gain, BLOCK, EMPTY};
+use super::cells::CellEval;
+use super::{pattern_gain, WinRule, BLOCK, EMPTY};
+use crate::engine::eval::weights::Weights;
 use crate::game::{Geometry, DIRECTIONS};
 
 /// The largest k with a table: 4^(2k - 2) entries, 65 536 for k = 5.
@@ -29,6 +31,8 @@ pub struct LineCodes {
     codes: Vec<[u32; 4]>,
     /// For each cell, the codes a mark there changes: `(cell, direction, shift)`.
     touched: Vec<Vec<(u16, u8, u8)>>,
+    /// The cells' codes of line classes, when the board keeps them.
+    cells: Option<CellEval>,
 }
 
 impl LineCodes {
@@ -63,14 +67,34 @@ impl LineCodes {
             table,
             codes,
             touched,
+            cells: None,
         })
+    }
+
+    /// Keeps every empty cell's codes of line classes from now on, with the sums of
+    /// `weights` over them ([`CellEval`]); `cells` are the board's contents.
+    pub fn keep_cells(&mut self, k: usize, rule: [WinRule; 2], weights: Option<&'static Weights>, cells: &[u8]) {
+        self.cells = CellEval::new(k, rule, weights, &self.codes, cells);
+    }
+
+    /// The cells' codes of line classes, when kept.
+    #[inline]
+    pub fn cells(&self) -> Option<&CellEval> {
+        self.cells.as_ref()
     }
 
     /// `content` (a stone) goes on `cell`.
     #[inline]
     pub fn put(&mut self, cell: usize, content: u8) {
         for &(c, d, shift) in &self.touched[cell] {
-            self.codes[c as usize][d as usize] += (content as u32) << shift;
+            let code = &mut self.codes[c as usize][d as usize];
+            *code += (content as u32) << shift;
+            if let Some(eval) = &mut self.cells {
+                eval.line_changed(c as usize, d as usize, *code);
+            }
+        }
+        if let Some(eval) = &mut self.cells {
+            eval.filled(cell);
         }
     }
 
@@ -78,7 +102,14 @@ impl LineCodes {
     #[inline]
     pub fn take(&mut self, cell: usize, content: u8) {
         for &(c, d, shift) in &self.touched[cell] {
-            self.codes[c as usize][d as usize] -= (content as u32) << shift;
+            let code = &mut self.codes[c as usize][d as usize];
+            *code -= (content as u32) << shift;
+            if let Some(eval) = &mut self.cells {
+                eval.line_changed(c as usize, d as usize, *code);
+            }
+        }
+        if let Some(eval) = &mut self.cells {
+            eval.emptied(cell, &self.codes[cell]);
         }
     }
 

@@ -25,6 +25,7 @@
 //! the board's own cells (`renju.rs`), at the cost of one comparison when the game is
 //! not renju.
 
+mod cells;
 mod codes;
 mod renju;
 mod table;
@@ -37,6 +38,7 @@ mod tests;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
+pub use cells::CellEval;
 pub use codes::{Line, LineCodes, Shape};
 use table::{kind, Growth, Kind};
 pub use weights::{pattern_gain, Pattern, Playout, Potential, Weights, COMPLETES};
@@ -274,6 +276,23 @@ impl<W: Weights> LineBoard<W> {
     pub fn with_codes(mut self) -> LineBoard<W> {
         self.codes = LineCodes::new(&self.geo, &self.cells);
         self
+    }
+
+    /// The same board keeping [`LineCodes`] and every empty cell's codes of line classes
+    /// ([`CellEval`]), summed under `weights` when given (when k has a code table).
+    pub fn with_cells(mut self, weights: Option<&'static crate::engine::eval::weights::Weights>) -> LineBoard<W> {
+        let mut codes = LineCodes::new(&self.geo, &self.cells);
+        if let Some(codes) = &mut codes {
+            codes.keep_cells(self.k, self.rule, weights, &self.cells);
+        }
+        self.codes = codes;
+        self
+    }
+
+    /// The cells' codes of line classes, when kept ([`LineBoard::with_cells`]).
+    #[inline]
+    pub fn cell_eval(&self) -> Option<&CellEval> {
+        self.codes.as_ref().and_then(LineCodes::cells)
     }
 
     /// Makes `self` a copy of `other` (a board of the same geometry), reusing its

@@ -51,6 +51,11 @@ impl PatternSearch {
                 pv: self.line(r.cell, depth as usize),
             })
             .collect();
-        self.clock.report(depth, Scale::Pattern, lines);
+        let scale = if self.learned {
+            Scale::Learned
+        } else {
+            Scale::Pattern
+        };
+        self.clock.report(depth, scale, lines);
     }
 }

@@ -1,0 +1,141 @@
+//! The learned weights: for every cell code, what an empty cell with that code is worth
+//! to the side to move when the code is its own (`own`) and when it is the opponent's
+//! (`opp`), in thousandths of a logit ([`UNIT`] per logit). A position's score is the
+//! sum over its empty cells, and `σ(score / UNIT)` is the side to move's expected result.
+//!
+//! The weights are written by `kinrow tune` as a small text file, one line per code
+//! with its classes spelled out, and the build embeds the committed file
+//! (`weights/gomoku.txt`).
+
+use std::sync::OnceLock;
+
+use super::cells::{classes_of, CODES};
+use super::classes::{LineClass, CLASSES};
+use crate::game::{Rules, Variant};
+
+/// Score units per logit.
+pub const UNIT: f64 = 1000.0;
+
+/// The first line of a weights file.
+const MAGIC: &str = "kinrow-eval 1";
+
+/// A set of learned weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    /// What the weights are for and where they came from (free text, one line).
+    pub name: String,
+    /// Per code: its worth as the side to move's own code.
+    pub own: Vec<i32>,
+    /// Per code: its worth as the opponent's code (to the side to move).
+    pub opp: Vec<i32>,
+}
+
+impl Weights {
+    /// All zero: every position even.
+    pub fn zero(name: &str) -> Weights {
+        Weights {
+            name: name.to_string(),
+            own: vec![0; CODES],
+            opp: vec![0; CODES],
+        }
+    }
+
+    /// The file's text.
+    pub fn to_text(&self) -> String {
+        let mut out = format!(
+            "{MAGIC}\n# {} cell codes (four line classes each) and their worth to the side to move,\n# in thousandths of a logit: as its own code, as the opponent's. Written by `kinrow tune`.\nname {}\nclasses {}\n",
+            CODES,
+            self.name,
+            LineClass::ALL.map(LineClass::short).join(" ")
+        );
+        for code in 0..CODES {
+            let name = classes_of(code as u16).map(LineClass::short).join(",");
+            out += &format!("{name} {} {}\n", self.own[code], self.opp[code]);
+        }
+        out
+    }
+
+    /// Reads a weights file; every code must be there once.
+    pub fn parse(text: &str) -> Result<Weights, String> {
+        let mut lines = text.lines().filter(|l| !l.starts_with('#'));
+        if lines.next() != Some(MAGIC) {
+            return Err(format!("not a weights file: the first line is not {MAGIC:?}"));
+        }
+        let mut w = Weights::zero("");
+        let mut seen = vec![false; CODES];
+        let names = LineClass::ALL.map(LineClass::short);
+        for line in lines {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.as_slice() {
+                [] => {}
+                ["name", ..] => w.name = line["name".len()..].trim().to_string(),
+                ["classes", rest @ ..] => {
+                    if rest != names.as_slice() {
+                        return Err(format!("classes {rest:?} are not {names:?}"));
+                    }
+                }
+                [code, own, opp] => {
+                    let classes: Vec<usize> = code
+                        .split(',')
+                        .map(|c| names.iter().position(|n| n == &c))
+                        .collect::<Option<_>>()
+                        .filter(|v: &Vec<usize>| v.len() == 4)
+                        .ok_or_else(|| format!("{code:?} is not four classes"))?;
+                    let [a, b, c, d] = [classes[0], classes[1], classes[2], classes[3]];
+                    let i = super::cells::code_table()
+                        [((a * CLASSES + b) * CLASSES + c) * CLASSES + d]
+                        as usize;
+                    let num = |s: &str| s.parse::<i32>().map_err(|_| format!("{s:?} is not a whole number"));
+                    w.own[i] = num(own)?;
+                    w.opp[i] = num(opp)?;
+                    seen[i] = true;
+                }
+                _ => return Err(format!("line {line:?} is not `classes own opp`")),
+            }
+        }
+        match seen.iter().position(|&s| !s) {
+            Some(i) => Err(format!(
+                "code {} is missing",
+                classes_of(i as u16).map(LineClass::short).join(",")
+            )),
+            None => Ok(w),
+        }
+    }
+}
+
+/// The weights the build embeds for `rules`, where there are some: gomoku (k = 5,
+/// freestyle or exactly five, marks only).
+pub fn for_rules(rules: &Rules) -> Option<&'static Weights> {
+    let fits = rules.k() == 5 && rules.variant() == Variant::Free && !rules.has_special_pieces();
+    fits.then(gomoku).flatten()
+}
+
+/// The committed gomoku weights.
+pub fn gomoku() -> Option<&'static Weights> {
+    static W: OnceLock<Option<Weights>> = OnceLock::new();
+    W.get_or_init(|| Weights::parse(include_str!("weights/gomoku.txt")).ok())
+        .as_ref()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_round_trip_through_text() {
+        let mut w = Weights::zero("test weights");
+        for i in 0..CODES {
+            w.own[i] = i as i32 * 3 - 100;
+            w.opp[i] = -(i as i32);
+        }
+        assert_eq!(Weights::parse(&w.to_text()).unwrap(), w);
+        let broken = w.to_text().replace("F5,F5,F5,F5", "F5,F5,F5");
+        assert!(Weights::parse(&broken).unwrap_err().contains("four classes"));
+    }
+
+    #[test]
+    fn the_committed_weights_read() {
+        let w = gomoku().expect("weights/gomoku.txt reads");
+        assert!(w.own.iter().any(|&v| v != 0));
+    }
+}
