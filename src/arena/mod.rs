@@ -217,7 +217,7 @@ impl Mover {
                 engine: spec.build(),
                 limits: spec.limits(config.time),
                 rng: Box::new(StdRng::seed_from_u64(engine_seed(config.seed, index, e))),
-                ctx: Box::new(SearchContext::new()),
+                ctx: Box::new(spec.context()),
             },
             Contestant::Pbrain(spec) => {
                 let turn = config.engines[e].turn_time(config.time);

@@ -3,7 +3,8 @@
 
 use std::time::Duration;
 
-use crate::engine::{level, Engine, EngineKind, Limits, Parameter, MAX_THREADS};
+use crate::engine::auto::EvalChoice;
+use crate::engine::{level, Engine, EngineKind, Limits, Parameter, SearchContext, MAX_THREADS};
 
 /// One contestant: an engine and its parameters, written `name[:key=value]*`,
 /// e.g. `minimax:depth=4`, `perfect:mistake_probability=0.1:time_ms=50`, `auto:level=3` or
@@ -19,6 +20,9 @@ pub struct EngineSpec {
     pub level: Option<u8>,
     /// Threads of `auto`'s pattern search (1 when omitted).
     pub threads: Option<usize>,
+    /// `auto`'s static evaluation on gomoku (`eval=learned` or `eval=window`, the
+    /// default): a lab setting, kept in the game's [`SearchContext`].
+    pub eval: EvalChoice,
     /// The text it was parsed from: the engine's label in the results.
     pub label: String,
 }
@@ -40,6 +44,7 @@ impl EngineSpec {
             mistake_probability: None,
             level: None,
             threads: None,
+            eval: EvalChoice::Window,
             label: text.trim().to_string(),
         };
         for part in parts {
@@ -47,6 +52,17 @@ impl EngineSpec {
                 .split_once('=')
                 .ok_or_else(|| format!("{text:?}: parameter {part:?} is not key=value"))?;
             let bad = |what: &str| format!("{text:?}: {key}={value:?} is not {what}");
+            if key == "eval" {
+                if kind != EngineKind::Auto {
+                    return Err(format!("{text:?}: only auto takes eval"));
+                }
+                spec.eval = match value {
+                    "learned" => EvalChoice::Learned,
+                    "window" => EvalChoice::Window,
+                    _ => return Err(bad("learned or window")),
+                };
+                continue;
+            }
             let param = match key {
                 "time_ms" => {
                     spec.time_ms = Some(value.parse().map_err(|_| bad("a whole number"))?);
@@ -86,7 +102,7 @@ impl EngineSpec {
                 }
                 _ => {
                     return Err(format!(
-                        "{text:?}: unknown parameter {key:?} (time_ms, depth, nodes, mistake_probability, level, threads)"
+                        "{text:?}: unknown parameter {key:?} (time_ms, depth, nodes, mistake_probability, level, threads, eval)"
                     ))
                 }
             };
@@ -104,6 +120,13 @@ impl EngineSpec {
             self.kind,
             self.level.unwrap_or(level::FULL),
         ))
+    }
+
+    /// A context for one game of this contestant: nothing kept yet, and its evaluation.
+    pub fn context(&self) -> SearchContext {
+        let mut ctx = SearchContext::new();
+        *ctx.kept::<EvalChoice>() = self.eval;
+        ctx
     }
 
     /// The limits of one move: the spec's own values over the match's time budget.

@@ -88,6 +88,8 @@ pub enum Note {
     ThreatSpaceGuard,
     /// The last check changed the move (a win now, or an immediate loss stopped).
     SafetyCheck,
+    /// The pattern search evaluated with the learned weights (`auto:eval=learned`).
+    LearnedEvaluation,
 }
 
 impl Route {
@@ -111,6 +113,7 @@ impl Note {
             Note::ThreatSpaceDefenceVct => "threat-space defence (vct)",
             Note::ThreatSpaceGuard => "threat-space guard",
             Note::SafetyCheck => "safety check",
+            Note::LearnedEvaluation => "learned evaluation",
         }
     }
 }

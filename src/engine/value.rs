@@ -20,7 +20,7 @@
 
 use std::collections::HashMap;
 
-use super::{Analysis, EngineKind, Evaluation, Outcome, Route};
+use super::{Analysis, EngineKind, Evaluation, Note, Outcome, Route};
 use crate::game::{Move, Piece, Position};
 
 /// The largest value of an unproven move (its negative the smallest).
@@ -81,7 +81,18 @@ impl Scale {
             EngineKind::Auto => match analysis.stats.path.as_ref().and_then(|p| p.route) {
                 Some(Route::Perfect) => Scale::Perfect,
                 Some(Route::Minimax) => Scale::Minimax,
-                Some(Route::PatternSearch) | None => Scale::Pattern,
+                Some(Route::PatternSearch) | None => {
+                    let learned = analysis
+                        .stats
+                        .path
+                        .as_ref()
+                        .is_some_and(|p| p.notes.contains(&Note::LearnedEvaluation));
+                    if learned {
+                        Scale::Learned
+                    } else {
+                        Scale::Pattern
+                    }
+                }
             },
             EngineKind::Perfect => Scale::Perfect,
             EngineKind::Minimax => Scale::Minimax,
@@ -89,16 +100,6 @@ impl Scale {
             EngineKind::Threat => Scale::Threat,
             EngineKind::Priority => Scale::Priority,
             EngineKind::Greedy => Scale::Greedy,
-        }
-    }
-
-    /// The scale on `position`: the pattern search's is the learned evaluation's where
-    /// the position's rules have learned weights.
-    pub fn on(self, position: &Position) -> Scale {
-        let learned = crate::engine::eval::weights::for_rules(&position.rules()).is_some();
-        match self {
-            Scale::Pattern if learned => Scale::Learned,
-            s => s,
         }
     }
 
@@ -268,7 +269,7 @@ pub fn value_of(eval: &Evaluation, scale: Scale, family: Family, win_rate: Optio
 /// ([`prove_wins_now`]), so the outcomes shown agree with the values.
 pub fn values(kind: EngineKind, position: &Position, analysis: &mut Analysis) -> Values {
     prove_wins_now(position, analysis);
-    let scale = Scale::of(kind, analysis).on(position);
+    let scale = Scale::of(kind, analysis);
     let family = Family::of(position.m(), position.n());
     let rates: HashMap<Move, f64> = analysis.win_rates.iter().copied().collect();
     let moves: Vec<f64> = analysis

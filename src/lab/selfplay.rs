@@ -21,7 +21,7 @@ use rand::{RngExt, SeedableRng};
 use super::progress::Progress;
 use super::record::{cell_name, result_name, GameLine};
 use crate::arena::{default_opening_plies, opening_judged, EngineSpec, Judge};
-use crate::engine::{value, Outcome, SearchContext};
+use crate::engine::{value, Outcome};
 use crate::game::{Position, Rules, Variant};
 
 /// `kinrow selfplay`'s flags.
@@ -110,7 +110,7 @@ fn play(run: &Run, index: usize) -> GameLine {
     let mut rng = StdRng::seed_from_u64(run.seed ^ (index as u64).wrapping_mul(0xA24B_AED4_963E_E407));
     let engine = run.spec.build();
     let kind = run.spec.kind;
-    let mut ctx = SearchContext::new();
+    let mut ctx = run.spec.context();
     let mut p = Position::empty(&run.rules);
     let m = run.rules.m();
     let mut names: Vec<String> = Vec::new();

@@ -20,6 +20,7 @@ use crate::engine::board::{stone, PatternBoard};
 use crate::engine::eval::cells::{classes_of, Threat, CODES};
 use crate::engine::eval::classes::CLASSES;
 use crate::engine::eval::weights::{Weights, UNIT};
+use crate::engine::value::{self, Family, Scale};
 use crate::game::Position;
 
 /// `kinrow tune`'s flags.
@@ -219,6 +220,33 @@ fn fit_window(train: &[Sample]) -> (f64, f64, f64) {
 /// The mean log-loss of `p` on `set`'s game results.
 fn mean_loss(set: &[Sample], p: impl Fn(&Sample) -> f64) -> f64 {
     set.iter().map(|s| log_loss(p(s), s.result)).sum::<f64>() / set.len().max(1) as f64
+}
+
+/// The log-loss on the results of the games in `text` (one [`GameLine`] a line) of
+/// `weights` and of the window count under the value mapping `auto` used with it
+/// ([`value::fit`]): `(learned, window, samples)`. What the held-out test measures.
+pub fn held_out_losses(text: &str, weights: &Weights) -> Result<(f64, f64, usize), String> {
+    let window_fit = value::fit(Scale::Pattern, Family::Large).ok_or("no window fit")?;
+    let mut set = Vec::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let g: GameLine = serde_json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1))?;
+        set.extend(samples(&g, 1.0).map_err(|e| format!("line {}: {e}", i + 1))?);
+    }
+    let learned = mean_loss(&set, |t| {
+        let score: f64 = t
+            .features
+            .iter()
+            .filter(|&&(f, _)| (f as usize) < 2 * CODES)
+            .map(|&(f, n)| {
+                let f = f as usize;
+                let w = if f < CODES { weights.own[f] } else { weights.opp[f - CODES] };
+                w as f64 * n as f64
+            })
+            .sum();
+        sigmoid(score / UNIT)
+    });
+    let window = mean_loss(&set, |t| window_fit.expected(t.window));
+    Ok((learned, window, set.len()))
 }
 
 /// `kinrow tune`: returns the exit code.

@@ -20,7 +20,7 @@ use rand::rngs::StdRng;
 use rand::RngExt;
 
 use super::guard;
-use super::search::{PatternSearch, RootMove, MATE};
+use super::search::{EvalChoice, PatternSearch, RootMove, MATE};
 use crate::engine::root::{self, Choice, RootResults};
 use crate::engine::tss::{self, RootPlan, Tss, Verdict};
 use crate::engine::{
@@ -195,10 +195,11 @@ pub fn analyze(
         RootPlan::Defend { .. } => budget.rest().untargeted(),
         _ => budget.rest(),
     };
+    let eval = *ctx.kept::<EvalChoice>();
     let mut s = if keep {
-        PatternSearch::keeping_table(position, clock, 1 << 18, ctx.kept())
+        PatternSearch::keeping_table(position, clock, 1 << 18, ctx.kept(), eval)
     } else {
-        PatternSearch::new(position, clock, 1 << 18)
+        PatternSearch::evaluating(position, clock, 1 << 18, eval)
     };
 
     note = match &plan {
@@ -263,7 +264,11 @@ pub fn analyze(
         }),
         path: Some(SearchPath {
             route: Some(Route::PatternSearch),
-            notes: note.into_iter().collect(),
+            notes: (eval == EvalChoice::Learned)
+                .then_some(Note::LearnedEvaluation)
+                .into_iter()
+                .chain(note)
+                .collect(),
         }),
         ..RootResults::new(moves, completed, matches!(plan, RootPlan::Win(_)))
     };

@@ -101,6 +101,25 @@ pub struct PatternSearch {
     pub clock: Budget,
 }
 
+/// Which static evaluation the pattern search uses on gomoku: the window count, or the
+/// learned evaluation ([`crate::engine::eval`]) where the rules have weights. It is kept
+/// in the caller's [`SearchContext`](crate::engine::SearchContext), where the lab's
+/// commands set it (`auto:eval=learned` in `kinrow arena` and `kinrow selfplay`); the
+/// window count stays the default until the learned one wins the arena
+/// (docs/strength.md).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum EvalChoice {
+    #[default]
+    Window,
+    Learned,
+}
+
+impl crate::engine::context::Kept for EvalChoice {
+    fn bytes(&self) -> usize {
+        0
+    }
+}
+
 /// One root move with its value from the last completed iteration.
 #[derive(Copy, Clone, Debug)]
 pub struct RootMove {
@@ -109,13 +128,32 @@ pub struct RootMove {
 }
 
 impl PatternSearch {
-    /// A searcher for `position` (which must hold no special pieces in hand).
+    /// A searcher for `position` (which must hold no special pieces in hand), over the
+    /// window count.
     pub fn new(position: &Position, clock: Budget, tt_entries: usize) -> PatternSearch {
-        PatternSearch::with_table(position, clock, Arc::new(Table::new(tt_entries)))
+        PatternSearch::evaluating(position, clock, tt_entries, EvalChoice::Window)
     }
 
-    fn with_table(position: &Position, clock: Budget, tt: Arc<Table>) -> PatternSearch {
-        let weights = crate::engine::eval::weights::for_rules(&position.rules());
+    /// [`PatternSearch::new`] with the static evaluation `eval`.
+    pub fn evaluating(
+        position: &Position,
+        clock: Budget,
+        tt_entries: usize,
+        eval: EvalChoice,
+    ) -> PatternSearch {
+        PatternSearch::with_table(position, clock, Arc::new(Table::new(tt_entries)), eval)
+    }
+
+    fn with_table(
+        position: &Position,
+        clock: Budget,
+        tt: Arc<Table>,
+        eval: EvalChoice,
+    ) -> PatternSearch {
+        let weights = match eval {
+            EvalChoice::Learned => crate::engine::eval::weights::for_rules(&position.rules()),
+            EvalChoice::Window => None,
+        };
         let b = match weights {
             Some(w) => PatternBoard::new(position).with_cells(Some(w)),
             None => PatternBoard::new(position).with_codes(),
@@ -166,6 +204,7 @@ impl PatternSearch {
         clock: Budget,
         tt_entries: usize,
         kept: &mut KeptTable,
+        eval: EvalChoice,
     ) -> PatternSearch {
         let key = position.geometry().key();
         let size = table_size(tt_entries);
@@ -175,7 +214,16 @@ impl PatternSearch {
             .filter(|(k, t)| *k == key && t.len() == size)
             .map(|(_, t)| t)
             .unwrap_or_else(|| Arc::new(Table::new(size)));
-        PatternSearch::with_table(position, clock, tt)
+        PatternSearch::with_table(position, clock, tt, eval)
+    }
+
+    /// The static evaluation this searcher uses.
+    pub fn eval_choice(&self) -> EvalChoice {
+        if self.learned {
+            EvalChoice::Learned
+        } else {
+            EvalChoice::Window
+        }
     }
 
     /// Goes on with a fresh `clock` (the leaves' VCFs follow it too); the table, killers
@@ -220,8 +268,7 @@ impl PatternSearch {
     /// sums one (thousandths of a logit of the side to move's expected result), else the
     /// window scores, the side to move's counting half again since it moves first.
     pub fn eval(&self) -> i64 {
-        static TMP: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-        if self.learned && !*TMP.get_or_init(|| std::env::var_os("KINROW_TMP_WINDOW").is_some()) {
+        if self.learned {
             if let Some(cells) = self.solver.board.cell_eval() {
                 return cells.eval(self.side);
             }

@@ -139,7 +139,7 @@ mod tests {
         assert_eq!(t([Four, Dead, Dead, Dead]), Threat::DoubleFour);
         assert_eq!(t([BlockedFour, BlockedFour, Dead, One]), Threat::DoubleFour);
         assert_eq!(t([BlockedFour, Three, Dead, One]), Threat::FourThree);
-        assert_eq!(t([SplitThree, Three, Dead, One]), Threat::DoubleThree);
+        assert_eq!(t([ThreePlus, Three, Dead, One]), Threat::DoubleThree);
         assert_eq!(t([BlockedFour, BlockedThree, Two, One]), Threat::Four);
         assert_eq!(t([Three, BlockedThree, Two, One]), Threat::Three);
         assert_eq!(t([TwoPlus, BlockedThree, Two, One]), Threat::Quiet);

@@ -5,10 +5,10 @@
 //! - `Five`: the mark completes k in a row (under the player's [`WinRule`]);
 //! - `Four` (flex four): two or more empty cells would then complete one; `BlockedFour`:
 //!   exactly one;
-//! - `SplitThree` (two cells each make a flex four), `Three` (one cell does), `BlockedThree`
-//!   (some cell makes a four);
-//! - `TwoPlus` (two or more cells make a three), `Two` (one does), `BlockedTwo` (some
-//!   cell makes a blocked three);
+//! - `ThreePlus` (two cells each make a flex four: an open three with room on both
+//!   sides), `Three` (one cell does), `BlockedThree` (some cell makes a four);
+//! - `TwoPlus` (some cell makes a `ThreePlus`), `Two` (some cell makes a `Three`),
+//!   `BlockedTwo` (some cell makes a blocked three);
 //! - `One` (some cell makes a two), `BlockedOne` (the line is still open: a k-window
 //!   through the cell holds none of the opponent's marks and no block);
 //! - `Dead`: no k-window through the cell is open for the player.
@@ -38,7 +38,7 @@ pub enum LineClass {
     TwoPlus,
     BlockedThree,
     Three,
-    SplitThree,
+    ThreePlus,
     BlockedFour,
     Four,
     Five,
@@ -58,22 +58,22 @@ impl LineClass {
         LineClass::TwoPlus,
         LineClass::BlockedThree,
         LineClass::Three,
-        LineClass::SplitThree,
+        LineClass::ThreePlus,
         LineClass::BlockedFour,
         LineClass::Four,
         LineClass::Five,
     ];
 
-    /// A short name (`F5`, `F4`, `B4`, `F3S`, ...), as in the weights file.
+    /// A short name (`F5`, `F4`, `B4`, `F3P`, ...), as in the weights file.
     pub fn short(self) -> &'static str {
         [
-            "D", "B1", "F1", "B2", "F2", "F2P", "B3", "F3", "F3S", "B4", "F4", "F5",
+            "D", "B1", "F1", "B2", "F2", "F2P", "B3", "F3", "F3P", "B4", "F4", "F5",
         ][self as usize]
     }
 
     /// A flex three or better short of a four: one more mark makes a flex four.
     pub fn is_open_three(self) -> bool {
-        matches!(self, LineClass::Three | LineClass::SplitThree)
+        matches!(self, LineClass::Three | LineClass::ThreePlus)
     }
 
     /// A four of either kind.
@@ -165,14 +165,14 @@ fn from_children(count: &[u32; CLASSES]) -> LineClass {
     use LineClass::*;
     let n = |c: LineClass| count[c as usize];
     if n(Four) >= 2 {
-        SplitThree
+        ThreePlus
     } else if n(Four) == 1 {
         Three
     } else if n(BlockedFour) > 0 {
         BlockedThree
-    } else if n(Three) + n(SplitThree) >= 2 {
+    } else if n(ThreePlus) > 0 {
         TwoPlus
-    } else if n(Three) + n(SplitThree) == 1 {
+    } else if n(Three) > 0 {
         Two
     } else if n(BlockedThree) > 0 {
         BlockedTwo
@@ -258,13 +258,15 @@ mod tests {
             (".xxx?....", Four),
             ("x.xx?.x..", Four),
             ("oxxx?....", BlockedFour),
-            ("..xx?....", Three),
+            ("..xx?....", ThreePlus),
+            ("#.xx?...#", Three),
             ("..x.?x...", Three),
             (".x.x?....", Three),
             ("#xx.?....", BlockedThree),
             ("oxx.?o...", Dead),
-            ("...x?....", Two),
-            ("..x.?....", Two),
+            ("...x?....", TwoPlus),
+            ("..x.?....", TwoPlus),
+            ("#..x?..#.", Two),
             ("...o?o...", Dead),
             ("....?....", One),
             ("oooo?oooo", Dead),
@@ -296,7 +298,7 @@ mod tests {
         assert_eq!(free[code_of("xxxx?x...") as usize][0], Five);
         assert_ne!(exact[code_of("xxxx?x...") as usize][0], Five);
         assert_eq!(exact[code_of(".xxxx?...") as usize][0], Five);
-        assert_eq!(free[code_of("x.xx?....") as usize][0], Four);
+        assert_eq!(free[code_of("x.xx?....") as usize][0], BlockedFour);
         assert_eq!(exact[code_of("x.xx?.x..") as usize][0], Four);
         // The only cell that completes makes six.
         assert_eq!(free[code_of("xxx.?x...") as usize][0], BlockedFour);

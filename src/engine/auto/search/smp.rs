@@ -63,13 +63,14 @@ impl PatternSearch {
         let search_clock = self.clock.helper(Arc::clone(&stop));
         let start: Vec<RootMove> = roots.to_vec();
         let table = Arc::clone(&self.tt);
+        let eval = self.eval_choice();
         std::thread::scope(|scope| {
             let helpers: Vec<_> = (1..threads)
                 .map(|i| {
                     let (solver_clock, search_clock) = (solver_clock.clone(), search_clock.clone());
                     let (mut roots, table) = (start.clone(), Arc::clone(&table));
                     scope.spawn(move || {
-                        let mut h = PatternSearch::with_table(position, solver_clock, table);
+                        let mut h = PatternSearch::with_table(position, solver_clock, table, eval);
                         h.clock = search_clock;
                         let turn = (i / 2) % roots.len();
                         roots.rotate_left(turn);
