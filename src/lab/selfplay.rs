@@ -91,7 +91,12 @@ fn parse(args: &SelfplayArgs) -> Result<Run, String> {
         .split_once(',')
         .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)))
         .filter(|&(a, b): &(u64, u64)| a >= 1 && a <= b)
-        .ok_or_else(|| format!("--nodes: {:?} is not MIN,MAX with 1 <= MIN <= MAX", args.nodes))?;
+        .ok_or_else(|| {
+            format!(
+                "--nodes: {:?} is not MIN,MAX with 1 <= MIN <= MAX",
+                args.nodes
+            )
+        })?;
     Ok(Run {
         spec,
         plies: args
@@ -107,7 +112,8 @@ fn parse(args: &SelfplayArgs) -> Result<Run, String> {
 /// Plays game `index` of `run`.
 fn play(run: &Run, index: usize) -> GameLine {
     let opening = opening_judged(&run.rules, run.plies, run.seed, index, Judge::Quick);
-    let mut rng = StdRng::seed_from_u64(run.seed ^ (index as u64).wrapping_mul(0xA24B_AED4_963E_E407));
+    let mut rng =
+        StdRng::seed_from_u64(run.seed ^ (index as u64).wrapping_mul(0xA24B_AED4_963E_E407));
     let engine = run.spec.build();
     let kind = run.spec.kind;
     let mut ctx = run.spec.context();
@@ -228,7 +234,11 @@ pub fn main(args: SelfplayArgs) -> i32 {
                 let Some(&index) = todo.get(i) else { break };
                 let g = play(&run, index);
                 let line = serde_json::to_string(&g).expect("a game line is JSON") + "\n";
-                if let Err(e) = file.lock().expect("no panic holding it").write_all(line.as_bytes()) {
+                if let Err(e) = file
+                    .lock()
+                    .expect("no panic holding it")
+                    .write_all(line.as_bytes())
+                {
                     *failed.lock().expect("no panic holding it") = Some(e.to_string());
                     break;
                 }

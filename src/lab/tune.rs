@@ -162,7 +162,11 @@ fn fit(train: &[Sample], args: &TuneArgs) -> Vec<f64> {
         }
         let scale = 1.0 / train.len().max(1) as f64;
         for i in 0..dim {
-            let l2 = if i < 2 * CODES { 10.0 * args.l2 } else { args.l2 };
+            let l2 = if i < 2 * CODES {
+                10.0 * args.l2
+            } else {
+                args.l2
+            };
             let g = grad[i] * scale + l2 * w[i];
             m[i] = b1 * m[i] + (1.0 - b1) * g;
             v[i] = b2 * v[i] + (1.0 - b2) * g * g;
@@ -228,7 +232,11 @@ fn mean_loss(set: &[Sample], p: impl Fn(&Sample) -> f64) -> f64 {
 pub fn held_out_losses(text: &str, weights: &Weights) -> Result<(f64, f64, usize), String> {
     let window_fit = value::fit(Scale::Pattern, Family::Large).ok_or("no window fit")?;
     let mut set = Vec::new();
-    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+    for (i, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
         let g: GameLine = serde_json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1))?;
         set.extend(samples(&g, 1.0).map_err(|e| format!("line {}: {e}", i + 1))?);
     }
@@ -239,7 +247,11 @@ pub fn held_out_losses(text: &str, weights: &Weights) -> Result<(f64, f64, usize
             .filter(|&&(f, _)| (f as usize) < 2 * CODES)
             .map(|&(f, n)| {
                 let f = f as usize;
-                let w = if f < CODES { weights.own[f] } else { weights.opp[f - CODES] };
+                let w = if f < CODES {
+                    weights.own[f]
+                } else {
+                    weights.opp[f - CODES]
+                };
                 w as f64 * n as f64
             })
             .sum();
@@ -266,10 +278,15 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
     let mut games = 0;
     for path in &args.games {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        for (i, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
             let g: GameLine = serde_json::from_str(line)
                 .map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
-            let s = samples(&g, args.mix).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
+            let s =
+                samples(&g, args.mix).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
             if g.game % args.holdout.max(2) == 0 {
                 held.extend(s);
             } else {
@@ -279,7 +296,11 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
         }
     }
     if train.is_empty() || held.is_empty() {
-        return Err(format!("too few samples: {} to fit, {} held out", train.len(), held.len()));
+        return Err(format!(
+            "too few samples: {} to fit, {} held out",
+            train.len(),
+            held.len()
+        ));
     }
     eprintln!(
         "tune: {games} games, {} samples to fit and {} held out ({} to read)",
@@ -306,7 +327,8 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
         own: (0..CODES).map(|c| folded(0, c)).collect(),
         opp: (0..CODES).map(|c| folded(1, c)).collect(),
     };
-    std::fs::write(&args.out, weights.to_text()).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    std::fs::write(&args.out, weights.to_text())
+        .map_err(|e| format!("{}: {e}", args.out.display()))?;
     eprintln!(
         "tune: held-out log-loss {learned:.4} learned, {window:.4} window count, {constant:.4} constant; weights in {}",
         args.out.display()

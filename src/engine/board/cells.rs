@@ -49,7 +49,8 @@ fn rule_index(rule: WinRule) -> usize {
 
 /// Both players' classes per line code, packed, for k and each player's rule.
 fn packed(k: usize, rule: [WinRule; 2]) -> Option<&'static [u8]> {
-    static TABLES: [OnceLock<Vec<u8>>; (MAX_K + 1) * 9] = [const { OnceLock::new() }; (MAX_K + 1) * 9];
+    static TABLES: [OnceLock<Vec<u8>>; (MAX_K + 1) * 9] =
+        [const { OnceLock::new() }; (MAX_K + 1) * 9];
     let (x, o) = (classes::table(k, rule[0])?, classes::table(k, rule[1])?);
     let slot = k * 9 + rule_index(rule[0]) * 3 + rule_index(rule[1]);
     Some(TABLES[slot].get_or_init(|| {
@@ -204,7 +205,10 @@ mod tests {
     fn kept_codes_equal_fresh_ones() {
         let cases = [
             (Rules::mnk(15, 15, 5).unwrap(), Variant::Free),
-            (Rules::new(11, 9, 5, false, [Hand::new(3, 0, 0); 2]).unwrap(), Variant::Free),
+            (
+                Rules::new(11, 9, 5, false, [Hand::new(3, 0, 0); 2]).unwrap(),
+                Variant::Free,
+            ),
             (Rules::mnk(13, 13, 5).unwrap(), Variant::Renju),
             (Rules::mnk(10, 12, 4).unwrap(), Variant::Caro),
         ];
@@ -239,17 +243,26 @@ mod tests {
                 let fresh = fresh.cell_eval().unwrap();
                 for c in 0..cells {
                     for p in 0..2 {
-                        assert_eq!(kept.code(c, p), fresh.code(c, p), "{variant:?} step {step} cell {c}");
+                        assert_eq!(
+                            kept.code(c, p),
+                            fresh.code(c, p),
+                            "{variant:?} step {step} cell {c}"
+                        );
                     }
                 }
                 for p in 0..2 {
                     assert_eq!(kept.eval(p), fresh.eval(p), "{variant:?} step {step}");
-                    assert_eq!(kept.threats(p, Threat::Five), fresh.threats(p, Threat::Five));
+                    assert_eq!(
+                        kept.threats(p, Threat::Five),
+                        fresh.threats(p, Threat::Five)
+                    );
                 }
                 // The sum is the weights of the codes of the empty cells.
                 let direct: i64 = (0..cells)
                     .filter_map(|c| Some((kept.code(c, 0)?, kept.code(c, 1)?)))
-                    .map(|(x, o)| weights().own[x as usize] as i64 + weights().opp[o as usize] as i64)
+                    .map(|(x, o)| {
+                        weights().own[x as usize] as i64 + weights().opp[o as usize] as i64
+                    })
                     .sum();
                 assert_eq!(kept.eval(0), direct);
             }
@@ -266,7 +279,10 @@ mod tests {
         }
         let cells = board.cell_eval().unwrap();
         assert_eq!(cells.threats(0, Threat::Five), 0);
-        assert!(cells.threats(0, Threat::DoubleFour) >= 2, "an open three: two cells make a flex four");
+        assert!(
+            cells.threats(0, Threat::DoubleFour) >= 2,
+            "an open three: two cells make a flex four"
+        );
         board.put(113, stone(0));
         assert_eq!(board.cell_eval().unwrap().threats(0, Threat::Five), 2);
         board.put(114, stone(1));

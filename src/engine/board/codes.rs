@@ -73,7 +73,13 @@ impl LineCodes {
 
     /// Keeps every empty cell's codes of line classes from now on, with the sums of
     /// `weights` over them ([`CellEval`]); `cells` are the board's contents.
-    pub fn keep_cells(&mut self, k: usize, rule: [WinRule; 2], weights: Option<&'static Weights>, cells: &[u8]) {
+    pub fn keep_cells(
+        &mut self,
+        k: usize,
+        rule: [WinRule; 2],
+        weights: Option<&'static Weights>,
+        cells: &[u8],
+    ) {
         self.cells = CellEval::new(k, rule, weights, &self.codes, cells);
     }
 

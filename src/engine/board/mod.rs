@@ -280,7 +280,10 @@ impl<W: Weights> LineBoard<W> {
 
     /// The same board keeping [`LineCodes`] and every empty cell's codes of line classes
     /// ([`CellEval`]), summed under `weights` when given (when k has a code table).
-    pub fn with_cells(mut self, weights: Option<&'static crate::engine::eval::weights::Weights>) -> LineBoard<W> {
+    pub fn with_cells(
+        mut self,
+        weights: Option<&'static crate::engine::eval::weights::Weights>,
+    ) -> LineBoard<W> {
         let mut codes = LineCodes::new(&self.geo, &self.cells);
         if let Some(codes) = &mut codes {
             codes.keep_cells(self.k, self.rule, weights, &self.cells);

@@ -202,9 +202,7 @@ fn ends_allow(line: &[u32], s: usize, k: usize, own: u32, rule: WinRule) -> bool
     match rule {
         WinRule::Overline => true,
         WinRule::Exact => before != own && after != own,
-        WinRule::ExactOpen => {
-            before != own && after != own && !(before == other && after == other)
-        }
+        WinRule::ExactOpen => before != own && after != own && !(before == other && after == other),
     }
 }
 

@@ -59,7 +59,9 @@ impl Weights {
     pub fn parse(text: &str) -> Result<Weights, String> {
         let mut lines = text.lines().filter(|l| !l.starts_with('#'));
         if lines.next() != Some(MAGIC) {
-            return Err(format!("not a weights file: the first line is not {MAGIC:?}"));
+            return Err(format!(
+                "not a weights file: the first line is not {MAGIC:?}"
+            ));
         }
         let mut w = Weights::zero("");
         let mut seen = vec![false; CODES];
@@ -85,7 +87,10 @@ impl Weights {
                     let i = super::cells::code_table()
                         [((a * CLASSES + b) * CLASSES + c) * CLASSES + d]
                         as usize;
-                    let num = |s: &str| s.parse::<i32>().map_err(|_| format!("{s:?} is not a whole number"));
+                    let num = |s: &str| {
+                        s.parse::<i32>()
+                            .map_err(|_| format!("{s:?} is not a whole number"))
+                    };
                     w.own[i] = num(own)?;
                     w.opp[i] = num(opp)?;
                     seen[i] = true;
@@ -130,7 +135,9 @@ mod tests {
         }
         assert_eq!(Weights::parse(&w.to_text()).unwrap(), w);
         let broken = w.to_text().replace("F5,F5,F5,F5", "F5,F5,F5");
-        assert!(Weights::parse(&broken).unwrap_err().contains("four classes"));
+        assert!(Weights::parse(&broken)
+            .unwrap_err()
+            .contains("four classes"));
     }
 
     #[test]
