@@ -31,6 +31,7 @@ pub mod priority;
 pub mod progress;
 pub mod review;
 pub mod root;
+pub mod tactics;
 pub mod threat;
 pub mod tss;
 pub mod tt;
