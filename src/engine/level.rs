@@ -164,6 +164,7 @@ pub fn random_move(position: &Position, analysis: &mut Analysis, rng: &mut StdRn
                     plies: None,
                 },
                 action: None,
+                evaluated: false,
             });
             analysis.moves.len() - 1
         }
@@ -195,6 +196,19 @@ pub fn humanize(
         })
         .take(breadth(level))
         .collect();
+    // A move the engine did not search counts as no better than the worst it did.
+    let floor = pool
+        .iter()
+        .filter(|&&i| analysis.moves[i].evaluated)
+        .map(|&i| values[i])
+        .fold(f64::INFINITY, f64::min);
+    let value = |i: usize| {
+        if analysis.moves[i].evaluated || !floor.is_finite() {
+            values[i]
+        } else {
+            floor
+        }
+    };
     if pool.is_empty() {
         // The moves that must be played were not among the evaluated ones.
         return match must.as_deref() {
@@ -204,13 +218,13 @@ pub fn humanize(
     }
     let top = pool
         .iter()
-        .map(|&i| values[i])
+        .map(|&i| value(i))
         .fold(f64::NEG_INFINITY, f64::max);
     let t = temperature(level).max(1e-9);
     let weights: Vec<f64> = pool
         .iter()
         .enumerate()
-        .map(|(rank, &i)| (-((top - values[i]).max(0.0) + RANK_STEP * rank as f64) / t).exp())
+        .map(|(rank, &i)| (-((top - value(i)).max(0.0) + RANK_STEP * rank as f64) / t).exp())
         .collect();
     let total: f64 = weights.iter().sum();
     let mut x = rng.random_range(0.0..1.0) * total;
@@ -238,6 +252,7 @@ fn choose(analysis: &mut Analysis, mv: Move) -> bool {
                     plies: None,
                 },
                 action: None,
+                evaluated: false,
             });
             promote(analysis, analysis.moves.len() - 1)
         }

@@ -280,6 +280,7 @@ fn score_every_cell(position: &Position, moves: &mut Vec<MoveEval>) {
                     plies: None,
                 },
                 action: None,
+                evaluated: false,
             });
         }
     }
@@ -301,6 +302,7 @@ mod tests {
                 plies: None,
             },
             action: None,
+            evaluated: true,
         }
     }
 

@@ -72,6 +72,21 @@ pub fn must_play(position: &Position, sight: Sight) -> Option<Vec<Move>> {
     defences(&mut pos)
 }
 
+/// The marks of the side to move that are sure wins in three plies: they leave two
+/// winning cells and the opponent no win now, with no special pieces in play (a removal
+/// could undo a threat) and free rules (under caro or renju a mark can spoil a line's
+/// ends or be forbidden).
+pub fn sure_double_threats(position: &Position) -> Vec<Move> {
+    if position.is_over()
+        || position.has_special_pieces()
+        || position.rules().variant() != crate::game::Variant::Free
+        || !winning_cells(position, position.to_move().opponent()).is_empty()
+    {
+        return Vec::new();
+    }
+    double_threats(&mut position.clone())
+}
+
 /// The empty cells where a mark of `p` would lie in a k-window holding at least `need`
 /// marks of `p` and nothing else: the only cells where a mark can make a four or more.
 fn strong_cells(position: &Position, p: Player, need: u32) -> Vec<usize> {

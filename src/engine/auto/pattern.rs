@@ -291,6 +291,7 @@ fn rank_moves(
             mv: Move::mark(c as usize),
             eval: WinScale::SEARCH.eval(outcome, plies),
             action: None,
+            evaluated: true,
         });
         done[c as usize] = true;
     }
@@ -311,6 +312,7 @@ fn rank_moves(
             mv,
             eval: eval(score, outcome, plies),
             action: None,
+            evaluated: true,
         });
         done[r.cell as usize] = true;
     }
@@ -323,6 +325,7 @@ fn rank_moves(
                 mv: Move::mark(c as usize),
                 eval: eval(floor - rank, Outcome::Unknown, None),
                 action: None,
+                evaluated: false,
             });
             done[c as usize] = true;
         }
@@ -333,6 +336,7 @@ fn rank_moves(
                 mv: Move::mark(c),
                 eval: eval(floor - rank - 1.0, Outcome::Unknown, None),
                 action: None,
+                evaluated: false,
             });
         }
     }

@@ -328,7 +328,10 @@ fn every_move(
     let top_static = statics.iter().map(|&(_, v)| v).max().unwrap_or(0);
     for (mv, v) in statics {
         let shifted = floor - 1 - (top_static - v);
-        moves.push(move_eval(mv, shifted, Outcome::Unknown, None));
+        moves.push(MoveEval {
+            evaluated: false,
+            ..move_eval(mv, shifted, Outcome::Unknown, None)
+        });
     }
     moves
 }
@@ -420,6 +423,7 @@ fn move_eval(mv: Move, value: i64, outcome: Outcome, plies: Option<u32>) -> Move
             plies,
         },
         action: None,
+        evaluated: true,
     }
 }
 
