@@ -211,6 +211,21 @@ pub fn prove_wins_now(position: &Position, analysis: &mut Analysis) {
     }
 }
 
+/// Marks every move and the evaluation a proven draw when no line of k cells fits on the
+/// board: nobody can ever win, whatever any engine's search said.
+pub fn prove_no_line_fits(position: &Position, analysis: &mut Analysis) {
+    if !position.geometry().windows().all.is_empty() {
+        return;
+    }
+    for e in analysis.moves.iter_mut() {
+        e.eval.outcome = Outcome::Draw;
+        e.eval.plies = None;
+        e.evaluated = true;
+    }
+    analysis.evaluation.outcome = Outcome::Draw;
+    analysis.evaluation.plies = None;
+}
+
 /// The values of one answer: the evaluation's and each move's (in `analysis.moves` order).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Values {
@@ -260,9 +275,11 @@ pub fn value_of(eval: &Evaluation, scale: Scale, family: Family, win_rate: Optio
     }
 }
 
-/// The values of `kind`'s answer `analysis` on `position`. First marks the wins now
-/// ([`prove_wins_now`]), so the outcomes shown agree with the values.
+/// The values of `kind`'s answer `analysis` on `position`. First marks what is proven
+/// whatever the engine ([`prove_no_line_fits`], [`prove_wins_now`]), so the outcomes
+/// shown agree with the values.
 pub fn values(kind: EngineKind, position: &Position, analysis: &mut Analysis) -> Values {
+    prove_no_line_fits(position, analysis);
     prove_wins_now(position, analysis);
     let scale = Scale::of(kind, analysis);
     let family = Family::of(position.m(), position.n());
