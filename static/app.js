@@ -56,9 +56,15 @@ function showMsg(id, what, kind) {
     const d = describeError(what);
     const strong = document.createElement('strong');
     strong.textContent = d.head + '.';
+    // The words for the player; the code for whoever reports it, folded away.
+    const details = document.createElement('details');
+    details.className = 'error-code';
+    const summary = document.createElement('summary');
+    summary.textContent = 'Details';
     const code = document.createElement('code');
     code.textContent = d.tag;
-    box.append(strong, ' ', d.text, ' ', code);
+    details.append(summary, code);
+    box.append(strong, ' ', d.text, details);
   } else {
     box.textContent = what;
   }
