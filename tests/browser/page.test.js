@@ -267,6 +267,20 @@ async function analysisAndVariants(browser, pageErrors) {
   await context.close();
 }
 
+// A shared link carries the moves: the move list, the last-move mark and undo come back,
+// and the address keeps them.
+async function sharedLinkMoves(browser) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(BASE_URL + '/?rules=15,15,5&moves=7.7,8.8,7.8&x=human&o=human', { waitUntil: 'load' });
+  await page.waitForFunction(() => document.querySelectorAll('#move-list .move').length === 3, null, { timeout: TIMEOUT });
+  check(await page.$eval(cellSel(7, 8), (e) => e.classList.contains('last')), 'a shared link marks its last move');
+  check(/moves=7\.7,8\.8,7\.8/.test(page.url()), 'the address keeps the moves: ' + page.url());
+  await page.click('#btn-undo');
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell.x, #board .cell.o').length < 3, null, { timeout: TIMEOUT });
+  check((await marks(page)) < 3, 'undo takes back a move of a shared game');
+  await page.close();
+}
+
 async function main() {
   fs.mkdirSync(SHOTS, { recursive: true });
   const browser = await chromium.launch({
@@ -401,6 +415,7 @@ async function main() {
     await phone.close();
 
     await analysisAndVariants(browser, pageErrors);
+    await sharedLinkMoves(browser);
 
     check(pageErrors.length === 0, 'no JavaScript errors' + (pageErrors.length ? ': ' + pageErrors.join('; ') : ''));
     log('all checks passed');
