@@ -63,7 +63,7 @@ pub fn breadth(level: u8) -> usize {
 
 /// The loss added per place in the engine's order: equal values still favour the move
 /// the engine put first.
-const RANK_STEP: f64 = 0.03;
+const RANK_STEP: f64 = 0.1;
 
 /// What a level never overlooks: nothing at levels 1 and 2, fives from 3, fours from 6.
 pub fn sight(level: u8) -> Option<Sight> {
