@@ -57,7 +57,8 @@ async function waitHumanTurnOrOver(page, withLabels) {
       if (st !== 'human_to_move') return false;
       if (!withLabels) return true;
       const empties = [...document.querySelectorAll('#board .cell.empty')];
-      return empties.length > 0 && empties.every((el) => el.classList.contains('heat'));
+      // Every empty cell is coloured by its value, or hatched as not searched.
+      return empties.length > 0 && empties.every((el) => el.classList.contains('heat') || el.classList.contains('unevaluated'));
     },
     { over: OVER, withLabels },
     { timeout: TIMEOUT },
@@ -350,8 +351,9 @@ async function main() {
     await page.waitForSelector('#board .cell.pv', { timeout: TIMEOUT });
     check(/Expected line/.test(await page.textContent('#cell-info')), 'hovering the best move shows its details and line');
     await shot(page, '02-gomoku-midgame.png');
-    const row7 = new URL(page.url()).searchParams.get('board').split('/')[7];
-    check(row7.slice(6, 9) === 'xxx', 'the address follows the game: row 7 is ' + row7);
+    // The address keeps the start position and the moves played since.
+    const moves = new URL(page.url()).searchParams.get('moves') || '';
+    check(moves.split(',')[0] === '7.8' && moves.split(',').length === 2, 'the address follows the game: moves ' + moves);
 
     // 6. A 15x15 position where auto proves a loss: o has an open four, x cannot stop it.
     const lost = ['...............', '...............', 'x..............', '...............', '..............x',
