@@ -279,6 +279,11 @@ async function sharedLinkMoves(browser) {
   await page.click('#btn-undo');
   await page.waitForFunction(() => document.querySelectorAll('#board .cell.x, #board .cell.o').length < 3, null, { timeout: TIMEOUT });
   check((await marks(page)) < 3, 'undo takes back a move of a shared game');
+  // Who plays, the engine and the level are in view without scrolling.
+  await page.goto(BASE_URL + '/?rules=15,15,5&x=human&o=auto:7', { waitUntil: 'load' });
+  await waitHumanTurnOrOver(page, false);
+  for (const sel of ['#x-who', '#o-who', '#o-engine', '#o-level']) check(await inViewport(page, sel), sel + ' is visible without scrolling at 1280x800');
+  await page.screenshot({ path: path.join(SHOTS, '08-selectors-1280x800.png') });
   await page.close();
 }
 
