@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # docs/strength.md's level ladder: ENGINE at level L against level L-2 (L = 10..3) and
-# `greedy` against level 1, GAMES games each (colours alternate; pairs share a seeded
+# `greedy` against level 1, and levels 7 and 1 against the scripted player (`script`, at
+# the API's default 1000 ms budget), GAMES games each (colours alternate; pairs share a seeded
 # opening), on each board of BOARDS. Every side gets NODES nodes a move (level L < 10 cuts
 # that by 4 per level), so the games replay bit for bit whatever the machine's load;
 # the 2 s time limit is only a cap. Prints one Markdown table row per board.
@@ -23,8 +24,8 @@ score() { # A's score and W-D-L from an arena summary
 header="| board |"
 rule="| --- |"
 for a in 10 9 8 7 6 5 4 3; do header="$header $a v $((a - 2)) |"; rule="$rule ---: |"; done
-echo "$header greedy v 1 |"
-echo "$rule ---: |"
+echo "$header greedy v 1 | 7 v script | 1 v script |"
+echo "$rule ---: | ---: | ---: |"
 for b in $BOARDS; do
   row="| ${b//,/x} |"
   for a in 10 9 8 7 6 5 4 3; do
@@ -35,5 +36,11 @@ for b in $BOARDS; do
   done
   res=$("$BIN" arena --engines "greedy,$ENGINE:level=1:nodes=$NODES" --rules "$b" \
     --games "$GAMES" --time-ms 2000 --seed "$SEED" --threads "$THREADS" | score)
-  echo "$row $res |"
+  row="$row $res |"
+  for l in 7 1; do
+    res=$("$BIN" arena --engines "$ENGINE:level=$l,script" --rules "$b" --games "$GAMES" \
+      --time-ms 1000 --seed "$SEED" --threads "$THREADS" | score)
+    row="$row $res |"
+  done
+  echo "$row"
 done

@@ -56,9 +56,15 @@ function showMsg(id, what, kind) {
     const d = describeError(what);
     const strong = document.createElement('strong');
     strong.textContent = d.head + '.';
+    // The words for the player; the code for whoever reports it, folded away.
+    const details = document.createElement('details');
+    details.className = 'error-code';
+    const summary = document.createElement('summary');
+    summary.textContent = 'Details';
     const code = document.createElement('code');
     code.textContent = d.tag;
-    box.append(strong, ' ', d.text, ' ', code);
+    details.append(summary, code);
+    box.append(strong, ' ', d.text, details);
   } else {
     box.textContent = what;
   }
@@ -103,7 +109,8 @@ function newPosition() {
 
 async function startGame(from) {
   clearMsgs();
-  const body = from || { rules: settings.readRules() };
+  // The link's moves are replayed after the start position is read.
+  const body = from ? { rules: from.rules, board: from.board, to_move: from.to_move } : { rules: settings.readRules() };
   const sel = $('preset');
   if (from) sel.value = settings.matchPreset(body.rules);
   newPosition();
@@ -119,6 +126,8 @@ async function startGame(from) {
     S.cursor = 0;
     S.review = null;
     S.paused = false;
+    if (from && from.moves && from.moves.length) await replayLinked(from.moves, gen);
+    if (gen !== S.gen) return;
     newPosition();
     advance();
   } catch (e) {
@@ -139,11 +148,38 @@ function enter(entries) {
   advance();
 }
 
+// The start position and the moves played from it (up to the cursor), for the link.
+function playedGame() {
+  return { start: S.start, moves: S.entries.slice(0, S.cursor).map((e) => e.move) };
+}
+
+// Replays a shared link's moves from the start position, one /v1/play each, into the
+// move list (values unknown until analysed); stops at the first the server refuses.
+async function replayLinked(moves, gen) {
+  const entries = [];
+  let pos = S.pos;
+  for (const move of moves) {
+    const resp = await api('POST', '/v1/play', { ...requestShape(pos), move });
+    if (gen !== S.gen) return;
+    const after = {
+      rules: resp.rules, board: resp.board, to_move: resp.to_move, status: resp.status,
+      winner: resp.winner, winning_line: resp.winning_line, forbidden: resp.forbidden,
+    };
+    const who = settings.isEngine(pos.to_move) ? 'computer' : 'you';
+    entries.push({ side: pos.to_move, move, who, value: null, outcome: null, plies: null, after });
+    pos = after;
+  }
+  if (!entries.length) return;
+  S.entries = entries;
+  S.cursor = entries.length;
+  S.pos = pos;
+}
+
 // After every change of position: draw, then let the computer move or analyse for the human.
 function advance() {
   if (!S.pos) return; // a setting changed before the first position arrived
   render();
-  history.replaceState(null, '', settings.shareLink(S.pos));
+  history.replaceState(null, '', settings.shareLink(S.pos, playedGame()));
   loadForbidden();
   if (isOver(S.pos)) return;
   if (settings.isEngine(S.pos.to_move)) {
@@ -575,7 +611,7 @@ function wire() {
   $('btn-new').addEventListener('click', () => startGame());
   $('btn-pause').addEventListener('click', togglePause);
   $('btn-review').addEventListener('click', () => reviewGame(S, showMsg, render));
-  wireSharing(() => S.pos, showMsg);
+  wireSharing(() => S.pos, showMsg, playedGame);
   $('settings').addEventListener('submit', (ev) => {
     ev.preventDefault();
     startGame();

@@ -106,6 +106,10 @@ function cellElement(view, r, c) {
       el.append(lb);
     }
     words.push((mv.piece && mv.piece !== 'mark' ? mv.piece + ': ' : '') + valueWords(mv, view.toMove));
+  } else if (mv && mv.evaluated === false && ch === '.') {
+    // Listed by the engine's move ordering only: no value to show, drawn hatched.
+    el.classList.add('unevaluated');
+    words.push('not searched');
   }
   const reason = view.forbidden.get(key);
   if (reason && ch === '.') {

@@ -56,6 +56,12 @@ export async function reviewGame(S, showMsg, render) {
 // accuracy (a percentage, null for a player without moves).
 const WORST_FIRST = ['blunder', 'mistake', 'inaccuracy', 'forced'];
 
+// "1 inaccuracy", "2 inaccuracies", "3 mistakes".
+function plural(word, count) {
+  if (count === 1) return word;
+  return word.endsWith('y') ? word.slice(0, -1) + 'ies' : word + 's';
+}
+
 function summaryText(resp) {
   const parts = [];
   for (const side of ['x', 'o']) {
@@ -63,7 +69,7 @@ function summaryText(resp) {
     let text = side + ':';
     if (typeof s.accuracy === 'number') text += ' ' + Math.round(s.accuracy) + '% accuracy';
     else text += ' no moves';
-    const listed = WORST_FIRST.filter((c) => s[c] > 0).map((c) => s[c] + ' ' + CLASS_MARK[c][0] + (s[c] > 1 ? 's' : ''));
+    const listed = WORST_FIRST.filter((c) => s[c] > 0).map((c) => s[c] + ' ' + plural(CLASS_MARK[c][0], s[c]));
     if (listed.length) text += ', ' + listed.join(', ');
     parts.push(text);
   }

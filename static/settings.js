@@ -124,8 +124,12 @@ function setSelect(id, value) {
   sel.value = value;
 }
 
-// The link to the game: rules, position and players.
-export function shareLink(pos) {
+// The link to the game: rules, players, and the position, as the start position and the
+// moves played from it (`moves=7.7,8.8,6.6:block`) when `game` has moves, so that undo,
+// the move list and the last-move mark come back with it.
+export function shareLink(pos, game) {
+  const played = game && game.start && game.moves && game.moves.length ? game : null;
+  if (played) pos = { ...played.start, rules: pos.rules };
   const r = pos.rules;
   const q = new URLSearchParams();
   q.set('rules', r.m + ',' + r.n + ',' + r.k);
@@ -142,6 +146,10 @@ export function shareLink(pos) {
   }
   if (pos.board.some((row) => /[^.]/.test(row))) q.set('board', pos.board.join('/'));
   if (special && pos.to_move) q.set('to', pos.to_move);
+  if (played) {
+    const text = (mv) => mv.row + '.' + mv.col + (mv.piece && mv.piece !== 'mark' ? ':' + mv.piece : '');
+    q.set('moves', played.moves.map(text).join(','));
+  }
   q.set('x', playerParam('x'));
   q.set('o', playerParam('o'));
   return location.origin + location.pathname + '?' + q.toString().replace(/%2F/g, '/').replace(/%2C/g, ',').replace(/%3A/g, ':');
@@ -165,7 +173,16 @@ export function readLink(search) {
   readPlayerParam('x', q.get('x'));
   readPlayerParam('o', q.get('o'));
   const board = q.get('board');
-  return { rules: readRules(), board: board ? board.split('/') : undefined, to_move: q.get('to') || undefined };
+  const moves = (q.get('moves') || '')
+    .split(',')
+    .filter((t) => t !== '')
+    .map((t) => {
+      const [cell, piece] = t.split(':');
+      const [row, col] = cell.split('.').map(Number);
+      return { row, col, piece: piece || 'mark' };
+    })
+    .filter((mv) => Number.isInteger(mv.row) && Number.isInteger(mv.col));
+  return { rules: readRules(), board: board ? board.split('/') : undefined, to_move: q.get('to') || undefined, moves };
 }
 
 // ------------------------------------------------------------------ filling the form

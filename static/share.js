@@ -22,13 +22,13 @@ async function copy(text, what, showMsg) {
 }
 
 // Wires the three buttons; `position()` is the current position.
-export function wireSharing(position, showMsg) {
+export function wireSharing(position, showMsg, game) {
   const body = () => ({ ...requestShape(position()), engine: analysisEngine() });
   const curl = () => {
     const json = JSON.stringify(body()).replace(/'/g, "'\\''");
     return 'curl -s ' + location.origin + "/v1/suggest -H 'Content-Type: application/json' -d '" + json + "'";
   };
-  $('btn-link').addEventListener('click', () => copy(shareLink(position()), 'The link', showMsg));
+  $('btn-link').addEventListener('click', () => copy(shareLink(position(), game()), 'The link', showMsg));
   $('btn-json').addEventListener('click', () => copy(JSON.stringify(body(), null, 2), 'The position', showMsg));
   $('btn-curl').addEventListener('click', () => copy(curl(), 'The curl command', showMsg));
 }

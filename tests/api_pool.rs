@@ -48,6 +48,7 @@ impl Engine for Sleeper {
                 mv,
                 eval,
                 action: None,
+                evaluated: true,
             }],
             pv: vec![mv],
             win_rates: Vec::new(),

@@ -110,7 +110,7 @@ fn every_engine_answers_on_the_value_scale() {
             // The chosen move's value is the evaluation's.
             let chosen = a.moves.iter().position(|e| e.mv == a.best).unwrap();
             assert_eq!(v.moves[chosen], v.evaluation, "{name}");
-            // The grid: per cell, the best value of the moves that target it.
+            // The grid: per cell, the best value of the evaluated moves that target it.
             let grid = v.grid(&a, p.m(), p.n());
             for (r, row) in grid.iter().enumerate() {
                 for (c, cell) in row.iter().enumerate() {
@@ -118,6 +118,7 @@ fn every_engine_answers_on_the_value_scale() {
                         .moves
                         .iter()
                         .zip(&v.moves)
+                        .filter(|(e, _)| e.evaluated)
                         .filter(|(e, _)| e.mv.coord(p.m()) == kinrow::game::Coord::new(r, c))
                         .map(|(_, &x)| x)
                         .reduce(f64::max);

@@ -60,9 +60,12 @@ pub struct EngineParams {
     /// The engine; the server's default (`auto` when present) when omitted.
     pub name: Option<EngineName>,
     /// The difficulty, 1 (weakest) to 10 (full strength, the default), for every engine.
-    /// Below 10 the search gets a smaller node budget (a quarter per level) and some
-    /// moves are careless ones (a random move near the pieces: 7% at level 9 up to 70%
-    /// at level 1). Each level beats the one two below it (docs/strength.md).
+    /// Below 10 the search gets a smaller node budget (a quarter per level; `limits.nodes`
+    /// in the answer is the cap applied) and the move is drawn among the best few,
+    /// weighted by how much each loses (more and wider as the level falls). From level 3
+    /// up a win now and the only block of the opponent's are never missed; from level 6
+    /// up neither an open four, a double four or a four-three, nor their blocks. Each
+    /// level beats the one two below it (docs/strength.md).
     #[schema(minimum = 1, maximum = 10, example = 10)]
     #[serde(default, deserialize_with = "int::optional")]
     pub level: Option<i64>,
@@ -360,10 +363,15 @@ pub struct MoveEvalDto {
     pub row: u32,
     pub col: u32,
     pub piece: PieceName,
-    /// As in `evaluation.value`: the expected result for the side to move in [-1, 1].
+    /// As in `evaluation.value`: the expected result for the side to move in [-1, 1];
+    /// null when the engine did not search this move (`evaluated` false).
     #[schema(minimum = -1.0, maximum = 1.0, example = 0.21)]
-    pub value: f64,
-    /// As in `evaluation.raw`: the engine's own score.
+    pub value: Option<f64>,
+    /// False for a move the engine listed without searching it (its place comes from the
+    /// move ordering alone): its `value` is null and its cell in `scores` too.
+    pub evaluated: bool,
+    /// As in `evaluation.raw`: the engine's own score (for a move not evaluated, only its
+    /// rank in the move ordering, below every evaluated move).
     pub raw: f64,
     pub outcome: OutcomeName,
     /// Plies to the end where proven, else null.
@@ -383,7 +391,8 @@ impl MoveEvalDto {
             row: mv.row,
             col: mv.col,
             piece: mv.piece,
-            value,
+            value: e.evaluated.then_some(value),
+            evaluated: e.evaluated,
             raw: finite(e.eval.score),
             outcome: e.eval.outcome.into(),
             plies: e.eval.plies,
@@ -426,7 +435,8 @@ pub struct LimitsUsed {
     pub time_ms: u64,
     /// The depth limit, null when none.
     pub depth: Option<u32>,
-    /// The node limit, null when none.
+    /// The node limit, null when none: below level 10 the cap the level applied (the
+    /// request's time budget, or its own `nodes`, cut by a quarter per level).
     pub nodes: Option<u64>,
     pub mistake_probability: f64,
     /// The difficulty the engine played at (10: full strength).
@@ -453,9 +463,10 @@ pub struct SuggestResponse {
     /// The value of the position for the side to move (that of the chosen move).
     #[schema(required = false)]
     pub evaluation: EvaluationDto,
-    /// The board's shape (`scores[row][col]`): the best `value` of any move in `moves` that
-    /// targets the cell (the expected result for the side to move, -1 to 1), null where no
-    /// legal move targets it.
+    /// The board's shape (`scores[row][col]`): the best `value` of any evaluated move in
+    /// `moves` that targets the cell (the expected result for the side to move, -1 to 1),
+    /// null where no legal move targets it or the engine searched none of them (`moves`
+    /// lists those with `evaluated: false`).
     #[schema(required = false)]
     pub scores: Vec<Vec<Option<f64>>>,
     /// Every evaluated move, best first.

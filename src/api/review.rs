@@ -30,12 +30,16 @@ use super::routes::{builder, level_of, search_plan, EngineLabel};
 use super::search::StopOnDrop;
 use super::AppState;
 use crate::engine::progress::Watch;
-use crate::engine::review::{self, final_value, forced, judge};
-use crate::engine::{value, Budget, Limits};
+use crate::engine::review::{self, final_value, forced, judge, Proofs};
+use crate::engine::{level, value, Budget, Limits, SearchContext};
 use crate::game::{Move, Player, Position};
 
 /// The most moves one review takes.
 pub const MAX_REVIEW_MOVES: usize = 1000;
+
+/// The time per position when neither `time_ms_per_move` nor `engine.time_ms` is given:
+/// a 20-move review (21 positions) searches for about 2.5 s.
+pub const DEFAULT_MS_PER_MOVE: u64 = 120;
 
 /// The replayed game: every position (the start first) and every move.
 struct Game {
@@ -98,10 +102,14 @@ fn replay(req: &ReviewRequest) -> Result<Game, ApiError> {
 /// Replays `moves` from the start position (the empty board, or `board`), evaluates every
 /// position with the engine and judges every move: its value before and after (for the
 /// player who made it, on the common scale: 1 a win, 0 a draw, -1 a loss), the engine's
-/// best move and its value, the loss (`best_value - value_after`, at least 0; 0 between two
-/// values at least 0.8 from 0 of the same sign, a game already decided) and a class:
-/// `best` (loss <= 0.02), `good` (<= 0.1), `inaccuracy` (<= 0.2), `mistake` (<= 0.4),
-/// `blunder` (more), or `forced` when it was the only move that did not lose at once.
+/// best move and its value, the loss (`best_value - value_after`, at least 0, where
+/// `value_after` is the outcome the search proved for the move when it proved one) and a
+/// class: `best` (loss <= 0.02), `good` (<= 0.1), `inaccuracy` (<= 0.2), `mistake`
+/// (<= 0.4), `blunder` (more), or `forced` when it was the only move that did not lose at
+/// once; a move into a proven loss where a move that did not lose existed is at least a
+/// `mistake`. Each position is searched with a fresh context and a node cap (`stats`),
+/// so the same game with the same seed gets the same classes; by default 120 ms a
+/// position, a 20-move review in about 3 s.
 /// A summary per player counts the classes and gives an accuracy (the mean of
 /// `1 - loss`, in percent); `values` is every position's value for `x`, for a graph. The
 /// whole review takes at most the server's maximum budget, spread over the positions
@@ -142,6 +150,7 @@ pub async fn review(
     let (kind, limits, seed) = search_plan(&params, &state.config)?;
     let level = level_of(&params)?;
     let per_move = match req.time_ms_per_move {
+        None if params.time_ms.is_none() => Duration::from_millis(DEFAULT_MS_PER_MOVE),
         None => limits.time,
         Some(t) if t >= 1 => Duration::from_millis(t as u64).min(state.config.max_time),
         Some(t) => {
@@ -151,6 +160,14 @@ pub async fn review(
                 format!("time_ms_per_move is {t}, but it must be at least 1"),
             ))
         }
+    };
+    // A node cap per position makes the review repeat with its seed.
+    let limits = Limits {
+        nodes: limits.nodes.or_else(|| {
+            level::nodes_per_second(kind)
+                .map(|rate| (rate * per_move.as_secs_f64()).max(1.0) as u64)
+        }),
+        ..limits
     };
     let searched = game.positions.iter().filter(|p| !p.is_over()).count();
     let total = (per_move * searched.max(1) as u32).min(state.config.max_time);
@@ -171,6 +188,7 @@ pub async fn review(
         engine: kind.name().to_string(),
         positions: searched,
         time_ms_per_move: per_move.as_millis() as u64,
+        nodes_per_move: limits.nodes,
         max_total_ms: state.config.max_time.as_millis() as u64,
         budget_ms: slot.limits().time.as_millis() as u64,
         elapsed_ms: 0.0,
@@ -188,14 +206,15 @@ pub async fn review(
             let _ = tx.send(event("info", m));
         }
     };
-    let job = move |contexts: &Arc<crate::engine::ContextPool>, budget: &Limits| {
+    let job = move |_contexts: &Arc<crate::engine::ContextPool>, budget: &Limits| {
         let engine = build();
         let run = |p: &Position, time: Duration| {
             let limits = Limits {
                 time,
                 ..limits.clone()
             };
-            let mut ctx = contexts.take(p);
+            // A fresh context: nothing kept from other requests changes the review.
+            let mut ctx = SearchContext::new();
             let mut budget = Budget::new(&limits).watched(Arc::clone(&watch));
             let mut rng = StdRng::seed_from_u64(seed);
             let mut analysis = engine.analyze_in(p, &limits, &mut budget, &mut ctx, &mut rng);
@@ -253,6 +272,7 @@ fn judge_game(
     // Each position's value for its side to move, and the engine's move there.
     let mut values: Vec<f64> = Vec::with_capacity(game.positions.len());
     let mut bests: Vec<Option<Move>> = Vec::with_capacity(game.positions.len());
+    let mut proofs: Vec<Proofs> = Vec::with_capacity(game.positions.len());
     let mut moves = Vec::with_capacity(game.moves.len());
     let mut summary = ReviewSummary::default();
     let mut losses: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
@@ -260,6 +280,7 @@ fn judge_game(
         if p.is_over() {
             values.push(final_value(p));
             bests.push(None);
+            proofs.push(Proofs::NONE);
         } else {
             let time = review::spread(budget.saturating_sub(start.elapsed()), left, per_move);
             left -= 1;
@@ -268,13 +289,30 @@ fn judge_game(
             stats.complete &= analysis.stats.complete;
             values.push(v);
             bests.push(Some(analysis.best));
+            let played = game.moves.get(i).and_then(|&mv| {
+                analysis
+                    .moves
+                    .iter()
+                    .find(|e| e.mv == mv)
+                    .map(|e| e.eval.outcome)
+            });
+            proofs.push(Proofs {
+                position: analysis.evaluation.outcome,
+                played: played.unwrap_or(crate::engine::Outcome::Unknown),
+            });
         }
         // The move that led here can be judged now.
         let Some(j) = i.checked_sub(1) else { continue };
         let before = &game.positions[j];
         let played = game.moves[j];
         let best = bests[j].unwrap_or(played);
-        let verdict = judge(played, (best, values[j]), values[i], forced(before));
+        let verdict = judge(
+            played,
+            (best, values[j]),
+            values[i],
+            forced(before),
+            proofs[j],
+        );
         let m = before.m();
         let mover = before.to_move();
         let dto = ReviewedMoveDto {

@@ -31,7 +31,8 @@ pub struct ReviewRequest {
     #[serde(default, deserialize_with = "super::forms::engine")]
     #[schema(schema_with = super::forms::engine_schema)]
     pub engine: Option<EngineParams>,
-    /// The time to search each position, in milliseconds (at least 1). The whole review
+    /// The time to search each position, in milliseconds (at least 1; `engine.time_ms`
+    /// when omitted, else 120 ms: a 20-move review within about 3 s). The whole review
     /// takes at most the server's maximum budget (`KINROW_MAX_TIME_MS`): when the moves
     /// would take longer, each position gets an equal share of it (`stats` says how).
     #[schema(minimum = 1, example = 200)]
@@ -143,8 +144,13 @@ pub struct ReviewStatsDto {
     /// Positions searched (those of the game not yet over).
     pub positions: usize,
     /// The time asked for each position (`time_ms_per_move`, else `engine.time_ms`, else
-    /// the server's default), in milliseconds.
+    /// 120 ms, so that a 20-move review answers within about 3 s), in milliseconds.
     pub time_ms_per_move: u64,
+    /// The node cap of each position's search: `engine.nodes` when given, else the
+    /// engine's nominal node rate times `time_ms_per_move` (a node cap makes the review
+    /// repeat with the same seed: the same game gets the same classes); null for the
+    /// engines that count no nodes.
+    pub nodes_per_move: Option<u64>,
     /// The server's cap on the whole review (`KINROW_MAX_TIME_MS`), in milliseconds.
     pub max_total_ms: u64,
     /// The whole review's budget: the positions times the time per move, at most the cap,

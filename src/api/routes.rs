@@ -294,7 +294,8 @@ pub fn suggestion(
         let used = LimitsUsed {
             time_ms: done.limits.time.as_millis() as u64,
             depth: done.limits.depth,
-            nodes: done.limits.nodes,
+            // Below level 10 the node cap the level applied.
+            nodes: level::limits(kind, level, &done.limits).nodes,
             mistake_probability: done.limits.mistake_probability,
             level,
             threads: done.limits.threads as u32,

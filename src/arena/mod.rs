@@ -27,6 +27,7 @@ mod external;
 mod judge;
 mod openings;
 mod record;
+mod script;
 mod spec;
 mod summary;
 
@@ -35,26 +36,35 @@ pub use external::{Eval, ExternalEngine, ExternalSpec};
 pub use judge::{JudgeArgs, Judgement};
 pub use openings::*;
 pub use record::{read_games, RecordedGame, Turn};
+pub use script::{script_move, ScriptSpec};
 pub use spec::EngineSpec;
 pub use summary::*;
 
 use crate::engine::{Limits, SearchContext};
 use crate::game::{Hand, Move, Player, Position, Rules, Variant};
 
-/// One side of a match: a kinrow engine (`name[:key=value]*`) or an external Gomocup
-/// engine (`pbrain:PATH[:key=value]*`, see [`ExternalSpec`]).
+/// One side of a match: a kinrow engine (`name[:key=value]*`), an external Gomocup
+/// engine (`pbrain:PATH[:key=value]*`, see [`ExternalSpec`]) or the scripted player
+/// (`script[:noise=P]`, see [`ScriptSpec`]).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Contestant {
     Kinrow(EngineSpec),
     Pbrain(ExternalSpec),
+    Script(ScriptSpec),
 }
 
 impl Contestant {
     /// Parses one contestant of `--engines`.
     pub fn parse(text: &str) -> Result<Contestant, String> {
-        match text.trim().strip_prefix("pbrain:") {
-            Some(rest) => ExternalSpec::parse(text, rest).map(Contestant::Pbrain),
-            None => EngineSpec::parse(text).map(Contestant::Kinrow),
+        let text_t = text.trim();
+        if let Some(rest) = text_t.strip_prefix("pbrain:") {
+            return ExternalSpec::parse(text, rest).map(Contestant::Pbrain);
+        }
+        match text_t.strip_prefix("script") {
+            Some(rest) if rest.is_empty() || rest.starts_with(':') => {
+                ScriptSpec::parse(text, rest).map(Contestant::Script)
+            }
+            _ => EngineSpec::parse(text).map(Contestant::Kinrow),
         }
     }
 
@@ -63,6 +73,7 @@ impl Contestant {
         match self {
             Contestant::Kinrow(s) => &s.label,
             Contestant::Pbrain(s) => &s.label,
+            Contestant::Script(s) => &s.label,
         }
     }
 
@@ -71,6 +82,7 @@ impl Contestant {
         let own = match self {
             Contestant::Kinrow(s) => s.time_ms,
             Contestant::Pbrain(s) => s.time_ms,
+            Contestant::Script(_) => None,
         };
         own.map_or(default_time, Duration::from_millis)
     }
@@ -207,6 +219,10 @@ enum Mover {
         engine: ExternalEngine,
         turn: Duration,
     },
+    Script {
+        noise: f64,
+        rng: Box<StdRng>,
+    },
 }
 
 impl Mover {
@@ -218,6 +234,10 @@ impl Mover {
                 limits: spec.limits(config.time),
                 rng: Box::new(StdRng::seed_from_u64(engine_seed(config.seed, index, e))),
                 ctx: Box::new(spec.context()),
+            },
+            Contestant::Script(spec) => Mover::Script {
+                noise: spec.noise,
+                rng: Box::new(StdRng::seed_from_u64(engine_seed(config.seed, index, e))),
             },
             Contestant::Pbrain(spec) => {
                 let turn = config.engines[e].turn_time(config.time);
@@ -238,6 +258,7 @@ impl Mover {
                 ctx,
             } => Ok(engine.analyze_with(p, limits, ctx, rng).best),
             Mover::Pbrain { engine, turn } => engine.best_move(p, history, *turn),
+            Mover::Script { noise, rng } => Ok(script_move(p, *noise, rng)),
         }
     }
 }

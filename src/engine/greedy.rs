@@ -87,6 +87,7 @@ impl Engine for Greedy {
                     mv,
                     eval,
                     action: None,
+                    evaluated: true,
                 },
                 key,
             ));

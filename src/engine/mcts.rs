@@ -338,10 +338,13 @@ impl Engine for Mcts {
                         plies: None,
                     },
                 };
+                let evaluated = in_tree.get(&mv).is_some_and(|r| r.visits > 0)
+                    || eval.outcome != Outcome::Unknown;
                 MoveEval {
                     mv,
                     eval,
                     action: None,
+                    evaluated,
                 }
             })
             .collect();

@@ -31,6 +31,7 @@ pub mod priority;
 pub mod progress;
 pub mod review;
 pub mod root;
+pub mod tactics;
 pub mod threat;
 pub mod tss;
 pub mod tt;
@@ -156,6 +157,9 @@ pub struct MoveEval {
     pub eval: Evaluation,
     /// Only the `priority` engine sets this.
     pub action: Option<Action>,
+    /// False for a move the engine listed without searching it (ranked below every
+    /// searched move by its move ordering only, or not at all): its score is no value.
+    pub evaluated: bool,
 }
 
 /// What a search did.

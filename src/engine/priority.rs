@@ -244,6 +244,7 @@ impl Engine for Priority {
                     mv: Move::new(c, piece),
                     eval,
                     action,
+                    evaluated: true,
                 },
                 key,
             ));

@@ -10,15 +10,17 @@
 //!
 //! - `value_before` = the value of `P_i`, `best` = the engine's move there and
 //!   `best_value` = its value (the same number);
-//! - `value_after` = minus the value of `P_{i+1}` (the opponent's value, seen from the mover);
-//! - `loss` = `best_value - value_after`, at least 0; 0 when the move is `best`, or when
-//!   both values are decided for the same side ([`DECIDED`]: a threat-space search proves
-//!   a win from the winner's side, the same position searched from the loser's side
-//!   often stays unproven, and that difference is not the mover's);
+//! - `value_after` = minus the value of `P_{i+1}` (the opponent's value, seen from the
+//!   mover), or exactly the outcome the search of `P_i` proved for the played move (a
+//!   threat-space search proves a win from the winner's side that the same position
+//!   searched from the loser's side often leaves unproven);
+//! - `loss` = `best_value - value_after`, at least 0; 0 when the move is `best`;
 //! - the class by the loss ([`Class::of`]: best <= 0.02 < good <= 0.1 < inaccuracy <= 0.2
 //!   < mistake <= 0.4 < blunder), except `forced` when the position left one move that
 //!   does not lose at once ([`forced`]: a single legal move, or every other one lets the
-//!   opponent win on the next ply) and that move was played.
+//!   opponent win on the next ply) and that move was played; and a move into a proven
+//!   loss from a position that was not one (a move that did not lose existed) is at
+//!   least a `mistake`, however small its loss on the value scale.
 //!
 //! A player's accuracy is the mean over their moves of `1 - loss` (at least 0), in
 //! percent: 100 for a game of best moves, 0 for a game of moves that each throw away a
@@ -26,12 +28,8 @@
 
 use std::time::Duration;
 
+use super::{value, Outcome};
 use crate::game::{Cell, Move, Position};
-
-/// A value at least this far from 0 is a decided game for the engine: between two such
-/// values of the same sign (a proven win, and one proven from the winner's side only,
-/// which the loser's search sees as 0.86) a move loses nothing.
-pub const DECIDED: f64 = 0.8;
 
 /// The largest loss of each class, in order; a larger loss is a blunder.
 pub const THRESHOLDS: [(Class, f64); 4] = [
@@ -172,23 +170,48 @@ pub struct Verdict {
     pub class: Class,
 }
 
+/// What the search of the mover's position proved.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Proofs {
+    /// The position's own outcome for the mover (`Loss`: every move loses).
+    pub position: Outcome,
+    /// The outcome proven for the played move, `Unknown` where none was.
+    pub played: Outcome,
+}
+
+impl Proofs {
+    /// Nothing proven.
+    pub const NONE: Proofs = Proofs {
+        position: Outcome::Unknown,
+        played: Outcome::Unknown,
+    };
+}
+
 /// The verdict on `played` in a position worth `before` (the engine's `best` there),
-/// after which the opponent's value is `next` (`forced`: the only safe move, if any).
+/// after which the opponent's value is `next` (`forced`: the only safe move, if any;
+/// `proofs`: what the search of the position proved).
 pub fn judge(
     played: Move,
     (best, before): (Move, f64),
     next: f64,
     forced: Option<Move>,
+    proofs: Proofs,
 ) -> Verdict {
-    let (before, after) = (before + 0.0, 0.0 - next); // (no -0.0)
-    let decided = |v: f64| v.abs() >= DECIDED;
-    let loss = if played == best || (decided(before) && decided(after) && before * after > 0.0) {
+    let before = before + 0.0; // (no -0.0)
+    let after = value::proven(proofs.played).unwrap_or(0.0 - next) + 0.0;
+    let loss = if played == best {
         0.0
     } else {
         (before - after).max(0.0)
     };
+    let into_loss = proofs.played == Outcome::Loss || next >= 1.0;
     let class = if forced == Some(played) {
         Class::Forced
+    } else if into_loss && proofs.position != Outcome::Loss {
+        match Class::of(loss) {
+            Class::Blunder => Class::Blunder,
+            _ => Class::Mistake,
+        }
     } else {
         Class::of(loss)
     };
@@ -282,9 +305,9 @@ mod tests {
     #[test]
     fn a_best_move_loses_nothing_and_a_thrown_win_is_a_blunder() {
         let best = (Move::mark(4), 0.3);
-        let v = judge(Move::mark(4), best, 0.5, None);
+        let v = judge(Move::mark(4), best, 0.5, None, Proofs::NONE);
         assert_eq!((v.loss, v.class), (0.0, Class::Best));
-        let v = judge(Move::mark(0), (Move::mark(4), 1.0), 1.0, None);
+        let v = judge(Move::mark(0), (Move::mark(4), 1.0), 1.0, None, Proofs::NONE);
         assert_eq!(
             (v.loss, v.value_after, v.class),
             (2.0, -1.0, Class::Blunder)
@@ -294,10 +317,45 @@ mod tests {
             (Move::mark(4), 0.0),
             -0.2,
             Some(Move::mark(0)),
+            Proofs::NONE,
         );
         assert_eq!(v.class, Class::Forced);
         assert_eq!(accuracy(&[0.0, 0.5, 2.0]), Some(50.0));
         assert_eq!(accuracy(&[]), None);
+    }
+
+    #[test]
+    fn a_move_into_a_proven_loss_is_at_least_a_mistake_and_a_proven_win_loses_nothing() {
+        // From an unproven -0.99 into a proven loss, another move not proven lost.
+        let lost_here = Proofs {
+            position: Outcome::Unknown,
+            played: Outcome::Unknown,
+        };
+        let v = judge(Move::mark(0), (Move::mark(4), -0.99), 1.0, None, lost_here);
+        assert_eq!((v.class, v.value_after), (Class::Mistake, -1.0));
+        // The same move when every move lost: its loss decides.
+        let all_lost = Proofs {
+            position: Outcome::Loss,
+            played: Outcome::Loss,
+        };
+        let v = judge(Move::mark(0), (Move::mark(4), -1.0), 1.0, None, all_lost);
+        assert_eq!(v.class, Class::Best);
+        // A win the mover's search proved, the opponent's search seeing only -0.86.
+        let won = Proofs {
+            position: Outcome::Win,
+            played: Outcome::Win,
+        };
+        let v = judge(Move::mark(0), (Move::mark(4), 1.0), -0.86, None, won);
+        assert_eq!((v.loss, v.class), (0.0, Class::Best));
+        // Without a proof, 0.95 down to 0.86 is a loss, no longer waved through.
+        let v = judge(
+            Move::mark(0),
+            (Move::mark(4), 0.95),
+            -0.5,
+            None,
+            Proofs::NONE,
+        );
+        assert_eq!(v.class, Class::Blunder);
     }
 
     #[test]

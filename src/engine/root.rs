@@ -283,6 +283,7 @@ fn score_every_cell(position: &Position, moves: &mut Vec<MoveEval>) {
                     plies: None,
                 },
                 action: None,
+                evaluated: false,
             });
         }
     }
@@ -304,6 +305,7 @@ mod tests {
                 plies: None,
             },
             action: None,
+            evaluated: true,
         }
     }
 

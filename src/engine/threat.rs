@@ -454,6 +454,7 @@ impl Engine for Threat {
                         mv,
                         eval,
                         action: None,
+                        evaluated: true,
                     },
                     key,
                 ));

@@ -20,7 +20,7 @@
 
 use std::collections::HashMap;
 
-use super::{Analysis, EngineKind, Evaluation, Note, Outcome, Route};
+use super::{tactics, Analysis, EngineKind, Evaluation, Note, Outcome, Route};
 use crate::game::{Move, Piece, Position};
 
 /// The largest value of an unproven move (its negative the smallest).
@@ -194,21 +194,54 @@ pub fn proven(outcome: Outcome) -> Option<f64> {
 }
 
 /// Marks every move of `analysis` that completes a line of the side to move as a win
-/// in one ply (and the evaluation too when the chosen move is one): the engines that
-/// do not prove anything still get the value 1 for a win now.
+/// in one ply, and every move that leaves two winning cells the opponent cannot both
+/// take (an open four, a double four: [`tactics::sure_double_threats`]) as a win in three
+/// where no shorter win was proven (and the evaluation too when the chosen move is
+/// one): the engines that do not prove anything still get the value 1 for a win now,
+/// and both ends of an open three read the same.
 pub fn prove_wins_now(position: &Position, analysis: &mut Analysis) {
     let me = position.to_move();
     let wins = |mv: Move| mv.piece == Piece::Mark && position.wins_at(mv.cell(), me);
+    let doubles = tactics::sure_double_threats(position);
+    let proof = |mv: Move| {
+        if wins(mv) {
+            Some(1)
+        } else if doubles.contains(&mv) {
+            Some(3)
+        } else {
+            None
+        }
+    };
+    let prove = |eval: &mut super::Evaluation, plies: u32| {
+        if eval.outcome != Outcome::Win || eval.plies.is_none_or(|p| p > plies) {
+            eval.outcome = Outcome::Win;
+            eval.plies = Some(plies);
+        }
+    };
     for e in analysis.moves.iter_mut() {
-        if e.eval.outcome != Outcome::Win && wins(e.mv) {
-            e.eval.outcome = Outcome::Win;
-            e.eval.plies = Some(1);
+        if let Some(plies) = proof(e.mv) {
+            prove(&mut e.eval, plies);
+            e.evaluated = true;
         }
     }
-    if analysis.evaluation.outcome != Outcome::Win && wins(analysis.best) {
-        analysis.evaluation.outcome = Outcome::Win;
-        analysis.evaluation.plies = Some(1);
+    if let Some(plies) = proof(analysis.best) {
+        prove(&mut analysis.evaluation, plies);
     }
+}
+
+/// Marks every move and the evaluation a proven draw when no line of k cells fits on the
+/// board: nobody can ever win, whatever any engine's search said.
+pub fn prove_no_line_fits(position: &Position, analysis: &mut Analysis) {
+    if !position.geometry().windows().all.is_empty() {
+        return;
+    }
+    for e in analysis.moves.iter_mut() {
+        e.eval.outcome = Outcome::Draw;
+        e.eval.plies = None;
+        e.evaluated = true;
+    }
+    analysis.evaluation.outcome = Outcome::Draw;
+    analysis.evaluation.plies = None;
 }
 
 /// The values of one answer: the evaluation's and each move's (in `analysis.moves` order).
@@ -222,11 +255,14 @@ pub struct Values {
 }
 
 impl Values {
-    /// The board-shaped grid: for every cell the best value of any move that targets it,
-    /// `None` where none does. Row-major, `m` columns.
+    /// The board-shaped grid: for every cell the best value of any evaluated move that
+    /// targets it, `None` where none does. Row-major, `m` columns.
     pub fn grid(&self, analysis: &Analysis, m: usize, n: usize) -> Vec<Vec<Option<f64>>> {
         let mut grid = vec![vec![None; m]; n];
         for (e, &v) in analysis.moves.iter().zip(&self.moves) {
+            if !e.evaluated {
+                continue;
+            }
             let c = e.mv.coord(m);
             let slot: &mut Option<f64> = &mut grid[c.row][c.col];
             if slot.is_none_or(|s| v > s) {
@@ -265,9 +301,11 @@ pub fn value_of(eval: &Evaluation, scale: Scale, family: Family, win_rate: Optio
     }
 }
 
-/// The values of `kind`'s answer `analysis` on `position`. First marks the wins now
-/// ([`prove_wins_now`]), so the outcomes shown agree with the values.
+/// The values of `kind`'s answer `analysis` on `position`. First marks what is proven
+/// whatever the engine ([`prove_no_line_fits`], [`prove_wins_now`]), so the outcomes
+/// shown agree with the values.
 pub fn values(kind: EngineKind, position: &Position, analysis: &mut Analysis) -> Values {
+    prove_no_line_fits(position, analysis);
     prove_wins_now(position, analysis);
     let scale = Scale::of(kind, analysis);
     let family = Family::of(position.m(), position.n());

@@ -57,7 +57,8 @@ async function waitHumanTurnOrOver(page, withLabels) {
       if (st !== 'human_to_move') return false;
       if (!withLabels) return true;
       const empties = [...document.querySelectorAll('#board .cell.empty')];
-      return empties.length > 0 && empties.every((el) => el.classList.contains('heat'));
+      // Every empty cell is coloured by its value, or hatched as not searched.
+      return empties.length > 0 && empties.every((el) => el.classList.contains('heat') || el.classList.contains('unevaluated'));
     },
     { over: OVER, withLabels },
     { timeout: TIMEOUT },
@@ -267,6 +268,25 @@ async function analysisAndVariants(browser, pageErrors) {
   await context.close();
 }
 
+// A shared link carries the moves: the move list, the last-move mark and undo come back,
+// and the address keeps them.
+async function sharedLinkMoves(browser) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(BASE_URL + '/?rules=15,15,5&moves=7.7,8.8,7.8&x=human&o=human', { waitUntil: 'load' });
+  await page.waitForFunction(() => document.querySelectorAll('#move-list .move').length === 3, null, { timeout: TIMEOUT });
+  check(await page.$eval(cellSel(7, 8), (e) => e.classList.contains('last')), 'a shared link marks its last move');
+  check(/moves=7\.7,8\.8,7\.8/.test(page.url()), 'the address keeps the moves: ' + page.url());
+  await page.click('#btn-undo');
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell.x, #board .cell.o').length < 3, null, { timeout: TIMEOUT });
+  check((await marks(page)) < 3, 'undo takes back a move of a shared game');
+  // Who plays, the engine and the level are in view without scrolling.
+  await page.goto(BASE_URL + '/?rules=15,15,5&x=human&o=auto:7', { waitUntil: 'load' });
+  await waitHumanTurnOrOver(page, false);
+  for (const sel of ['#x-who', '#o-who', '#o-engine', '#o-level']) check(await inViewport(page, sel), sel + ' is visible without scrolling at 1280x800');
+  await page.screenshot({ path: path.join(SHOTS, '08-selectors-1280x800.png') });
+  await page.close();
+}
+
 async function main() {
   fs.mkdirSync(SHOTS, { recursive: true });
   const browser = await chromium.launch({
@@ -336,8 +356,9 @@ async function main() {
     await page.waitForSelector('#board .cell.pv', { timeout: TIMEOUT });
     check(/Expected line/.test(await page.textContent('#cell-info')), 'hovering the best move shows its details and line');
     await shot(page, '02-gomoku-midgame.png');
-    const row7 = new URL(page.url()).searchParams.get('board').split('/')[7];
-    check(row7.slice(6, 9) === 'xxx', 'the address follows the game: row 7 is ' + row7);
+    // The address keeps the start position and the moves played since.
+    const moves = new URL(page.url()).searchParams.get('moves') || '';
+    check(moves.split(',')[0] === '7.8' && moves.split(',').length === 2, 'the address follows the game: moves ' + moves);
 
     // 6. A 15x15 position where auto proves a loss: o has an open four, x cannot stop it.
     const lost = ['...............', '...............', 'x..............', '...............', '..............x',
@@ -401,6 +422,7 @@ async function main() {
     await phone.close();
 
     await analysisAndVariants(browser, pageErrors);
+    await sharedLinkMoves(browser);
 
     check(pageErrors.length === 0, 'no JavaScript errors' + (pageErrors.length ? ': ' + pageErrors.join('; ') : ''));
     log('all checks passed');

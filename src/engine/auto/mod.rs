@@ -183,6 +183,7 @@ pub fn safety(position: &Position, analysis: &mut Analysis) -> bool {
                     mv: win,
                     eval: eval.clone(),
                     action: None,
+                    evaluated: true,
                 });
                 analysis.moves.len() - 1
             }

@@ -296,6 +296,7 @@ fn rank_moves(
             mv: Move::mark(c as usize),
             eval: WinScale::SEARCH.eval(outcome, plies),
             action: None,
+            evaluated: true,
         });
         done[c as usize] = true;
     }
@@ -316,6 +317,7 @@ fn rank_moves(
             mv,
             eval: eval(score, outcome, plies),
             action: None,
+            evaluated: true,
         });
         done[r.cell as usize] = true;
     }
@@ -328,6 +330,7 @@ fn rank_moves(
                 mv: Move::mark(c as usize),
                 eval: eval(floor - rank, Outcome::Unknown, None),
                 action: None,
+                evaluated: false,
             });
             done[c as usize] = true;
         }
@@ -338,6 +341,7 @@ fn rank_moves(
                 mv: Move::mark(c),
                 eval: eval(floor - rank - 1.0, Outcome::Unknown, None),
                 action: None,
+                evaluated: false,
             });
         }
     }

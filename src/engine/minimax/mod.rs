@@ -110,7 +110,8 @@ impl Engine for Minimax {
                 .min(game_length_bound(position).max(1)),
         };
         let completed = deepen(&mut s, &mut roots, max_depth);
-        settle(&mut s, &mut roots);
+        let reached_end = !s.clock.stopped() && completed >= game_length_bound(position);
+        settle(&mut s, &mut roots, reached_end);
 
         let mut moves = every_move(&mut s, position, &roots, &classes);
         // What the threat searches proved overrides the heuristic values.
@@ -286,8 +287,9 @@ fn deepen(s: &mut Searcher, roots: &mut [RootMove], max_depth: u32) -> u32 {
 }
 
 /// After the search: candidates it never reached get their static value, and mate
-/// scores become proven outcomes (proofs only when every move was searched).
-fn settle(s: &mut Searcher, roots: &mut [RootMove]) {
+/// scores become proven outcomes (proofs only when every move was searched); when the
+/// search reached the end of every line (`reached_end`), an exact value of 0 is a draw.
+fn settle(s: &mut Searcher, roots: &mut [RootMove], reached_end: bool) {
     for r in roots.iter_mut() {
         if !r.searched {
             r.value = s.static_value(r.mv);
@@ -301,6 +303,8 @@ fn settle(s: &mut Searcher, roots: &mut [RootMove]) {
                 Outcome::Loss
             };
             r.plies = r.exact.then_some(plies);
+        } else if s.full_width && reached_end && r.exact && r.value == 0 {
+            r.outcome = Outcome::Draw;
         }
     }
 }
@@ -328,7 +332,10 @@ fn every_move(
     let top_static = statics.iter().map(|&(_, v)| v).max().unwrap_or(0);
     for (mv, v) in statics {
         let shifted = floor - 1 - (top_static - v);
-        moves.push(move_eval(mv, shifted, Outcome::Unknown, None));
+        moves.push(MoveEval {
+            evaluated: false,
+            ..move_eval(mv, shifted, Outcome::Unknown, None)
+        });
     }
     moves
 }
@@ -420,6 +427,7 @@ fn move_eval(mv: Move, value: i64, outcome: Outcome, plies: Option<u32>) -> Move
             plies,
         },
         action: None,
+        evaluated: true,
     }
 }
 

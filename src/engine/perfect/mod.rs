@@ -181,6 +181,7 @@ fn finish(
                 plies: v.plies,
             },
             action: None,
+            evaluated: true,
         })
         .collect();
     let complete = !clock.stopped() && moves.iter().all(|e| e.eval.outcome != Outcome::Unknown);
