@@ -49,7 +49,7 @@ pub enum ErrorCode {
     /// 431: the request's headers are too large. The server's own 431 is the HTTP layer's
     /// plain answer; the deployment's nginx answers this code (deploy/nginx.conf).
     HeadersTooLarge,
-    /// 503: every search slot and queue place is taken, or the search overran its budget; retry after `Retry-After` seconds.
+    /// 503: every search slot and queue place is taken, or the search completed no iteration within its budget; retry after `Retry-After` seconds.
     Overloaded,
     /// 500: a bug (a panic or an unexpected failure); it is logged.
     Internal,

@@ -193,6 +193,13 @@ pub struct StatsDto {
     pub queued_ms: f64,
     /// True when the search finished rather than hit a limit.
     pub complete: bool,
+    /// Why the server answered before the engine returned: `deadline` when the search
+    /// was still running as the answer fell due (its budget plus half the margin, on a
+    /// busy machine) and the answer is its last completed iteration (`complete` is then
+    /// false, and `moves` holds the moves that iteration reported); null when the engine
+    /// returned by itself.
+    #[schema(example = json!(null))]
+    pub stopped: Option<String>,
     /// The seed of the engine's random choices: the request's, or the one the server drew.
     pub seed: u64,
     /// Which path a composite engine (`auto`) took, e.g. `perfect`; null for the others.
@@ -283,6 +290,7 @@ impl SuggestResponse {
                 elapsed_ms: analysis.stats.elapsed.as_secs_f64() * 1000.0,
                 queued_ms,
                 complete: analysis.stats.complete,
+                stopped: None,
                 seed,
                 path: analysis.stats.path.as_ref().map(ToString::to_string),
                 threads: analysis.stats.threads.max(1),

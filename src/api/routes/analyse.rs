@@ -7,7 +7,7 @@
 //! of `perfect`, and at least every 250 ms of a long search, see
 //! [`crate::engine::progress`]), then one `result` event whose data is exactly the
 //! `/v1/suggest` answer, and the stream ends. A search that fails after the stream began
-//! (it overran its budget, or a bug) ends it with an `error` event carrying the API's
+//! (it overran its budget with no completed iteration, or a bug) ends it with an `error` event carrying the API's
 //! error body instead. When the client goes away, the stream is dropped, and with it
 //! the search's future, whose guard raises the search's stop flag: the engine returns
 //! at its next budget check and frees its slot.
@@ -51,7 +51,7 @@ pub fn event(name: &str, data: &impl Serialize) -> Bytes {
 /// each settled root move (`perfect`), and at least every 250 ms of a long search; then
 /// exactly one `result` event whose data is the `/v1/suggest` answer for the same
 /// request (schema `SuggestResponse`), and the stream ends. A search that fails once the
-/// stream has begun (it overran its budget: 503's case; or a bug) ends it with an `error`
+/// stream has begun (it overran its budget with no completed iteration: 503's case; or a bug) ends it with an `error`
 /// event whose data is the error body (schema `ErrorBody`). The budget rules, queueing
 /// and 503s are `/v1/suggest`'s, and every error before the stream begins is an ordinary
 /// JSON answer. A client that disconnects stops the search: its slot is free within

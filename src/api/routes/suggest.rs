@@ -38,7 +38,10 @@ pub fn prepare_suggest(
 /// (best first), a board-shaped grid of scores and what the search did. The budget is
 /// `engine.time_ms` (default 1000 ms, capped at the server's maximum, 10000 ms by default);
 /// time spent waiting for a free search slot counts against it, and the answer arrives
-/// within the budget plus the server's margin (100 ms by default) or as a 503.
+/// within the budget plus the server's margin (100 ms by default). Answers are anytime:
+/// a search still running then (a busy machine) answers with its last completed
+/// iteration (`stats.complete` false, `stats.stopped` `deadline`); 503 only when it
+/// completed none, or when the server is at capacity.
 #[utoipa::path(
     post,
     path = "/v1/suggest",
@@ -56,7 +59,7 @@ pub fn prepare_suggest(
         (status = 415, description = "`unsupported_media_type`: the body is not application/json", body = ErrorBody),
         (status = 422, description = "`invalid_board`, `invalid_rules`, `inconsistent_turn`, `game_over`, `unknown_engine` or `invalid_limits`", body = ErrorBody),
         (status = 500, description = "`internal`: a bug, logged", body = ErrorBody),
-        (status = 503, description = "`overloaded`: every search slot is taken, or the search overran its budget",
+        (status = 503, description = "`overloaded`: every search slot is taken, or the search completed no iteration within its budget (a search that completed one answers 200 with it: `stats.stopped` is `deadline`)",
             body = ErrorBody, headers(("Retry-After" = u32, description = "Seconds to wait before retrying"))),
     )
 )]
@@ -67,7 +70,7 @@ pub async fn suggest(
     let (position, (kind, limits, seed)) = prepare_suggest(&body.0, &state.config)?;
     let params = body.0.engine.clone().unwrap_or_default();
     let (level, lines) = (level_of(&params, "engine")?, multipv_of(&params, "engine")?);
-    let watch = Arc::new(Watch::new(lines));
+    let watch = Arc::new(Watch::new(lines).anytime());
     let done = run_search(&state, (kind, level, limits, seed), position.clone(), watch).await?;
     let answer = suggestion(&position, kind, &done, (seed, level))?;
     let mut response = match &body.0.include {
@@ -94,13 +97,15 @@ pub fn suggestion(
             level,
             threads: done.limits.threads as u32,
         };
-        Ok(SuggestResponse::new(
+        let mut answer = SuggestResponse::new(
             position,
             kind,
             &done.analysis,
             (done.queued.as_secs_f64() * 1000.0, seed),
             used,
-        ))
+        );
+        answer.stats.stopped = done.stopped.map(str::to_string);
+        Ok(answer)
     })
 }
 
