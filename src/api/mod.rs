@@ -9,6 +9,7 @@
 //! `metrics`, `deadline`; `search`; `state`; `extract`, `middleware`, `page`; `routes`;
 //! this file.
 
+pub mod cross_field;
 pub mod deadline;
 pub mod dto;
 pub mod error;
@@ -107,11 +108,11 @@ the answer, 200 or 503, arrives within N ms. Every GET route answers HEAD."
 pub struct ApiDoc;
 
 /// The OpenAPI document as pretty JSON (what `kinrow openapi` prints and
-/// `openapi/openapi.json` holds).
+/// `openapi/openapi.json` holds), with the cross-field rules ([`cross_field`]).
 pub fn openapi_json() -> String {
-    ApiDoc::openapi()
-        .to_pretty_json()
-        .expect("the OpenAPI document serializes")
+    let mut doc = serde_json::to_value(ApiDoc::openapi()).expect("the OpenAPI document serializes");
+    cross_field::add(&mut doc);
+    serde_json::to_string_pretty(&doc).expect("the OpenAPI document serializes")
 }
 
 /// Registers every route of the API. The demo page (`GET /`) registers itself here too.
