@@ -42,6 +42,18 @@ pub enum Parameter {
 }
 
 impl Parameter {
+    /// Every parameter, in the order of the API's `engine` object.
+    pub const ALL: &'static [Parameter] = &[
+        Parameter::Level,
+        Parameter::Depth,
+        Parameter::TimeMs,
+        Parameter::Nodes,
+        Parameter::MistakeProbability,
+        Parameter::Seed,
+        Parameter::Multipv,
+        Parameter::Threads,
+    ];
+
     /// The field name in the API's `engine` object.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -125,6 +137,18 @@ impl EngineKind {
                 &[MistakeProbability, Seed, Level, Multipv]
             }
         }
+    }
+
+    /// The parameters of the API's `engine` object that this engine does not read and
+    /// that a request may still give: they are accepted and ignored (so that a client
+    /// can send one engine object to every engine). `mistake_probability` is not among
+    /// them: above 0 it is refused by an engine that cannot honour it.
+    pub fn ignored(self) -> Vec<Parameter> {
+        Parameter::ALL
+            .iter()
+            .copied()
+            .filter(|p| *p != Parameter::MistakeProbability && !self.parameters().contains(p))
+            .collect()
     }
 
     /// Builds the engine.

@@ -45,7 +45,10 @@ pub fn default_engine() -> Option<EngineKind> {
     EngineKind::parse("auto").or_else(|| EngineKind::ALL.first().copied())
 }
 
-/// The engine and its limits; every field is optional.
+/// The engine and its limits; every field is optional. Each engine reads the fields that
+/// `GET /v1/engines` lists as its `parameters` and ignores those it lists as `ignored`
+/// (one engine object can be sent to every engine); `mistake_probability` above 0 is
+/// refused by an engine that cannot honour it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"name": "minimax", "level": 10, "depth": 6, "time_ms": 300, "seed": 42}))]
@@ -197,6 +200,12 @@ pub struct EngineInfo {
     pub raw_unit: String,
     /// The fields of the request's `engine` object that this engine reads.
     pub parameters: Vec<String>,
+    /// The fields of the request's `engine` object that this engine does not read: a
+    /// request may give them, and this engine ignores them (e.g. `depth` for `mcts`;
+    /// `time_ms`, `nodes` and `depth` for the one-ply engines, which finish in
+    /// microseconds). `mistake_probability` is never ignored: an engine that cannot
+    /// honour it refuses a value above 0 with 422 `invalid_limits`.
+    pub ignored: Vec<String>,
     /// True for the engine used when a request names none.
     pub default: bool,
 }

@@ -34,6 +34,7 @@ pub async fn engines(state: web::Data<AppState>) -> HttpResponse {
                     .iter()
                     .map(|p| p.as_str().to_string())
                     .collect(),
+                ignored: k.ignored().iter().map(|p| p.as_str().to_string()).collect(),
                 default: Some(k) == default,
             })
             .collect(),
