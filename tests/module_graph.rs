@@ -7,7 +7,8 @@
 //! one floor up). The file-level circles left inside `game/`, `engine/` and `arena/`
 //! are printed (`-- --nocapture`), not refused.
 //!
-//! `cargo test --test module_graph -- --nocapture` prints the rooms by floor.
+//! `cargo test --test module_graph -- --nocapture` prints the rooms by floor
+//! (`KINROW_GRAPH_SRC=dir` reads another tree's `src/`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -196,7 +197,10 @@ struct Graph {
 }
 
 fn graph() -> Graph {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    // KINROW_GRAPH_SRC: another tree's src/ (e.g. an older commit's, to compare).
+    let src = std::env::var("KINROW_GRAPH_SRC")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
     let mut list = Vec::new();
     files(&src, &mut list);
     let mut rooms: Vec<Room> = Vec::new();
