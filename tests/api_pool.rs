@@ -127,7 +127,7 @@ fn a_panic_is_a_500_for_that_request_only() {
 }
 
 #[test]
-fn an_overrun_answers_503_at_budget_plus_margin_and_keeps_its_slot() {
+fn an_overrun_with_no_iteration_answers_503_within_budget_plus_margin_and_keeps_its_slot() {
     actix_web::rt::System::new().block_on(async {
         let margin = Duration::from_millis(50);
         let pool = SearchPool::new(1, 0, margin, Metrics::new());
@@ -149,7 +149,9 @@ fn an_overrun_answers_503_at_budget_plus_margin_and_keeps_its_slot() {
             .expect("an overrun is an error");
         let took = start.elapsed();
         assert_eq!(err.code, ErrorCode::Overloaded);
-        assert!(took >= budget + margin, "{took:?}");
+        // Late halfway through the margin (the other half is the anytime answer's), and
+        // with no completed iteration to answer with: 503.
+        assert!(took >= budget + margin / 2, "{took:?}");
         assert!(
             took < budget + margin + Duration::from_millis(100),
             "{took:?}"

@@ -18,10 +18,14 @@
 //! waits only while at least the admission [`Floor`] of its budget would be left (20%
 //! of it and at least 20 ms by default, but at most half of a short budget): past that
 //! it answers 503 rather than a 200 that had no time to search. The answer arrives
-//! within the budget plus the margin (and before the deadline, if one was given): a
-//! search that overruns it answers 503 (the search itself finishes in the background and
-//! keeps its slot until then, so the ceiling on running searches holds). A panic in an
-//! engine becomes a logged 500 for that request only.
+//! within the budget plus the margin (and before the deadline, if one was given). Answers
+//! are anytime: a search still running half a margin past its budget (a machine whose
+//! cores are busy) is told to stop, and the request answers at once with its last
+//! completed iteration (the watch's last report: `complete: false`, `stopped:
+//! "deadline"`); only a search that completed nothing answers 503. Either way the
+//! search itself finishes in the background and keeps its slot until then, so the
+//! ceiling on running searches holds. A panic in an engine becomes a logged 500 for
+//! that request only.
 //!
 //! Every search, in either lane, borrows a [`SearchContext`](crate::engine::SearchContext)
 //! of its rules from a [`ContextPool`] (what `auto` and `perfect` keep between a game's
@@ -150,6 +154,17 @@ pub struct Finished {
     pub analysis: Analysis,
     pub queued: Duration,
     pub limits: Limits,
+    /// Why the answer came before the engine returned: `Some("deadline")` for an
+    /// anytime answer (the last completed iteration), `None` when the engine returned.
+    pub stopped: Option<&'static str>,
+}
+
+/// How a job on the blocking pool ended, as far as the request is concerned.
+enum Ran<T> {
+    /// It returned (or panicked, the message) in time.
+    Done(Result<T, String>),
+    /// It was still running when the answer was due.
+    Late,
 }
 
 /// The bounded pool of search slots shared by every HTTP worker.
@@ -268,8 +283,8 @@ impl SearchPool {
         limits: Limits,
         seed: u64,
     ) -> Result<Finished, ApiError> {
-        self.run_watched(kind, position, limits, seed, Arc::new(Watch::new(1)))
-            .await
+        let watch = Arc::new(Watch::new(1).anytime());
+        self.run_watched(kind, position, limits, seed, watch).await
     }
 
     /// [`SearchPool::run`] with `watch` on the search (its lines, its stop flag).
@@ -322,6 +337,7 @@ impl SearchPool {
             analysis,
             queued: Duration::ZERO,
             limits,
+            stopped: None,
         })
     }
 
@@ -338,7 +354,7 @@ impl SearchPool {
     where
         F: FnOnce() -> Box<dyn Engine> + Send + 'static,
     {
-        let watch = Arc::new(Watch::new(1));
+        let watch = Arc::new(Watch::new(1).anytime());
         self.admit(name, limits)
             .await?
             .search(build, position, seed, watch)
@@ -442,7 +458,9 @@ impl Slot {
 
     /// Runs the engine `build` makes on `position` with the RNG seeded by `seed` and
     /// `watch` on its budget. When this future is dropped (the client went away), the
-    /// watch says stop: the engine returns at its next budget check.
+    /// watch says stop: the engine returns at its next budget check. When the engine
+    /// is late, the answer is its last completed iteration (the watch's last report;
+    /// the watch must be [`Watch::anytime`] or observed), or 503 without one.
     pub async fn search<F>(
         self,
         build: F,
@@ -455,19 +473,47 @@ impl Slot {
     {
         let _stop = StopOnDrop(Arc::clone(&watch));
         let (name, queued, metrics) = (self.name, self.queued, self.metrics.clone());
-        let limits = self.limits.clone();
-        let result = self
-            .run(move |contexts, limits| {
+        let (limits, margin) = (self.limits.clone(), self.margin);
+        let job_watch = Arc::clone(&watch);
+        // Late halfway between the engine's end and the answer's due time: the other half
+        // is left for the anytime answer.
+        let w = &self.window;
+        let late = w.end + w.due.saturating_duration_since(w.end) / 2;
+        let ran = self
+            .run_or_late(late, move |contexts, limits| {
                 let mut rng = StdRng::seed_from_u64(seed);
                 let mut ctx = contexts.take(&position);
-                let mut budget = Budget::new(limits).watched(watch);
+                let mut budget = Budget::new(limits).watched(job_watch);
                 build().analyze_in(&position, limits, &mut budget, &mut ctx, &mut rng)
             })
             .await?;
+        let result = match ran {
+            Ran::Done(result) => result,
+            Ran::Late => {
+                watch.stop();
+                let Some(analysis) = watch.last().and_then(|p| p.analysis()) else {
+                    return Err(overran(&metrics, name, &limits, margin));
+                };
+                count(&metrics, name, "deadline");
+                log::info!(
+                    "engine {name} was still searching past its budget of {} ms; answered \
+                     with its last completed iteration (depth {})",
+                    limits.time.as_millis(),
+                    analysis.stats.depth
+                );
+                return Ok(Finished {
+                    analysis,
+                    queued,
+                    limits,
+                    stopped: Some("deadline"),
+                });
+            }
+        };
         finish(&metrics, name, result).map(|analysis| Finished {
             analysis,
             queued,
             limits,
+            stopped: None,
         })
     }
 
@@ -480,29 +526,46 @@ impl Slot {
         T: Send + 'static,
         J: FnOnce(&Arc<ContextPool>, &Limits) -> T + Send + 'static,
     {
+        let (name, limits, margin, metrics) = (
+            self.name,
+            self.limits.clone(),
+            self.margin,
+            self.metrics.clone(),
+        );
+        let due = self.window.due;
+        match self.run_or_late(due, job).await? {
+            Ran::Done(result) => Ok(result),
+            Ran::Late => Err(overran(&metrics, name, &limits, margin)),
+        }
+    }
+
+    /// [`Slot::run`], saying [`Ran::Late`] instead of 503 when the job is still running
+    /// at `late`.
+    async fn run_or_late<T, J>(self, late: Instant, job: J) -> Result<Ran<T>, ApiError>
+    where
+        T: Send + 'static,
+        J: FnOnce(&Arc<ContextPool>, &Limits) -> T + Send + 'static,
+    {
         let Slot {
             permit,
             _admission,
             name,
-            window,
             limits,
-            margin,
             metrics,
             contexts,
             ..
         } = self;
         metrics.in_flight.inc();
         let gauge = metrics.in_flight.clone();
-        let job_limits = limits.clone();
         let handle = tokio::task::spawn_blocking(move || {
             let _permit = permit;
             let _in_flight = GaugeGuard(gauge);
-            catch_unwind(AssertUnwindSafe(|| job(&contexts, &job_limits)))
+            catch_unwind(AssertUnwindSafe(|| job(&contexts, &limits)))
                 .map_err(|payload| panic_message(&*payload))
         });
-        let due = window.due.saturating_duration_since(Instant::now());
+        let due = late.saturating_duration_since(Instant::now());
         match tokio::time::timeout(due, handle).await {
-            Ok(Ok(result)) => Ok(result),
+            Ok(Ok(result)) => Ok(Ran::Done(result)),
             Ok(Err(join_error)) => {
                 count(&metrics, name, "panic");
                 log::error!("search task of engine {name} failed: {join_error}");
@@ -511,19 +574,20 @@ impl Slot {
                     "the search task failed (a bug, logged)",
                 ))
             }
-            Err(_) => {
-                count(&metrics, name, "overrun");
-                log::warn!(
-                    "engine {name} overran its budget of {} ms by more than {} ms",
-                    limits.time.as_millis(),
-                    margin.as_millis()
-                );
-                Err(overloaded(
-                    "the search did not finish within its time budget; retry later",
-                ))
-            }
+            Err(_) => Ok(Ran::Late),
         }
     }
+}
+
+/// The 503 of a search that was late and had no completed iteration to answer with.
+fn overran(metrics: &Metrics, name: &str, limits: &Limits, margin: Duration) -> ApiError {
+    count(metrics, name, "overrun");
+    log::warn!(
+        "engine {name} overran its budget of {} ms (margin {} ms) with no completed iteration",
+        limits.time.as_millis(),
+        margin.as_millis()
+    );
+    overloaded("the search did not finish within its time budget; retry later")
 }
 
 #[cfg(test)]

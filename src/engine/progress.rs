@@ -16,6 +16,10 @@
 //! - **lines**: [`Watch::lines`] (`multipv`) asks the tree searches for that many best
 //!   moves with exact values (not only bounds) and each with its own principal variation.
 //!
+//! - **anytime**: a watch made [`Watch::anytime`] keeps the last report even with no
+//!   observer, so that a caller whose deadline passes before the engine returns can
+//!   answer with the last completed iteration ([`Watch::last`], [`Progress::analysis`]).
+//!
 //! Without a watch a budget does none of this, and a search is exactly what it was.
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,7 +27,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::value::Scale;
-use super::Evaluation;
+use super::{Analysis, Evaluation, MoveEval, Route, SearchPath, SearchStats};
 use crate::game::Move;
 
 /// The longest time between two progress reports of a running search.
@@ -58,12 +62,67 @@ pub struct Progress {
     pub lines: Vec<Line>,
 }
 
+impl Progress {
+    /// The report as an engine's answer: its best line is the chosen move, the
+    /// reported lines the evaluated moves, `complete` false. `None` without a line.
+    pub fn analysis(&self) -> Option<Analysis> {
+        let best = self.lines.first()?;
+        let route = match self.scale {
+            Scale::Perfect => Some(Route::Perfect),
+            Scale::Pattern | Scale::Learned => Some(Route::PatternSearch),
+            Scale::Minimax => Some(Route::Minimax),
+            _ => None,
+        };
+        Some(Analysis {
+            best: best.mv,
+            evaluation: best.eval.clone(),
+            moves: self
+                .lines
+                .iter()
+                .map(|l| MoveEval {
+                    mv: l.mv,
+                    eval: l.eval.clone(),
+                    action: None,
+                    evaluated: true,
+                })
+                .collect(),
+            pv: best.pv.clone(),
+            win_rates: self
+                .lines
+                .iter()
+                .filter_map(|l| Some((l.mv, l.win_rate?)))
+                .collect(),
+            lines: if self.lines.len() > 1 {
+                self.lines.iter().map(|l| l.pv.clone()).collect()
+            } else {
+                Vec::new()
+            },
+            stats: SearchStats {
+                nodes: self.nodes,
+                depth: self.depth,
+                elapsed: self.elapsed,
+                complete: false,
+                path: route.map(|route| SearchPath {
+                    route: Some(route),
+                    notes: (self.scale == Scale::Learned)
+                        .then_some(super::Note::LearnedEvaluation)
+                        .into_iter()
+                        .collect(),
+                }),
+                threads: 1,
+            },
+        })
+    }
+}
+
 type Observer = Box<dyn Fn(&Progress) + Send + Sync>;
 
 /// What a caller watches of a running search (see the module docs).
 pub struct Watch {
     stop: AtomicBool,
     observer: Option<Observer>,
+    /// Keep the last report even without an observer (an anytime answer).
+    keep: bool,
     lines: usize,
     start: Instant,
     /// The last report and when it was sent.
@@ -86,6 +145,7 @@ impl Watch {
         Watch {
             stop: AtomicBool::new(false),
             observer: None,
+            keep: false,
             lines: lines.clamp(1, MAX_LINES),
             start: Instant::now(),
             last: Mutex::new(None),
@@ -96,6 +156,20 @@ impl Watch {
     pub fn observed(mut self, observer: impl Fn(&Progress) + Send + Sync + 'static) -> Watch {
         self.observer = Some(Box::new(observer));
         self
+    }
+
+    /// The same watch, asking the search for its reports (each completed iteration)
+    /// and keeping the last one, observed or not: see [`Watch::last`].
+    pub fn anytime(mut self) -> Watch {
+        self.keep = true;
+        self
+    }
+
+    /// The last report of the search: its last completed iteration (`None` before
+    /// the first one, or when the watch neither is observed nor keeps reports).
+    pub fn last(&self) -> Option<Progress> {
+        let last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        last.as_ref().map(|(_, p)| p.clone())
     }
 
     /// How many best lines the search reports.
@@ -113,9 +187,9 @@ impl Watch {
         self.stop.load(Ordering::Relaxed)
     }
 
-    /// True when progress is wanted at all.
+    /// True when progress is wanted at all (observed, or kept for an anytime answer).
     pub fn observing(&self) -> bool {
-        self.observer.is_some()
+        self.observer.is_some() || self.keep
     }
 
     /// Time since the watch started.
@@ -134,12 +208,10 @@ impl Watch {
                 .is_none_or(|(at, _)| at.elapsed() >= REPORT_EVERY)
     }
 
-    /// Hands `progress` to the observer (reports without a line are dropped).
+    /// Hands `progress` to the observer and keeps it as the last report (reports
+    /// without a line are dropped).
     pub fn report(&self, progress: Progress) {
-        let Some(observer) = &self.observer else {
-            return;
-        };
-        if progress.lines.is_empty() {
+        if !self.observing() || progress.lines.is_empty() {
             return;
         }
         let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
@@ -149,7 +221,9 @@ impl Watch {
         if let Some((_, before)) = last.as_ref() {
             progress.nodes = progress.nodes.max(before.nodes);
         }
-        observer(&progress);
+        if let Some(observer) = &self.observer {
+            observer(&progress);
+        }
         *last = Some((Instant::now(), progress));
     }
 

@@ -85,3 +85,91 @@ fn a_deadline_caps_the_window() {
     let w = Window::new(clock, ms(800), ms(100));
     assert_eq!((w.end - start, w.due - start), (ms(800), ms(900)));
 }
+
+/// An engine that reports one completed iteration (when `reports`), then ignores its
+/// budget and sleeps well past it: a search on a machine whose cores are taken.
+struct Late {
+    reports: bool,
+}
+
+impl Engine for Late {
+    fn analyze_in(
+        &self,
+        position: &Position,
+        _limits: &Limits,
+        budget: &mut Budget,
+        _ctx: &mut crate::engine::SearchContext,
+        _rng: &mut StdRng,
+    ) -> Analysis {
+        let mv = position.legal_moves()[0];
+        let eval = crate::engine::Evaluation {
+            score: 3.0,
+            outcome: crate::engine::Outcome::Unknown,
+            plies: None,
+        };
+        if self.reports {
+            let line = crate::engine::progress::Line {
+                mv,
+                eval: eval.clone(),
+                win_rate: None,
+                pv: vec![mv],
+            };
+            budget.report(4, crate::engine::value::Scale::Minimax, vec![line]);
+        }
+        std::thread::sleep(Duration::from_millis(400));
+        Analysis {
+            best: mv,
+            evaluation: eval,
+            moves: Vec::new(),
+            pv: vec![mv],
+            win_rates: Vec::new(),
+            lines: Vec::new(),
+            stats: Default::default(),
+        }
+    }
+}
+
+/// Runs `Late` with a 50 ms budget and a 40 ms margin: the answer and when it came.
+fn late_search(reports: bool) -> (Result<Finished, ApiError>, Duration) {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let pool = SearchPool::new(1, 1, Duration::from_millis(40), Metrics::new());
+    let limits = Limits {
+        time: Duration::from_millis(50),
+        ..Limits::default()
+    };
+    let start = Instant::now();
+    let result = rt.block_on(async {
+        let slot = pool.admit("late", limits).await.unwrap();
+        let watch = Arc::new(Watch::new(1).anytime());
+        slot.search(
+            move || Box::new(Late { reports }),
+            empty(15, 15, 5),
+            1,
+            watch,
+        )
+        .await
+    });
+    (result, start.elapsed())
+}
+
+#[test]
+fn a_late_search_answers_with_its_last_completed_iteration_within_the_margin() {
+    let (result, took) = late_search(true);
+    let done = result.expect("an anytime answer, not a 503");
+    assert_eq!(done.stopped, Some("deadline"));
+    assert!(!done.analysis.stats.complete);
+    assert_eq!(done.analysis.stats.depth, 4);
+    assert_eq!(done.analysis.moves.len(), 1);
+    assert!(took < Duration::from_millis(90), "{took:?}");
+}
+
+#[test]
+fn a_late_search_that_completed_nothing_is_a_503() {
+    let (result, took) = late_search(false);
+    let e = result.err().expect("a 503");
+    assert_eq!(e.code, ErrorCode::Overloaded);
+    assert!(took < Duration::from_millis(90), "{took:?}");
+}
