@@ -48,8 +48,12 @@ pub struct PositionArgs {
     #[arg(long, value_name = "M,N,K")]
     pub rules: String,
     /// The board, rows separated by `/` (e.g. `x../.o./...`); the empty board when omitted.
+    /// With `--gravity`, also the Connect Four move sequence (1-based columns, `4453`).
     #[arg(long)]
     pub board: Option<String>,
+    /// Gravity: a stone drops to the lowest empty cell of its column (Connect Four).
+    #[arg(long)]
+    pub gravity: bool,
     /// The side to move (`x` or `o`); inferred from the counts when no special piece is held.
     #[arg(long, value_name = "x|o")]
     pub to_move: Option<String>,
@@ -106,7 +110,9 @@ impl PositionArgs {
             parse_hand(&self.x_pieces, "--x-pieces")?,
             parse_hand(&self.o_pieces, "--o-pieces")?,
         ];
-        let rules = Rules::new(v[0], v[1], v[2], !self.exact, hands).map_err(|e| e.to_string())?;
+        let rules = Rules::new(v[0], v[1], v[2], !self.exact, hands)
+            .and_then(|r| r.with_gravity(self.gravity))
+            .map_err(|e| e.to_string())?;
         let to_move = match self.to_move.as_deref() {
             None => None,
             Some(s) => Some(
@@ -117,12 +123,23 @@ impl PositionArgs {
                     .ok_or_else(|| format!("--to-move: {s:?} is not x or o"))?,
             ),
         };
+        if let Some(digits) = self.board.as_deref().filter(|b| is_column_digits(b)) {
+            if rules.gravity() {
+                return Position::from_column_digits(&rules, digits, "--board")
+                    .map_err(|e| e.to_string());
+            }
+        }
         let cells = match &self.board {
             Some(b) => parse_board_string(b, rules.m(), rules.n()).map_err(|e| e.to_string())?,
             None => vec![Default::default(); rules.cells()],
         };
         Position::from_cells(&rules, cells, to_move).map_err(|e| e.to_string())
     }
+}
+
+/// True for a non-empty string of digits: a Connect Four move sequence.
+pub fn is_column_digits(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_digit())
 }
 
 fn state_json(position: &Position) -> serde_json::Value {
@@ -152,6 +169,12 @@ fn state_json(position: &Position) -> serde_json::Value {
         "winner": winner,
         "winning_line": line,
         "legal_moves": moves.len(),
+        "gravity": position.gravity(),
+        "playable": position.gravity().then(|| position
+            .playable_cells()
+            .iter()
+            .map(|c| serde_json::json!({ "row": c.row, "col": c.col }))
+            .collect::<Vec<_>>()),
     })
 }
 

@@ -69,6 +69,18 @@ impl Engine for Auto {
         ctx: &mut SearchContext,
         rng: &mut StdRng,
     ) -> Analysis {
+        if crate::engine::perfect::gravity::applies(position) {
+            // Gravity: the exact solver answers within the budget, with the best move
+            // and the bounds it proved when it runs out (threats count only where a
+            // stone can land, odd and even rows as the search finds them).
+            let exact = Limits {
+                mistake_probability: 0.0,
+                ..limits.clone()
+            };
+            let mut proof = Perfect.analyze_in(position, &exact, budget, ctx, rng);
+            proof.stats.path = Some(SearchPath::route(Route::Perfect));
+            return proof;
+        }
         let mut lost = Vec::new();
         let mut notes: Vec<Note> = Vec::new();
         if worth_proving(position) {
