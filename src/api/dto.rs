@@ -189,6 +189,9 @@ pub struct StateResponse {
     /// cells with the reason; an empty list in every other case (o to move, other
     /// variants, the game over).
     pub forbidden: Vec<ForbiddenDto>,
+    /// Under gravity: the cells a stone may drop to, every column's lowest empty cell
+    /// (none when the game is over); an empty list without gravity.
+    pub playable: Vec<CellDto>,
 }
 
 impl StateResponse {
@@ -219,6 +222,11 @@ impl StateResponse {
             winning_line: line,
             legal_moves: legal,
             forbidden: forbidden_cells(p),
+            playable: if p.gravity() && status == GameStatus::InProgress {
+                p.playable_cells().into_iter().map(CellDto::from).collect()
+            } else {
+                Vec::new()
+            },
         }
     }
 }
@@ -245,6 +253,9 @@ pub struct PlayResponse {
     /// The forbidden cells of the side to move after `move` (renju, x to move), as in
     /// `/v1/state`; empty otherwise.
     pub forbidden: Vec<ForbiddenDto>,
+    /// Under gravity, the landing cells of the side to move after `move`, as in
+    /// `/v1/state`; empty otherwise.
+    pub playable: Vec<CellDto>,
     /// The engine's whole suggestion for the position after `move` (its `move` is the reply
     /// that was played; trimmed by `include`); null when the request has no `reply` or
     /// `move` ended the game.
@@ -270,6 +281,7 @@ impl PlayResponse {
             winning_line: state.winning_line,
             legal_moves: state.legal_moves,
             forbidden: state.forbidden,
+            playable: state.playable,
         }
     }
 }

@@ -49,6 +49,10 @@ pub struct StateRequest {
     #[serde(default, skip_serializing_if = "super::forms::never")]
     #[schema(value_type = AnswerOnly)]
     pub forbidden: Option<AnswerOnly>,
+    /// Answer-only, ignored.
+    #[serde(default, skip_serializing_if = "super::forms::never")]
+    #[schema(value_type = AnswerOnly)]
+    pub playable: Option<AnswerOnly>,
 }
 
 /// A position and the engine to analyse it with.
@@ -93,6 +97,10 @@ pub struct SuggestRequest {
     #[serde(default, skip_serializing_if = "super::forms::never")]
     #[schema(value_type = AnswerOnly)]
     pub forbidden: Option<AnswerOnly>,
+    /// Answer-only, ignored.
+    #[serde(default, skip_serializing_if = "super::forms::never")]
+    #[schema(value_type = AnswerOnly)]
+    pub playable: Option<AnswerOnly>,
 }
 
 /// A position, a move to play on it and, optionally, the engine that replies.
@@ -138,4 +146,8 @@ pub struct PlayRequest {
     #[serde(default, skip_serializing_if = "super::forms::never")]
     #[schema(value_type = AnswerOnly)]
     pub forbidden: Option<AnswerOnly>,
+    /// Answer-only, ignored.
+    #[serde(default, skip_serializing_if = "super::forms::never")]
+    #[schema(value_type = AnswerOnly)]
+    pub playable: Option<AnswerOnly>,
 }
