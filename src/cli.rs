@@ -37,6 +37,8 @@ pub enum Command {
     Pbrain(crate::pbrain::PbrainArgs),
     /// Measure engine throughput offline (positions/s, nodes/s, µs per call).
     Bench(crate::bench::BenchArgs),
+    /// Measure perfect on gravity boards: nodes and time per position kind, or per-column answers.
+    Connect(crate::connect::ConnectArgs),
     /// Fit each engine's value mapping on self-play games; print Brier scores and reliability.
     Calibrate(crate::calibrate::CalibrateArgs),
 }
@@ -191,6 +193,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Judge(args) => crate::arena::judge_main(args),
         Command::Pbrain(args) => crate::pbrain::main(args),
         Command::Bench(args) => crate::bench::main(args),
+        Command::Connect(args) => crate::connect::main(args),
         Command::Calibrate(args) => crate::calibrate::main(args),
         Command::State(args) => match args.position.position() {
             Ok(p) => {

@@ -4,6 +4,7 @@ pub mod bench;
 pub mod calibrate;
 pub mod cli;
 pub mod config;
+pub mod connect;
 pub mod engine;
 pub mod game;
 pub mod output;

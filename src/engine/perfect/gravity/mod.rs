@@ -62,10 +62,10 @@ pub fn stones_of<T: Word>(position: &Position) -> Option<(Frame<T>, Stones<T>)> 
 /// A table sized for the work the position can take.
 pub fn table_for<T: Word>(empties: u32) -> Table<T> {
     Table::new(match empties {
-        0..=12 => 12,
-        13..=20 => 16,
-        21..=28 => 20,
-        _ => 22,
+        0..=10 => 12,
+        11..=16 => 18,
+        17..=24 => 21,
+        _ => 23,
     })
 }
 
@@ -162,4 +162,40 @@ fn verdict(position: &Position, col: usize, lo: i32, hi: i32, now: i32) -> Verdi
         _ => (Outcome::Unknown, None),
     };
     Verdict { mv, outcome, plies }
+}
+
+/// The exact score of `position` alone (not per column), as the published Connect Four
+/// benchmarks measure a solver: `Some(plies to the end, the mover's outcome)` when
+/// solved within `clock`, and the nodes it took are counted in `clock`.
+pub fn solve_position(position: &Position, clock: &mut Budget) -> Option<(u32, Outcome)> {
+    if !applies(position) || position.is_over() {
+        return None;
+    }
+    if position.m() * (position.n() + 1) <= 64 {
+        score::<u64>(position, clock)
+    } else {
+        score::<u128>(position, clock)
+    }
+}
+
+fn score<T: Word>(position: &Position, clock: &mut Budget) -> Option<(u32, Outcome)> {
+    let (frame, st) = stones_of::<T>(position)?;
+    let mut table = table_for::<T>(position.empties());
+    let mut solver = Solver::new(&frame, &mut table, clock);
+    let now = solver.win_now(&st);
+    let v = if st.my_wins(&frame) & st.landing(&frame) != T::ZERO {
+        now
+    } else {
+        let (lo, hi) = solver.bounds(&st);
+        let (lo, hi) = solver.solve(&st, lo, hi);
+        if lo != hi {
+            return None;
+        }
+        lo
+    };
+    Some(match v {
+        0 => (position.empties(), Outcome::Draw),
+        v if v > 0 => ((now - v + 1) as u32, Outcome::Win),
+        v => ((now + v + 1) as u32, Outcome::Loss),
+    })
 }
