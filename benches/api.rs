@@ -9,7 +9,7 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, Criterion};
 use kinrow::api::dto::{LimitsUsed, SuggestRequest, SuggestResponse};
 use kinrow::api::extract::parse_body;
-use kinrow::api::routes::prepare_suggest;
+use kinrow::api::routes::suggest::prepare_suggest;
 use kinrow::config::Config;
 use rand::rngs::StdRng;
 use rand::SeedableRng;

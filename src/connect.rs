@@ -70,7 +70,10 @@ fn stage_range(stage: &str, cells: usize) -> Result<(usize, usize), String> {
             let (a, b) = range
                 .split_once('-')
                 .ok_or_else(|| format!("--stage: {range:?} is not begin, middle, end or A-B"))?;
-            let num = |s: &str| s.parse::<usize>().map_err(|_| format!("--stage: {s:?} is not a number"));
+            let num = |s: &str| {
+                s.parse::<usize>()
+                    .map_err(|_| format!("--stage: {s:?} is not a number"))
+            };
             Ok((num(a)?, num(b)?))
         }
     }

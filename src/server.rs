@@ -3,21 +3,17 @@
 //! accepting, lets in-flight requests finish within the grace period and returns.
 //! The binary and the black-box tests start the server the same way.
 
-mod wire;
-
 use std::net::TcpListener;
 use std::time::Duration;
 
 use actix_cors::Cors;
-use actix_http::{HttpService, KeepAlive};
-use actix_server::Server;
-use actix_service::{fn_service, map_config, IntoServiceFactory, ServiceFactoryExt as _};
-use actix_web::dev::AppConfig;
+use actix_web::dev::Server;
+use actix_web::http::KeepAlive;
 use actix_web::middleware::{from_fn, ErrorHandlers, Logger};
-use actix_web::{web, App};
+use actix_web::{web, App, HttpServer};
 use actix_web_prom::PrometheusMetricsBuilder;
 
-use crate::api::{self, metrics::Metrics, routes::EngineLabel, AppState};
+use crate::api::{self, metrics::Metrics, routes::run::EngineLabel, AppState};
 use crate::config::{Config, MAX_BODY_BYTES};
 
 /// The allocator of every kinrow binary. The system allocator (glibc) keeps one arena per
@@ -54,16 +50,17 @@ fn cors(config: &Config) -> Cors {
 impl Application {
     /// Binds `config.addr` and builds the server (not yet running).
     ///
-    /// The HTTP service is assembled by hand (what actix-web's `HttpServer` does inside)
-    /// so that each connection is wrapped in [`wire::JsonErrors`]. Connections: a client
-    /// has `head_timeout` to send a request's line and headers (408 past it; also the
-    /// keep-alive idle limit) and `body_timeout` for its body (408 from the extractor),
-    /// so a stalled client cannot hold a connection, nor delay a shutdown, past them;
-    /// each worker serves at most `max_connections_per_worker` connections at once.
+    /// Connections: a client has `head_timeout` to send a request's line and headers
+    /// (408 past it; also the keep-alive idle limit) and `body_timeout` for its body (408
+    /// from the extractor), so a stalled client cannot hold a connection, nor delay a
+    /// shutdown, past them; each worker serves at most `max_connections_per_worker`
+    /// connections at once. The errors the HTTP layer answers itself, before any handler
+    /// runs (400 for a broken request line or framing, 408 for a head that never came,
+    /// 431 for oversized headers), keep actix's plain answer with an empty body
+    /// (docs/deployment.md; `deploy/nginx.conf` gives them JSON bodies).
     pub fn build(config: Config) -> std::io::Result<Application> {
         let listener = TcpListener::bind(&config.addr)?;
-        let addr = listener.local_addr()?;
-        let port = addr.port();
+        let port = listener.local_addr()?.port();
         let metrics = Metrics::new();
         let prometheus = PrometheusMetricsBuilder::new("kinrow")
             .registry(metrics.registry.clone())
@@ -73,16 +70,11 @@ impl Application {
             .build()
             .map_err(|e| std::io::Error::other(e.to_string()))?;
         let head_timeout = config.head_timeout;
-        let mut builder = Server::build()
-            .workers(config.workers)
-            .shutdown_timeout(config.shutdown_grace_secs)
-            .disable_signals()
-            .max_concurrent_connections(config.max_connections_per_worker);
-        let shutdown = builder.graceful_shutdown_signal();
-        let state = web::Data::new(AppState::new(config, metrics));
-        builder = builder.listen("kinrow", listener, move || {
-            let cors = cors(&state.config);
-            let app =
+        let (workers, grace) = (config.workers, config.shutdown_grace_secs);
+        let connections = config.max_connections_per_worker;
+        let state = web::Data::new(AppState::new(config, metrics, api::openapi_json()));
+        let server =
+            HttpServer::new(move || {
                 App::new()
                     .app_data(state.clone())
                     .app_data(web::PayloadConfig::new(MAX_BODY_BYTES))
@@ -90,7 +82,7 @@ impl Application {
                     .default_service(web::to(api::not_found))
                     .wrap(from_fn(api::head_as_get))
                     .wrap(from_fn(api::deadline::request_clock))
-                    .wrap(cors)
+                    .wrap(cors(&state.config))
                     .wrap(ErrorHandlers::new().default_handler(api::json_errors))
                     // Outside the error handler: JSON error bodies are compressed too.
                     .wrap(actix_web::middleware::Compress::default())
@@ -103,38 +95,21 @@ impl Application {
                                     .get::<EngineLabel>()
                                     .map_or("-".to_string(), |e| e.0.to_string())
                             }),
-                    );
-            let shutdown = shutdown.clone();
-            let http = HttpService::build()
-                .graceful_shutdown_signal(move || {
-                    let shutdown = shutdown.clone();
-                    async move { shutdown.notified().await }
-                })
-                .keep_alive(KeepAlive::Timeout(head_timeout))
-                .client_request_timeout(head_timeout)
-                .client_disconnect_timeout(Duration::from_secs(1))
-                .local_addr(addr)
-                .h1(map_config(
-                    app.into_factory()
-                        .map_err(|err: actix_web::Error| err.error_response()),
-                    move |_| AppConfig::__priv_test_new(false, addr.to_string(), addr),
-                ));
-            fn_service(move |io: actix_web::rt::net::TcpStream| {
-                let peer = io.peer_addr().ok();
-                // Compressed answers go out chunked, in several writes: without TCP_NODELAY
-                // a keep-alive client waits for Nagle against its delayed ACK (15-40 ms).
-                let _ = io.set_nodelay(true);
-                std::future::ready(Ok::<_, actix_http::error::DispatchError>((
-                    wire::JsonErrors::new(io, head_timeout),
-                    peer,
-                )))
+                    )
             })
-            .and_then(http)
-        })?;
-        Ok(Application {
-            port,
-            server: builder.run(),
-        })
+            .workers(workers)
+            .shutdown_timeout(grace)
+            .disable_signals()
+            .max_connections(connections)
+            .keep_alive(KeepAlive::Timeout(head_timeout))
+            .client_request_timeout(head_timeout)
+            .client_disconnect_timeout(Duration::from_secs(1))
+            // Compressed answers go out chunked, in several writes: without TCP_NODELAY a
+            // keep-alive client waits for Nagle against its delayed ACK (15-40 ms).
+            .tcp_nodelay(true)
+            .listen(listener)?
+            .run();
+        Ok(Application { port, server })
     }
 
     /// The port the server listens on.

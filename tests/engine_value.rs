@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use kinrow::api::dto::{EngineName, EngineParams};
-use kinrow::api::routes::search_plan;
+use kinrow::api::routes::plan::search_plan;
 use kinrow::config::Config;
 use kinrow::engine::level::{self, Leveled};
 use kinrow::engine::value::{self, UNPROVEN_MAX};
@@ -242,7 +242,7 @@ fn mistake_probability_changes_play_or_is_refused_for_every_engine() {
             mistake_probability: Some(0.9),
             ..EngineParams::default()
         };
-        let plan = search_plan(&params, &config);
+        let plan = search_plan(&params, &config, "engine");
         if level::honours_mistakes(kind) {
             assert!(plan.is_ok(), "{}", kind.name());
             let missed = (0..12)

@@ -39,13 +39,15 @@ pub enum ErrorCode {
     NotFound,
     /// 405: the path exists but not with this method (see the `Allow` header).
     MethodNotAllowed,
-    /// 408: the request's head or body did not arrive in time; the connection is closed.
+    /// 408: the request's body did not arrive in time; the connection is closed. (A head
+    /// that does not arrive gets the HTTP layer's plain 408; nginx's is this code.)
     RequestTimeout,
     /// 413: the body is larger than 64 KiB (or inflates to more).
     PayloadTooLarge,
     /// 415: the body is not sent as `application/json`, or in an unknown `Content-Encoding`.
     UnsupportedMediaType,
-    /// 431: the request's headers are too large.
+    /// 431: the request's headers are too large. The server's own 431 is the HTTP layer's
+    /// plain answer; the deployment's nginx answers this code (deploy/nginx.conf).
     HeadersTooLarge,
     /// 503: every search slot and queue place is taken, or the search overran its budget; retry after `Retry-After` seconds.
     Overloaded,

@@ -1,21 +1,22 @@
 //! `ApiJson<T>`: the JSON body extractor of the API. It checks the content type, reads
 //! at most 64 KiB within the body timeout, inflates a compressed body (gzip, deflate, br,
-//! zstd) only up to 64 KiB, and reports every problem as an [`ApiError`] whose `field` is
+//! zstd) with actix-http's decoder only up to 64 KiB, and reports every problem as an [`ApiError`] whose `field` is
 //! the path of the offending value (`rules.k`, `board[3]`, `engine.time_ms`).
 
 use std::future::Future;
-use std::io::Read;
-use std::pin::Pin;
+use std::pin::{pin, Pin};
 use std::time::Duration;
 
-use actix_web::http::header;
+use actix_web::dev::{Decompress, Payload};
+use actix_web::error::PayloadError;
+use actix_web::http::header::{self, ContentEncoding};
 use actix_web::web::{Bytes, BytesMut};
-use actix_web::{dev::Payload, web, FromRequest, HttpMessage, HttpRequest};
-use futures_util::StreamExt;
+use actix_web::{web, FromRequest, HttpMessage, HttpRequest};
+use futures_util::{stream, StreamExt};
 use serde::de::DeserializeOwned;
 
 use super::error::{ApiError, ErrorCode};
-use super::AppState;
+use super::state::AppState;
 use crate::config::{Config, MAX_BODY_BYTES, MAX_COMPRESSED_BODY_BYTES};
 
 /// A request body parsed from JSON.
@@ -164,7 +165,25 @@ impl Encoding {
             _ => MAX_COMPRESSED_BODY_BYTES,
         }
     }
+
+    /// actix-http's name of the encoding.
+    fn content_encoding(self) -> ContentEncoding {
+        match self {
+            Encoding::Identity => ContentEncoding::Identity,
+            Encoding::Gzip => ContentEncoding::Gzip,
+            Encoding::Deflate => ContentEncoding::Deflate,
+            Encoding::Brotli => ContentEncoding::Brotli,
+            Encoding::Zstd => ContentEncoding::Zstd,
+        }
+    }
 }
+
+/// The compressed body goes to the decoder in pieces of at most this many bytes, and the
+/// inflated size is checked after each: one piece of deflate (at most 1032:1) inflates
+/// to at most 64 KiB, so a gzip "bomb" is refused after about 1 MiB of work, in well
+/// under a millisecond. (Pieces this small are also decoded in place, not on a
+/// blocking thread.)
+const PIECE: usize = 64;
 
 fn too_large(message: String) -> ApiError {
     ApiError::new(ErrorCode::PayloadTooLarge, message)
@@ -188,22 +207,20 @@ pub async fn read_body(
         return Err(too_large(format!("{what} is larger than {limit} bytes")));
     }
     let read = async {
-        let mut body = BytesMut::new();
-        while let Some(chunk) = payload.next().await {
-            let chunk = chunk.map_err(|e| {
-                ApiError::new(
-                    ErrorCode::InvalidRequest,
-                    format!("the body could not be read: {e}"),
-                )
-            })?;
-            if body.len() + chunk.len() > limit {
-                return Err(too_large(format!("{what} is larger than {limit} bytes")));
+        if encoding == Encoding::Identity {
+            let mut body = BytesMut::new();
+            while let Some(chunk) = payload.next().await {
+                let chunk = chunk.map_err(unreadable)?;
+                if body.len() + chunk.len() > limit {
+                    return Err(too_large(format!("{what} is larger than {limit} bytes")));
+                }
+                body.extend_from_slice(&chunk);
             }
-            body.extend_from_slice(&chunk);
+            return Ok(body.freeze());
         }
-        Ok(body.freeze())
+        inflate(payload, encoding).await
     };
-    let wire = tokio::time::timeout(timeout, read).await.map_err(|_| {
+    tokio::time::timeout(timeout, read).await.map_err(|_| {
         ApiError::new(
             ErrorCode::RequestTimeout,
             format!(
@@ -211,39 +228,63 @@ pub async fn read_body(
                 timeout.as_millis()
             ),
         )
-    })??;
-    inflate(wire, encoding)
+    })?
 }
 
-/// The body `wire` inflated, at most [`MAX_BODY_BYTES`]: inflating stops as soon as
-/// the output passes the limit, so a small "bomb" costs no more than the limit's worth.
-pub fn inflate(wire: Bytes, encoding: Encoding) -> Result<Bytes, ApiError> {
-    let reader: Box<dyn Read + '_> = match encoding {
-        Encoding::Identity => return Ok(wire),
-        Encoding::Gzip => Box::new(flate2::read::MultiGzDecoder::new(&wire[..])),
-        Encoding::Deflate => Box::new(flate2::read::ZlibDecoder::new(&wire[..])),
-        Encoding::Brotli => Box::new(brotli::Decompressor::new(&wire[..], 4096)),
-        Encoding::Zstd => Box::new(zstd::stream::read::Decoder::new(&wire[..]).map_err(|e| {
-            ApiError::new(
-                ErrorCode::InvalidRequest,
-                format!("the compressed body could not be read: {e}"),
-            )
-        })?),
-    };
-    let mut out = Vec::new();
-    reader
-        .take(MAX_BODY_BYTES as u64 + 1)
-        .read_to_end(&mut out)
-        .map_err(|e| {
-            ApiError::new(
+fn unreadable(e: PayloadError) -> ApiError {
+    ApiError::new(
+        ErrorCode::InvalidRequest,
+        format!("the body could not be read: {e}"),
+    )
+}
+
+/// The compressed body `wire` inflated by actix-http's decoder, at most
+/// [`MAX_BODY_BYTES`]: the wire bytes are held to the encoding's limit, fed in pieces of
+/// [`PIECE`] bytes, and inflating stops as soon as the output passes the limit.
+pub async fn inflate<S>(wire: S, encoding: Encoding) -> Result<Bytes, ApiError>
+where
+    S: futures_util::Stream<Item = Result<Bytes, PayloadError>>,
+{
+    let limit = encoding.wire_limit();
+    let mut seen = 0usize;
+    let pieces = wire
+        .map(move |chunk| {
+            let chunk = chunk?;
+            seen += chunk.len();
+            if seen > limit {
+                return Err(PayloadError::Overflow);
+            }
+            Ok(chunk)
+        })
+        .flat_map(|chunk| {
+            let pieces: Vec<Result<Bytes, PayloadError>> = match chunk {
+                Err(e) => vec![Err(e)],
+                Ok(chunk) => (0..chunk.len())
+                    .step_by(PIECE)
+                    .map(|at| Ok(chunk.slice(at..(at + PIECE).min(chunk.len()))))
+                    .collect(),
+            };
+            stream::iter(pieces)
+        });
+    let mut decoded = pin!(Decompress::new(pieces, encoding.content_encoding()));
+    let mut body = BytesMut::new();
+    while let Some(chunk) = decoded.next().await {
+        let chunk = chunk.map_err(|e| match e {
+            PayloadError::Overflow => {
+                too_large(format!("the compressed body is larger than {limit} bytes"))
+            }
+            PayloadError::Io(e) => ApiError::new(
                 ErrorCode::InvalidRequest,
                 format!("the compressed body could not be inflated ({encoding:?}): {e}"),
-            )
+            ),
+            e => unreadable(e),
         })?;
-    if out.len() > MAX_BODY_BYTES {
-        return Err(too_large(format!(
-            "the body inflates to more than {MAX_BODY_BYTES} bytes"
-        )));
+        if body.len() + chunk.len() > MAX_BODY_BYTES {
+            return Err(too_large(format!(
+                "the body inflates to more than {MAX_BODY_BYTES} bytes"
+            )));
+        }
+        body.extend_from_slice(&chunk);
     }
-    Ok(Bytes::from(out))
+    Ok(body.freeze())
 }

@@ -1,66 +1,33 @@
 //! The HTTP layer: the only place that knows actix, serde and utoipa.
 //!
-//! [`configure`] registers every route; [`ApiDoc`] is the OpenAPI document;
-//! [`json_errors`] turns the bare errors that actix produces itself (404, 405, 413...)
-//! into the API's JSON error shape.
+//! [`configure`] registers every route; [`ApiDoc`] is the OpenAPI document. The handlers
+//! are in [`routes`] (one file per endpoint), the bodies in [`dto`] (one file per
+//! resource), what the handlers share in [`state`]; [`middleware`] turns the bare errors
+//! that actix produces itself (404, 405, 413...) into the API's JSON error shape.
+//!
+//! The floors, each using only those below it: `error`, `messages`, `examples`; `dto`,
+//! `metrics`, `deadline`; `search`; `state`; `extract`, `middleware`, `page`; `routes`;
+//! this file.
 
-pub mod after;
-pub mod analyse;
 pub mod deadline;
 pub mod dto;
 pub mod error;
 mod examples;
 pub mod extract;
-pub mod forms;
 pub mod messages;
 pub mod metrics;
+pub mod middleware;
 pub mod page;
-pub mod position;
-pub mod requests;
-pub mod review;
-pub mod review_dto;
 pub mod routes;
 pub mod search;
+pub mod state;
 
-use actix_web::body::MessageBody;
-use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::{header, Method};
-use actix_web::middleware::{ErrorHandlerResponse, Next};
+use actix_web::http::header;
 use actix_web::{web, HttpResponse};
 use utoipa::OpenApi;
 
-use crate::config::Config;
-use error::{ApiError, ErrorCode};
-
-/// What every handler shares.
-pub struct AppState {
-    pub config: Config,
-    pub search: search::SearchPool,
-    pub metrics: metrics::Metrics,
-    /// The OpenAPI document, rendered once.
-    pub openapi_json: String,
-}
-
-impl AppState {
-    pub fn new(config: Config, metrics: metrics::Metrics) -> AppState {
-        let search = search::SearchPool::new(
-            config.max_concurrent_searches,
-            config.search_queue,
-            config.margin,
-            metrics.clone(),
-        )
-        .with_floor(search::Floor {
-            percent: config.admission_floor_percent,
-            min: config.admission_floor_min,
-        });
-        AppState {
-            config,
-            search,
-            metrics,
-            openapi_json: openapi_json(),
-        }
-    }
-}
+pub use middleware::{head_as_get, json_errors, not_found};
+pub use state::AppState;
 
 /// The OpenAPI document of kinrow.
 #[derive(OpenApi)]
@@ -97,25 +64,29 @@ lines. `/v1/review` judges every move of a game (`best`, `good`, `inaccuracy`, `
 Every error, 404 and 405 included, is `{\"error\": {\"code\", \"message\", \"field\"}}` with a \
 stable code: 400 `invalid_json` / `invalid_request`; 422 `invalid_board`, `invalid_rules`, \
 `inconsistent_turn`, `game_over`, `illegal_move`, `forbidden_move`, `unknown_engine`, `invalid_limits`; \
-404 `not_found`; 405 `method_not_allowed` (with `Allow`); 408 `request_timeout` (the head or \
-body came too slowly); 413 `payload_too_large` (bodies over 64 KiB, compressed or once \
-inflated); 415 `unsupported_media_type`; 431 `headers_too_large`; 503 `overloaded` (with \
-`Retry-After`); 500 `internal` (a bug). `field` names the offending place: `board[3]`, \
+404 `not_found`; 405 `method_not_allowed` (with `Allow`); 408 `request_timeout` (the body came \
+too slowly); 413 `payload_too_large` (bodies over 64 KiB, compressed or once \
+inflated); 415 `unsupported_media_type`; 503 `overloaded` (with \
+`Retry-After`); 500 `internal` (a bug). The HTTP layer answers three broken requests itself, \
+before any handler runs, with an empty body: 400 (a broken request line or framing), 408 \
+(the head did not arrive in time) and 431 (too many or too large headers); behind the \
+deployment's nginx they have this JSON shape too (`invalid_request`, `request_timeout`, \
+`headers_too_large`). `field` names the offending place: `board[3]`, \
 `rules.k`, `engine.time_ms`, `move.row`.\n\n\
 Time: a search's budget (`engine.time_ms`) counts from the request's start, the proxy's \
 `X-Request-Start: t=<epoch seconds>` if given; `X-Kinrow-Deadline-Ms: N` caps it so that \
 the answer, 200 or 503, arrives within N ms. Every GET route answers HEAD."
     ),
     paths(
-        routes::suggest,
-        analyse::analyse,
-        review::review,
-        routes::state,
-        routes::play,
-        routes::engines,
-        routes::healthz,
-        routes::metrics,
-        routes::openapi_json
+        routes::suggest::suggest,
+        routes::analyse::analyse,
+        routes::review::review,
+        routes::state::state,
+        routes::play::play,
+        routes::engines::engines,
+        routes::healthz::healthz,
+        routes::metrics::metrics,
+        routes::openapi::openapi_json
     ),
     // Referenced by `engine` and `reply` (a name or the parameters), whose schemas are
     // written by hand.
@@ -123,8 +94,8 @@ the answer, 200 or 503, arrives within N ms. Every GET route answers HEAD."
     components(schemas(
         dto::EngineName,
         dto::EngineParams,
-        analyse::InfoDto,
-        analyse::LineDto,
+        dto::analyse::InfoDto,
+        dto::analyse::LineDto,
         dto::SuggestResponse
     )),
     tags(
@@ -147,15 +118,16 @@ pub fn openapi_json() -> String {
 pub fn configure(cfg: &mut web::ServiceConfig) {
     // Each path is one resource with its methods, so that another method answers 405
     // with an `Allow` header (the route macros would answer 404).
-    cfg.service(web::resource("/v1/suggest").route(web::post().to(routes::suggest)))
+    use routes::*;
+    cfg.service(web::resource("/v1/suggest").route(web::post().to(suggest::suggest)))
         .service(web::resource("/v1/analyse").route(web::post().to(analyse::analyse)))
         .service(web::resource("/v1/review").route(web::post().to(review::review)))
-        .service(web::resource("/v1/state").route(web::post().to(routes::state)))
-        .service(web::resource("/v1/play").route(web::post().to(routes::play)))
-        .service(web::resource("/v1/engines").route(web::get().to(routes::engines)))
-        .service(web::resource("/healthz").route(web::get().to(routes::healthz)))
-        .service(web::resource("/metrics").route(web::get().to(routes::metrics)))
-        .service(web::resource("/openapi.json").route(web::get().to(routes::openapi_json)))
+        .service(web::resource("/v1/state").route(web::post().to(state::state)))
+        .service(web::resource("/v1/play").route(web::post().to(play::play)))
+        .service(web::resource("/v1/engines").route(web::get().to(engines::engines)))
+        .service(web::resource("/healthz").route(web::get().to(healthz::healthz)))
+        .service(web::resource("/metrics").route(web::get().to(metrics::metrics)))
+        .service(web::resource("/openapi.json").route(web::get().to(openapi::openapi_json)))
         .service(web::resource("/docs").route(web::get().to(|| async {
             HttpResponse::PermanentRedirect()
                 .insert_header((header::LOCATION, "/docs/"))
@@ -166,75 +138,4 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .config(utoipa_swagger_ui::Config::from("/openapi.json")),
         );
     page::configure(cfg);
-}
-
-/// Middleware: a `HEAD` request is routed as the `GET` of its path, so that every GET
-/// route answers HEAD with the same status and headers (the HTTP layer knows the request
-/// was HEAD and sends no body).
-pub async fn head_as_get(
-    mut req: ServiceRequest,
-    next: Next<impl MessageBody + 'static>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    if req.method() == Method::HEAD {
-        req.head_mut().method = Method::GET;
-    }
-    next.call(req).await
-}
-
-/// The answer for a path that matches no route.
-pub async fn not_found(req: actix_web::HttpRequest) -> Result<HttpResponse, ApiError> {
-    Err(ApiError::new(
-        ErrorCode::NotFound,
-        format!("there is no {} {}", req.method(), req.path()),
-    ))
-}
-
-/// Error-handler middleware: rewrites an error response that is not JSON yet (actix's
-/// own 404/405/413/400 answers) into the API's JSON shape, keeping its headers (`Allow`,
-/// `Retry-After`, CORS).
-pub fn json_errors<B>(res: ServiceResponse<B>) -> actix_web::Result<ErrorHandlerResponse<B>> {
-    let is_json = res
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
-    if is_json {
-        return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
-    }
-    let status = res.status();
-    let code = ErrorCode::for_status(status);
-    let message = match code {
-        ErrorCode::MethodNotAllowed => {
-            let allowed = res
-                .headers()
-                .get(header::ALLOW)
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or("")
-                .to_string();
-            format!(
-                "{} is not allowed on {}; allowed: {allowed}",
-                res.request().method(),
-                res.request().path()
-            )
-        }
-        ErrorCode::NotFound => format!(
-            "there is no {} {}",
-            res.request().method(),
-            res.request().path()
-        ),
-        _ => match res.response().error() {
-            Some(e) => e.to_string(),
-            None => status.canonical_reason().unwrap_or("error").to_lowercase(),
-        },
-    };
-    let (req, old) = res.into_parts();
-    let mut new = HttpResponse::build(status).json(ApiError::new(code, message).body());
-    for (name, value) in old.headers() {
-        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
-            new.headers_mut().insert(name.clone(), value.clone());
-        }
-    }
-    Ok(ErrorHandlerResponse::Response(
-        ServiceResponse::new(req, new).map_into_right_body::<B>(),
-    ))
 }

@@ -59,14 +59,21 @@ pub fn stones_of<T: Word>(position: &Position) -> Option<(Frame<T>, Stones<T>)> 
     Some((frame, Stones { mine, all, count }))
 }
 
-/// A table sized for the work the position can take.
-pub fn table_for<T: Word>(empties: u32) -> Table<T> {
-    Table::new(match empties {
+/// A table sized for the work the position can take within `time` (a big table costs
+/// its pages as the search first touches them: a short budget gets a smaller one).
+pub fn table_for<T: Word>(empties: u32, time: std::time::Duration) -> Table<T> {
+    let by_work = match empties {
         0..=10 => 12,
         11..=16 => 18,
         17..=24 => 21,
         _ => 23,
-    })
+    };
+    let by_time = match time.as_millis() {
+        0..500 => 18,
+        500..5000 => 21,
+        _ => 23,
+    };
+    Table::new(by_work.min(by_time))
 }
 
 /// What is proven about one root column: its score lies in `[lo, hi]`.
@@ -81,7 +88,7 @@ fn columns<T: Word>(position: &Position, clock: &mut Budget) -> Vec<Verdict> {
     let Some((frame, st)) = stones_of::<T>(position) else {
         return Vec::new();
     };
-    let mut table = table_for::<T>(position.empties());
+    let mut table = table_for::<T>(position.empties(), clock.time());
     let mut solver = Solver::new(&frame, &mut table, clock);
     let symmetric = frame.mirror(st.key(&frame)) == st.key(&frame);
     let landing = st.landing(&frame);
@@ -180,7 +187,7 @@ pub fn solve_position(position: &Position, clock: &mut Budget) -> Option<(u32, O
 
 fn score<T: Word>(position: &Position, clock: &mut Budget) -> Option<(u32, Outcome)> {
     let (frame, st) = stones_of::<T>(position)?;
-    let mut table = table_for::<T>(position.empties());
+    let mut table = table_for::<T>(position.empties(), clock.time());
     let mut solver = Solver::new(&frame, &mut table, clock);
     let now = solver.win_now(&st);
     let v = if st.my_wins(&frame) & st.landing(&frame) != T::ZERO {

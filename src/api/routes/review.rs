@@ -18,17 +18,19 @@ use actix_web::{HttpRequest, HttpResponse};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-use super::analyse::{event, stream, StreamEvent};
-use super::dto::MoveDto;
-use super::error::{ApiError, ErrorBody, ErrorCode};
-use super::extract::ApiJson;
-use super::position::position;
-use super::review_dto::{
-    ReviewRequest, ReviewResponse, ReviewStatsDto, ReviewSummary, ReviewedMoveDto,
+use super::analyse::{event, stream};
+use super::plan::{builder, level_of, search_plan};
+use super::run::EngineLabel;
+use crate::api::dto::analyse::StreamEvent;
+use crate::api::dto::position;
+use crate::api::dto::review::{
+    ClassName, ReviewRequest, ReviewResponse, ReviewStatsDto, ReviewSummary, ReviewedMoveDto,
 };
-use super::routes::{builder, level_of, search_plan, EngineLabel};
-use super::search::StopOnDrop;
-use super::AppState;
+use crate::api::dto::MoveDto;
+use crate::api::error::{ApiError, ErrorBody, ErrorCode};
+use crate::api::extract::ApiJson;
+use crate::api::search::StopOnDrop;
+use crate::api::state::AppState;
 use crate::engine::progress::Watch;
 use crate::engine::review::{self, final_value, forced, judge};
 use crate::engine::{value, Budget, Limits};
@@ -112,10 +114,10 @@ fn replay(req: &ReviewRequest) -> Result<Game, ApiError> {
     path = "/v1/review",
     tag = "moves",
     request_body(content = ReviewRequest, examples(
-        ("tic-tac-toe" = (summary = "3x3: o answers the centre on an edge and loses", value = json!(super::examples::review_3x3()))),
-        ("gomoku" = (summary = "15x15: x ignores o's open three", value = json!(super::examples::review_15x15()))),
-        ("special pieces" = (summary = "7x7, four in a row, with a block played", value = json!(super::examples::review_pieces()))),
-        ("renju" = (summary = "15x15 renju: two moves beside the cell forbidden for x", value = json!(super::examples::review_renju()))),
+        ("tic-tac-toe" = (summary = "3x3: o answers the centre on an edge and loses", value = json!(crate::api::examples::review_3x3()))),
+        ("gomoku" = (summary = "15x15: x ignores o's open three", value = json!(crate::api::examples::review_15x15()))),
+        ("special pieces" = (summary = "7x7, four in a row, with a block played", value = json!(crate::api::examples::review_pieces()))),
+        ("renju" = (summary = "15x15 renju: two moves beside the cell forbidden for x", value = json!(crate::api::examples::review_renju()))),
     )),
     responses(
         (status = 200, description = "Every move judged, a summary per player, the value series; with `Accept: text/event-stream`, a stream of `info` events (data: `ReviewedMove`) and one `result` event (data: `ReviewResponse`)", content(
@@ -139,8 +141,8 @@ pub async fn review(
     let req = body.0;
     let game = replay(&req)?;
     let params = req.engine.clone().unwrap_or_default();
-    let (kind, limits, seed) = search_plan(&params, &state.config)?;
-    let level = level_of(&params)?;
+    let (kind, limits, seed) = search_plan(&params, &state.config, "engine")?;
+    let level = level_of(&params, "engine")?;
     let per_move = match req.time_ms_per_move {
         None => limits.time,
         Some(t) if t >= 1 => Duration::from_millis(t as u64).min(state.config.max_time),
@@ -293,7 +295,7 @@ fn judge_game(
             Player::O => &mut summary.o,
         };
         side.count(dto.class);
-        losses[mover.index()].push(if dto.class == super::review_dto::ClassName::Forced {
+        losses[mover.index()].push(if dto.class == ClassName::Forced {
             0.0
         } else {
             dto.loss

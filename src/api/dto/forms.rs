@@ -2,7 +2,6 @@
 //! field and shows the expected shape:
 //! - [`BoardInput`]: the board as row strings, as rows of one-character strings, or as
 //!   one `/`-separated string;
-//! - [`engine`]: the engine as a bare name (`"auto"`) or as an object of parameters;
 //! - [`IncludeName`]: the parts of a suggestion that `include` keeps;
 //! - [`AnswerOnly`]: the fields an answer carries that a request ignores, so that an
 //!   answer's `after` can be sent back as it is.
@@ -15,8 +14,6 @@ use serde::{Deserialize, Serialize};
 use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema, Type};
 use utoipa::openapi::RefOr;
 use utoipa::{PartialSchema, ToSchema};
-
-use super::dto::{EngineName, EngineParams};
 
 /// `Deserialize` for an enum written as one of a few strings, refusing anything else with
 /// `expecting` (serde_json's derived enums answer a number with a bare "expected value").
@@ -244,65 +241,6 @@ impl ToSchema for BoardInput {
     fn name() -> Cow<'static, str> {
         Cow::Borrowed("Board")
     }
-}
-
-/// `deserialize_with` for an optional engine: `"auto"` is `{"name": "auto"}`.
-pub fn engine<'de, D: Deserializer<'de>>(d: D) -> Result<Option<EngineParams>, D::Error> {
-    struct V;
-    impl<'de> Visitor<'de> for V {
-        type Value = Option<EngineParams>;
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str(
-                "an engine name like \"auto\" (see GET /v1/engines) or an object like \
-{\"name\": \"minimax\", \"time_ms\": 300}",
-            )
-        }
-        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-            Ok(None)
-        }
-        fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
-            Ok(Some(EngineParams {
-                name: Some(EngineName(s.to_string())),
-                ..EngineParams::default()
-            }))
-        }
-        fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-            EngineParams::deserialize(MapAccessDeserializer::new(map)).map(Some)
-        }
-    }
-    d.deserialize_any(V)
-}
-
-/// The schema of an `engine` field: a name or the parameters.
-pub fn engine_schema() -> RefOr<Schema> {
-    name_or_params(
-        "The engine and its limits, or just its name (`\"auto\"` is `{\"name\": \"auto\"}`); \
-the default engine with the default budget when omitted.",
-    )
-}
-
-/// The schema of `/v1/play`'s `reply`.
-pub fn reply_schema() -> RefOr<Schema> {
-    name_or_params(
-        "The engine that replies to `move`, with its limits, or just its name (`\"auto\"` is \
-`{\"name\": \"auto\"}`): when given and the game goes on, the engine's move is played too \
-and the answer carries its whole suggestion (`reply`). Without it, only `move` is played.",
-    )
-}
-
-fn name_or_params(description: &str) -> RefOr<Schema> {
-    RefOr::T(Schema::OneOf(
-        OneOfBuilder::new()
-            .item(RefOr::Ref(utoipa::openapi::Ref::from_schema_name(
-                "EngineName",
-            )))
-            .item(RefOr::Ref(utoipa::openapi::Ref::from_schema_name(
-                "EngineParams",
-            )))
-            .item(ObjectBuilder::new().schema_type(Type::Null))
-            .description(Some(description))
-            .build(),
-    ))
 }
 
 /// A part of a suggestion that `include` keeps (`move` is always kept).

@@ -5,13 +5,13 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::error::{ApiError, ErrorCode};
 use super::forms::{optional_object, string_enum, BoardInput, Shape};
+use crate::api::error::{ApiError, ErrorCode};
 use crate::game::{Coord, Hand, Move, Piece, Player, Position, Rules, Variant, MAX_SIDE};
 
 /// Integer fields: JSON Schema counts `3.0` as an integer, so these accept integral
 /// floats as well as integers; anything outside `i64` is an error.
-pub(super) mod int {
+pub mod int {
     use serde::de::{self, Deserializer, Visitor};
     use std::fmt;
 

@@ -1,10 +1,10 @@
 //! The body and the answer of `POST /v1/review` (serde + utoipa); the review itself is
-//! [`crate::engine::review`], the handler `review.rs`.
+//! [`crate::engine::review`], the handler `routes/review.rs`.
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::dto::EngineParams;
+use super::engine::EngineParams;
 use super::forms::{object, BoardInput};
 use super::position::{int, MoveDto, MoveRequest, RulesDto, Side};
 use crate::engine::review::Class;
@@ -28,8 +28,8 @@ pub struct ReviewRequest {
     /// The engine that evaluates every position, or just its name (`auto` when omitted).
     /// `engine.time_ms` is the time per position unless `time_ms_per_move` is given;
     /// `nodes` and `depth` are per position too.
-    #[serde(default, deserialize_with = "super::forms::engine")]
-    #[schema(schema_with = super::forms::engine_schema)]
+    #[serde(default, deserialize_with = "super::engine::params")]
+    #[schema(schema_with = super::engine::params_schema)]
     pub engine: Option<EngineParams>,
     /// The time to search each position, in milliseconds (at least 1). The whole review
     /// takes at most the server's maximum budget (`KINROW_MAX_TIME_MS`): when the moves

@@ -21,109 +21,18 @@ use std::time::Duration;
 use actix_web::http::header;
 use actix_web::web::{self, Bytes};
 use actix_web::HttpResponse;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
-use utoipa::ToSchema;
 
-use super::dto::{MoveDto, SuggestRequest};
-use super::error::{ApiError, ErrorBody};
-use super::extract::ApiJson;
-use super::routes::{
-    builder, level_of, multipv_of, prepare_suggest, suggestion, trimmed, EngineLabel,
-};
-use super::AppState;
-use crate::engine::progress::{Line, Progress, Watch};
-use crate::engine::value::{value_of, Family};
-use crate::game::{Piece, Position};
-
-/// One of the best lines so far (`lines` of an `info` event, with `multipv` > 1).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
-#[schema(as = AnalysisLine)]
-pub struct LineDto {
-    #[serde(rename = "move")]
-    pub mv: MoveDto,
-    /// The expected result for the side to move, -1 to 1, as `evaluation.value`.
-    #[schema(minimum = -1.0, maximum = 1.0)]
-    pub value: f64,
-    /// The principal variation, starting with `move`.
-    pub pv: Vec<MoveDto>,
-}
-
-/// The data of an `info` event: what the search has found so far.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
-#[schema(as = AnalysisInfo)]
-pub struct InfoDto {
-    /// The deepest completed depth in plies (`mcts`: the tree's depth); never decreases.
-    pub depth: u32,
-    /// Nodes searched so far (playouts for `mcts`).
-    pub nodes: u64,
-    /// Time since the search started, in milliseconds.
-    pub elapsed_ms: f64,
-    /// The best move so far.
-    #[serde(rename = "move")]
-    pub mv: MoveDto,
-    /// Its value: the expected result for the side to move, -1 to 1.
-    #[schema(minimum = -1.0, maximum = 1.0)]
-    pub value: f64,
-    /// The principal variation, starting with `move`.
-    pub pv: Vec<MoveDto>,
-    /// With `engine.multipv` N > 1: the N best lines so far, best first (the first is
-    /// `move`'s); absent otherwise.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub lines: Option<Vec<LineDto>>,
-}
-
-impl InfoDto {
-    /// The event for `progress` of a search of `position`, asked for `wanted` lines.
-    pub fn new(position: &Position, progress: &Progress, wanted: usize) -> InfoDto {
-        let m = position.m();
-        let family = Family::of(m, position.n());
-        let me = position.to_move();
-        let line = |l: &Line| LineDto {
-            mv: MoveDto::new(l.mv, m),
-            value: if l.mv.piece == Piece::Mark && position.wins_at(l.mv.cell(), me) {
-                1.0
-            } else {
-                value_of(&l.eval, progress.scale, family, l.win_rate)
-            },
-            pv: l.pv.iter().map(|&mv| MoveDto::new(mv, m)).collect(),
-        };
-        let lines: Vec<LineDto> = progress.lines.iter().map(line).collect();
-        let best = lines[0].clone();
-        InfoDto {
-            depth: progress.depth,
-            nodes: progress.nodes,
-            elapsed_ms: progress.elapsed.as_secs_f64() * 1000.0,
-            mv: best.mv,
-            value: best.value,
-            pv: best.pv,
-            lines: (wanted > 1).then_some(lines),
-        }
-    }
-}
-
-/// One event of a `text/event-stream` answer as a client's stream parser reads it (the
-/// per-event schema of `/v1/analyse` and the streamed `/v1/review`): its name, and its
-/// data, one line of JSON whose schema the name gives. It documents the stream; the
-/// server writes the events as text.
-#[derive(ToSchema)]
-#[schema(example = json!({"event": "info", "data": "{\"depth\":1,\"nodes\":12,\"elapsed_ms\":0.4,\"move\":{\"row\":1,\"col\":1,\"piece\":\"mark\"},\"value\":0.0,\"pv\":[{\"row\":1,\"col\":1,\"piece\":\"mark\"}]}"}))]
-pub struct StreamEvent {
-    /// `info` (data: `AnalysisInfo`, or a `ReviewedMove` in a review), `result` (data:
-    /// `SuggestResponse`, or `ReviewResponse`), or `error` (data: `ErrorBody`).
-    pub event: StreamEventName,
-    /// The event's JSON, on one line.
-    pub data: String,
-}
-
-/// The name of a stream event.
-#[derive(ToSchema)]
-#[schema(rename_all = "lowercase")]
-pub enum StreamEventName {
-    Info,
-    Result,
-    Error,
-}
+use super::plan::{builder, level_of, multipv_of};
+use super::run::EngineLabel;
+use super::suggest::{prepare_suggest, suggestion, trimmed};
+use crate::api::dto::analyse::{InfoDto, StreamEvent};
+use crate::api::dto::SuggestRequest;
+use crate::api::error::{ApiError, ErrorBody};
+use crate::api::extract::ApiJson;
+use crate::api::state::AppState;
+use crate::engine::progress::{Progress, Watch};
 
 /// One Server-Sent Event: `event: name`, `data: json`, a blank line.
 pub fn event(name: &str, data: &impl Serialize) -> Bytes {
@@ -152,10 +61,10 @@ pub fn event(name: &str, data: &impl Serialize) -> Bytes {
     path = "/v1/analyse",
     tag = "moves",
     request_body(content = SuggestRequest, examples(
-        ("tic-tac-toe" = (summary = "3x3, three in a row, the two best lines", value = json!(super::examples::analyse_3x3()))),
-        ("gomoku" = (summary = "15x15, exactly five, a 500 ms search", value = json!(super::examples::analyse_15x15()))),
-        ("special pieces" = (summary = "7x7, four in a row, blocks, removes and a bomb in hand", value = json!(super::examples::analyse_pieces()))),
-        ("renju" = (summary = "15x15 renju: x may not play row 7, column 7 (two open threes)", value = json!(super::examples::analyse_renju()))),
+        ("tic-tac-toe" = (summary = "3x3, three in a row, the two best lines", value = json!(crate::api::examples::analyse_3x3()))),
+        ("gomoku" = (summary = "15x15, exactly five, a 500 ms search", value = json!(crate::api::examples::analyse_15x15()))),
+        ("special pieces" = (summary = "7x7, four in a row, blocks, removes and a bomb in hand", value = json!(crate::api::examples::analyse_pieces()))),
+        ("renju" = (summary = "15x15 renju: x may not play row 7, column 7 (two open threes)", value = json!(crate::api::examples::analyse_renju()))),
     )),
     responses(
         (status = 200, description = "A stream of Server-Sent Events: `event: info` (data: `AnalysisInfo`) any number of times, then `event: result` (data: `SuggestResponse`) once; or, when the search fails after the stream began, `event: error` (data: `ErrorBody`).",
@@ -176,7 +85,7 @@ pub async fn analyse(
     let req = body.0;
     let (position, (kind, limits, seed)) = prepare_suggest(&req, &state.config)?;
     let params = req.engine.clone().unwrap_or_default();
-    let (level, wanted) = (level_of(&params)?, multipv_of(&params)?);
+    let (level, wanted) = (level_of(&params, "engine")?, multipv_of(&params, "engine")?);
     let build = builder(kind, level, limits.mistake_probability);
     let slot = state.search.admit(kind.name(), limits).await?;
 

@@ -1,0 +1,28 @@
+//! The request and answer bodies of the API (serde + utoipa), one file per resource, and
+//! their conversions from and into the game's and the engines' types.
+//!
+//! The floors, each using only those below it: [`forms`] (the forgiving input forms),
+//! [`position`] (sides, pieces, rules, cells, moves), [`engine`] (the engine of a request,
+//! the limits used, `/v1/engines`), [`state`], [`suggest`], [`play`], [`analyse`],
+//! [`review`] and [`ops`]. The names most used are re-exported here.
+
+pub mod analyse;
+pub mod engine;
+pub mod forms;
+pub mod ops;
+pub mod play;
+pub mod position;
+pub mod review;
+pub mod state;
+pub mod suggest;
+
+pub use engine::{
+    default_engine, EngineInfo, EngineName, EngineParams, EnginesResponse, LimitsUsed, ServerLimits,
+};
+pub use ops::Health;
+pub use play::{PlayRequest, PlayResponse};
+pub use position::{
+    position, CellDto, HandDto, MoveDto, MoveRequest, PieceName, PiecesDto, RulesDto, Side,
+};
+pub use state::{AfterDto, GameStatus, StateRequest, StateResponse};
+pub use suggest::{SuggestRequest, SuggestResponse};

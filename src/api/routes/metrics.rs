@@ -1,0 +1,24 @@
+//! `GET /metrics`.
+
+use actix_web::{http::header, web, HttpResponse};
+
+use crate::api::state::AppState;
+
+/// Prometheus metrics.
+///
+/// Text exposition format: `kinrow_http_requests_total` and
+/// `kinrow_http_requests_duration_seconds` by endpoint, method and status;
+/// `kinrow_searches_total` by engine and result, `kinrow_search_nodes_total` and
+/// `kinrow_search_duration_seconds` by engine, `kinrow_searches_in_flight`,
+/// `kinrow_searches_queued` and `kinrow_search_queue_seconds`.
+#[utoipa::path(
+    get,
+    path = "/metrics",
+    tag = "operations",
+    responses((status = 200, description = "Prometheus text format", body = String, content_type = "text/plain"))
+)]
+pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, "text/plain; version=0.0.4"))
+        .body(state.metrics.render())
+}

@@ -1,0 +1,64 @@
+//! What several handlers share: the engine label of the log line, panics caught around
+//! game code, the game-over error, and running a search at a level.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+use super::plan::builder;
+use crate::api::error::{ApiError, ErrorCode};
+use crate::api::search::Finished;
+use crate::api::state::AppState;
+use crate::engine::progress::Watch;
+use crate::engine::{level, EngineKind, Limits};
+use crate::game::{GameError, GameErrorKind, Position};
+
+/// The engine that answered, for the request log line.
+#[derive(Clone, Debug)]
+pub struct EngineLabel(pub &'static str);
+
+/// Runs `kind` at `level` on `position` with `watch` on it: the engine itself at full
+/// strength in its lane (so that tiny searches still run on the worker), else wrapped by
+/// [`level::Leveled`] in the pool.
+pub(crate) async fn run_search(
+    state: &AppState,
+    (kind, level, limits, seed): (EngineKind, u8, Limits, u64),
+    position: Position,
+    watch: Arc<Watch>,
+) -> Result<Finished, ApiError> {
+    if level::untouched(kind, level, limits.mistake_probability) {
+        return state
+            .search
+            .run_watched(kind, position, limits, seed, watch)
+            .await;
+    }
+    let build = builder(kind, level, limits.mistake_probability);
+    state
+        .search
+        .admit(kind.name(), limits)
+        .await?
+        .search(build, position, seed, watch)
+        .await
+}
+
+/// Runs cheap game code (parsing, state, one move) with panics caught, so that a bug
+/// answers 500 for this request only instead of dropping the connection.
+pub(crate) fn guarded<T>(
+    what: &str,
+    f: impl FnOnce() -> Result<T, ApiError>,
+) -> Result<T, ApiError> {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| {
+        log::error!("panic while handling {what}");
+        Err(ApiError::new(
+            ErrorCode::Internal,
+            format!("{what} failed (a bug, logged)"),
+        ))
+    })
+}
+
+pub(crate) fn game_over_error(p: &Position) -> ApiError {
+    let message = match p.winner() {
+        Some(w) => format!("the game is over: {w} has won"),
+        None => "the game is over: it is a draw".to_string(),
+    };
+    GameError::new(GameErrorKind::GameOver, "board", message).into()
+}

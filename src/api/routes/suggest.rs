@@ -1,0 +1,119 @@
+//! `POST /v1/suggest`.
+
+use std::sync::Arc;
+
+use actix_web::{web, HttpResponse};
+
+use super::plan::{level_of, multipv_of, search_plan};
+use super::run::{game_over_error, guarded, run_search, EngineLabel};
+use crate::api::dto::forms::{trim, IncludeName};
+use crate::api::dto::{position, LimitsUsed, SuggestRequest, SuggestResponse};
+use crate::api::error::{ApiError, ErrorBody, ErrorCode};
+use crate::api::extract::ApiJson;
+use crate::api::search::Finished;
+use crate::api::state::AppState;
+use crate::config::Config;
+use crate::engine::progress::Watch;
+use crate::engine::{EngineKind, Limits};
+use crate::game::Position;
+
+/// The position, engine, limits and seed of a suggest request (panics caught).
+pub fn prepare_suggest(
+    req: &SuggestRequest,
+    config: &Config,
+) -> Result<(Position, (EngineKind, Limits, u64)), ApiError> {
+    guarded("parsing the position", || {
+        let position = position(&req.rules, &req.board, req.to_move)?;
+        if position.is_over() {
+            return Err(game_over_error(&position));
+        }
+        let plan = search_plan(&req.engine.clone().unwrap_or_default(), config, "engine")?;
+        Ok((position, plan))
+    })
+}
+
+/// Suggest a move.
+///
+/// Runs an engine on the position and answers the chosen move, every evaluated move
+/// (best first), a board-shaped grid of scores and what the search did. The budget is
+/// `engine.time_ms` (default 1000 ms, capped at the server's maximum, 10000 ms by default);
+/// time spent waiting for a free search slot counts against it, and the answer arrives
+/// within the budget plus the server's margin (100 ms by default) or as a 503.
+#[utoipa::path(
+    post,
+    path = "/v1/suggest",
+    tag = "moves",
+    request_body(content = SuggestRequest, examples(
+        ("tic-tac-toe" = (summary = "3x3, three in a row", value = json!(crate::api::examples::suggest_3x3()))),
+        ("gomoku" = (summary = "15x15, exactly five", value = json!(crate::api::examples::suggest_15x15()))),
+        ("special pieces" = (summary = "7x7, four in a row, blocks, removes and a bomb in hand", value = json!(crate::api::examples::suggest_pieces()))),
+        ("renju" = (summary = "15x15 renju: x may not play row 7, column 7 (two open threes)", value = json!(crate::api::examples::suggest_renju()))),
+    )),
+    responses(
+        (status = 200, description = "The engine's suggestion", body = SuggestResponse),
+        (status = 400, description = "`invalid_json` or `invalid_request`", body = ErrorBody),
+        (status = 413, description = "`payload_too_large`: the body is over 64 KiB", body = ErrorBody),
+        (status = 415, description = "`unsupported_media_type`: the body is not application/json", body = ErrorBody),
+        (status = 422, description = "`invalid_board`, `invalid_rules`, `inconsistent_turn`, `game_over`, `unknown_engine` or `invalid_limits`", body = ErrorBody),
+        (status = 500, description = "`internal`: a bug, logged", body = ErrorBody),
+        (status = 503, description = "`overloaded`: every search slot is taken, or the search overran its budget",
+            body = ErrorBody, headers(("Retry-After" = u32, description = "Seconds to wait before retrying"))),
+    )
+)]
+pub async fn suggest(
+    state: web::Data<AppState>,
+    body: ApiJson<SuggestRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let (position, (kind, limits, seed)) = prepare_suggest(&body.0, &state.config)?;
+    let params = body.0.engine.clone().unwrap_or_default();
+    let (level, lines) = (level_of(&params, "engine")?, multipv_of(&params, "engine")?);
+    let watch = Arc::new(Watch::new(lines));
+    let done = run_search(&state, (kind, level, limits, seed), position.clone(), watch).await?;
+    let answer = suggestion(&position, kind, &done, (seed, level))?;
+    let mut response = match &body.0.include {
+        None => HttpResponse::Ok().json(answer),
+        Some(keep) => HttpResponse::Ok().json(trimmed(&answer, Some(keep))?),
+    };
+    response.extensions_mut().insert(EngineLabel(kind.name()));
+    Ok(response)
+}
+
+/// The answer for the search `done` of `position` (panics caught).
+pub fn suggestion(
+    position: &Position,
+    kind: EngineKind,
+    done: &Finished,
+    (seed, level): (u64, u8),
+) -> Result<SuggestResponse, ApiError> {
+    guarded("building the answer", || {
+        let used = LimitsUsed {
+            time_ms: done.limits.time.as_millis() as u64,
+            depth: done.limits.depth,
+            nodes: done.limits.nodes,
+            mistake_probability: done.limits.mistake_probability,
+            level,
+            threads: done.limits.threads as u32,
+        };
+        Ok(SuggestResponse::new(
+            position,
+            kind,
+            &done.analysis,
+            (done.queued.as_secs_f64() * 1000.0, seed),
+            used,
+        ))
+    })
+}
+
+/// `answer` with only `move` and the fields `include` names (all of it without `include`).
+pub fn trimmed(
+    answer: &SuggestResponse,
+    include: Option<&[IncludeName]>,
+) -> Result<serde_json::Value, ApiError> {
+    let value = serde_json::to_value(answer).map_err(|e| {
+        ApiError::new(
+            ErrorCode::Internal,
+            format!("the answer did not serialize: {e}"),
+        )
+    })?;
+    Ok(trim(value, include))
+}

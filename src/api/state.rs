@@ -1,0 +1,39 @@
+//! [`AppState`]: what every handler shares (the configuration, the search pool, the
+//! metrics, the rendered OpenAPI document).
+
+use super::metrics::Metrics;
+use super::search::{Floor, SearchPool};
+use crate::config::Config;
+
+/// What every handler shares.
+pub struct AppState {
+    pub config: Config,
+    pub search: SearchPool,
+    pub metrics: Metrics,
+    /// The OpenAPI document, rendered once.
+    pub openapi_json: String,
+}
+
+impl AppState {
+    /// The state of a server of `config`; `openapi_json` is the OpenAPI document it
+    /// serves (rendered by the caller: the document lists the handlers, which read this
+    /// state).
+    pub fn new(config: Config, metrics: Metrics, openapi_json: String) -> AppState {
+        let search = SearchPool::new(
+            config.max_concurrent_searches,
+            config.search_queue,
+            config.margin,
+            metrics.clone(),
+        )
+        .with_floor(Floor {
+            percent: config.admission_floor_percent,
+            min: config.admission_floor_min,
+        });
+        AppState {
+            config,
+            search,
+            metrics,
+            openapi_json,
+        }
+    }
+}
