@@ -339,6 +339,19 @@ async function main() {
     const row7 = new URL(page.url()).searchParams.get('board').split('/')[7];
     check(row7.slice(6, 9) === 'xxx', 'the address follows the game: row 7 is ' + row7);
 
+    // 5b. Connect Four from a link: a click on a column's top cell drops the stone to
+    // its bottom, the computer's reply lands too, and the address keeps gravity.
+    await page.goto(BASE_URL + '/?rules=7,6,4&gravity=1&x=human&o=auto:10:300', { waitUntil: 'load' });
+    await waitHumanTurnOrOver(page, true);
+    check((await page.inputValue('#preset')) === 'c4', 'the gravity link selects the Connect Four preset');
+    await play(page, 0, 3);
+    await waitHumanTurnOrOver(page, true);
+    const c4 = (await readBoard(page)).cells.filter((c) => c.ch === 'x' || c.ch === 'o');
+    check(c4.some((c) => c.ch === 'x' && c.row === 5 && c.col === 3), 'the stone dropped to the bottom of column 3');
+    check(c4.length === 2 && c4.every((c) => c.row === 5 || (c.row === 4 && c.col === 3)), 'the reply landed on a landing cell');
+    check(new URL(page.url()).searchParams.get('gravity') === '1', 'the address keeps gravity');
+    await shot(page, '02b-connect-four.png');
+
     // 6. A 15x15 position where auto proves a loss: o has an open four, x cannot stop it.
     const lost = ['...............', '...............', 'x..............', '...............', '..............x',
       '...............', '...............', '.....oooo......', '...............', '...............',
