@@ -353,6 +353,7 @@ async function main() {
     check(c4.some((c) => c.ch === 'x' && c.row === 5 && c.col === 3), 'the stone dropped to the bottom of column 3');
     check(c4.length === 2 && c4.every((c) => c.row === 5 || (c.row === 4 && c.col === 3)), 'the reply landed on a landing cell');
     check(new URL(page.url()).searchParams.get('gravity') === '1', 'the address keeps gravity');
+    await page.waitForTimeout(400); // the last stone's drop animation (0.25 s)
     await shot(page, '02b-connect-four.png');
 
     // 6. A 15x15 position where auto proves a loss: o has an open four, x cannot stop it.
