@@ -125,7 +125,7 @@ impl PositionArgs {
                     .ok_or_else(|| format!("--to-move: {s:?} is not x or o"))?,
             ),
         };
-        if let Some(digits) = self.board.as_deref().filter(|b| is_column_digits(b)) {
+        if let Some(digits) = self.board.as_deref().filter(|b| crate::game::is_column_digits(b)) {
             if rules.gravity() {
                 return Position::from_column_digits(&rules, digits, "--board")
                     .map_err(|e| e.to_string());
@@ -137,11 +137,6 @@ impl PositionArgs {
         };
         Position::from_cells(&rules, cells, to_move).map_err(|e| e.to_string())
     }
-}
-
-/// True for a non-empty string of digits: a Connect Four move sequence.
-pub fn is_column_digits(s: &str) -> bool {
-    !s.is_empty() && s.chars().all(|c| c.is_ascii_digit())
 }
 
 fn state_json(position: &Position) -> serde_json::Value {

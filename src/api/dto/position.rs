@@ -364,7 +364,7 @@ pub fn position(
 ) -> Result<Position, ApiError> {
     let rules = Rules::try_from(rules)?;
     if let Some(BoardInput::Slashed(digits)) = board {
-        if rules.gravity() && crate::cli::is_column_digits(digits) {
+        if rules.gravity() && crate::game::is_column_digits(digits) {
             // A Connect Four move sequence; the side to move is checked as for a board.
             let p = Position::from_column_digits(&rules, digits, "board")?;
             let cells = p.cells().to_vec();
