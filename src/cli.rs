@@ -125,7 +125,11 @@ impl PositionArgs {
                     .ok_or_else(|| format!("--to-move: {s:?} is not x or o"))?,
             ),
         };
-        if let Some(digits) = self.board.as_deref().filter(|b| crate::game::is_column_digits(b)) {
+        if let Some(digits) = self
+            .board
+            .as_deref()
+            .filter(|b| crate::game::is_column_digits(b))
+        {
             if rules.gravity() {
                 return Position::from_column_digits(&rules, digits, "--board")
                     .map_err(|e| e.to_string());
