@@ -24,14 +24,11 @@ fn digit_sequences_give_boards_and_landing_rows() {
         let rows: Vec<usize> = (0..7).map(|c| p.landing_row(c).unwrap()).collect();
         assert_eq!(rows, landing, "{moves}");
         assert_eq!(p.legal_moves().len(), 7, "{moves}");
-        for c in 0..7 {
-            let mv = Move::mark(landing[c] * 7 + c);
-            assert!(p.is_legal(mv), "{moves}: column {c}");
-            if landing[c] > 0 {
-                assert!(
-                    !p.is_legal(Move::mark((landing[c] - 1) * 7 + c)),
-                    "{moves}: above column {c}"
-                );
+        for (c, &row) in landing.iter().enumerate() {
+            assert!(p.is_legal(Move::mark(row * 7 + c)), "{moves}: column {c}");
+            if row > 0 {
+                let above = Move::mark((row - 1) * 7 + c);
+                assert!(!p.is_legal(above), "{moves}: above column {c}");
             }
         }
     }
