@@ -41,6 +41,8 @@ pub enum Command {
     Selfplay(crate::lab::selfplay::SelfplayArgs),
     /// Fit the learned evaluation's weights to `selfplay` games; report held-out log-loss.
     Tune(crate::lab::tune::TuneArgs),
+    /// Measure perfect on gravity boards: nodes and time per position kind, or per-column answers.
+    Connect(crate::connect::ConnectArgs),
     /// Fit each engine's value mapping on self-play games; print Brier scores and reliability.
     Calibrate(crate::calibrate::CalibrateArgs),
 }
@@ -52,8 +54,12 @@ pub struct PositionArgs {
     #[arg(long, value_name = "M,N,K")]
     pub rules: String,
     /// The board, rows separated by `/` (e.g. `x../.o./...`); the empty board when omitted.
+    /// With `--gravity`, also the Connect Four move sequence (1-based columns, `4453`).
     #[arg(long)]
     pub board: Option<String>,
+    /// Gravity: a stone drops to the lowest empty cell of its column (Connect Four).
+    #[arg(long)]
+    pub gravity: bool,
     /// The side to move (`x` or `o`); inferred from the counts when no special piece is held.
     #[arg(long, value_name = "x|o")]
     pub to_move: Option<String>,
@@ -110,7 +116,9 @@ impl PositionArgs {
             parse_hand(&self.x_pieces, "--x-pieces")?,
             parse_hand(&self.o_pieces, "--o-pieces")?,
         ];
-        let rules = Rules::new(v[0], v[1], v[2], !self.exact, hands).map_err(|e| e.to_string())?;
+        let rules = Rules::new(v[0], v[1], v[2], !self.exact, hands)
+            .and_then(|r| r.with_gravity(self.gravity))
+            .map_err(|e| e.to_string())?;
         let to_move = match self.to_move.as_deref() {
             None => None,
             Some(s) => Some(
@@ -121,6 +129,16 @@ impl PositionArgs {
                     .ok_or_else(|| format!("--to-move: {s:?} is not x or o"))?,
             ),
         };
+        if let Some(digits) = self
+            .board
+            .as_deref()
+            .filter(|b| crate::game::is_column_digits(b))
+        {
+            if rules.gravity() {
+                return Position::from_column_digits(&rules, digits, "--board")
+                    .map_err(|e| e.to_string());
+            }
+        }
         let cells = match &self.board {
             Some(b) => parse_board_string(b, rules.m(), rules.n()).map_err(|e| e.to_string())?,
             None => vec![Default::default(); rules.cells()],
@@ -156,6 +174,12 @@ fn state_json(position: &Position) -> serde_json::Value {
         "winner": winner,
         "winning_line": line,
         "legal_moves": moves.len(),
+        "gravity": position.gravity(),
+        "playable": position.gravity().then(|| position
+            .playable_cells()
+            .iter()
+            .map(|c| serde_json::json!({ "row": c.row, "col": c.col }))
+            .collect::<Vec<_>>()),
     })
 }
 
@@ -172,6 +196,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Judge(args) => crate::arena::judge_main(args),
         Command::Pbrain(args) => crate::pbrain::main(args),
         Command::Bench(args) => crate::bench::main(args),
+        Command::Connect(args) => crate::connect::main(args),
         Command::Calibrate(args) => crate::calibrate::main(args),
         Command::Selfplay(args) => crate::lab::selfplay::main(args),
         Command::Tune(args) => crate::lab::tune::main(args),

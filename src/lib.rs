@@ -24,6 +24,7 @@ pub mod bench;
 pub mod calibrate;
 pub mod cli;
 pub mod config;
+pub mod connect;
 pub mod engine;
 pub mod game;
 pub mod lab;

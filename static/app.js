@@ -230,12 +230,13 @@ function analysedMove(move) {
 // side is a computer player.
 async function humanMove(row, col) {
   const side = S.pos.to_move;
-  const move = { row, col, piece: S.piece };
-  const body = { ...requestShape(S.pos), move };
+  // Under gravity a click anywhere in a column drops a stone there: the server finds the row.
+  const gravity = S.pos.rules && S.pos.rules.gravity === true;
+  let move = { row, col, piece: S.piece };
+  const body = { ...requestShape(S.pos), move: gravity ? { col, piece: S.piece } : move };
   const replier = other(side);
   const reply = settings.isEngine(replier) ? settings.engineOf(replier) : null;
   if (reply) body.reply = reply;
-  const known = analysedMove(move);
   const gen = S.gen;
   S.pending = true;
   if (reply) {
@@ -245,10 +246,12 @@ async function humanMove(row, col) {
   try {
     const resp = await api('POST', '/v1/play', body);
     if (gen !== S.gen) return;
+    if (gravity) move = { row: resp.move.row, col: resp.move.col, piece: S.piece };
     const played = {
       rules: resp.rules, board: resp.board, to_move: resp.to_move, status: resp.status,
       winner: resp.winner, winning_line: resp.winning_line, forbidden: resp.forbidden,
     };
+    const known = analysedMove(move);
     const mine = { side, move, who: 'you', value: known && known.value, outcome: known && known.outcome, plies: known && known.plies, after: played };
     const entries = [mine];
     if (resp.reply && resp.reply.move) entries.push(entryFromSuggestion(replier, resp.reply, engineLabel(reply)));
@@ -460,6 +463,8 @@ function renderBoardNow() {
   const coords = $('opt-coords').checked;
   const m = pos.board.length ? pos.board[0].length : 0;
   fitBoard($('board'), $('board-stage'), m, pos.board.length, coords);
+  // Under gravity the last stone drops into its cell (style.css: .gravity .last .mark).
+  $('board').classList.toggle('gravity', !!(S.pos.rules && S.pos.rules.gravity === true));
   renderBoard($('board'), {
     board: pos.board,
     toMove: pos.to_move,

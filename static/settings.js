@@ -11,6 +11,7 @@ export const PRESETS = {
   ttt: { m: 3, n: 3, k: 3, overline: true, variant: 'free' },
   444: { m: 4, n: 4, k: 4, overline: true, variant: 'free' },
   774: { m: 7, n: 7, k: 4, overline: true, variant: 'free' },
+  c4: { m: 7, n: 6, k: 4, overline: true, variant: 'free', gravity: true },
   free: { m: 15, n: 15, k: 5, overline: true, variant: 'free' },
   exact: { m: 15, n: 15, k: 5, overline: false, variant: 'free' },
   renju: { m: 15, n: 15, k: 5, overline: false, variant: 'renju' },
@@ -38,6 +39,8 @@ export function readRules() {
   };
   const variant = $('rule-variant').value;
   if (variant !== 'free') rules.variant = variant;
+  // `gravity` only when on, so that a server without gravity still takes the rest.
+  if ($('rule-gravity').checked) rules.gravity = true;
   return rules;
 }
 
@@ -47,6 +50,7 @@ export function writeRules(r) {
   $('rule-k').value = r.k;
   $('rule-overline').checked = r.overline !== false;
   $('rule-variant').value = r.variant || 'free';
+  $('rule-gravity').checked = r.gravity === true;
   for (const side of ['x', 'o']) {
     const hand = (r.pieces && r.pieces[side]) || {};
     HAND.forEach((p, i) => {
@@ -69,6 +73,7 @@ export function matchPreset(rules) {
   for (const [name, p] of Object.entries(PRESETS)) {
     const want = (p.pieces || [0, 0, 0]).join();
     if (p.m === rules.m && p.n === rules.n && p.k === rules.k && (p.variant === (rules.variant || 'free'))
+      && !!p.gravity === (rules.gravity === true)
       && (p.variant !== 'free' || p.overline === (rules.overline !== false))
       && hand('x').join() === want && hand('o').join() === want) return name;
   }
@@ -135,6 +140,7 @@ export function shareLink(pos, game) {
   q.set('rules', r.m + ',' + r.n + ',' + r.k);
   if (r.variant && r.variant !== 'free') q.set('variant', r.variant);
   if (r.overline === false && (!r.variant || r.variant === 'free')) q.set('exact', '1');
+  if (r.gravity === true) q.set('gravity', '1');
   let special = false;
   for (const side of ['x', 'o']) {
     const h = (r.pieces && r.pieces[side]) || {};
@@ -169,7 +175,7 @@ export function readLink(search) {
   }
   const variant = q.get('variant') || 'free';
   // Renju and caro have no overline win (the server answers `overline: false` for both).
-  writeRules({ m, n, k, overline: q.get('exact') !== '1' && variant === 'free', variant, pieces });
+  writeRules({ m, n, k, overline: q.get('exact') !== '1' && variant === 'free', variant, pieces, gravity: q.get('gravity') === '1' });
   readPlayerParam('x', q.get('x'));
   readPlayerParam('o', q.get('o'));
   const board = q.get('board');

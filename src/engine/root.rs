@@ -204,6 +204,10 @@ pub fn finish(
             .moves
             .retain(|e| e.mv.piece != Piece::Mark || position.forbidden(e.mv.cell()).is_none());
     }
+    if position.gravity() {
+        // Under gravity only the columns' landing cells are moves.
+        results.moves.retain(|e| position.playable(e.mv.cell()));
+    }
     score_every_cell(position, &mut results.moves);
     let moves = &mut results.moves;
     let evaluation = match results.choice {

@@ -6,6 +6,9 @@
 //! an [`Undo`] token, a small `Copy` value that [`Position::undo`] takes back: no
 //! allocation per move.
 
+mod gravity;
+mod image;
+
 use std::sync::Arc;
 
 use super::lines::win_through;
@@ -13,7 +16,7 @@ use super::setup::{decide_side_to_move, find_win, full_hash};
 use super::zobrist::{cell_key, hand_key, SIDE_KEY};
 use super::{
     notation, Cell, Coord, GameError, GameErrorKind, Geometry, Hand, Move, Piece, Player, Rules,
-    Symmetry, WinLine,
+    WinLine,
 };
 
 /// Whether the game goes on, and if not, how it ended.
@@ -114,6 +117,7 @@ impl Position {
             }
         }
         let empties = (cells.len() as u32) - marks[0] - marks[1] - blocks;
+        gravity::check_floating(rules, &cells)?;
         let win = find_win(&geo, &cells)?;
         let to_move = decide_side_to_move(rules, marks, blocks, to_move)?;
         if let Some(w) = win {
@@ -176,6 +180,7 @@ impl Position {
             self.hands,
         )
         .and_then(|r| r.with_variant(self.geo.variant))
+        .and_then(|r| r.with_gravity(self.rules.gravity()))
         .expect("hands only shrink, so the rules stay valid")
     }
     /// Every cell, row-major.
@@ -327,6 +332,7 @@ impl Position {
         }
         let c = self.geo.coord(cell);
         let here = self.cells[cell];
+        self.check_landing(c, here)?;
         if mv.piece == Piece::Mark && here == Cell::Empty && self.marks_restricted() {
             if let Some(why) = self.forbidden(cell) {
                 return Err(GameError::new(
@@ -383,6 +389,9 @@ impl Position {
         out.clear();
         if self.win.is_some() {
             return;
+        }
+        if self.gravity() {
+            return self.landing_cells_into(out);
         }
         let me = self.to_move;
         let hand = self.hands[me.index()];
@@ -570,28 +579,5 @@ impl Position {
     pub fn wins_at(&self, cell: usize, player: Player) -> bool {
         debug_assert_eq!(self.cells[cell], Cell::Empty);
         win_through(&self.geo, &self.cells, cell, player).is_some()
-    }
-
-    /// The image of this position under `symmetry` (same hands and side to move).
-    pub fn transformed(&self, symmetry: Symmetry) -> Position {
-        let (m, n) = (self.m(), self.n());
-        let mut image = self.clone();
-        for (i, &c) in self.cells.iter().enumerate() {
-            image.cells[symmetry.map_index(i, m, n)] = c;
-        }
-        image.hash = full_hash(&image.cells, image.hands, image.to_move);
-        // The image of the winning line, not a new scan of the board: a `remove` or `bomb`
-        // may have trimmed a longer line to exactly k under `overline: false`, which does
-        // not win (only a mark wins), and a scan would take it for one.
-        image.win = self.win.map(|w| {
-            let cells = w.cells();
-            let (first, last) = (cells[0], cells[cells.len() - 1]);
-            WinLine::between(
-                w.player,
-                symmetry.map(first, m, n),
-                symmetry.map(last, m, n),
-            )
-        });
-        image
     }
 }

@@ -23,7 +23,7 @@ pub use board::{Position, Status, Undo};
 pub use error::{GameError, GameErrorKind};
 pub use lines::{Direction, Geometry, WinLine, Window, DIRECTIONS};
 pub use moves::{Move, Piece};
-pub use notation::{format_board, parse_board, parse_board_string};
+pub use notation::{format_board, is_column_digits, parse_board, parse_board_string};
 pub use renju::{forbidden_mark, Forbidden, Stone};
 pub use rules::{Hand, Rules, Variant, MAX_PIECES, MAX_SIDE};
 pub use symmetry::Symmetry;

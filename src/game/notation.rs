@@ -58,3 +58,9 @@ pub fn format_board(cells: &[Cell], m: usize) -> Vec<String> {
         .map(|row| row.iter().map(|c| c.as_char()).collect())
         .collect()
 }
+
+/// True for a non-empty string of digits: a Connect Four move sequence (`"4453"`),
+/// read by [`super::Position::from_column_digits`] under gravity.
+pub fn is_column_digits(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_digit())
+}

@@ -77,6 +77,7 @@ pub struct Rules {
     k: u32,
     overline: bool,
     variant: Variant,
+    gravity: bool,
     hands: [Hand; 2],
 }
 
@@ -127,6 +128,7 @@ impl Rules {
             k: k.min(MAX_SIDE as u64 + 1) as u32,
             overline,
             variant: Variant::Free,
+            gravity: false,
             hands,
         })
     }
@@ -139,6 +141,15 @@ impl Rules {
         if variant == Variant::Free {
             self.variant = variant;
             return Ok(self);
+        }
+        if self.gravity {
+            return Err(GameError::rules(
+                "rules.variant",
+                format!(
+                    "{} is not played with gravity (rules.gravity)",
+                    variant.as_str()
+                ),
+            ));
         }
         if variant == Variant::Renju && self.k != 5 {
             return Err(GameError::rules(
@@ -157,6 +168,30 @@ impl Rules {
         }
         self.variant = variant;
         self.overline = false;
+        Ok(self)
+    }
+
+    /// These rules with gravity on or off. Under gravity a mark drops to the lowest
+    /// empty cell of its column (row `n - 1` is the bottom). Gravity is played with
+    /// marks only under the free variant: a block, remove or bomb would leave stones
+    /// floating, and renju's and caro's shapes are about free placement.
+    pub fn with_gravity(mut self, gravity: bool) -> Result<Rules, GameError> {
+        if gravity && self.has_special_pieces() {
+            return Err(GameError::rules(
+                "rules.gravity",
+                "gravity is played with marks only, but a player holds special pieces (rules.pieces)",
+            ));
+        }
+        if gravity && self.variant != Variant::Free {
+            return Err(GameError::rules(
+                "rules.gravity",
+                format!(
+                    "gravity is played under the free variant only, but rules.variant is {}",
+                    self.variant.as_str()
+                ),
+            ));
+        }
+        self.gravity = gravity;
         Ok(self)
     }
 
@@ -192,6 +227,10 @@ impl Rules {
             Variant::Renju => player == Player::O,
             Variant::Caro => false,
         }
+    }
+    /// True when a mark drops to the lowest empty cell of its column.
+    pub fn gravity(&self) -> bool {
+        self.gravity
     }
     /// What `player` holds at the start of the position.
     pub fn hand(&self, player: Player) -> Hand {

@@ -360,6 +360,23 @@ async function main() {
     const moves = new URL(page.url()).searchParams.get('moves') || '';
     check(moves.split(',')[0] === '7.8' && moves.split(',').length === 2, 'the address follows the game: moves ' + moves);
 
+    // 5b. Connect Four from a link: a click on a column's top cell drops the stone to
+    // its bottom, the computer's reply lands too, and the address keeps gravity.
+    await page.goto(BASE_URL + '/?rules=7,6,4&gravity=1&x=human&o=auto:10:300', { waitUntil: 'load' });
+    await waitHumanTurnOrOver(page, false);
+    check((await page.inputValue('#preset')) === 'c4', 'the gravity link selects the Connect Four preset');
+    // Values sit on the landing cells only: the bottom row is coloured, the top row not.
+    await page.waitForFunction(() => [...document.querySelectorAll('#board .cell[data-row="5"]')].every((el) => el.classList.contains('heat')), null, { timeout: TIMEOUT });
+    check((await page.$$('#board .cell[data-row="0"].heat')).length === 0, 'values sit on the landing cells only');
+    await play(page, 0, 3);
+    await waitHumanTurnOrOver(page, false);
+    const c4 = (await readBoard(page)).cells.filter((c) => c.ch === 'x' || c.ch === 'o');
+    check(c4.some((c) => c.ch === 'x' && c.row === 5 && c.col === 3), 'the stone dropped to the bottom of column 3');
+    check(c4.length === 2 && c4.every((c) => c.row === 5 || (c.row === 4 && c.col === 3)), 'the reply landed on a landing cell');
+    check(new URL(page.url()).searchParams.get('gravity') === '1', 'the address keeps gravity');
+    await page.waitForTimeout(400); // the last stone's drop animation (0.25 s)
+    await shot(page, '02b-connect-four.png');
+
     // 6. A 15x15 position where auto proves a loss: o has an open four, x cannot stop it.
     const lost = ['...............', '...............', 'x..............', '...............', '..............x',
       '...............', '...............', '.....oooo......', '...............', '...............',

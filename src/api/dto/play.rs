@@ -55,6 +55,10 @@ pub struct PlayRequest {
     #[serde(default, skip_serializing_if = "super::forms::never")]
     #[schema(value_type = AnswerOnly)]
     pub forbidden: Option<AnswerOnly>,
+    /// Answer-only, ignored.
+    #[serde(default, skip_serializing_if = "super::forms::never")]
+    #[schema(value_type = AnswerOnly)]
+    pub playable: Option<AnswerOnly>,
 }
 /// The position after a move (and after the engine's reply, when the request asked for one).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -78,6 +82,9 @@ pub struct PlayResponse {
     /// The forbidden cells of the side to move after `move` (renju, x to move), as in
     /// `/v1/state`; empty otherwise.
     pub forbidden: Vec<ForbiddenDto>,
+    /// Under gravity, the landing cells of the side to move after `move`, as in
+    /// `/v1/state`; empty otherwise.
+    pub playable: Vec<CellDto>,
     /// The engine's whole suggestion for the position after `move` (its `move` is the reply
     /// that was played; trimmed by `include`); null when the request has no `reply` or
     /// `move` ended the game.
@@ -103,6 +110,7 @@ impl PlayResponse {
             winning_line: state.winning_line,
             legal_moves: state.legal_moves,
             forbidden: state.forbidden,
+            playable: state.playable,
         }
     }
 }

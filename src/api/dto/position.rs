@@ -262,6 +262,12 @@ pub struct RulesDto {
     /// marks only (special pieces are refused with 422 `invalid_rules` at `rules.variant`)
     /// and decide overlines themselves: answers write `overline` back as false.
     pub variant: Option<VariantName>,
+    /// False when omitted. True: a mark drops to the lowest empty cell of its column
+    /// (Connect Four is m 7, n 6, k 4 with gravity); row 0 stays the top row. Marks only,
+    /// under the free variant: special pieces, renju and caro are refused with 422
+    /// `invalid_rules` at `rules.gravity` / `rules.variant`. The board may then also be
+    /// given as the Connect Four move sequence, 1-based column digits (`"4453"`).
+    pub gravity: Option<bool>,
 }
 
 impl Shape for RulesDto {
@@ -319,7 +325,9 @@ impl TryFrom<&RulesDto> for Rules {
             r.overline.unwrap_or(true),
             hands,
         )?;
-        Ok(rules.with_variant(r.variant.map_or(Variant::Free, Variant::from))?)
+        Ok(rules
+            .with_variant(r.variant.map_or(Variant::Free, Variant::from))?
+            .with_gravity(r.gravity.unwrap_or(false))?)
     }
 }
 
@@ -343,6 +351,7 @@ impl From<&Rules> for RulesDto {
                 o: Some(hand_dto(r.hand(Player::O))),
             }),
             variant: Some(r.variant().into()),
+            gravity: Some(r.gravity()),
         }
     }
 }
@@ -354,6 +363,18 @@ pub fn position(
     to_move: Option<Side>,
 ) -> Result<Position, ApiError> {
     let rules = Rules::try_from(rules)?;
+    if let Some(BoardInput::Slashed(digits)) = board {
+        if rules.gravity() && crate::game::is_column_digits(digits) {
+            // A Connect Four move sequence; the side to move is checked as for a board.
+            let p = Position::from_column_digits(&rules, digits, "board")?;
+            let cells = p.cells().to_vec();
+            return Ok(Position::from_cells(
+                &rules,
+                cells,
+                to_move.map(Player::from),
+            )?);
+        }
+    }
     let rows = board.as_ref().map(BoardInput::rows);
     Ok(Position::new(
         &rules,
@@ -404,13 +425,15 @@ impl MoveDto {
 }
 
 /// The move to play: `piece` (default `mark`) on the cell at zero-based `row`, `col`.
+/// Under gravity `row` may be left out: the stone lands on the column's lowest empty
+/// cell (a given `row` must be that one).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"row": 1, "col": 1, "piece": "mark"}))]
 pub struct MoveRequest {
     #[schema(minimum = 0, maximum = 63, example = 1)]
-    #[serde(deserialize_with = "int::required")]
-    pub row: i64,
+    #[serde(default, deserialize_with = "int::optional")]
+    pub row: Option<i64>,
     #[schema(minimum = 0, maximum = 63, example = 1)]
     #[serde(deserialize_with = "int::required")]
     pub col: i64,
@@ -440,8 +463,24 @@ impl MoveRequest {
                     )
                 })
         };
-        let row = check(self.row, position.n(), "row", "rows")?;
         let col = check(self.col, position.m(), "col", "columns")?;
+        let row = match self.row {
+            Some(row) => check(row, position.n(), "row", "rows")?,
+            None if position.gravity() => position.landing_row(col).ok_or_else(|| {
+                ApiError::at(
+                    ErrorCode::IllegalMove,
+                    "move.col",
+                    format!("column {col} is full"),
+                )
+            })?,
+            None => {
+                return Err(ApiError::at(
+                    ErrorCode::IllegalMove,
+                    "move.row",
+                    "row is required (only under gravity does a column alone name a cell)",
+                ))
+            }
+        };
         let piece = self.piece.unwrap_or(PieceName::Mark).into();
         Ok(Move::new(row * position.m() + col, piece))
     }

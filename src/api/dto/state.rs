@@ -49,6 +49,10 @@ pub struct StateRequest {
     #[serde(default, skip_serializing_if = "super::forms::never")]
     #[schema(value_type = AnswerOnly)]
     pub forbidden: Option<AnswerOnly>,
+    /// Answer-only, ignored.
+    #[serde(default, skip_serializing_if = "super::forms::never")]
+    #[schema(value_type = AnswerOnly)]
+    pub playable: Option<AnswerOnly>,
 }
 
 /// How the game stands.
@@ -124,6 +128,9 @@ pub struct StateResponse {
     /// cells with the reason; an empty list in every other case (o to move, other
     /// variants, the game over).
     pub forbidden: Vec<ForbiddenDto>,
+    /// Under gravity: the cells a stone may drop to, every column's lowest empty cell
+    /// (none when the game is over); an empty list without gravity.
+    pub playable: Vec<CellDto>,
 }
 
 impl StateResponse {
@@ -154,6 +161,11 @@ impl StateResponse {
             winning_line: line,
             legal_moves: legal,
             forbidden: forbidden_cells(p),
+            playable: if p.gravity() && status == GameStatus::InProgress {
+                p.playable_cells().into_iter().map(CellDto::from).collect()
+            } else {
+                Vec::new()
+            },
         }
     }
 }

@@ -73,10 +73,10 @@ fn replay(req: &ReviewRequest) -> Result<Game, ApiError> {
             ApiError::at(
                 code,
                 field.clone(),
-                format!(
-                    "moves[{i}] (row {}, col {}) is illegal: {why}",
-                    m.row, m.col
-                ),
+                match m.row {
+                    Some(row) => format!("moves[{i}] (row {row}, col {}) is illegal: {why}", m.col),
+                    None => format!("moves[{i}] (col {}) is illegal: {why}", m.col),
+                },
             )
         };
         if p.is_over() {

@@ -43,7 +43,7 @@ use crate::engine::{
     Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Note, Outcome, Route, SearchContext,
     SearchPath,
 };
-use crate::game::{Cell, Move, Piece, Player, Position};
+use crate::game::{Move, Piece, Player, Position};
 
 /// The default engine.
 #[derive(Clone, Debug, Default)]
@@ -73,7 +73,9 @@ impl Engine for Auto {
     ) -> Analysis {
         let mut lost = Vec::new();
         let mut notes: Vec<Note> = Vec::new();
-        if worth_proving(position) {
+        // Gravity boards are proven on bit boards up to 128 bits, from any stage: half
+        // the budget, then minimax (landing cells only) avoiding the columns proven lost.
+        if worth_proving(position) || crate::engine::perfect::gravity::applies(position) {
             let mut attempt = budget.share(PROVE_SHARE);
             let exact = Limits {
                 mistake_probability: 0.0,
@@ -148,7 +150,8 @@ fn promote(analysis: &mut Analysis, i: usize) {
 /// The empty cells where a mark of `p` wins at once.
 fn win_cells(position: &Position, p: Player) -> Vec<usize> {
     (0..position.cells().len())
-        .filter(|&c| position.cell(c) == Cell::Empty && position.wins_at(c, p))
+        // (`playable`: an empty cell, and under gravity a column's landing cell.)
+        .filter(|&c| position.playable(c) && position.wins_at(c, p))
         .collect()
 }
 

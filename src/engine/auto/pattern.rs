@@ -53,7 +53,8 @@ const ROOT_WIDTH: usize = 24;
 
 /// True when the pattern path applies: k >= 4 and nobody holds a special piece.
 pub fn applies(position: &Position) -> bool {
-    position.k() >= 4 && !position.has_special_pieces()
+    // (Its moves are any empty cells near the stones: not under gravity.)
+    position.k() >= 4 && !position.has_special_pieces() && !position.gravity()
 }
 
 fn eval(score: f64, outcome: Outcome, plies: Option<u32>) -> Evaluation {

@@ -45,6 +45,11 @@ pub(super) struct Sim {
     board: PlayoutBoard,
     /// Set once a mark completes a line: the winner's index.
     pub winner: Option<usize>,
+    /// Gravity (marks only, free variant): moves are the columns' landing cells.
+    gravity: bool,
+    /// k and overline, for the win check at a landing cell under gravity.
+    gravity_k: usize,
+    overline: bool,
 }
 
 #[inline]
@@ -85,6 +90,9 @@ impl Sim {
             near_pos: vec![NOT_LISTED; total],
             board: PlayoutBoard::new(position),
             winner: position.winner().map(Player::index),
+            gravity: position.gravity(),
+            gravity_k: position.k() as usize,
+            overline: position.geometry().overline,
         };
         sim.rebuild_near();
         sim
@@ -177,11 +185,19 @@ impl Sim {
     /// order, as the search has always taken (it decides which of two winning moves
     /// the root plays).
     pub fn winning_cell(&self, player: usize) -> Option<usize> {
+        if self.gravity {
+            return self.gravity_wins(player).last().copied();
+        }
         self.board.win_cell(player).map(|c| self.shape.pad(c))
     }
 
     /// Every distinct cell where `player` wins at once (padded, in increasing order).
     pub fn winning_cells(&mut self, player: usize, out: &mut Vec<u16>) {
+        if self.gravity {
+            out.clear();
+            out.extend(self.gravity_wins(player).into_iter().map(|p| p as u16));
+            return;
+        }
         self.board.win_cells(player, out);
         out.sort_unstable();
         for c in out.iter_mut() {
@@ -280,6 +296,11 @@ impl Sim {
     pub fn tree_moves(&self, out: &mut Vec<Move>) {
         out.clear();
         let shape = &self.shape;
+        if self.gravity {
+            let landing = self.landing_cells();
+            out.extend(landing.into_iter().map(|p| Move::mark(shape.plain(p))));
+            return;
+        }
         let mut cells: Vec<u16> = self.near.clone();
         cells.sort_unstable();
         let hand = self.hands[self.to_move];
@@ -435,6 +456,9 @@ impl Sim {
             } else if plies >= max_plies {
                 let v = self.evaluate(scale);
                 return if me == 0 { v } else { 1.0 - v };
+            } else if self.gravity {
+                let landing = self.landing_cells();
+                landing[rng.below(landing.len())]
             } else if !self.near.is_empty() {
                 self.near[rng.below(self.near.len())] as usize
             } else {
@@ -503,5 +527,6 @@ impl Sim {
     }
 }
 
+mod gravity;
 #[cfg(test)]
 mod tests;

@@ -180,7 +180,9 @@ impl Classes {
             .iter()
             .copied()
             .filter(|&sym| {
-                sym == Symmetry::Identity || position.transformed(sym).cells() == position.cells()
+                sym == Symmetry::Identity
+                    || ((!position.gravity() || sym == Symmetry::FlipCols)
+                        && position.transformed(sym).cells() == position.cells())
             })
             .collect();
         Classes { fixing, m, n }

@@ -237,6 +237,13 @@ impl<'a> Searcher<'a> {
         let me = self.pos.to_move();
         let cells = self.pos.cells().len();
         let any_piece = self.pos.empties() < cells as u32;
+        if self.pos.gravity() {
+            // Gravity (marks only): every column's landing cell, at most m moves.
+            for c in (0..cells).filter(|&c| self.pos.playable(c)) {
+                out.push((self.cell_score(c, me), Move::mark(c)));
+            }
+            return;
+        }
         self.for_each_candidate(|c| out.push((self.cell_score(c, me), Move::mark(c))));
         if !any_piece && !self.full_width {
             // empty large board: the centre

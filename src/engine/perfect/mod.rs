@@ -25,6 +25,7 @@
 mod bits;
 mod board;
 mod careless;
+pub mod gravity;
 mod memo;
 mod search;
 
@@ -91,12 +92,17 @@ impl Engine for Perfect {
         let variant = position.geometry().variant != Variant::Free;
         let (verdicts, pv_tail, depth) = if limits.mistake_probability > 0.0 {
             careless::analyze(position, limits.mistake_probability, clock, rng)
+        } else if gravity::applies(position) {
+            gravity::analyze(position, clock)
+        } else if (variant || position.gravity()) && position.cells().len() <= 128 {
+            // (gravity: a board past 128 bits with its sentinel row, or exactly k)
+            careless::analyze(position, 0.0, clock, rng)
         } else if variant && position.cells().len() <= 128 {
             // Renju and caro: the bit-set solver knows only free rules, so the search
             // runs on the position itself (its moves and wins follow the variant),
             // without mistakes: exact outcomes, the plies of the first win found.
             careless::analyze(position, 0.0, clock, rng)
-        } else if variant {
+        } else if variant || position.gravity() {
             shallow(position)
         } else if memo::applies(position) && clock.lines() == 1 {
             // (The table keeps the best moves' lines only: multipv solves afresh.)

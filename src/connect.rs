@@ -1,0 +1,185 @@
+//! `kinrow connect`: measures `perfect` on gravity boards (Connect Four by default).
+//!
+//! Positions are random games of a stage's length (begin: 1-13 stones, middle: 14-27,
+//! end: 28 and more on 7x6; scaled by the board's cells elsewhere), seeded, that nobody
+//! has won. Without `--columns`, each position's exact score is solved alone, as the
+//! published Connect Four benchmarks do, and positions are grouped by the plies to the
+//! end under perfect play (easy: under 14, medium: 14-27, hard: 28 and more): mean
+//! nodes and time per group. With `--columns`, the engine's whole answer (every
+//! playable column's outcome and plies) within `--time-ms`: the time's p50, p99 and
+//! maximum, and the share of positions answered completely.
+
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+use crate::engine::perfect::{gravity, Perfect};
+use crate::engine::{Budget, Engine, Limits};
+use crate::game::{Move, Position, Rules};
+
+#[derive(Args, Debug)]
+pub struct ConnectArgs {
+    /// The board as `M,N,K`.
+    #[arg(long, default_value = "7,6,4", value_name = "M,N,K")]
+    pub rules: String,
+    /// Stones on the board: `begin`, `middle` or `end` (or `A-B`, e.g. `14-41`).
+    #[arg(long, default_value = "end")]
+    pub stage: String,
+    /// Positions to measure.
+    #[arg(long, default_value_t = 100)]
+    pub count: usize,
+    #[arg(long, default_value_t = 39)]
+    pub seed: u64,
+    /// Budget per position in milliseconds.
+    #[arg(long, default_value_t = 60_000)]
+    pub time_ms: u64,
+    /// Measure the engine's answer for every column instead of the position's score.
+    #[arg(long)]
+    pub columns: bool,
+}
+
+/// A random game of `stones` stones from the empty board that nobody has won.
+pub fn random_game(rules: &Rules, stones: usize, rng: &mut StdRng) -> Position {
+    'again: loop {
+        let mut p = Position::empty(rules);
+        for _ in 0..stones {
+            let moves: Vec<Move> = p.legal_moves();
+            if moves.is_empty() {
+                continue 'again;
+            }
+            p.play(moves[rng.random_range(0..moves.len())]);
+            if p.winner().is_some() {
+                continue 'again;
+            }
+        }
+        if !p.is_over() {
+            return Position::from_cells(rules, p.cells().to_vec(), None).expect("a played game");
+        }
+    }
+}
+
+fn stage_range(stage: &str, cells: usize) -> Result<(usize, usize), String> {
+    let third = cells / 3;
+    match stage {
+        "begin" => Ok((1, third - 1)),
+        "middle" => Ok((third, 2 * third - 1)),
+        "end" => Ok((2 * third, cells - 1)),
+        range => {
+            let (a, b) = range
+                .split_once('-')
+                .ok_or_else(|| format!("--stage: {range:?} is not begin, middle, end or A-B"))?;
+            let num = |s: &str| {
+                s.parse::<usize>()
+                    .map_err(|_| format!("--stage: {s:?} is not a number"))
+            };
+            Ok((num(a)?, num(b)?))
+        }
+    }
+}
+
+/// Runs the command; returns the exit code.
+pub fn main(args: ConnectArgs) -> i32 {
+    match run(&args) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("kinrow connect: {e}");
+            2
+        }
+    }
+}
+
+fn run(args: &ConnectArgs) -> Result<(), String> {
+    let v: Vec<u64> = args
+        .rules
+        .split(',')
+        .map(|s| s.trim().parse().map_err(|_| format!("--rules: {s:?}")))
+        .collect::<Result<_, _>>()?;
+    if v.len() != 3 {
+        return Err("--rules: expected M,N,K".into());
+    }
+    let rules = Rules::mnk(v[0], v[1], v[2])
+        .and_then(|r| r.with_gravity(true))
+        .map_err(|e| e.to_string())?;
+    let (lo, hi) = stage_range(&args.stage, rules.cells())?;
+    let mut rng = StdRng::seed_from_u64(args.seed);
+    let positions: Vec<Position> = (0..args.count)
+        .map(|_| {
+            let stones = rng.random_range(lo..=hi);
+            random_game(&rules, stones, &mut rng)
+        })
+        .collect();
+    let time = Duration::from_millis(args.time_ms);
+    if args.columns {
+        columns(&positions, time);
+    } else {
+        scores(&positions, time);
+    }
+    Ok(())
+}
+
+/// Per rating group: (positions, solved, nodes, time).
+fn scores(positions: &[Position], time: Duration) {
+    let mut groups = [(0u64, 0u64, 0u64, Duration::ZERO); 3];
+    let mut unsolved = 0;
+    for p in positions {
+        let mut clock = Budget::with_time(time);
+        let start = Instant::now();
+        let solved = gravity::solve_position(p, &mut clock);
+        let elapsed = start.elapsed();
+        match solved {
+            Some((plies, _)) => {
+                let g = &mut groups[match plies {
+                    0..14 => 0,
+                    14..28 => 1,
+                    _ => 2,
+                }];
+                g.0 += 1;
+                g.1 += 1;
+                g.2 += clock.nodes;
+                g.3 += elapsed;
+            }
+            None => unsolved += 1,
+        }
+    }
+    println!("| plies to the end | positions | mean nodes | mean time |");
+    println!("| --- | --- | --- | --- |");
+    for (name, g) in ["easy (< 14)", "medium (14-27)", "hard (>= 28)"]
+        .iter()
+        .zip(groups)
+    {
+        if g.0 > 0 {
+            println!(
+                "| {name} | {} | {:.0} | {:.3} ms |",
+                g.0,
+                g.2 as f64 / g.1 as f64,
+                g.3.as_secs_f64() * 1e3 / g.1 as f64
+            );
+        }
+    }
+    println!("unsolved within {time:?}: {unsolved}");
+}
+
+fn columns(positions: &[Position], time: Duration) {
+    let mut times = Vec::new();
+    let mut complete = 0;
+    for p in positions {
+        let limits = Limits::with_time(time);
+        let start = Instant::now();
+        let a = Perfect.analyze(p, &limits, &mut StdRng::seed_from_u64(1));
+        times.push(start.elapsed());
+        complete += a.stats.complete as usize;
+    }
+    times.sort();
+    let at = |q: f64| times[((times.len() as f64 * q).ceil() as usize).clamp(1, times.len()) - 1];
+    println!(
+        "positions {}, complete {} ({:.1}%), p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        times.len(),
+        complete,
+        100.0 * complete as f64 / times.len().max(1) as f64,
+        at(0.5).as_secs_f64() * 1e3,
+        at(0.99).as_secs_f64() * 1e3,
+        times.last().map_or(0.0, |t| t.as_secs_f64() * 1e3)
+    );
+}

@@ -1,0 +1,250 @@
+//! The exact gravity search: negamax with alpha-beta on [`Stones`], scores in plies.
+//!
+//! A score is absolute: a win for the side to move completed with the board's t-th
+//! stone scores `cells + 1 - t`, a loss `-(cells + 1 - t)`, a draw 0, so a position
+//! has the same score however it was reached and the table can keep it. Every node
+//! first takes a win now, then keeps only the moves that do not hand the opponent a
+//! win at once (one forced block, never the cell under an opponent's winning cell),
+//! narrows the window to what is still possible, reads the table's bounds, and orders
+//! the moves by the winning cells each creates (centre first on ties). The table keeps
+//! a lower and an upper bound per position, keyed by the position or its mirror
+//! image, whichever is smaller. [`Solver::solve`] pins the exact score by null-window
+//! searches that halve the interval the score is known to lie in.
+
+use crate::engine::Budget;
+
+use super::word::{Frame, Stones, Word};
+
+/// Bounds kept per position, indexed by a digest of its canonical key.
+pub struct Table<T: Word> {
+    keys: Vec<T>,
+    /// `lower + 128` in the high byte, `upper + 128` in the low one.
+    bounds: Vec<u16>,
+    mask: usize,
+}
+
+impl<T: Word> Table<T> {
+    /// A table of `2^bits` entries (zeroed memory: cheap until touched).
+    pub fn new(bits: u32) -> Table<T> {
+        let size = 1usize << bits;
+        Table {
+            keys: vec![T::ZERO; size],
+            bounds: vec![0; size],
+            mask: size - 1,
+        }
+    }
+
+    #[inline]
+    fn get(&self, key: T) -> Option<(i32, i32)> {
+        let i = key.digest() as usize & self.mask;
+        (self.keys[i] == key).then(|| {
+            let b = self.bounds[i];
+            ((b >> 8) as i32 - 128, (b & 255) as i32 - 128)
+        })
+    }
+
+    #[inline]
+    fn put(&mut self, key: T, lower: i32, upper: i32) {
+        let i = key.digest() as usize & self.mask;
+        let (mut lo, mut hi) = (lower, upper);
+        if self.keys[i] == key {
+            let b = self.bounds[i];
+            lo = lo.max((b >> 8) as i32 - 128);
+            hi = hi.min((b & 255) as i32 - 128);
+        }
+        self.keys[i] = key;
+        self.bounds[i] = (((lo + 128) as u16) << 8) | (hi + 128) as u16;
+    }
+}
+
+/// One exact search over a frame, its table and a budget.
+pub struct Solver<'a, T: Word> {
+    pub frame: &'a Frame<T>,
+    pub table: &'a mut Table<T>,
+    pub clock: &'a mut Budget,
+    /// Set once the budget ran out: every value since is meaningless.
+    pub stopped: bool,
+    /// Cells on the board.
+    total: i32,
+}
+
+impl<'a, T: Word> Solver<'a, T> {
+    pub fn new(frame: &'a Frame<T>, table: &'a mut Table<T>, clock: &'a mut Budget) -> Self {
+        let total = (frame.m * frame.n) as i32;
+        Solver {
+            frame,
+            table,
+            clock,
+            stopped: false,
+            total,
+        }
+    }
+
+    /// The score of a win for the side to move of `st` with its next stone.
+    #[inline]
+    pub fn win_now(&self, st: &Stones<T>) -> i32 {
+        self.total - st.count as i32
+    }
+
+    /// The moves that do not let the opponent win at once; empty when every move does.
+    #[inline]
+    fn safe_moves(&self, st: &Stones<T>) -> T {
+        let f = self.frame;
+        let landing = st.landing(f);
+        let theirs = st.their_wins(f);
+        let mut moves = landing;
+        let forced = landing & theirs;
+        if forced != T::ZERO {
+            if forced & (forced - T::ONE) != T::ZERO {
+                return T::ZERO;
+            }
+            moves = forced;
+        }
+        moves & !theirs.down(1)
+    }
+
+    #[inline]
+    fn key(&self, st: &Stones<T>) -> T {
+        let key = st.key(self.frame);
+        key.min(self.frame.mirror(key))
+    }
+
+    /// The score of `st` within `(alpha, beta)` (fail-soft outside it). The side to move
+    /// must not have a win now (the caller checks).
+    pub fn negamax(&mut self, st: &Stones<T>, mut alpha: i32, mut beta: i32) -> i32 {
+        if self.clock.tick() {
+            self.stopped = true;
+            return 0;
+        }
+        let s = st.count as i32;
+        if s >= self.total {
+            return 0;
+        }
+        let moves = self.safe_moves(st);
+        if moves == T::ZERO {
+            // Every move hands the opponent a win with stone s + 2.
+            return -(self.total - s - 1);
+        }
+        // The opponent cannot win with stone s + 2 any more, nor we with s + 1.
+        let min = if s + 4 <= self.total {
+            -(self.total - s - 3)
+        } else {
+            0
+        };
+        let max = if s + 3 <= self.total {
+            self.total - s - 2
+        } else {
+            0
+        };
+        if alpha < min {
+            alpha = min;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if beta > max {
+            beta = max;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+        let key = self.key(st);
+        if let Some((lo, hi)) = self.table.get(key) {
+            if lo > alpha {
+                alpha = lo;
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
+            if hi < beta {
+                beta = hi;
+                if alpha >= beta {
+                    return beta;
+                }
+            }
+        }
+        let (list, len) = self.ordered(st, moves);
+        let alpha0 = alpha;
+        for &cell in &list[..len] {
+            let child = st.play(cell);
+            let v = -self.negamax(&child, -beta, -alpha);
+            if self.stopped {
+                return 0;
+            }
+            if v >= beta {
+                self.table.put(key, v, max);
+                return v;
+            }
+            if v > alpha {
+                alpha = v;
+            }
+        }
+        if alpha > alpha0 {
+            self.table.put(key, alpha, alpha);
+        } else {
+            self.table.put(key, min, alpha);
+        }
+        alpha
+    }
+
+    /// The moves of `moves` ordered by the winning cells each creates for the mover,
+    /// most first, the centre first among equals (a stable insertion sort).
+    fn ordered(&self, st: &Stones<T>, moves: T) -> ([T; 64], usize) {
+        let f = self.frame;
+        let mut list = [T::ZERO; 64];
+        let mut score = [0u32; 64];
+        let mut len = 0;
+        for &c in &f.order {
+            let cell = moves & f.column(c);
+            if cell == T::ZERO {
+                continue;
+            }
+            let mine = st.mine | cell;
+            let all = st.all | cell;
+            let s = (f.wins(mine) & !all).ones();
+            let mut i = len;
+            while i > 0 && score[i - 1] < s {
+                list[i] = list[i - 1];
+                score[i] = score[i - 1];
+                i -= 1;
+            }
+            list[i] = cell;
+            score[i] = s;
+            len += 1;
+        }
+        (list, len)
+    }
+
+    /// Narrows `[lo, hi]`, an interval known to hold the score of `st` (whose side to
+    /// move has no win now), by null-window searches until it is one score or the
+    /// budget runs out; returns what was proven.
+    pub fn solve(&mut self, st: &Stones<T>, mut lo: i32, mut hi: i32) -> (i32, i32) {
+        while lo < hi && !self.stopped {
+            let mut med = lo + (hi - lo) / 2;
+            // Ask near zero first: whether it is a win or a loss is the cheap question.
+            if med <= 0 && lo / 2 < med {
+                med = lo / 2;
+            } else if med >= 0 && hi / 2 > med {
+                med = hi / 2;
+            }
+            let r = self.negamax(st, med, med + 1);
+            if self.stopped {
+                break;
+            }
+            if r <= med {
+                hi = r;
+            } else {
+                lo = r;
+            }
+        }
+        (lo, hi)
+    }
+
+    /// The widest interval the score of `st` can lie in (no win now for its mover).
+    pub fn bounds(&self, st: &Stones<T>) -> (i32, i32) {
+        let s = st.count as i32;
+        let lo = -(self.total - s - 1).max(0);
+        let hi = (self.total - s - 2).max(0);
+        (lo, hi)
+    }
+}

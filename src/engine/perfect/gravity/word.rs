@@ -1,0 +1,204 @@
+//! The gravity board as bits: column `c` holds bits `c*(n+1) .. c*(n+1)+n-1`, the
+//! bottom row first, and one empty sentinel bit on top so that no line test wraps from
+//! one column into the next. `u64` serves boards with `m*(n+1) <= 64` (7x6), `u128`
+//! those up to 128 bits.
+
+use std::ops::{Add, BitAnd, BitOr, BitXor, Not, Sub};
+
+/// An unsigned integer used as a set of board bits.
+pub trait Word:
+    Copy
+    + Eq
+    + Ord
+    + Default
+    + std::fmt::Debug
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Send
+    + Sync
+    + 'static
+{
+    const BITS: u32;
+    const ZERO: Self;
+    const ONE: Self;
+    /// `self >> t`, empty once `t` reaches the width.
+    fn down(self, t: u32) -> Self;
+    /// `self << t`, empty once `t` reaches the width.
+    fn up(self, t: u32) -> Self;
+    fn ones(self) -> u32;
+    /// A 64-bit digest for the table's index.
+    fn digest(self) -> u64;
+}
+
+macro_rules! word_impl {
+    ($t:ty) => {
+        impl Word for $t {
+            const BITS: u32 = <$t>::BITS;
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            #[inline]
+            fn down(self, t: u32) -> Self {
+                self.checked_shr(t).unwrap_or(0)
+            }
+            #[inline]
+            fn up(self, t: u32) -> Self {
+                self.checked_shl(t).unwrap_or(0)
+            }
+            #[inline]
+            fn ones(self) -> u32 {
+                self.count_ones()
+            }
+            #[inline]
+            fn digest(self) -> u64 {
+                let folded = (self as u128 as u64) ^ ((self as u128 >> 64) as u64);
+                folded.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            }
+        }
+    };
+}
+
+word_impl!(u64);
+word_impl!(u128);
+
+/// The fixed shape of a gravity board: size, k, the masks the moves use.
+#[derive(Clone, Debug)]
+pub struct Frame<T: Word> {
+    pub m: u32,
+    pub n: u32,
+    pub k: u32,
+    /// Bits per column: `n` cells and the sentinel.
+    pub h1: u32,
+    /// Every cell's bit (no sentinels).
+    pub cells: T,
+    /// The bottom cell of every column.
+    pub bottom: T,
+    /// The columns in search order: the centre first, then outwards.
+    pub order: Vec<u32>,
+}
+
+impl<T: Word> Frame<T> {
+    /// The frame of an `m` x `n` board with `k` in a row, if it fits `T`.
+    pub fn new(m: u32, n: u32, k: u32) -> Option<Frame<T>> {
+        let h1 = n + 1;
+        if m * h1 > T::BITS {
+            return None;
+        }
+        let (mut cells, mut bottom) = (T::ZERO, T::ZERO);
+        for c in 0..m {
+            let col = (T::ONE.up(n) - T::ONE).up(c * h1);
+            cells = cells | col;
+            bottom = bottom | T::ONE.up(c * h1);
+        }
+        let mut order: Vec<u32> = (0..m).collect();
+        // Centre first: by distance from the middle, the left one first on ties.
+        order.sort_by_key(|&c| ((2 * c as i32 + 1 - m as i32).abs(), c));
+        Some(Frame {
+            m,
+            n,
+            k,
+            h1,
+            cells,
+            bottom,
+            order,
+        })
+    }
+
+    /// The bits of column `c` (no sentinel).
+    #[inline]
+    pub fn column(&self, c: u32) -> T {
+        (T::ONE.up(self.n) - T::ONE).up(c * self.h1)
+    }
+
+    /// The bit of the cell in column `c`, `h` cells above the bottom.
+    #[inline]
+    pub fn bit(&self, c: u32, h: u32) -> T {
+        T::ONE.up(c * self.h1 + h)
+    }
+
+    /// The cells that would complete `k` in a row for the stones `s` (occupied or not).
+    #[inline]
+    pub fn wins(&self, s: T) -> T {
+        let k = self.k;
+        let mut out = T::ZERO;
+        for d in [1, self.h1, self.h1 - 1, self.h1 + 1] {
+            // The new cell is the j-th of a window of k cells along d; vertically only
+            // the top one (j = k - 1) can be empty.
+            let first = if d == 1 { k - 1 } else { 0 };
+            for j in first..k {
+                let mut acc = !T::ZERO;
+                for i in 0..k {
+                    if i == j {
+                        continue;
+                    }
+                    acc = if i > j {
+                        acc & s.down((i - j) * d)
+                    } else {
+                        acc & s.up((j - i) * d)
+                    };
+                }
+                out = out | acc;
+            }
+        }
+        out & self.cells
+    }
+
+    /// The key mirrored left to right (columns reversed).
+    #[inline]
+    pub fn mirror(&self, key: T) -> T {
+        let col = T::ONE.up(self.h1) - T::ONE;
+        let mut out = T::ZERO;
+        for c in 0..self.m {
+            out = out | (key.down(c * self.h1) & col).up((self.m - 1 - c) * self.h1);
+        }
+        out
+    }
+}
+
+/// A gravity position: the side to move's stones and all stones.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Stones<T: Word> {
+    pub mine: T,
+    pub all: T,
+    /// Stones on the board.
+    pub count: u32,
+}
+
+impl<T: Word> Stones<T> {
+    /// The landing cells of the columns that are not full.
+    #[inline]
+    pub fn landing(&self, f: &Frame<T>) -> T {
+        (self.all + f.bottom) & f.cells
+    }
+
+    /// The position after the side to move drops a stone on `cell` (a landing bit).
+    #[inline]
+    pub fn play(&self, cell: T) -> Stones<T> {
+        Stones {
+            mine: self.mine ^ self.all,
+            all: self.all | cell,
+            count: self.count + 1,
+        }
+    }
+
+    /// The empty cells where the side to move would complete a line.
+    #[inline]
+    pub fn my_wins(&self, f: &Frame<T>) -> T {
+        f.wins(self.mine) & !self.all
+    }
+
+    /// The empty cells where the opponent would complete a line.
+    #[inline]
+    pub fn their_wins(&self, f: &Frame<T>) -> T {
+        f.wins(self.mine ^ self.all) & !self.all
+    }
+
+    /// A key unique to the position (per column, stones plus a height marker).
+    #[inline]
+    pub fn key(&self, f: &Frame<T>) -> T {
+        self.mine + self.all + f.bottom
+    }
+}
