@@ -153,23 +153,7 @@ pub fn random_move(position: &Position, analysis: &mut Analysis, rng: &mut StdRn
         return false;
     }
     let mv = legal[rng.random_range(0..legal.len())];
-    let i = match analysis.moves.iter().position(|e| e.mv == mv) {
-        Some(i) => i,
-        None => {
-            analysis.moves.push(MoveEval {
-                mv,
-                eval: Evaluation {
-                    score: f64::NEG_INFINITY,
-                    outcome: Outcome::Unknown,
-                    plies: None,
-                },
-                action: None,
-                evaluated: false,
-            });
-            analysis.moves.len() - 1
-        }
-    };
-    promote(analysis, i)
+    choose(analysis, mv)
 }
 
 /// A level's choice (see the top of the file): among the moves [`sight`] says must be

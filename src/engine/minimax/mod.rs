@@ -410,7 +410,8 @@ impl RootThreats {
 
 /// Runs [`tss::plan`] on a share of `budget` when `k >= 4`, charging it its nodes.
 fn root_threats(position: &Position, budget: &mut Budget) -> RootThreats {
-    if position.k() < 4 {
+    // The threat-space search knows no gravity: its cells need not be landing cells.
+    if position.k() < 4 || position.gravity() {
         return RootThreats {
             plan: RootPlan::Quiet,
         };
