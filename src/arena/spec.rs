@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::engine::auto::EvalChoice;
+use crate::engine::eval::EvalChoice;
 use crate::engine::{level, Engine, EngineKind, Limits, Parameter, SearchContext, MAX_THREADS};
 
 /// One contestant: an engine and its parameters, written `name[:key=value]*`,

@@ -33,8 +33,6 @@ mod order;
 mod pattern;
 mod search;
 
-pub use search::EvalChoice;
-
 use rand::rngs::StdRng;
 
 use crate::engine::minimax::Minimax;

@@ -20,7 +20,8 @@ use rand::rngs::StdRng;
 use rand::RngExt;
 
 use super::guard;
-use super::search::{EvalChoice, PatternSearch, RootMove, MATE};
+use super::search::{PatternSearch, RootMove, MATE};
+use crate::engine::eval::EvalChoice;
 use crate::engine::root::{self, Choice, RootResults};
 use crate::engine::tss::{self, RootPlan, Tss, Verdict};
 use crate::engine::{

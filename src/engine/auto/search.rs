@@ -35,6 +35,7 @@ pub use self::table::KeptTable;
 use self::table::{from_tt, table_size, to_tt, Entry, Table, EXACT, LOWER, UPPER};
 use super::order::order_score;
 use crate::engine::board::{stone, LineCodes, PatternBoard, EMPTY};
+use crate::engine::eval::EvalChoice;
 use crate::engine::tss::search::{Solver, R};
 use crate::engine::Budget;
 use crate::game::{Geometry, Position};
@@ -99,25 +100,6 @@ pub struct PatternSearch {
     /// The board sums the learned evaluation ([`crate::engine::eval`]): gomoku.
     learned: bool,
     pub clock: Budget,
-}
-
-/// Which static evaluation the pattern search uses on gomoku: the window count, or the
-/// learned evaluation ([`crate::engine::eval`]) where the rules have weights. It is kept
-/// in the caller's [`SearchContext`](crate::engine::SearchContext), where the lab's
-/// commands set it (`auto:eval=learned` in `kinrow arena` and `kinrow selfplay`); the
-/// window count stays the default until the learned one wins the arena
-/// (docs/strength.md).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub enum EvalChoice {
-    #[default]
-    Window,
-    Learned,
-}
-
-impl crate::engine::context::Kept for EvalChoice {
-    fn bytes(&self) -> usize {
-        0
-    }
 }
 
 /// One root move with its value from the last completed iteration.

@@ -15,3 +15,21 @@ pub mod weights;
 pub mod window;
 
 pub use window::{evaluate, potential, potential_through, window_state, window_weight};
+
+/// Which static evaluation `auto`'s pattern search uses on gomoku: the window count, or
+/// the learned one where the rules have weights. It is kept in the caller's
+/// [`SearchContext`](crate::engine::SearchContext), where the lab's commands set it
+/// (`auto:eval=learned` in `kinrow arena` and `kinrow selfplay`); the window count stays
+/// the default until the learned one wins the arena (docs/strength.md).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum EvalChoice {
+    #[default]
+    Window,
+    Learned,
+}
+
+impl crate::engine::context::Kept for EvalChoice {
+    fn bytes(&self) -> usize {
+        0
+    }
+}
