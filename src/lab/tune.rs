@@ -16,6 +16,7 @@ use std::time::Instant;
 
 use super::progress::{duration, Progress};
 use super::record::GameLine;
+use crate::engine::auto::window_value;
 use crate::engine::board::{stone, PatternBoard};
 use crate::engine::eval::cells::{classes_of, Threat, CODES};
 use crate::engine::eval::classes::CLASSES;
@@ -113,7 +114,7 @@ fn samples(g: &GameLine, mix: f64) -> Result<Vec<Sample>, String> {
                     .collect(),
                 result,
                 target: mix * result + (1.0 - mix) * (value + 1.0) / 2.0,
-                window: (score[me] + score[me] / 2 - score[me ^ 1]) as f64,
+                window: window_value(score, me) as f64,
             });
         }
         board.put(mv.cell(), stone(me));

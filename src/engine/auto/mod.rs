@@ -33,6 +33,8 @@ mod order;
 mod pattern;
 mod search;
 
+pub use search::window_value;
+
 use rand::rngs::StdRng;
 
 use crate::engine::minimax::Minimax;

@@ -102,6 +102,14 @@ pub struct PatternSearch {
     pub clock: Budget,
 }
 
+/// The window count's value of a board with window scores `score` for `side` to move:
+/// its own score counts half again, since it moves first (1.5 was ahead of 1.125 in the
+/// arena against `mcts`, docs/strength.md).
+pub fn window_value(score: [i64; 2], side: usize) -> i64 {
+    let (me, them) = (score[side], score[side ^ 1]);
+    me + me / 2 - them
+}
+
 /// One root move with its value from the last completed iteration.
 #[derive(Copy, Clone, Debug)]
 pub struct RootMove {
@@ -255,9 +263,7 @@ impl PatternSearch {
                 return cells.eval(self.side);
             }
         }
-        let score = self.solver.board.score();
-        let (me, them) = (score[self.side], score[self.side ^ 1]);
-        me + me / 2 - them
+        window_value(self.solver.board.score(), self.side)
     }
 
     /// How much each player's window score would grow with a mark of theirs on the

@@ -281,15 +281,14 @@ impl<W: Weights> LineBoard<W> {
     /// The same board keeping [`LineCodes`] and every empty cell's codes of line classes
     /// ([`CellEval`]), summed under `weights` when given (when k has a code table).
     pub fn with_cells(
-        mut self,
+        self,
         weights: Option<&'static crate::engine::eval::weights::Weights>,
     ) -> LineBoard<W> {
-        let mut codes = LineCodes::new(&self.geo, &self.cells);
-        if let Some(codes) = &mut codes {
-            codes.keep_cells(self.k, self.rule, weights, &self.cells);
+        let mut board = self.with_codes();
+        if let Some(codes) = &mut board.codes {
+            codes.keep_cells(board.k, board.rule, weights, &board.cells);
         }
-        self.codes = codes;
-        self
+        board
     }
 
     /// The cells' codes of line classes, when kept ([`LineBoard::with_cells`]).
