@@ -15,9 +15,14 @@
 //! A search on several threads gives each helper thread a [`Budget::helper`]: the same
 //! deadline, its own stop flag, and, under a node limit, a [`NodePool`] that all the
 //! threads draw from in chunks, so that the limit is a total for all of them.
+//!
+//! The iterative searches also note on their budget the best root score of each
+//! completed iteration ([`Budget::iteration_done`], shared by the children but not by
+//! helper threads), so that the answer can report a root value that does not swing with
+//! the parity of the last depth ([`Budget::parity_shift`], applied in `root::finish`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::progress::{Line, Progress, Watch};
@@ -48,7 +53,13 @@ pub struct Budget {
     /// The time the search aims to answer by ([`Limits::target`]), shared by the
     /// children; `None`: the deadline.
     target: Option<Instant>,
+    /// The depth and best root score of each completed iteration of the search, in order (`None`
+    /// for a proven or mate score), shared by the children cut from this budget.
+    iterations: Arc<Mutex<Vec<Iteration>>>,
 }
+
+/// A completed iteration: its depth and its best root score (`None`: proven or mate).
+type Iteration = (u32, Option<f64>);
 
 /// The nodes a search on several threads may still visit, drawn by each thread in
 /// chunks of [`POOL_CHUNK`] as it goes: a thread never counts more than it drew, so the
@@ -104,6 +115,7 @@ impl Budget {
             beats: true,
             pool: None,
             target: None,
+            iterations: Arc::default(),
         }
     }
 
@@ -148,6 +160,8 @@ impl Budget {
             stopped: self.stopped || stop.stopped(),
             watch: Some(stop),
             beats: false,
+            // A helper's iterations are not the answer's.
+            iterations: Arc::default(),
             ..self.clone()
         }
     }
@@ -185,6 +199,7 @@ impl Budget {
     fn adopt(&self, child: &mut Budget) {
         child.before = self.before + self.nodes;
         child.target = self.target;
+        child.iterations = Arc::clone(&self.iterations);
         child.watch = self.watch.clone();
         child.stopped |= self.watch.as_ref().is_some_and(|w| w.stopped());
     }
@@ -336,6 +351,31 @@ impl Budget {
         self.time
     }
 
+    /// Notes the best root score of the iteration of `depth` the search completed, in
+    /// its engine's unit; `None` when it is a proven or mate score (no average applies).
+    pub fn iteration_done(&self, depth: u32, best: Option<f64>) {
+        self.iterations
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((depth, best));
+    }
+
+    /// What to add to every unproven root score so that the best reads as the mean of
+    /// the best scores of the last completed iteration and of the last one a ply
+    /// shallower: `(shallower - last) / 2`. An iterative search's value leans towards
+    /// whoever moves at its leaves, so it swings with the parity of the last depth.
+    /// 0 unless both are noted and unproven.
+    pub fn parity_shift(&self) -> f64 {
+        let done = self.iterations.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(&(depth, Some(last))) = done.last() else {
+            return 0.0;
+        };
+        match done.iter().rev().find(|&&(d, _)| d + 1 == depth) {
+            Some(&(_, Some(shallower))) => (shallower - last) / 2.0,
+            _ => 0.0,
+        }
+    }
+
     /// Time left before the deadline (zero when past it).
     pub fn remaining(&self) -> Duration {
         self.deadline.saturating_duration_since(Instant::now())
@@ -453,6 +493,33 @@ mod tests {
         stop.stop();
         let ticks = (0..1000).take_while(|_| !helper.tick()).count();
         assert!(ticks < 256, "{ticks}");
+    }
+
+    /// The shift averages the last iteration with the last one a ply shallower, noted
+    /// by any child (not by a helper thread), and is 0 when either was a mate score or
+    /// no shallower one completed.
+    #[test]
+    fn the_parity_shift_averages_the_last_two_depths() {
+        let whole = nodes(1000);
+        let child = whole.rest();
+        assert_eq!(whole.parity_shift(), 0.0);
+        child.iteration_done(1, Some(100.0));
+        assert_eq!(whole.parity_shift(), 0.0);
+        child.share(0.5).iteration_done(2, Some(-300.0));
+        assert_eq!(whole.parity_shift(), 200.0);
+        whole
+            .helper(Arc::new(Watch::new(1)))
+            .iteration_done(3, Some(5.0));
+        assert_eq!(whole.parity_shift(), 200.0);
+        // A depth searched again (the guard's next turn) pairs with the one before it.
+        child.iteration_done(2, Some(-100.0));
+        assert_eq!(whole.parity_shift(), 100.0);
+        child.iteration_done(3, Some(0.0));
+        assert_eq!(whole.parity_shift(), -50.0);
+        whole.iteration_done(4, None);
+        assert_eq!(whole.parity_shift(), 0.0);
+        child.iteration_done(6, Some(1.0));
+        assert_eq!(whole.parity_shift(), 0.0);
     }
 
     #[test]

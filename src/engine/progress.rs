@@ -110,6 +110,7 @@ impl Progress {
                         .collect(),
                 }),
                 threads: 1,
+                parity_shift: 0.0,
             },
         })
     }

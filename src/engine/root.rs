@@ -9,6 +9,12 @@
 //! the choice among equals is drawn from the seeded RNG where the engine leaves it
 //! open, the principal variation starts with the chosen move, and the statistics come
 //! from the [`Budget`] (the nodes of every phase) and the [`SearchPath`].
+//!
+//! An iterative search's root value leans towards the side that moves at its leaves,
+//! so it swings with the parity of the last completed depth. Every unproven move's
+//! score is shifted by the same [`Budget::parity_shift`], so that the best reads as the
+//! mean of the last two completed iterations: the order of the moves is unchanged, and
+//! proven outcomes stay exact.
 
 use std::fmt;
 
@@ -208,6 +214,14 @@ pub fn finish(
         // Under gravity only the columns' landing cells are moves.
         results.moves.retain(|e| position.playable(e.mv.cell()));
     }
+    let shift = budget.parity_shift();
+    if shift != 0.0 {
+        for e in results.moves.iter_mut() {
+            if e.eval.outcome == Outcome::Unknown {
+                e.eval.score += shift;
+            }
+        }
+    }
     score_every_cell(position, &mut results.moves);
     let moves = &mut results.moves;
     let evaluation = match results.choice {
@@ -219,7 +233,10 @@ pub fn finish(
             moves.sort_by(|a, b| b.eval.score.total_cmp(&a.eval.score));
             moves[0].eval.clone()
         }
-        Choice::Chosen(mv, eval) => {
+        Choice::Chosen(mv, mut eval) => {
+            if eval.outcome == Outcome::Unknown {
+                eval.score += shift;
+            }
             sort_best_first(moves);
             match moves.iter().position(|e| e.mv == mv) {
                 Some(i) => {
@@ -257,6 +274,7 @@ pub fn finish(
             complete: results.complete,
             path: results.path,
             threads: 1,
+            parity_shift: shift,
         },
     }
 }

@@ -142,6 +142,11 @@ pub struct SearchStats {
     /// The threads the search ran on (more than 1 only where `auto`'s pattern search
     /// ran on several, [`Limits::threads`]).
     pub threads: u32,
+    /// What was added to every unproven move's score so that the chosen move's reads
+    /// as the mean of the search's last two completed iterations ([`Budget::parity_shift`]);
+    /// 0 when nothing was averaged. The score of the last iteration alone is the
+    /// evaluation's less this.
+    pub parity_shift: f64,
 }
 
 impl Default for SearchStats {
@@ -153,6 +158,7 @@ impl Default for SearchStats {
             complete: false,
             path: None,
             threads: 1,
+            parity_shift: 0.0,
         }
     }
 }

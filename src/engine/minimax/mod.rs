@@ -277,6 +277,9 @@ fn deepen(s: &mut Searcher, roots: &mut [RootMove], max_depth: u32) -> u32 {
         completed = depth;
         // best first for the next iteration (stable: the old order breaks ties)
         roots.sort_by_key(|r| std::cmp::Reverse(r.value));
+        let best = roots[0].value;
+        s.clock
+            .iteration_done(depth, (best.abs() < MATE).then_some(best as f64));
         if s.clock.observed() {
             let lines = report_lines(s, &roots[..wanted.min(roots.len())], depth);
             s.clock.report(depth, Scale::Minimax, lines);
