@@ -143,6 +143,9 @@ impl PatternSearch {
             }
             roots.sort_by_key(|r| std::cmp::Reverse(r.value));
             completed = depth as u32;
+            let best = roots[0].value;
+            let unproven = (best.abs() < super::MATE).then_some(best as f64);
+            self.clock.iteration_done(completed, unproven);
             self.report(roots, completed, wanted);
             // The time manager: a forced move needs no deep search, and past the
             // target an iteration that kept the best move ends the search.
