@@ -41,6 +41,8 @@ pub enum Command {
     Selfplay(crate::lab::selfplay::SelfplayArgs),
     /// Fit the learned evaluation's weights to `selfplay` games; report held-out log-loss.
     Tune(crate::lab::tune::TuneArgs),
+    /// Count value reversals in self-play from balanced openings, as answered and by the last depth alone.
+    Steadiness(crate::lab::steady::SteadinessArgs),
     /// Measure perfect on gravity boards: nodes and time per position kind, or per-column answers.
     Connect(crate::connect::ConnectArgs),
     /// Fit each engine's value mapping on self-play games; print Brier scores and reliability.
@@ -200,6 +202,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Calibrate(args) => crate::calibrate::main(args),
         Command::Selfplay(args) => crate::lab::selfplay::main(args),
         Command::Tune(args) => crate::lab::tune::main(args),
+        Command::Steadiness(args) => crate::lab::steady::main(args),
         Command::State(args) => match args.position.position() {
             Ok(p) => {
                 print_line(&serde_json::to_string_pretty(&state_json(&p)).expect("json"));
