@@ -144,12 +144,14 @@ pub struct ReviewStatsDto {
     /// Positions searched (those of the game not yet over).
     pub positions: usize,
     /// The time asked for each position (`time_ms_per_move`, else `engine.time_ms`, else
-    /// 120 ms, so that a 20-move review answers within about 3 s), in milliseconds.
+    /// 120 ms, so that a 20-move review answers within 3 s), in milliseconds. By default
+    /// it is only the safety net behind the node cap, and a position may also use the
+    /// time the positions before it left.
     pub time_ms_per_move: u64,
-    /// The node cap of each position's search: `engine.nodes` when given, else the
-    /// engine's nominal node rate times `time_ms_per_move` (a node cap makes the review
-    /// repeat with the same seed: the same game gets the same classes); null for the
-    /// engines that count no nodes.
+    /// The node cap of each position's search: `engine.nodes` when given, else half of
+    /// the engine's nominal node rate times `time_ms_per_move` (`auto` by default: 24 000),
+    /// so that the cap binds before the time and the review repeats with the same seed
+    /// (the same game gets the same classes); null for the engines that count no nodes.
     pub nodes_per_move: Option<u64>,
     /// The server's cap on the whole review (`KINROW_MAX_TIME_MS`), in milliseconds.
     pub max_total_ms: u64,
@@ -167,6 +169,10 @@ pub struct ReviewStatsDto {
     pub seed: u64,
     /// True when every position's search finished rather than hit a limit.
     pub complete: bool,
+    /// Positions whose search the time stopped before the node cap (a loaded machine):
+    /// their values, and so the classes, may differ on another run. 0 when the review
+    /// repeats exactly.
+    pub stopped_by_time: usize,
 }
 
 /// A reviewed game.

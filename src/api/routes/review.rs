@@ -40,8 +40,14 @@ use crate::game::{Move, Player, Position};
 pub const MAX_REVIEW_MOVES: usize = 1000;
 
 /// The time per position when neither `time_ms_per_move` nor `engine.time_ms` is given:
-/// a 20-move review (21 positions) searches for about 2.5 s.
+/// a 20-move review (21 positions) searches for at most about 2.5 s.
 pub const DEFAULT_MS_PER_MOVE: u64 = 120;
+
+/// The node cap of a position without `engine.nodes` is the engine's nominal node rate
+/// ([`level::nodes_per_second`], about half of what one idle core does) times this share
+/// of the time per position: the cap binds first, with room for a loaded machine, so
+/// the same game and seed get the same classes; the time is only the safety net.
+pub const NODE_SHARE: f64 = 0.5;
 
 /// The replayed game: every position (the start first) and every move.
 struct Game {
@@ -110,8 +116,11 @@ fn replay(req: &ReviewRequest) -> Result<Game, ApiError> {
 /// (<= 0.4), `blunder` (more), or `forced` when it was the only move that did not lose at
 /// once; a move into a proven loss where a move that did not lose existed is at least a
 /// `mistake`. Each position is searched with a fresh context and a node cap (`stats`),
-/// so the same game with the same seed gets the same classes; by default 120 ms a
-/// position, a 20-move review in about 3 s.
+/// so the same game with the same seed gets the same classes; by default the cap is half
+/// of what the engine's nominal rate does in 120 ms a position (`auto`: 24 000 nodes),
+/// so that it binds before the time, which is only the safety net: a 20-move review
+/// answers within 3 s. `stats.stopped_by_time` counts the positions the time stopped
+/// first (a loaded machine), whose classes may differ on another run.
 /// A summary per player counts the classes and gives an accuracy (the mean of
 /// `1 - loss`, in percent); `values` is every position's value for `x`, for a graph. The
 /// whole review takes at most the server's maximum budget, spread over the positions
@@ -167,12 +176,17 @@ pub async fn review(
     let limits = Limits {
         nodes: limits.nodes.or_else(|| {
             level::nodes_per_second(kind)
-                .map(|rate| (rate * per_move.as_secs_f64()).max(1.0) as u64)
+                .map(|rate| (rate * per_move.as_secs_f64() * NODE_SHARE).max(1.0) as u64)
         }),
         ..limits
     };
     let searched = game.positions.iter().filter(|p| !p.is_over()).count();
     let total = (per_move * searched.max(1) as u32).min(state.config.max_time);
+    // A position's most time: what the client asked for; by default (the node cap binds
+    // first) what is left of the whole review's, so that a slow position borrows what
+    // the quick ones before it did not use rather than be stopped by the time.
+    let defaulted = req.time_ms_per_move.is_none() && params.time_ms.is_none();
+    let most = if defaulted { total } else { per_move };
     let build = builder(kind, level, limits.mistake_probability);
     let slot = state
         .search
@@ -198,6 +212,7 @@ pub async fn review(
         nodes: 0,
         seed,
         complete: true,
+        stopped_by_time: 0,
     };
     let watch = Arc::new(Watch::new(1));
     let stop = StopOnDrop(Arc::clone(&watch));
@@ -223,7 +238,7 @@ pub async fn review(
             let v = value::values(kind, p, &mut analysis).evaluation;
             (analysis, v)
         };
-        judge_game(&game, (per_move, budget.time), stats, run, on_move)
+        judge_game(&game, (most, budget.time), stats, run, on_move)
     };
     let result = async move {
         let _stop = stop;
@@ -260,11 +275,11 @@ fn wants_stream(http: &HttpRequest) -> bool {
 }
 
 /// Searches every position of `game` in turn with `run` (a position and its time: the
-/// analysis and its value), within `budget` spread over them, and judges every move,
-/// handing each to `on_move` as soon as it is judged.
+/// analysis and its value), within `budget` spread over them (each at most `most`), and
+/// judges every move, handing each to `on_move` as soon as it is judged.
 fn judge_game(
     game: &Game,
-    (per_move, budget): (Duration, Duration),
+    (most, budget): (Duration, Duration),
     mut stats: ReviewStatsDto,
     run: impl Fn(&Position, Duration) -> (crate::engine::Analysis, f64),
     on_move: impl Fn(&ReviewedMoveDto),
@@ -284,11 +299,14 @@ fn judge_game(
             bests.push(None);
             proofs.push(Proofs::NONE);
         } else {
-            let time = review::spread(budget.saturating_sub(start.elapsed()), left, per_move);
+            let time = review::spread(budget.saturating_sub(start.elapsed()), left, most);
             left -= 1;
             let (analysis, v) = run(p, time);
             stats.nodes += analysis.stats.nodes;
             stats.complete &= analysis.stats.complete;
+            if analysis.stats.elapsed >= time {
+                stats.stopped_by_time += 1;
+            }
             values.push(v);
             bests.push(Some(analysis.best));
             let played = game.moves.get(i).and_then(|&mv| {
