@@ -7,16 +7,17 @@
 // keeps the positions it was given (for undo and redo) and draws what the server answered.
 // Features a server does not offer (variants, the stream, the review) are hidden.
 
-import { api, ApiError, describeError, stream } from './api.js';
+import { api, ApiError, stream } from './api.js';
 import { fitBoard, forbiddenWords, renderBoard, showLine } from './board.js';
 import { cellName, other, requestShape } from './notation.js';
 import { renderCellInfo, renderEvalBar, renderGraph, renderLive, renderMoveList } from './panels.js';
 import * as settings from './settings.js';
+import { clearMsgs, settingError, showMsg } from './messages.js';
+import { PIECES, renderPieceChoices } from './pieces.js';
 import { initReview, reviewGame, reviewSeries } from './review.js';
 import { wireSharing } from './share.js';
 
 const $ = (id) => document.getElementById(id);
-const PIECES = ['mark', 'block', 'remove', 'bomb'];
 // Everything the page knows. `gen` changes with every new position, so that answers
 // about an older position are dropped.
 const S = {
@@ -43,53 +44,6 @@ const isOver = (pos) => !!pos && pos.status !== 'in_progress';
 const bothEngines = () => settings.isEngine('x') && settings.isEngine('o');
 const positionAt = (i) => (i === 0 ? S.start : S.entries[i - 1].after);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-// ------------------------------------------------------------------ messages
-
-// Shows a message in the box next to the control it is about, and scrolls it into view.
-function showMsg(id, what, kind) {
-  const box = $(id);
-  box.classList.remove('error', 'note');
-  box.classList.add(kind || 'error');
-  box.replaceChildren();
-  if (what instanceof Error) {
-    const d = describeError(what);
-    const strong = document.createElement('strong');
-    strong.textContent = d.head + '.';
-    // The words for the player; the code for whoever reports it, folded away.
-    const details = document.createElement('details');
-    details.className = 'error-code';
-    const summary = document.createElement('summary');
-    summary.textContent = 'Details';
-    const code = document.createElement('code');
-    code.textContent = d.tag;
-    details.append(summary, code);
-    box.append(strong, ' ', d.text, details);
-  } else {
-    box.textContent = what;
-  }
-  box.hidden = false;
-  box.scrollIntoView({ block: 'nearest' });
-}
-
-function clearMsgs() {
-  for (const el of document.querySelectorAll('.msg')) el.hidden = true;
-  for (const el of document.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
-}
-
-// A refused setting: mark the field the server named and explain next to it.
-function settingError(err, fallbackId) {
-  const field = err instanceof ApiError ? err.field || '' : '';
-  const input = field ? document.querySelector('[name="' + field + '"]') : null;
-  if (input) input.setAttribute('aria-invalid', 'true');
-  let id = fallbackId;
-  if (/^(rules|board|to_move)/.test(field)) id = 'rules-msg';
-  showMsg(id, err);
-  // Name the field as the form does ("Columns"), not only as the API does ("rules.m").
-  const label = input && input.closest('label');
-  const words = label ? label.textContent.trim() : '';
-  if (words) $(id).prepend(words + ': ');
-}
 
 // ------------------------------------------------------------------ the game
 
@@ -509,37 +463,7 @@ function renderPanels() {
 }
 
 function renderPieces() {
-  const pos = S.pos;
-  const held = (side) => {
-    const h = (pos.rules.pieces && pos.rules.pieces[side]) || {};
-    return (h.block || 0) + (h.remove || 0) + (h.bomb || 0);
-  };
-  const box = $('pieces');
-  box.hidden = held('x') + held('o') === 0;
-  if (box.hidden) return;
-  const hand = pos.rules.pieces[pos.to_move] || {};
-  const human = !isOver(pos) && !settings.isEngine(pos.to_move);
-  const buttons = PIECES.map((piece, i) => {
-    const count = piece === 'mark' ? null : hand[piece] || 0;
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.className = 'piece';
-    b.dataset.piece = piece;
-    b.textContent = piece + (count === null ? '' : ' ×' + count);
-    b.title = 'Play a ' + piece + ' (key ' + (i + 1) + ')';
-    b.setAttribute('aria-pressed', String(S.piece === piece));
-    b.disabled = !human || (count !== null && count <= 0);
-    b.addEventListener('click', () => choosePiece(piece));
-    return b;
-  });
-  const h = (side) => {
-    const x = pos.rules.pieces[side] || {};
-    return side + ' holds ' + (x.block || 0) + ' block, ' + (x.remove || 0) + ' remove, ' + (x.bomb || 0) + ' bomb';
-  };
-  const note = document.createElement('span');
-  note.className = 'hint-text';
-  note.textContent = h('x') + ' · ' + h('o');
-  $('piece-choices').replaceChildren(...buttons, note);
+  renderPieceChoices(S.pos, S.piece, !isOver(S.pos) && !settings.isEngine(S.pos.to_move), choosePiece);
 }
 
 function choosePiece(piece) {

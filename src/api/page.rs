@@ -8,12 +8,14 @@ use actix_web::{web, HttpResponse};
 const INDEX_HTML: &str = include_str!("../../static/index.html");
 
 /// The page's scripts (JavaScript modules) and its style sheet, by their path under `/static/`.
-const ASSETS: [(&str, &str, &str); 9] = [
+const ASSETS: [(&str, &str, &str); 11] = [
     ("app.js", JS, include_str!("../../static/app.js")),
     ("api.js", JS, include_str!("../../static/api.js")),
     ("board.js", JS, include_str!("../../static/board.js")),
     ("notation.js", JS, include_str!("../../static/notation.js")),
+    ("messages.js", JS, include_str!("../../static/messages.js")),
     ("panels.js", JS, include_str!("../../static/panels.js")),
+    ("pieces.js", JS, include_str!("../../static/pieces.js")),
     ("review.js", JS, include_str!("../../static/review.js")),
     ("settings.js", JS, include_str!("../../static/settings.js")),
     ("share.js", JS, include_str!("../../static/share.js")),
