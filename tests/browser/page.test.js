@@ -192,6 +192,15 @@ async function reviewGameCheck(page) {
   const acc = (side) => (json.summary[side].accuracy === null ? 'no moves' : Math.round(json.summary[side].accuracy) + '% accuracy');
   const summary = await page.textContent('#review-summary');
   check(summary.includes('x: ' + acc('x')) && summary.includes('o: ' + acc('o')), 'the summary gives the server\'s accuracy: ' + summary);
+  // Each class the server counted, in words with its plural ("2 inaccuracies").
+  const plural = { blunder: 'blunders', mistake: 'mistakes', inaccuracy: 'inaccuracies' };
+  for (const side of ['x', 'o']) {
+    for (const [c, many] of Object.entries(plural)) {
+      const n = json.summary[side][c] || 0;
+      if (n > 0) check(summary.includes(n + ' ' + (n === 1 ? c : many)), 'the summary counts ' + side + '\'s ' + c + ': ' + summary);
+    }
+  }
+  check(!/inaccuracys/.test(summary), 'no "inaccuracys"');
   await shot(page, '06-review.png');
 }
 
@@ -225,6 +234,10 @@ async function renjuMarks(page) {
   await page.click(cellSel(7, 8));
   await page.waitForSelector('#board-msg:not([hidden])', { timeout: TIMEOUT });
   check(/forbidden_move/.test(await page.textContent('#board-msg')) && (await marks(page)) === 8, 'playing the forbidden cell is refused: ' + (await page.textContent('#board-msg')));
+  // In words for the player; the code only in the folded details line.
+  const words = await page.$eval('#board-msg', (e) => [...e.childNodes].filter((n) => n.nodeName !== 'DETAILS').map((n) => n.textContent).join(''));
+  const code = await page.$eval('#board-msg details.error-code code', (e) => e.textContent).catch(() => '');
+  check(/forbidden/.test(words) && !/forbidden_move|HTTP \d/.test(words) && /forbidden_move/.test(code), 'the refusal is in words, its code in a details line: ' + words + ' / ' + code);
   await play(page, 0, 7);
   check((await page.$$('#board .cell.forbidden')).length === 0, 'o to move: no cell is forbidden');
   await play(page, 14, 7);

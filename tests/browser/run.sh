@@ -53,5 +53,16 @@ done
 curl -fsS "$BASE_URL/healthz" >/dev/null || { echo "browser test: no answer from $BASE_URL/healthz" >&2; exit 1; }
 
 echo "browser test: server pid $SERVER on $BASE_URL"
+
+# README's JavaScript turn loop runs as shown: its block saved as turn.mjs (as README
+# says), pointed at this server, must print the engine's reply.
+awk '/^## A turn loop in JavaScript/{f=1} f&&/^```js/{g=1;next} g&&/^```/{exit} g' README.md \
+  | sed "s#http://127.0.0.1:8080#$BASE_URL#" >"$SHOTS/turn.mjs"
+TURN=$(timeout 60 node "$SHOTS/turn.mjs")
+if ! grep -q "reply: { row:" <<<"$TURN"; then
+  echo "browser test: README's turn.mjs did not print a reply: $TURN" >&2
+  exit 1
+fi
+echo "browser test: README's turn.mjs runs as shown"
 BASE_URL=$BASE_URL SCREENSHOTS=$SHOTS timeout 300 node "$DIR/page.test.js"
 echo "browser test: screenshots in $SHOTS"
