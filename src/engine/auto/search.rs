@@ -99,6 +99,8 @@ pub struct PatternSearch {
     pieces: usize,
     /// The board sums the learned evaluation ([`crate::engine::eval`]): gomoku.
     learned: bool,
+    /// The evaluation asked for (the threads of a search share it).
+    eval_choice: EvalChoice,
     pub clock: Budget,
 }
 
@@ -140,10 +142,7 @@ impl PatternSearch {
         tt: Arc<Table>,
         eval: EvalChoice,
     ) -> PatternSearch {
-        let weights = match eval {
-            EvalChoice::Learned => crate::engine::eval::weights::for_rules(&position.rules()),
-            EvalChoice::Window => None,
-        };
+        let weights = eval.weights(&position.rules());
         let b = match weights {
             Some(w) => PatternBoard::new(position).with_cells(Some(w)),
             None => PatternBoard::new(position).with_codes(),
@@ -181,6 +180,7 @@ impl PatternSearch {
             killers: [[u16::MAX; 2]; MAX_PLY],
             wins: Vec::new(),
             learned: weights.is_some(),
+            eval_choice: eval,
             clock,
         }
     }
@@ -209,11 +209,7 @@ impl PatternSearch {
 
     /// The static evaluation this searcher uses.
     pub fn eval_choice(&self) -> EvalChoice {
-        if self.learned {
-            EvalChoice::Learned
-        } else {
-            EvalChoice::Window
-        }
+        self.eval_choice
     }
 
     /// Goes on with a fresh `clock` (the leaves' VCFs follow it too); the table, killers
