@@ -408,7 +408,7 @@ impl RootThreats {
     }
 }
 
-/// Runs [`tss::plan`] on a share of `budget` when `k >= 4`, charging it its nodes.
+/// Runs [`tss::plan`] on a share of `budget` when `k >= 4` (its nodes count there).
 fn root_threats(position: &Position, budget: &mut Budget) -> RootThreats {
     // The threat-space search knows no gravity: its cells need not be landing cells.
     if position.k() < 4 || position.gravity() {
@@ -416,8 +416,7 @@ fn root_threats(position: &Position, budget: &mut Budget) -> RootThreats {
             plan: RootPlan::Quiet,
         };
     }
-    let (plan, nodes) = tss::plan(position, budget.share(TSS_SHARE), TSS_VCT_DEPTH);
-    budget.charge(nodes);
+    let plan = tss::plan(position, &mut budget.share(TSS_SHARE), TSS_VCT_DEPTH);
     RootThreats { plan }
 }
 
