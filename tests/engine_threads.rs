@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use kinrow::bench;
-use kinrow::engine::{EngineKind, Limits, Route};
+use kinrow::engine::{EngineKind, Limits, Outcome, Route};
 use kinrow::game::{splitmix64, Position, Rules, Variant};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -32,7 +32,7 @@ fn identity_positions() -> Vec<Position> {
 }
 
 /// Per position, a digest of what `auto` answered at `nodes` nodes with `threads`
-/// threads: the move, its raw score, the nodes and the depth.
+/// threads: the move, its raw score (of the last completed depth), the nodes and the depth.
 fn digests(threads: usize, nodes: u64) -> Vec<u64> {
     let limits = Limits {
         time: Duration::from_secs(3600),
@@ -46,8 +46,14 @@ fn digests(threads: usize, nodes: u64) -> Vec<u64> {
             let a = EngineKind::Auto
                 .build()
                 .analyze(p, &limits, &mut StdRng::seed_from_u64(7));
+            // The last depth's own score: the parity average shifts every unproven
+            // score by `stats.parity_shift`, and the search under it is what is checked.
+            let score = match a.evaluation.outcome {
+                Outcome::Unknown => a.evaluation.score - a.stats.parity_shift,
+                _ => a.evaluation.score,
+            };
             let mut d = splitmix64(a.best.cell() as u64);
-            d = splitmix64(d ^ a.evaluation.score.to_bits());
+            d = splitmix64(d ^ score.to_bits());
             d = splitmix64(d ^ a.stats.nodes);
             splitmix64(d ^ u64::from(a.stats.depth))
         })

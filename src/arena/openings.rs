@@ -104,8 +104,10 @@ fn searched_value_at(p: &Position, nodes: u64) -> Option<f64> {
     let a = EngineKind::Auto
         .build()
         .analyze(p, &limits, &mut StdRng::seed_from_u64(0));
+    // The last depth's own score (without the parity average), on which the band and
+    // X_EDGE were set: the openings stay what they were.
     Some(if a.evaluation.outcome == Outcome::Unknown {
-        a.evaluation.score
+        a.evaluation.score - a.stats.parity_shift
     } else {
         f64::INFINITY
     })
