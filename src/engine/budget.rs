@@ -550,7 +550,11 @@ mod tests {
             child.share(0.5).iteration_done(2, Some(-300.0));
             assert_eq!(child.parity_shift(), 200.0);
         }
-        assert_eq!(whole.parity_shift(), 200.0, "the parent sees its children's");
+        assert_eq!(
+            whole.parity_shift(),
+            200.0,
+            "the parent sees its children's"
+        );
         whole
             .helper(Arc::new(Watch::new(1)))
             .iteration_done(3, Some(5.0));
