@@ -145,8 +145,8 @@ pub struct ReviewStatsDto {
     pub positions: usize,
     /// The time asked for each position (`time_ms_per_move`, else `engine.time_ms`, else
     /// 120 ms, so that a 20-move review answers within 3 s), in milliseconds. By default
-    /// it is only the safety net behind the node cap, and a position may also use the
-    /// time the positions before it left.
+    /// it is only the safety net behind the node cap: the review's time is 120 ms a
+    /// position, and a position may use what is left of it but 20 ms for each later one.
     pub time_ms_per_move: u64,
     /// The node cap of each position's search: `engine.nodes` when given, else half of
     /// the engine's nominal node rate times `time_ms_per_move` (`auto` by default: 24 000),

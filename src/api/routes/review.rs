@@ -43,6 +43,9 @@ pub const MAX_REVIEW_MOVES: usize = 1000;
 /// a 20-move review (21 positions) searches for at most about 2.5 s.
 pub const DEFAULT_MS_PER_MOVE: u64 = 120;
 
+/// By default, the time a review keeps for each position after the one it searches.
+pub const RESERVE: Duration = Duration::from_millis(20);
+
 /// The node cap of a position without `engine.nodes` is the engine's nominal node rate
 /// ([`level::nodes_per_second`], about half of what one idle core does) times this share
 /// of the time per position: the cap binds first, with room for a loaded machine, so
@@ -182,11 +185,12 @@ pub async fn review(
     };
     let searched = game.positions.iter().filter(|p| !p.is_over()).count();
     let total = (per_move * searched.max(1) as u32).min(state.config.max_time);
-    // A position's most time: what the client asked for; by default (the node cap binds
-    // first) what is left of the whole review's, so that a slow position borrows what
-    // the quick ones before it did not use rather than be stopped by the time.
+    // A position's time: an even share of what is left, at most what the client asked
+    // for; by default (the node cap binds first) what is left less a reserve for each
+    // later position, so that a slow position (or a loaded machine) borrows what the
+    // others do not use rather than be stopped by the time.
     let defaulted = req.time_ms_per_move.is_none() && params.time_ms.is_none();
-    let most = if defaulted { total } else { per_move };
+    let most = (!defaulted).then_some(per_move);
     let build = builder(kind, level, limits.mistake_probability);
     let slot = state
         .search
@@ -275,11 +279,12 @@ fn wants_stream(http: &HttpRequest) -> bool {
 }
 
 /// Searches every position of `game` in turn with `run` (a position and its time: the
-/// analysis and its value), within `budget` spread over them (each at most `most`), and
+/// analysis and its value), within `budget` spread over them (evenly, each at most
+/// `most`; without `most`, each may use what is left but [`RESERVE`] per later one), and
 /// judges every move, handing each to `on_move` as soon as it is judged.
 fn judge_game(
     game: &Game,
-    (most, budget): (Duration, Duration),
+    (most, budget): (Option<Duration>, Duration),
     mut stats: ReviewStatsDto,
     run: impl Fn(&Position, Duration) -> (crate::engine::Analysis, f64),
     on_move: impl Fn(&ReviewedMoveDto),
@@ -299,7 +304,13 @@ fn judge_game(
             bests.push(None);
             proofs.push(Proofs::NONE);
         } else {
-            let time = review::spread(budget.saturating_sub(start.elapsed()), left, most);
+            let unspent = budget.saturating_sub(start.elapsed());
+            let time = match most {
+                Some(most) => review::spread(unspent, left, most),
+                None => unspent
+                    .saturating_sub(RESERVE * left.saturating_sub(1) as u32)
+                    .max(Duration::from_millis(1)),
+            };
             left -= 1;
             let (analysis, v) = run(p, time);
             stats.nodes += analysis.stats.nodes;
