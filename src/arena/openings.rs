@@ -7,7 +7,7 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 use super::{in_parallel, ArenaConfig};
-use crate::engine::{eval, EngineKind, Limits, Outcome};
+use crate::engine::{eval, EngineKind, Limits, Outcome, SearchContext};
 use crate::game::{Move, Player, Position, Rules};
 
 /// The default number of random opening marks for a board: 1 up to 16 cells, 2 up to
@@ -101,11 +101,14 @@ fn searched_value_at(p: &Position, nodes: u64) -> Option<f64> {
         nodes: Some(nodes),
         ..Limits::default()
     };
-    let a = EngineKind::Auto
-        .build()
-        .analyze(p, &limits, &mut StdRng::seed_from_u64(0));
-    // The last depth's own score (without the parity average), on which the band and
-    // X_EDGE were set: the openings stay what they were.
+    // The window count's score of the last depth (without the parity average): the
+    // band and X_EDGE are in its unit, whatever evaluation `auto` plays with.
+    let mut ctx = SearchContext::new();
+    *ctx.kept::<eval::EvalChoice>() = eval::EvalChoice::Window;
+    let a =
+        EngineKind::Auto
+            .build()
+            .analyze_with(p, &limits, &mut ctx, &mut StdRng::seed_from_u64(0));
     Some(if a.evaluation.outcome == Outcome::Unknown {
         a.evaluation.score - a.stats.parity_shift
     } else {
