@@ -6,7 +6,8 @@
 use std::time::Duration;
 
 use kinrow::bench;
-use kinrow::engine::{EngineKind, Limits, Outcome, Route};
+use kinrow::engine::eval::EvalChoice;
+use kinrow::engine::{EngineKind, Limits, Outcome, Route, SearchContext};
 use kinrow::game::{splitmix64, Position, Rules, Variant};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -43,9 +44,16 @@ fn digests(threads: usize, nodes: u64) -> Vec<u64> {
     identity_positions()
         .iter()
         .map(|p| {
-            let a = EngineKind::Auto
-                .build()
-                .analyze(p, &limits, &mut StdRng::seed_from_u64(7));
+            // Recorded with the window count (before the learned evaluation became
+            // `auto`'s default): the same evaluation is asked for.
+            let mut ctx = SearchContext::new();
+            *ctx.kept::<EvalChoice>() = EvalChoice::Window;
+            let a = EngineKind::Auto.build().analyze_with(
+                p,
+                &limits,
+                &mut ctx,
+                &mut StdRng::seed_from_u64(7),
+            );
             // The last depth's own score: the parity average shifts every unproven
             // score by `stats.parity_shift`, and the search under it is what is checked.
             let score = match a.evaluation.outcome {
