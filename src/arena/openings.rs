@@ -7,7 +7,8 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 use super::{in_parallel, ArenaConfig};
-use crate::engine::{eval, EngineKind, Limits, Outcome};
+use crate::engine::eval::EvalChoice;
+use crate::engine::{eval, EngineKind, Limits, Outcome, SearchContext};
 use crate::game::{Move, Player, Position, Rules};
 
 /// The default number of random opening marks for a board: 1 up to 16 cells, 2 up to
@@ -91,7 +92,8 @@ pub fn confirmed_value(p: &Position) -> Option<f64> {
     searched_value_at(p, CONFIRM_NODES)
 }
 
-/// The value of `p` for the side to move by an `auto` search of `nodes` nodes.
+/// The value of `p` for the side to move by an `auto` search of `nodes` nodes over the
+/// window count (the bands above are in its points, whatever `auto`'s default is).
 fn searched_value_at(p: &Position, nodes: u64) -> Option<f64> {
     if p.k() < 4 || p.has_special_pieces() {
         return None;
@@ -101,9 +103,14 @@ fn searched_value_at(p: &Position, nodes: u64) -> Option<f64> {
         nodes: Some(nodes),
         ..Limits::default()
     };
-    let a = EngineKind::Auto
-        .build()
-        .analyze(p, &limits, &mut StdRng::seed_from_u64(0));
+    let mut ctx = SearchContext::new();
+    *ctx.kept::<EvalChoice>() = EvalChoice::Window;
+    let a = EngineKind::Auto.build().analyze_with(
+        p,
+        &limits,
+        &mut ctx,
+        &mut StdRng::seed_from_u64(0),
+    );
     Some(if a.evaluation.outcome == Outcome::Unknown {
         a.evaluation.score
     } else {
