@@ -16,7 +16,7 @@
 //! - [`types`] (the ground floor): [`Limits`], [`Analysis`], [`Engine`] and the other
 //!   types every engine shares;
 //! - [`registry`] (the top floor): [`EngineKind`], the one table of engines, which alone
-//!   imports them. This file declares the modules and re-exports; it imports no engine.
+//!   imports them; [`plan`]: the [`SearchPlan`] a request hands to the engine. This file declares the modules and re-exports; it imports no engine.
 
 pub mod auto;
 pub mod board;
@@ -29,6 +29,7 @@ pub mod mcts;
 pub mod minimax;
 pub mod patterns;
 pub mod perfect;
+pub mod plan;
 pub mod priority;
 pub mod progress;
 pub mod registry;
@@ -36,6 +37,7 @@ pub mod review;
 pub mod root;
 pub mod tactics;
 pub mod threat;
+pub mod timeman;
 pub mod tss;
 pub mod tt;
 pub mod types;
@@ -43,6 +45,7 @@ pub mod value;
 
 pub use budget::Budget;
 pub use context::{ContextPool, SearchContext};
+pub use plan::SearchPlan;
 pub use registry::{EngineKind, Parameter};
 pub use root::{Note, Route, SearchPath, WinScale};
 pub use types::{

@@ -29,7 +29,7 @@ pub struct Limits {
     /// paths run on one).
     pub threads: usize,
     /// The time the search aims to answer by, within `time` (the time manager of a
-    /// player on a match clock): once past it, `auto`'s pattern search stops after an
+    /// player on a match clock, [`super::timeman`]): once past it, `auto`'s pattern search stops after an
     /// iteration that left its best move where it was; an iteration that changed it,
     /// or a position under threat, may go on to `time`. `None`: the search uses `time`.
     pub target: Option<Duration>,
