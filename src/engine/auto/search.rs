@@ -100,6 +100,8 @@ pub struct PatternSearch {
     pieces: usize,
     /// The board sums the learned evaluation ([`crate::engine::eval`]): gomoku.
     learned: bool,
+    /// The evaluation asked for (the threads of a search share it).
+    eval_choice: EvalChoice,
 }
 
 /// The window count's value of a board with window scores `score` for `side` to move:
@@ -130,10 +132,7 @@ impl PatternSearch {
     }
 
     fn with_table(position: &Position, tt: Arc<Table>, eval: EvalChoice) -> PatternSearch {
-        let weights = match eval {
-            EvalChoice::Learned => crate::engine::eval::weights::for_rules(&position.rules()),
-            EvalChoice::Window => None,
-        };
+        let weights = eval.weights(&position.rules());
         let b = match weights {
             Some(w) => PatternBoard::new(position).with_cells(Some(w)),
             None => PatternBoard::new(position).with_codes(),
@@ -171,6 +170,7 @@ impl PatternSearch {
             killers: [[u16::MAX; 2]; MAX_PLY],
             wins: Vec::new(),
             learned: weights.is_some(),
+            eval_choice: eval,
         }
     }
 
@@ -197,11 +197,7 @@ impl PatternSearch {
 
     /// The static evaluation this searcher uses.
     pub fn eval_choice(&self) -> EvalChoice {
-        if self.learned {
-            EvalChoice::Learned
-        } else {
-            EvalChoice::Window
-        }
+        self.eval_choice
     }
 
     /// Leaves this search's table in `kept` for the next search.
