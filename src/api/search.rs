@@ -45,6 +45,7 @@ use super::deadline::RequestClock;
 use super::error::{ApiError, ErrorCode};
 use super::metrics::Metrics;
 use crate::engine::progress::Watch;
+use crate::engine::registry::Cost;
 use crate::engine::{Analysis, Budget, ContextPool, Engine, EngineKind, Limits, SearchPlan};
 use crate::game::Position;
 
@@ -66,17 +67,15 @@ pub enum Lane {
 
 /// The lane of the search of `kind` on `position`, by its cost (see the module docs).
 pub fn lane(kind: EngineKind, position: &Position) -> Lane {
-    let tiny = kind != EngineKind::Mcts
-        && !position.has_special_pieces()
-        && position.empties() <= INLINE_EMPTIES;
+    let special = position.has_special_pieces();
     let cells = position.m() * position.n();
-    let one_ply = match kind {
-        EngineKind::Threat | EngineKind::Priority => cells <= CHEAP_CELLS,
-        EngineKind::Greedy if position.has_special_pieces() => cells <= CHEAP_CELLS / 4,
-        EngineKind::Greedy => cells <= CHEAP_CELLS,
-        _ => false,
+    let cheap = match kind.row().cost {
+        Cost::Tree => !special && position.empties() <= INLINE_EMPTIES,
+        Cost::Playouts => false,
+        Cost::OnePly { special: d } if special => cells <= CHEAP_CELLS / d,
+        Cost::OnePly { .. } => cells <= CHEAP_CELLS,
     };
-    if tiny || one_ply {
+    if cheap {
         Lane::Inline
     } else {
         Lane::Pool

@@ -50,5 +50,5 @@ pub use registry::{EngineKind, Parameter};
 pub use root::{Note, Route, SearchPath, WinScale};
 pub use types::{
     pick_among_best, sort_best_first, Action, Analysis, Engine, Evaluation, Limits, MoveEval,
-    Outcome, SearchStats, MAX_THREADS,
+    Outcome, Scale, SearchStats, MAX_THREADS,
 };

@@ -255,6 +255,7 @@ pub fn finish(
             depth: results.depth,
             elapsed: budget.elapsed(),
             complete: results.complete,
+            exact: false,
             path: results.path,
             threads: 1,
         },

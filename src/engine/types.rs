@@ -136,6 +136,10 @@ pub struct SearchStats {
     pub elapsed: Duration,
     /// True when the search finished rather than hit a limit.
     pub complete: bool,
+    /// True when every move's outcome is proven exactly, a win with its fewest plies and
+    /// a loss with its most (`perfect`'s complete solve on bit sets, without mistakes):
+    /// no later check can prove more ([`super::value::prove_wins_now`] skips it).
+    pub exact: bool,
     /// Which way the search went (`auto`'s route, what decided the root); shown as
     /// e.g. `"pattern search: threat-space defence"`.
     pub path: Option<SearchPath>,
@@ -151,6 +155,7 @@ impl Default for SearchStats {
             depth: 0,
             elapsed: Duration::ZERO,
             complete: false,
+            exact: false,
             path: None,
             threads: 1,
         }
@@ -261,4 +266,37 @@ pub fn pick_among_best(moves: &mut [MoveEval], rng: &mut StdRng) {
 
 fn piece_rank(p: Piece) -> u8 {
     p as u8
+}
+
+/// Whose scale an answer's `raw` is on: the engine's own, or for `auto` the path it took.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Scale {
+    Perfect,
+    /// `auto`'s pattern search (threat-space search and the pattern alpha-beta) over
+    /// the window count.
+    Pattern,
+    /// `auto`'s pattern search over the learned evaluation (gomoku): its score is in
+    /// thousandths of a logit of the expected result, so it maps without a fit.
+    Learned,
+    Minimax,
+    Mcts,
+    Threat,
+    Priority,
+    Greedy,
+}
+
+impl Scale {
+    /// The scale's name in tables and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scale::Perfect => "perfect",
+            Scale::Pattern => "pattern search",
+            Scale::Learned => "pattern search (learned evaluation)",
+            Scale::Minimax => "minimax",
+            Scale::Mcts => "mcts",
+            Scale::Threat => "threat",
+            Scale::Priority => "priority",
+            Scale::Greedy => "greedy",
+        }
+    }
 }
