@@ -4,6 +4,8 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
+use actix_web::HttpResponse;
+
 use crate::api::error::{ApiError, ErrorCode};
 use crate::api::search::Finished;
 use crate::api::state::AppState;
@@ -33,6 +35,21 @@ pub(crate) async fn run_search(
         .await?
         .search(plan.builder(), position, plan.seed, watch)
         .await
+}
+
+/// A `200 application/json` answer of `value`, written into a buffer sized for a small
+/// board's answer at once (growing it from empty costs several copies per answer).
+pub(crate) fn json_ok<T: serde::Serialize>(value: &T) -> Result<HttpResponse, ApiError> {
+    let mut body = Vec::with_capacity(4096);
+    serde_json::to_writer(&mut body, value).map_err(|e| {
+        ApiError::new(
+            ErrorCode::Internal,
+            format!("the answer did not serialize: {e}"),
+        )
+    })?;
+    Ok(HttpResponse::Ok()
+        .content_type(actix_web::http::header::ContentType::json())
+        .body(body))
 }
 
 /// Runs cheap game code (parsing, state, one move) with panics caught, so that a bug

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use actix_web::{web, HttpResponse};
 
 use super::plan::search_plan;
-use super::run::{game_over_error, guarded, run_search, EngineLabel};
+use super::run::{game_over_error, guarded, json_ok, run_search, EngineLabel};
 use crate::api::dto::forms::{trim, IncludeName};
 use crate::api::dto::{position, LimitsUsed, SuggestRequest, SuggestResponse};
 use crate::api::error::{ApiError, ErrorBody, ErrorCode};
@@ -71,8 +71,8 @@ pub async fn suggest(
     let done = run_search(&state, &plan, position.clone(), watch).await?;
     let answer = suggestion(&position, &plan, &done)?;
     let mut response = match &body.0.include {
-        None => HttpResponse::Ok().json(answer),
-        Some(keep) => HttpResponse::Ok().json(trimmed(&answer, Some(keep))?),
+        None => json_ok(&answer)?,
+        Some(keep) => json_ok(&trimmed(&answer, Some(keep))?)?,
     };
     response
         .extensions_mut()
