@@ -8,10 +8,11 @@
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
+use super::analyze::Engine;
 use super::level;
 use super::progress::Watch;
 use super::registry::EngineKind;
-use super::types::{Engine, Limits};
+use super::types::Limits;
 
 /// Everything a request asks of one search.
 #[derive(Clone, Debug, PartialEq)]

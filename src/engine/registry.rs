@@ -6,7 +6,8 @@
 //! that run every engine all read the rows. Adding an engine is its folder plus its
 //! variant and its row here.
 
-use super::types::{Analysis, Engine, Scale};
+use super::analyze::Engine;
+use super::types::{Analysis, Scale};
 use super::{auto, greedy, mcts, minimax, perfect, priority, threat};
 use Parameter::*;
 
