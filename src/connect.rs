@@ -122,6 +122,7 @@ fn run(args: &ConnectArgs) -> Result<(), String> {
 /// Per rating group: (positions, solved, nodes, time).
 fn scores(positions: &[Position], time: Duration) {
     let mut groups = [(0u64, 0u64, 0u64, Duration::ZERO); 3];
+    let mut each: [Vec<u64>; 3] = Default::default();
     let mut unsolved = 0;
     for p in positions {
         let mut clock = Budget::with_time(time);
@@ -135,6 +136,12 @@ fn scores(positions: &[Position], time: Duration) {
                     14..28 => 1,
                     _ => 2,
                 }];
+                each[match plies {
+                    0..14 => 0,
+                    14..28 => 1,
+                    _ => 2,
+                }]
+                .push(clock.nodes);
                 g.0 += 1;
                 g.1 += 1;
                 g.2 += clock.nodes;
@@ -143,17 +150,20 @@ fn scores(positions: &[Position], time: Duration) {
             None => unsolved += 1,
         }
     }
-    println!("| plies to the end | positions | mean nodes | mean time |");
-    println!("| --- | --- | --- | --- |");
-    for (name, g) in ["easy (< 14)", "medium (14-27)", "hard (>= 28)"]
+    println!("| plies to the end | positions | mean nodes | median nodes | mean time |");
+    println!("| --- | --- | --- | --- | --- |");
+    for ((name, g), e) in ["easy (< 14)", "medium (14-27)", "hard (>= 28)"]
         .iter()
         .zip(groups)
+        .zip(each.iter_mut())
     {
         if g.0 > 0 {
+            e.sort();
             println!(
-                "| {name} | {} | {:.0} | {:.3} ms |",
+                "| {name} | {} | {:.0} | {} | {:.3} ms |",
                 g.0,
                 g.2 as f64 / g.1 as f64,
+                e[e.len() / 2],
                 g.3.as_secs_f64() * 1e3 / g.1 as f64
             );
         }
