@@ -28,11 +28,12 @@ fn bench(c: &mut Criterion) {
             let pos = position(rows);
             c.bench_function(&format!("{name}/{i}"), |b| {
                 b.iter(|| {
-                    let mut tss = Tss::with_time(black_box(&pos), Duration::from_secs(5));
+                    let mut tss = Tss::new(black_box(&pos));
+                    let mut budget = kinrow::engine::Budget::with_time(Duration::from_secs(5));
                     let v = if vct {
-                        tss.vct(Player::X, 3)
+                        tss.vct(&mut budget, Player::X, 3)
                     } else {
-                        tss.vcf(Player::X)
+                        tss.vcf(&mut budget, Player::X)
                     };
                     assert!(!matches!(v, Verdict::OutOfTime | Verdict::Unsupported(_)));
                     v

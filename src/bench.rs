@@ -15,6 +15,7 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 
 use crate::arena;
+use crate::engine::eval::EvalChoice;
 use crate::engine::{EngineKind, Limits};
 use crate::game::{Position, Rules};
 
@@ -164,6 +165,9 @@ pub struct BenchArgs {
     /// moves, nodes and depths with its time (same digest = same search).
     #[arg(long, value_name = "FILE")]
     pub replay: Option<std::path::PathBuf>,
+    /// `auto`'s static evaluation in a replay: `window` or `learned`.
+    #[arg(long, default_value = "window")]
+    pub eval: String,
 }
 
 /// Runs `kinrow bench`; returns the exit code.
@@ -185,7 +189,15 @@ pub fn main(args: BenchArgs) -> i32 {
         }
     };
     if let Some(path) = &args.replay {
-        return replay_main(&engines, path, args.nodes.unwrap_or(60_000));
+        let eval = match args.eval.as_str() {
+            "window" => EvalChoice::Window,
+            "learned" => EvalChoice::Learned,
+            other => {
+                eprintln!("kinrow bench: --eval {other:?} is not window or learned");
+                return 2;
+            }
+        };
+        return replay_main(&engines, path, args.nodes.unwrap_or(60_000), eval);
     }
     let mut boards = Vec::new();
     for spec in args.boards.split(';') {
@@ -243,7 +255,12 @@ pub fn main(args: BenchArgs) -> i32 {
     0
 }
 
-fn replay_main(engines: &[EngineKind], path: &std::path::Path, nodes: u64) -> i32 {
+fn replay_main(
+    engines: &[EngineKind],
+    path: &std::path::Path,
+    nodes: u64,
+    eval: EvalChoice,
+) -> i32 {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => {
@@ -260,7 +277,7 @@ fn replay_main(engines: &[EngineKind], path: &std::path::Path, nodes: u64) -> i3
     };
     let rows: Vec<_> = engines
         .iter()
-        .map(|&e| crate::replay::replay(e, &positions, nodes))
+        .map(|&e| crate::replay::replay(e, &positions, nodes, eval))
         .collect();
     crate::output::print_line(crate::replay::table(&rows, nodes).trim_end_matches('\n'));
     0

@@ -125,9 +125,9 @@ fn scores(positions: &[Position], time: Duration) {
     let mut each: [Vec<u64>; 3] = Default::default();
     let mut unsolved = 0;
     for p in positions {
-        let mut clock = Budget::with_time(time);
+        let mut budget = Budget::with_time(time);
         let start = Instant::now();
-        let solved = gravity::solve_position(p, &mut clock);
+        let solved = gravity::solve_position(p, &mut budget);
         let elapsed = start.elapsed();
         match solved {
             Some((plies, _)) => {
@@ -144,7 +144,7 @@ fn scores(positions: &[Position], time: Duration) {
                 .push(clock.nodes);
                 g.0 += 1;
                 g.1 += 1;
-                g.2 += clock.nodes;
+                g.2 += budget.nodes;
                 g.3 += elapsed;
             }
             None => unsolved += 1,

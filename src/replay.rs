@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-use crate::engine::{EngineKind, Limits};
+use crate::engine::eval::EvalChoice;
+use crate::engine::{EngineKind, Limits, SearchContext};
 use crate::game::{splitmix64, Position};
 
 /// One engine's replay: positions analysed, the digest, nodes and time.
@@ -34,8 +35,14 @@ pub fn positions(text: &str) -> Result<Vec<Position>, String> {
         .collect())
 }
 
-/// Replays `positions` through `engine`, each with `nodes` nodes and the same seed.
-pub fn replay(engine: EngineKind, positions: &[Position], nodes: u64) -> ReplayRow {
+/// Replays `positions` through `engine`, each with `nodes` nodes and the same seed, `auto`
+/// with the static evaluation `eval`.
+pub fn replay(
+    engine: EngineKind,
+    positions: &[Position],
+    nodes: u64,
+    eval: EvalChoice,
+) -> ReplayRow {
     let built = engine.build();
     let limits = Limits {
         time: Duration::from_secs(3600),
@@ -48,7 +55,9 @@ pub fn replay(engine: EngineKind, positions: &[Position], nodes: u64) -> ReplayR
     let start = Instant::now();
     for p in positions {
         let mut rng = StdRng::seed_from_u64(7);
-        let a = built.analyze(p, &limits, &mut rng);
+        let mut ctx = SearchContext::new();
+        *ctx.kept::<EvalChoice>() = eval;
+        let a = built.analyze_with(p, &limits, &mut ctx, &mut rng);
         total += a.stats.nodes;
         let step = ((a.best.cell() as u64) << 40)
             ^ ((a.best.piece as u64) << 36)

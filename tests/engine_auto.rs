@@ -151,8 +151,9 @@ fn stops_the_opponents_forced_win_in_time() {
         .analyze(&pos, &limits(300), &mut StdRng::seed_from_u64(5));
     let mut after = pos.clone();
     after.play(a.best);
-    let mut tss = kinrow::engine::tss::Tss::with_time(&after, Duration::from_secs(5));
-    let verdict = tss.vcf(Player::O);
+    let mut tss = kinrow::engine::tss::Tss::new(&after);
+    let mut budget = kinrow::engine::Budget::with_time(Duration::from_secs(5));
+    let verdict = tss.vcf(&mut budget, Player::O);
     // Either x found a move that stops every VCF of o, or every move loses and auto says so.
     if a.evaluation.outcome != Outcome::Loss {
         assert_eq!(
@@ -189,13 +190,14 @@ fn stops_the_opponents_forced_win_by_threats_in_time() {
     ];
     let pos = position(15, 15, 5, &rows);
     assert_eq!(pos.to_move(), Player::O);
-    let mut pass = kinrow::engine::tss::Tss::with_time(&pos, Duration::from_secs(5));
+    let mut pass = kinrow::engine::tss::Tss::new(&pos);
+    let mut budget = kinrow::engine::Budget::with_time(Duration::from_secs(5));
     assert!(matches!(
-        pass.vct(Player::X, 2),
+        pass.vct(&mut budget, Player::X, 2),
         kinrow::engine::tss::Verdict::Win(_)
     ));
     assert!(!matches!(
-        pass.vcf(Player::X),
+        pass.vcf(&mut budget, Player::X),
         kinrow::engine::tss::Verdict::Win(_)
     ));
     let a = EngineKind::Auto
@@ -205,9 +207,13 @@ fn stops_the_opponents_forced_win_by_threats_in_time() {
     assert!(path.notes.contains(&Note::ThreatSpaceDefenceVct), "{path}");
     let mut after = pos.clone();
     after.play(a.best);
-    let mut tss = kinrow::engine::tss::Tss::with_time(&after, Duration::from_secs(5));
+    let mut tss = kinrow::engine::tss::Tss::new(&after);
+    let mut budget = kinrow::engine::Budget::with_time(Duration::from_secs(5));
     assert!(
-        !matches!(tss.vct(Player::X, 3), kinrow::engine::tss::Verdict::Win(_)),
+        !matches!(
+            tss.vct(&mut budget, Player::X, 3),
+            kinrow::engine::tss::Verdict::Win(_)
+        ),
         "{:?} still loses to a VCT",
         a.best.coord(15)
     );

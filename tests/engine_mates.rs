@@ -31,18 +31,19 @@ fn rapfis_long_wins_are_proven_with_the_recorded_threats() {
     for (i, mate) in MATES.iter().enumerate() {
         let mut pos = plain(mate.rows);
         let attacker = pos.to_move();
-        let mut tss = Tss::with_time(&pos, BUDGET);
+        let mut tss = Tss::new(&pos);
+        let mut budget = kinrow::engine::Budget::with_time(BUDGET);
         // The recorded number of quiet threats is the fewest that prove the win.
         if mate.threats > 0 {
             assert_eq!(
-                tss.vct(attacker, mate.threats - 1),
+                tss.vct(&mut budget, attacker, mate.threats - 1),
                 Verdict::NoProof,
                 "mate {i} (Rapfi +M{}) proven with fewer threats than recorded",
                 mate.rapfi
             );
         }
         let proof = tss
-            .vct(attacker, mate.threats)
+            .vct(&mut budget, attacker, mate.threats)
             .proof()
             .unwrap_or_else(|| panic!("mate {i} (Rapfi +M{}) not proven", mate.rapfi));
         let longest = check(&mut pos, attacker, &proof);
@@ -100,17 +101,21 @@ fn the_moves_rapfi_calls_lost_lose_and_its_defence_holds() {
             defence.rapfi.len(),
             "defence {i}: one distance a lost move"
         );
-        let mut tss = Tss::with_time(&pos, BUDGET);
+        let mut tss = Tss::new(&pos);
+        let mut budget = kinrow::engine::Budget::with_time(BUDGET);
         // Were the side to move to pass, the opponent would win by threats, and Rapfi's
         // defence is one of the moves that could stop that proof.
-        let threat = tss.vct(them, depth).proof().expect("the opponent's threat");
+        let threat = tss
+            .vct(&mut budget, them, depth)
+            .proof()
+            .expect("the opponent's threat");
         assert!(
             tss.vct_defences(them, &threat).contains(&hold),
             "defence {i}"
         );
         for (mv, rapfi) in lost.iter().zip(defence.rapfi) {
             let proof = tss
-                .vct_after(*mv, depth)
+                .vct_after(&mut budget, *mv, depth)
                 .proof()
                 .unwrap_or_else(|| panic!("defence {i}: {mv:?} (Rapfi +M{rapfi}) not proven lost"));
             let mut after = pos.clone();
@@ -122,7 +127,7 @@ fn the_moves_rapfi_calls_lost_lose_and_its_defence_holds() {
             );
         }
         assert_eq!(
-            tss.vct_after(hold, depth),
+            tss.vct_after(&mut budget, hold, depth),
             Verdict::NoProof,
             "defence {i}: {me} holds"
         );

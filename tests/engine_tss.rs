@@ -10,6 +10,7 @@ mod variants_support;
 use std::time::Duration;
 
 use kinrow::engine::tss::{Tss, Verdict};
+use kinrow::engine::Budget;
 use kinrow::game::{Cell, Hand, Move, Piece, Player, Position, Rules, Variant};
 use tss_support::{check, plain, position};
 use variants_support::FORCED_ONTO_FORBIDDEN;
@@ -67,7 +68,7 @@ fn reference_vcf(pos: &mut Position, a: Player, fours: u32) -> bool {
 }
 
 fn solve_vcf(pos: &Position, attacker: Player) -> Verdict {
-    Tss::with_time(pos, Duration::from_secs(10)).vcf(attacker)
+    Tss::new(pos).vcf(&mut Budget::with_time(Duration::from_secs(10)), attacker)
 }
 
 #[test]
@@ -209,8 +210,9 @@ fn the_opponents_threat_is_found_and_every_other_move_loses_to_it() {
     // x to move, but o has a VCF if x passes; x's only hope is among the defences.
     for rows in positions::VCF_WINS {
         let mut pos = swapped(rows);
-        let mut tss = Tss::with_time(&pos, Duration::from_secs(10));
-        let proof = tss.vcf(Player::O).proof().expect("o's VCF");
+        let mut tss = Tss::new(&pos);
+        let mut budget = kinrow::engine::Budget::with_time(Duration::from_secs(10));
+        let proof = tss.vcf(&mut budget, Player::O).proof().expect("o's VCF");
         let defences = tss.defences(Player::O, &proof);
         assert!(!defences.is_empty() && defences.len() < 60);
         // Every x move outside the defences loses to o's proof.
@@ -229,9 +231,14 @@ fn the_opponents_threat_is_found_and_every_other_move_loses_to_it() {
 fn vct_proofs_hold_against_every_defence() {
     for rows in positions::VCT_WINS {
         let mut pos = plain(rows);
-        let mut tss = Tss::with_time(&pos, Duration::from_secs(10));
-        assert_eq!(tss.vcf(Player::X), Verdict::NoProof, "{rows:?}");
-        let proof = tss.vct(Player::X, 3).proof().expect("a VCT");
+        let mut tss = Tss::new(&pos);
+        let mut budget = kinrow::engine::Budget::with_time(Duration::from_secs(10));
+        assert_eq!(
+            tss.vcf(&mut budget, Player::X),
+            Verdict::NoProof,
+            "{rows:?}"
+        );
+        let proof = tss.vct(&mut budget, Player::X, 3).proof().expect("a VCT");
         assert!(proof.size() > 1);
         assert_eq!(check(&mut pos, Player::X, &proof), proof.plies());
     }
@@ -240,11 +247,11 @@ fn vct_proofs_hold_against_every_defence() {
 #[test]
 fn the_root_plan_wins_or_defends() {
     use kinrow::engine::tss::{plan, RootPlan};
-    use kinrow::engine::Budget;
+
     let clock = || Budget::with_time(Duration::from_secs(10));
     for rows in positions::VCF_WINS {
         let mut pos = plain(rows);
-        match plan(&pos, clock(), 0).0 {
+        match plan(&pos, &mut clock(), 0) {
             RootPlan::Win(proof) => {
                 check(&mut pos, Player::X, &proof);
             }
@@ -253,7 +260,7 @@ fn the_root_plan_wins_or_defends() {
         // The same position with o to move: o must defend against x's VCF.
         let hands = [Hand::new(1, 0, 0), Hand::default()];
         let pos = position(rows, true, hands, Some(Player::O));
-        match plan(&pos, clock(), 0).0 {
+        match plan(&pos, &mut clock(), 0) {
             RootPlan::Win(proof) => {
                 // o may have a forced win of its own; it must hold.
                 let mut pos = pos.clone();
@@ -307,8 +314,9 @@ fn the_vct_defences_add_the_defenders_threes() {
     // (a four later, against one of o's quiet threats): `vct_defences` adds those.
     for rows in positions::VCT_WINS {
         let mut pos = swapped(rows);
-        let mut tss = Tss::with_time(&pos, Duration::from_secs(10));
-        let proof = tss.vct(Player::O, 3).proof().expect("o's VCT");
+        let mut tss = Tss::new(&pos);
+        let mut budget = kinrow::engine::Budget::with_time(Duration::from_secs(10));
+        let proof = tss.vct(&mut budget, Player::O, 3).proof().expect("o's VCT");
         let defences = tss.defences(Player::O, &proof);
         let vct_defences = tss.vct_defences(Player::O, &proof);
         assert!(defences.iter().all(|mv| vct_defences.contains(mv)));
@@ -362,8 +370,9 @@ fn renju_proofs_hold_against_every_defence() {
             if pos.is_over() || pos.to_move() != attacker {
                 continue;
             }
-            let mut tss = Tss::with_time(&pos, Duration::from_secs(10));
-            if let Verdict::Win(proof) = tss.vct(attacker, 2) {
+            let mut tss = Tss::new(&pos);
+            let mut budget = kinrow::engine::Budget::with_time(Duration::from_secs(10));
+            if let Verdict::Win(proof) = tss.vct(&mut budget, attacker, 2) {
                 assert_eq!(check(&mut pos, attacker, &proof), proof.plies());
                 proofs[attacker.index()] += 1;
             }
@@ -378,11 +387,16 @@ fn renju_proofs_hold_against_every_defence() {
 fn renju_a_four_completing_on_a_forbidden_cell_wins_for_o() {
     let rows = FORCED_ONTO_FORBIDDEN;
     let mut pos = renju(rows, None);
-    let mut tss = Tss::with_time(&pos, Duration::from_secs(10));
-    let proof = tss.vcf(Player::O).proof().expect("o's VCF under renju");
+    let mut tss = Tss::new(&pos);
+    let mut budget = kinrow::engine::Budget::with_time(Duration::from_secs(10));
+    let proof = tss
+        .vcf(&mut budget, Player::O)
+        .proof()
+        .expect("o's VCF under renju");
     assert_eq!(proof.first_move(), Move::mark(3 * 15 + 5));
     assert_eq!(check(&mut pos, Player::O, &proof), 3);
     let free = position(rows, false, [Hand::default(); 2], None);
-    let mut tss = Tss::with_time(&free, Duration::from_secs(10));
-    assert_eq!(tss.vcf(Player::O), Verdict::NoProof);
+    let mut tss = Tss::new(&free);
+    let mut budget = kinrow::engine::Budget::with_time(Duration::from_secs(10));
+    assert_eq!(tss.vcf(&mut budget, Player::O), Verdict::NoProof);
 }

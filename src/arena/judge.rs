@@ -91,14 +91,13 @@ pub fn loudness(p: &Position, budget: Duration) -> Option<&'static str> {
     if p.cells().iter().enumerate().any(completes) {
         return Some("a player can complete a line");
     }
-    let mut tss = Tss::with_time(p, budget);
+    let mut tss = Tss::new(p);
     let me = p.to_move();
     for (attacker, why) in [
         (me, "the side to move has a forced win"),
         (me.opponent(), "the opponent threatens a forced win"),
     ] {
-        tss.set_clock(Budget::with_time(budget));
-        match tss.vct(attacker, QUIET_VCT_DEPTH) {
+        match tss.vct(&mut Budget::with_time(budget), attacker, QUIET_VCT_DEPTH) {
             Verdict::Win(_) => return Some(why),
             Verdict::Unsupported(why) => return Some(why),
             Verdict::NoProof | Verdict::OutOfTime => {}

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use crate::engine::eval::weights::Weights;
 use crate::engine::eval::EvalChoice;
 use crate::engine::{level, Engine, EngineKind, Limits, Parameter, SearchContext, MAX_THREADS};
 
@@ -20,8 +21,9 @@ pub struct EngineSpec {
     pub level: Option<u8>,
     /// Threads of `auto`'s pattern search (1 when omitted).
     pub threads: Option<usize>,
-    /// `auto`'s static evaluation on gomoku (`eval=learned` or `eval=window`, the
-    /// default): a lab setting, kept in the game's [`SearchContext`].
+    /// `auto`'s static evaluation on gomoku (`eval=learned`, `eval=window`, the default,
+    /// or `weights=PATH`, a weights file): a lab setting, kept in the game's
+    /// [`SearchContext`].
     pub eval: EvalChoice,
     /// The text it was parsed from: the engine's label in the results.
     pub label: String,
@@ -63,6 +65,19 @@ impl EngineSpec {
                 };
                 continue;
             }
+            if key == "weights" {
+                if kind != EngineKind::Auto {
+                    return Err(format!("{text:?}: only auto takes weights"));
+                }
+                let file = std::fs::read_to_string(value)
+                    .map_err(|e| format!("{text:?}: weights file {value:?}: {e}"))?;
+                let w = Weights::parse(&file)
+                    .map_err(|e| format!("{text:?}: weights file {value:?}: {e}"))?;
+                // One leak per contestant of a lab command: the searchers take the
+                // weights by reference for the whole run.
+                spec.eval = EvalChoice::File(Box::leak(Box::new(w)));
+                continue;
+            }
             let param = match key {
                 "time_ms" => {
                     spec.time_ms = Some(value.parse().map_err(|_| bad("a whole number"))?);
@@ -102,7 +117,7 @@ impl EngineSpec {
                 }
                 _ => {
                     return Err(format!(
-                        "{text:?}: unknown parameter {key:?} (time_ms, depth, nodes, mistake_probability, level, threads, eval)"
+                        "{text:?}: unknown parameter {key:?} (time_ms, depth, nodes, mistake_probability, level, threads, eval, weights)"
                     ))
                 }
             };

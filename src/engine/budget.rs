@@ -1,21 +1,25 @@
 //! The one budget every search runs on: a deadline and a node limit, with the count of
 //! nodes visited so far.
 //!
-//! A search starts one [`Budget`] from the request's [`Limits`] and hands its parts
-//! (`auto`'s proof attempt, a root's threat-space search, the alpha-beta after it) child
-//! budgets cut from it with [`Budget::share`] or [`Budget::rest`]. A child's deadline and
-//! node limit never reach past its parent's, and [`Budget::charge`] charges the nodes a
-//! child used back to the parent. So the children's shares add up: `nodes` is a total
-//! for the whole search, whatever its phases, and the parent's count is what the answer
-//! reports in `stats.nodes`.
+//! A search starts one [`Budget`] from the request's [`Limits`] and lends it, call by
+//! call, to the searchers that do the work (`&mut Budget`: no searcher keeps one). Its
+//! parts (`auto`'s proof attempt, a root's threat-space search, the alpha-beta after
+//! it) get a [`Share`] cut from it with [`Budget::share`], [`Budget::rest`] or
+//! [`Budget::within`]: a budget of its own whose deadline and node limit never reach
+//! past its parent's, and whose nodes are charged to the parent when it ends. So the
+//! shares add up: `nodes` is a total for the whole search, whatever its phases (the
+//! leaf solvers' nodes included), and the parent's count is what the answer reports in
+//! `stats.nodes`.
 //!
 //! A budget may carry a [`Watch`] (shared by all its children): the caller's stop flag,
 //! polled with the deadline, and the observer of the search's progress ([`progress`](super::progress)).
 //!
 //! A search on several threads gives each helper thread a [`Budget::helper`]: the same
 //! deadline, its own stop flag, and, under a node limit, a [`NodePool`] that all the
-//! threads draw from in chunks, so that the limit is a total for all of them.
+//! threads draw from in chunks, so that the limit is a total for all of them; the main
+//! thread [`Budget::join`]s each helper's count when it ends.
 
+use std::ops::{Deref, DerefMut};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -40,7 +44,7 @@ pub struct Budget {
     /// whole search had visited before this part began (for progress reports).
     before: u64,
     watch: Option<Arc<Watch>>,
-    /// False for a [`Budget::detached`] copy: it sends no heartbeats.
+    /// False for a helper thread's budget: it sends no heartbeats.
     beats: bool,
     /// The nodes left to the threads of a search on several threads
     /// ([`Budget::pool_nodes`]): `node_limit` is then what this thread drew from it.
@@ -107,16 +111,6 @@ impl Budget {
         }
     }
 
-    /// A copy for a helper that counts its nodes apart and never charges them back (a
-    /// leaf solver): the same deadline and stop flag, but no heartbeats, whose node counts
-    /// would not be the search's.
-    pub fn detached(&self) -> Budget {
-        Budget {
-            beats: false,
-            ..self.clone()
-        }
-    }
-
     /// For a search on several threads: what is left of this budget's node limit goes
     /// into a [`NodePool`] that this budget and the [`Budget::helper`]s cut from it after
     /// this draw from (nothing changes without a node limit). Call it once, before the
@@ -170,30 +164,32 @@ impl Budget {
         self
     }
 
-    /// A child with its own `limits` (time and nodes), cut to what is left of this one's
-    /// time, with this budget's watch. Its nodes count from zero; charge them back.
-    pub fn within(&self, limits: &Limits) -> Budget {
-        let mut child = Budget::new(&Limits {
+    /// A share with its own `limits` (time and nodes), cut to what is left of this
+    /// one's time, with this budget's watch.
+    pub fn within(&mut self, limits: &Limits) -> Share<'_> {
+        let child = Budget::new(&Limits {
             time: limits.time.min(self.remaining()),
             ..limits.clone()
         });
-        self.adopt(&mut child);
-        child
+        self.adopt(child)
     }
 
-    /// Gives `child` this budget's watch and the node count before it.
-    fn adopt(&self, child: &mut Budget) {
+    /// Gives `child` this budget's watch and the node count before it, as a share of
+    /// this budget.
+    fn adopt(&mut self, mut child: Budget) -> Share<'_> {
         child.before = self.before + self.nodes;
         child.target = self.target;
         child.watch = self.watch.clone();
         child.stopped |= self.watch.as_ref().is_some_and(|w| w.stopped());
+        Share {
+            parent: self,
+            budget: child,
+        }
     }
 
-    /// The same budget without a target: the search may use all its time (a position
-    /// under threat).
-    pub fn untargeted(mut self) -> Budget {
+    /// Drops the target: the search may use all its time (a position under threat).
+    pub fn untarget(&mut self) {
         self.target = None;
-        self
     }
 
     /// True once the search is past the time it aims to answer by (never without a
@@ -251,10 +247,9 @@ impl Budget {
         self.poll()
     }
 
-    /// A child budget for one part of the search: `fraction` of this budget's time and
-    /// of its nodes, each cut to what is left of them. Its nodes count from zero; charge
-    /// them back with [`Budget::charge`].
-    pub fn share(&self, fraction: f64) -> Budget {
+    /// A share for one part of the search: `fraction` of this budget's time and of its
+    /// nodes, each cut to what is left of them.
+    pub fn share(&mut self, fraction: f64) -> Share<'_> {
         let now = Instant::now();
         let left = self.deadline.saturating_duration_since(now);
         let time = self.time.mul_f64(fraction).min(left);
@@ -262,29 +257,39 @@ impl Budget {
             u64::MAX => u64::MAX,
             limit => ((limit as f64 * fraction) as u64).min(self.nodes_left()),
         };
-        let mut child = Budget::starting(now, time, nodes);
-        self.adopt(&mut child);
-        child
+        self.adopt(Budget::starting(now, time, nodes))
     }
 
-    /// A child budget with everything that is left: the rest of the time and the nodes.
-    pub fn rest(&self) -> Budget {
+    /// A share with everything that is left: the rest of the time and the nodes.
+    pub fn rest(&mut self) -> Share<'_> {
         let now = Instant::now();
         let nodes = match self.node_limit {
             u64::MAX => u64::MAX,
             _ => self.nodes_left(),
         };
-        let mut child = Budget::starting(now, self.deadline.saturating_duration_since(now), nodes);
-        self.adopt(&mut child);
-        child
+        let time = self.deadline.saturating_duration_since(now);
+        self.adopt(Budget::starting(now, time, nodes))
     }
 
-    /// Charges `nodes` a child budget visited to this one.
-    pub fn charge(&mut self, nodes: u64) {
+    /// Counts `nodes` visited by a part of the search that ran on its own count (a
+    /// share that ended, a helper thread, a one-ply scoring that counted its moves).
+    fn absorb(&mut self, nodes: u64) {
         self.nodes += nodes;
         if self.nodes >= self.node_limit {
             self.stopped = true;
         }
+    }
+
+    /// Ends the budget of a helper thread ([`Budget::helper`]): its nodes count in this
+    /// one.
+    pub fn join(&mut self, helper: Budget) {
+        self.absorb(helper.nodes);
+    }
+
+    /// Counts `nodes` positions an engine scored without ticking for each (a one-ply
+    /// scoring counts its moves when it is done).
+    pub fn count(&mut self, nodes: u64) {
+        self.absorb(nodes);
     }
 
     /// Nodes this budget may still count (`u64::MAX` less the count without a limit).
@@ -342,6 +347,35 @@ impl Budget {
     }
 }
 
+/// A part of a budget ([`Budget::share`], [`Budget::rest`], [`Budget::within`]): a
+/// [`Budget`] of its own (through `Deref`) for as long as the part runs, whose nodes are
+/// charged to the parent when it ends (is dropped). The parent is borrowed meanwhile, so
+/// two parts of one budget run one after the other.
+#[derive(Debug)]
+pub struct Share<'a> {
+    parent: &'a mut Budget,
+    budget: Budget,
+}
+
+impl Deref for Share<'_> {
+    type Target = Budget;
+    fn deref(&self) -> &Budget {
+        &self.budget
+    }
+}
+
+impl DerefMut for Share<'_> {
+    fn deref_mut(&mut self) -> &mut Budget {
+        &mut self.budget
+    }
+}
+
+impl Drop for Share<'_> {
+    fn drop(&mut self) {
+        self.parent.absorb(self.budget.nodes);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -354,12 +388,11 @@ mod tests {
         })
     }
 
-    /// Cuts a `fraction` share from `parent`, runs it until it says stop and charges
-    /// it back; returns the nodes it ran.
+    /// Cuts a `fraction` share from `parent` and runs it until it says stop (it charges
+    /// the parent when it ends); returns the nodes it ran.
     fn exhaust(parent: &mut Budget, fraction: f64) -> u64 {
         let mut child = parent.share(fraction);
         while !child.tick() {}
-        parent.charge(child.nodes);
         child.nodes
     }
 
@@ -384,18 +417,20 @@ mod tests {
         for _ in 0..100 {
             child.tick();
         }
-        whole.charge(child.nodes);
+        drop(child);
+        assert_eq!(whole.nodes, 100);
         assert_eq!(whole.rest().node_limit(), Some(900));
         assert!(!whole.stopped());
     }
 
     #[test]
     fn without_a_node_limit_shares_only_cut_the_time() {
-        let whole = Budget::with_time(Duration::from_millis(1000));
+        let mut whole = Budget::with_time(Duration::from_millis(1000));
         let child = whole.share(0.25);
         assert_eq!(child.node_limit(), None);
         assert!(child.time() <= Duration::from_millis(250));
         assert!(child.time() > Duration::from_millis(200));
+        drop(child);
         let rest = whole.rest();
         assert!(rest.time() <= Duration::from_millis(1000));
     }
@@ -416,6 +451,12 @@ mod tests {
         watch.stop();
         let ticks = (0..1000).take_while(|_| !child.tick()).count();
         assert!(ticks < 256, "{ticks}");
+        drop(child);
+        assert_eq!(
+            whole.nodes,
+            100 + 1 + ticks as u64 + 1,
+            "charged when it ended"
+        );
         assert!(whole.expired(), "the parent sees it too");
         assert!(whole.within(&Limits::default()).stopped());
         // Without a watch: one line, nothing stops it but its limits.

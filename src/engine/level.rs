@@ -289,10 +289,8 @@ impl Engine for Leveled {
             self.inner.analyze_in(position, given, budget, ctx, rng)
         } else {
             let run = limits(self.kind, self.level, given);
-            let mut cut = budget.within(&run);
-            let analysis = self.inner.analyze_in(position, &run, &mut cut, ctx, rng);
-            budget.charge(cut.nodes);
-            analysis
+            self.inner
+                .analyze_in(position, &run, &mut budget.within(&run), ctx, rng)
         };
         if given.mistake_probability >= 1.0 {
             random_move(position, &mut analysis, rng);

@@ -183,7 +183,7 @@ impl Mcts {
     pub fn search(
         &self,
         position: &Position,
-        clock: &mut Budget,
+        budget: &mut Budget,
         rng: &mut StdRng,
     ) -> SearchReport {
         let root_sim = Sim::new(position);
@@ -211,7 +211,7 @@ impl Mcts {
                 .unwrap_or(if sim.shape.restrict { 0 } else { u32::MAX });
         let eval_scale = self.eval_scale * 4f32.powi(position.k().saturating_sub(2).min(20) as i32);
         let mut playouts = 0u64;
-        while tree.nodes[0].proof == Proof::Unknown && !clock.stopped() {
+        while tree.nodes[0].proof == Proof::Unknown && !budget.stopped() {
             playouts += 1;
             sim.copy_from(&root_sim);
             path.clear();
@@ -245,14 +245,14 @@ impl Mcts {
             };
             tree.max_depth = tree.max_depth.max(path.len() as u32 - 1);
             tree.backup(&path, winner);
-            // (Before the clock's own check, which would repeat the last report instead.)
-            if playouts % 256 == 0 && clock.report_due() {
-                let lines = tree.root_lines(clock.lines());
-                clock.report(tree.max_depth, Scale::Mcts, lines);
+            // (Before the budget's own check, which would repeat the last report instead.)
+            if playouts % 256 == 0 && budget.report_due() {
+                let lines = tree.root_lines(budget.lines());
+                budget.report(tree.max_depth, Scale::Mcts, lines);
             }
-            // An iteration costs tens of microseconds: reading the clock every time is cheap.
-            if !clock.tick() {
-                clock.expired();
+            // An iteration costs tens of microseconds: reading the time every time is cheap.
+            if !budget.tick() {
+                budget.expired();
             }
         }
         let root = &tree.nodes[0];
@@ -275,12 +275,12 @@ impl Mcts {
             .best_child(0)
             .expect("a position in progress has a move");
         let pv = tree.line_from(best_node);
-        let lines = if clock.lines() > 1 {
+        let lines = if budget.lines() > 1 {
             root.children().map(|c| tree.line_from(c)).collect()
         } else {
             Vec::new()
         };
-        clock.report(tree.max_depth, Scale::Mcts, tree.root_lines(clock.lines()));
+        budget.report(tree.max_depth, Scale::Mcts, tree.root_lines(budget.lines()));
         SearchReport {
             best: best_node - root.first_child as usize,
             root: report_moves,
@@ -299,11 +299,11 @@ impl Engine for Mcts {
         &self,
         position: &Position,
         _limits: &Limits,
-        clock: &mut Budget,
+        budget: &mut Budget,
         _ctx: &mut SearchContext,
         rng: &mut StdRng,
     ) -> Analysis {
-        let report = self.search(position, clock, rng);
+        let report = self.search(position, budget, rng);
         let total: u64 = report.root.iter().map(|r| u64::from(r.visits)).sum();
         let share = |visits: u32| {
             if total == 0 {
@@ -370,7 +370,7 @@ impl Engine for Mcts {
             }),
             ..RootResults::new(moves, report.max_depth, report.solved)
         };
-        let mut analysis = root::finish(position, results, clock, rng);
+        let mut analysis = root::finish(position, results, budget, rng);
         analysis.win_rates = win_rates;
         analysis
     }

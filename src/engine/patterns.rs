@@ -131,6 +131,6 @@ pub fn finish(
         .iter()
         .map(|&(_, _, i)| slots[i as usize].take().expect("each index once"))
         .collect();
-    budget.charge(nodes);
+    budget.count(nodes);
     root::finish(position, RootResults::new(moves, 1, true), budget, rng)
 }

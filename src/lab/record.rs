@@ -12,7 +12,13 @@
 //! - `values`: for every move after the opening, the searching side's value of the
 //!   position in thousandths (-1000 a loss, 1000 a win, on the API's value scale);
 //! - `outcomes`: for the same moves, what the search proved: `w`, `l`, `d`, or `u`;
-//! - `result`: `x`, `o` or `draw`.
+//! - `result`: `x`, `o` or `draw`;
+//! - `siblings` (with `kinrow selfplay --siblings N`): moves the game did not play,
+//!   each searched like a game move: `[j, cell, value, outcome]` says that after the
+//!   `j`-th move after the opening was *not* played, a mark on `cell` instead left a
+//!   position worth `value` (thousandths, to the side to move there) with the search's
+//!   outcome (`w`, `l`, `d`, `u`). They show `kinrow tune` positions off the game's
+//!   path, which is what a search's leaves mostly are.
 
 use serde::{Deserialize, Serialize};
 
@@ -35,7 +41,14 @@ pub struct GameLine {
     pub values: Vec<i16>,
     pub outcomes: String,
     pub result: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub siblings: Vec<Sibling>,
 }
+
+/// A move searched instead of the game's: `(j, cell, value, outcome)`, see the module
+/// text.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sibling(pub usize, pub String, pub i16, pub char);
 
 /// A cell as a column letter and a 1-based row (boards of up to 26 columns).
 pub fn cell_name(cell: usize, m: usize) -> String {

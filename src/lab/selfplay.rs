@@ -19,7 +19,7 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 use super::progress::Progress;
-use super::record::{cell_name, result_name, GameLine};
+use super::record::{cell_name, result_name, GameLine, Sibling};
 use crate::arena::{default_opening_plies, opening_judged, EngineSpec, Judge};
 use crate::engine::{value, Outcome};
 use crate::game::{Position, Rules, Variant};
@@ -57,6 +57,11 @@ pub struct SelfplayArgs {
     pub threads: usize,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// At every move, this many other candidate moves (drawn from the engine's best
+    /// dozen) are also played and the position after each is searched like a game move;
+    /// `kinrow tune` learns from them too (record: `siblings`).
+    #[arg(long, default_value_t = 0)]
+    pub siblings: usize,
 }
 
 /// A whole run, checked.
@@ -67,6 +72,7 @@ struct Run {
     nodes: (u64, u64),
     plies: usize,
     seed: u64,
+    siblings: usize,
 }
 
 fn parse(args: &SelfplayArgs) -> Result<Run, String> {
@@ -81,6 +87,7 @@ fn parse(args: &SelfplayArgs) -> Result<Run, String> {
         values: Vec::new(),
         outcomes: String::new(),
         result: String::new(),
+        siblings: Vec::new(),
     };
     let rules = line.rules()?;
     if rules.m() > 26 {
@@ -106,6 +113,7 @@ fn parse(args: &SelfplayArgs) -> Result<Run, String> {
         exact: args.exact,
         nodes: (lo, hi),
         seed: args.seed,
+        siblings: args.siblings,
     })
 }
 
@@ -126,6 +134,7 @@ fn play(run: &Run, index: usize) -> GameLine {
     }
     let mut values = Vec::new();
     let mut outcomes = String::new();
+    let mut siblings = Vec::new();
     let mut winner = p.winner();
     while !p.is_over() {
         let mut limits = run.spec.limits(Duration::from_secs(30));
@@ -134,12 +143,35 @@ fn play(run: &Run, index: usize) -> GameLine {
         let v = value::values(kind, &p, &mut analysis).evaluation;
         values.push((v * 1000.0).round() as i16);
         let outcome = analysis.evaluation.outcome;
-        outcomes.push(match outcome {
-            Outcome::Win => 'w',
-            Outcome::Loss => 'l',
-            Outcome::Draw => 'd',
-            Outcome::Unknown => 'u',
-        });
+        outcomes.push(outcome_char(outcome));
+        if run.siblings > 0 {
+            // A few of the engine's best dozen searched moves besides its choice, where
+            // the search proved nothing (a proven position is never a sample).
+            let mut others: Vec<_> = analysis
+                .moves
+                .iter()
+                .filter(|e| e.evaluated && e.eval.outcome == Outcome::Unknown)
+                .map(|e| e.mv)
+                .filter(|&mv| mv != analysis.best)
+                .take(12)
+                .collect();
+            for _ in 0..run.siblings.min(others.len()) {
+                let mv = others.swap_remove(rng.random_range(0..others.len()));
+                let mut child = p.clone();
+                child.play(mv);
+                if child.is_over() {
+                    continue;
+                }
+                let mut a = engine.analyze_with(&child, &limits, &mut ctx, &mut rng);
+                let v = value::values(kind, &child, &mut a).evaluation;
+                siblings.push(Sibling(
+                    values.len() - 1,
+                    cell_name(mv.cell(), m),
+                    (v * 1000.0).round() as i16,
+                    outcome_char(a.evaluation.outcome),
+                ));
+            }
+        }
         let mover = p.to_move();
         p.play(analysis.best);
         names.push(cell_name(analysis.best.cell(), m));
@@ -163,6 +195,17 @@ fn play(run: &Run, index: usize) -> GameLine {
         values,
         outcomes,
         result: result_name(winner).to_string(),
+        siblings,
+    }
+}
+
+/// An outcome as the record writes it.
+fn outcome_char(outcome: Outcome) -> char {
+    match outcome {
+        Outcome::Win => 'w',
+        Outcome::Loss => 'l',
+        Outcome::Draw => 'd',
+        Outcome::Unknown => 'u',
     }
 }
 

@@ -15,9 +15,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::progress::{duration, Progress};
-use super::record::GameLine;
+use super::record::{parse_cell, GameLine};
 use crate::engine::auto::window_value;
-use crate::engine::board::{stone, PatternBoard};
+use crate::engine::board::{stone, PatternBoard, EMPTY};
 use crate::engine::eval::cells::{classes_of, Threat, CODES};
 use crate::engine::eval::classes::CLASSES;
 use crate::engine::eval::weights::{Weights, UNIT};
@@ -49,7 +49,7 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 1e-2)]
     pub l2: f64,
     /// The share of the game's result in the target; the rest is the search's value.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 0.5)]
     pub mix: f64,
 }
 
@@ -63,14 +63,54 @@ struct Sample {
     /// `(feature, count)`: feature `code` is the side to move's, `CODES + code` the
     /// opponent's.
     features: Vec<(u16, u16)>,
-    /// The game's result for the side to move (1, ½, 0): what held-out losses measure.
-    result: f64,
-    /// What the fit aims at: the result mixed with the search's value.
+    /// The game's result for the side to move (1, ½, 0), where the position is on the
+    /// game's path (not for a sibling): what held-out losses on results measure.
+    result: Option<f64>,
+    /// What the fit aims at: the result mixed with the search's value (a sibling's
+    /// value alone).
     target: f64,
     window: f64,
 }
 
-/// The samples of one game line; `held` says which set they go to.
+/// The features of `board` for `me` to move: every empty cell's code for each side and
+/// the codes' line classes, counted.
+fn features(board: &PatternBoard, me: usize) -> Option<Vec<(u16, u16)>> {
+    let cells = board.cell_eval()?;
+    let mut counts = vec![0u16; FEATURES];
+    for c in 0..board.cells().len() {
+        if let (Some(a), Some(b)) = (cells.code(c, me), cells.code(c, me ^ 1)) {
+            counts[a as usize] += 1;
+            counts[CODES + b as usize] += 1;
+            for (side, code) in [(0, a), (1, b)] {
+                for class in classes_of(code) {
+                    counts[2 * CODES + side * CLASSES + class as usize] += 1;
+                }
+            }
+        }
+    }
+    Some(
+        counts
+            .iter()
+            .enumerate()
+            .filter(|(_, &n)| n > 0)
+            .map(|(f, &n)| (f as u16, n))
+            .collect(),
+    )
+}
+
+/// True where the search never takes the static value: either side can make five.
+fn forcing(board: &PatternBoard) -> bool {
+    board
+        .cell_eval()
+        .is_some_and(|cells| [0, 1].iter().any(|&s| cells.threats(s, Threat::Five) > 0))
+}
+
+/// A value in thousandths as a probability.
+fn probability(value: i16) -> f64 {
+    (value as f64 / 1000.0 + 1.0) / 2.0
+}
+
+/// The samples of one game line: its positions after the opening and its siblings.
 fn samples(g: &GameLine, mix: f64) -> Result<Vec<Sample>, String> {
     let rules = g.rules()?;
     let moves = g.replay(&rules)?;
@@ -81,41 +121,40 @@ fn samples(g: &GameLine, mix: f64) -> Result<Vec<Sample>, String> {
     }
     let mut board = PatternBoard::new(&p).with_cells(None);
     let mut out = Vec::new();
+    let mut siblings = g.siblings.iter().peekable();
     for (j, &mv) in moves[g.opening.min(moves.len())..].iter().enumerate() {
         let me = p.to_move().index();
         let proven = g.outcomes.as_bytes().get(j).is_some_and(|&o| o != b'u');
-        let cells = board.cell_eval().ok_or("no cell codes for these rules")?;
-        let forced = [0, 1].iter().any(|&s| cells.threats(s, Threat::Five) > 0);
-        if !proven && !forced {
-            let mut counts = vec![0u16; FEATURES];
-            for c in 0..board.cells().len() {
-                if let (Some(a), Some(b)) = (cells.code(c, me), cells.code(c, me ^ 1)) {
-                    counts[a as usize] += 1;
-                    counts[CODES + b as usize] += 1;
-                    for (side, code) in [(0, a), (1, b)] {
-                        for class in classes_of(code) {
-                            counts[2 * CODES + side * CLASSES + class as usize] += 1;
-                        }
-                    }
-                }
-            }
+        if !proven && !forcing(&board) {
             let result = match winner {
                 None => 0.5,
                 Some(w) => (w.index() == me) as u8 as f64,
             };
-            let value = g.values.get(j).map_or(0.0, |&v| v as f64 / 1000.0);
-            let score = board.score();
+            let value = g.values.get(j).map_or(0.5, |&v| probability(v));
             out.push(Sample {
-                features: counts
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, &n)| n > 0)
-                    .map(|(f, &n)| (f as u16, n))
-                    .collect(),
-                result,
-                target: mix * result + (1.0 - mix) * (value + 1.0) / 2.0,
-                window: window_value(score, me) as f64,
+                features: features(&board, me).ok_or("no cell codes for these rules")?,
+                result: Some(result),
+                target: mix * result + (1.0 - mix) * value,
+                window: window_value(board.score(), me) as f64,
             });
+        }
+        while let Some(sib) = siblings.next_if(|s| s.0 <= j) {
+            if sib.0 < j || sib.3 != 'u' {
+                continue;
+            }
+            let cell = parse_cell(&sib.1, rules.m(), rules.n())
+                .filter(|&c| board.cells()[c] == EMPTY)
+                .ok_or_else(|| format!("sibling {:?} is not an empty cell", sib.1))?;
+            board.put(cell, stone(me));
+            if !forcing(&board) {
+                out.push(Sample {
+                    features: features(&board, me ^ 1).ok_or("no cell codes")?,
+                    result: None,
+                    target: probability(sib.2),
+                    window: window_value(board.score(), me ^ 1) as f64,
+                });
+            }
+            board.take(cell);
         }
         board.put(mv.cell(), stone(me));
         p.play(mv);
@@ -195,7 +234,7 @@ fn fit_window(train: &[Sample]) -> (f64, f64, f64) {
             for t in train {
                 let x = (t.window / s).asinh();
                 let p = sigmoid(a * x + b);
-                let d = p - t.result;
+                let d = p - t.target;
                 let h = p * (1.0 - p);
                 ga += d * x;
                 gb += d;
@@ -212,7 +251,7 @@ fn fit_window(train: &[Sample]) -> (f64, f64, f64) {
         }
         let loss: f64 = train
             .iter()
-            .map(|t| log_loss(sigmoid(a * (t.window / s).asinh() + b), t.result))
+            .map(|t| log_loss(sigmoid(a * (t.window / s).asinh() + b), t.target))
             .sum::<f64>()
             / train.len().max(1) as f64;
         if loss < best.0 {
@@ -222,9 +261,18 @@ fn fit_window(train: &[Sample]) -> (f64, f64, f64) {
     best.1
 }
 
-/// The mean log-loss of `p` on `set`'s game results.
+/// The mean log-loss of `p` on the game results of `set`'s positions on a game's path.
 fn mean_loss(set: &[Sample], p: impl Fn(&Sample) -> f64) -> f64 {
-    set.iter().map(|s| log_loss(p(s), s.result)).sum::<f64>() / set.len().max(1) as f64
+    let (sum, n) = set
+        .iter()
+        .filter_map(|s| Some(log_loss(p(s), s.result?)))
+        .fold((0.0, 0usize), |(a, n), l| (a + l, n + 1));
+    sum / n.max(1) as f64
+}
+
+/// The mean log-loss of `p` on the targets of all of `set`.
+fn target_loss(set: &[Sample], p: impl Fn(&Sample) -> f64) -> f64 {
+    set.iter().map(|s| log_loss(p(s), s.target)).sum::<f64>() / set.len().max(1) as f64
 }
 
 /// The log-loss on the results of the games in `text` (one [`GameLine`] a line) of
@@ -311,10 +359,17 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
     );
     let w = fit(&train, args);
     let (s, a, b) = fit_window(&train);
-    let mean = train.iter().map(|t| t.result).sum::<f64>() / train.len() as f64;
-    let learned = mean_loss(&held, |t| sigmoid(predict(&w, t)));
-    let window = mean_loss(&held, |t| sigmoid(a * (t.window / s).asinh() + b));
+    let mean = train.iter().map(|t| t.target).sum::<f64>() / train.len() as f64;
+    let learned_p = |t: &Sample| sigmoid(predict(&w, t));
+    let window_p = |t: &Sample| sigmoid(a * (t.window / s).asinh() + b);
+    let learned = mean_loss(&held, learned_p);
+    let window = mean_loss(&held, window_p);
     let constant = mean_loss(&held, |_| mean);
+    let targets = [
+        target_loss(&held, learned_p),
+        target_loss(&held, window_p),
+        target_loss(&held, |_| mean),
+    ];
     // Each code's weight with its classes' folded in.
     let folded = |side: usize, code: usize| {
         let classes: f64 = classes_of(code as u16)
@@ -331,7 +386,10 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
     std::fs::write(&args.out, weights.to_text())
         .map_err(|e| format!("{}: {e}", args.out.display()))?;
     eprintln!(
-        "tune: held-out log-loss {learned:.4} learned, {window:.4} window count, {constant:.4} constant; weights in {}",
+        "tune: held-out log-loss on results {learned:.4} learned, {window:.4} window count, {constant:.4} constant; on targets {:.4}, {:.4}, {:.4}; weights in {}",
+        targets[0],
+        targets[1],
+        targets[2],
         args.out.display()
     );
     let summary = serde_json::json!({
@@ -339,6 +397,7 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
         "train_samples": train.len(),
         "held_out_samples": held.len(),
         "held_out_log_loss": { "learned": learned, "window_count": window, "constant": constant },
+        "held_out_target_loss": { "learned": targets[0], "window_count": targets[1], "constant": targets[2] },
         "window_fit": { "s": s, "a": a, "b": b },
         "unit_per_logit": UNIT,
         "out": args.out.display().to_string(),

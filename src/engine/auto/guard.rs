@@ -54,26 +54,22 @@ pub fn search(
     budget: &mut Budget,
 ) -> Findings {
     let mut found = Findings::default();
-    let mut tss = Tss::new(position, budget.share(0.0));
+    let mut tss = Tss::new(position);
     let mut held: Vec<u16> = Vec::new();
     let start = budget.remaining();
     for _ in 0..TURNS {
-        s.set_clock(budget.rest().share(1.0 - GUARD_SHARE));
         // A later turn goes on from the depth the last one completed (its table makes
         // that depth cheap again; the refuted moves have left the roots).
         let first = found.completed.max(1);
-        let (completed, helpers) = s.iterate_threads(position, roots, (first, max_depth), threads);
+        let depths = (first, max_depth);
+        let (completed, _) = {
+            let mut rest = budget.rest();
+            let mut turn = rest.share(1.0 - GUARD_SHARE);
+            s.iterate_threads(&mut turn, position, roots, depths, threads)
+        };
         found.completed = found.completed.max(completed);
-        budget.charge(s.clock.nodes + helpers);
-        let before = tss.nodes();
-        check(
-            &mut tss,
-            roots,
-            &mut held,
-            &mut found.refuted,
-            budget.rest(),
-        );
-        budget.charge(tss.nodes() - before);
+        let checks = (&mut held, &mut found.refuted);
+        check(&mut tss, roots, checks, &mut budget.rest());
         let done = found.completed >= max_depth || budget.expired() || budget.past_target();
         if done || budget.remaining() < start / 8 {
             break;
@@ -82,29 +78,26 @@ pub fn search(
     found
 }
 
-/// Checks `roots` best first, within `clock`: a move refuted goes to `refuted` and
+/// Checks `roots` best first, within `budget`: a move refuted goes to `refuted` and
 /// leaves `roots` (but for the last one). Stops at the first move already decided (it
 /// held before: `held`, or it is the last one, already refuted), at the first move that
 /// holds (no proof within its slice), at a move the search values as a win or a loss
-/// (the guard adds nothing there), after [`MAX_CHECKS`] moves, or when the clock runs
+/// (the guard adds nothing there), after [`MAX_CHECKS`] moves, or when the budget runs
 /// out.
 fn check(
     tss: &mut Tss,
     roots: &mut Vec<RootMove>,
-    held: &mut Vec<u16>,
-    refuted: &mut Vec<(u16, u32)>,
-    mut clock: Budget,
+    (held, refuted): (&mut Vec<u16>, &mut Vec<(u16, u32)>),
+    budget: &mut Budget,
 ) {
     for _ in 0..MAX_CHECKS {
         let Some(&r) = roots.first() else { return };
         let decided = held.contains(&r.cell) || refuted.iter().any(|&(c, _)| c == r.cell);
-        if decided || r.value >= MATE || r.value <= -MATE || clock.expired() {
+        if decided || r.value >= MATE || r.value <= -MATE || budget.expired() {
             return;
         }
-        let before = tss.nodes();
-        tss.set_clock(clock.rest().share(CHECK_SLICE));
-        let verdict = tss.vct_after(Move::mark(r.cell as usize), GUARD_DEPTH);
-        clock.charge(tss.nodes() - before);
+        let mv = Move::mark(r.cell as usize);
+        let verdict = tss.vct_after(&mut budget.rest().share(CHECK_SLICE), mv, GUARD_DEPTH);
         match verdict {
             Verdict::Win(proof) => {
                 refuted.push((r.cell, proof.plies() + 1));
@@ -163,16 +156,11 @@ mod tests {
     /// the moves that held.
     fn run(roots: &[RootMove], time: Duration) -> (Vec<(u16, u32)>, Vec<u16>, Vec<u16>) {
         let p = position();
-        let mut tss = Tss::new(&p, Budget::with_time(time));
+        let mut tss = Tss::new(&p);
         let mut roots = roots.to_vec();
         let (mut held, mut refuted) = (Vec::new(), Vec::new());
-        check(
-            &mut tss,
-            &mut roots,
-            &mut held,
-            &mut refuted,
-            Budget::with_time(time),
-        );
+        let mut budget = Budget::with_time(time);
+        check(&mut tss, &mut roots, (&mut held, &mut refuted), &mut budget);
         let left = roots.iter().map(|r| r.cell).collect();
         (refuted, left, held)
     }
@@ -211,17 +199,12 @@ mod tests {
     fn a_kept_refuted_move_is_not_checked_again() {
         let p = position();
         let time = Duration::from_secs(5);
-        let mut tss = Tss::new(&p, Budget::with_time(time));
+        let mut tss = Tss::new(&p);
         let mut roots = vec![root(FAR)];
         let (mut held, mut refuted) = (Vec::new(), Vec::new());
         for _ in 0..2 {
-            check(
-                &mut tss,
-                &mut roots,
-                &mut held,
-                &mut refuted,
-                Budget::with_time(time),
-            );
+            let mut budget = Budget::with_time(time);
+            check(&mut tss, &mut roots, (&mut held, &mut refuted), &mut budget);
         }
         assert_eq!(refuted.len(), 1, "{refuted:?}");
         assert_eq!(roots.len(), 1);

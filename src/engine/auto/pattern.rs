@@ -74,19 +74,20 @@ fn eval(score: f64, outcome: Outcome, plies: Option<u32>) -> Evaluation {
 /// defence proven lost at one depth is not checked deeper, and when the time runs out
 /// within a depth the defences that passed it and those it did not reach are kept.
 /// Besides the plan it returns, when all of them fell, the defences that held out
-/// against the deepest check, and the nodes it visited.
+/// against the deepest check. Its nodes count in `budget`.
 fn defend_vct(
     position: &Position,
-    budget: &Budget,
+    budget: &mut Budget,
     scored: &[(i64, u16)],
-) -> (RootPlan, Vec<Move>, u64) {
+) -> (RootPlan, Vec<Move>) {
     let opp = position.to_move().opponent();
-    let mut t = Tss::new(position, budget.share(THREAT_SHARE));
+    let mut t = Tss::new(position);
     // The opponent's threat, found at the fewest quiet threats: a defence is checked
     // from that depth on (at smaller depths nothing falls).
     let mut threat = None;
+    let mut share = budget.share(THREAT_SHARE);
     for depth in 0..=OPP_VCT_DEPTH {
-        match t.vct(opp, depth) {
+        match t.vct(&mut share, opp, depth) {
             Verdict::Win(p) => {
                 threat = Some((p, depth));
                 break;
@@ -95,8 +96,9 @@ fn defend_vct(
             _ => break,
         }
     }
+    drop(share);
     let Some((threat, threat_depth)) = threat else {
-        return (RootPlan::Quiet, Vec::new(), t.nodes());
+        return (RootPlan::Quiet, Vec::new());
     };
     let line = threat.main_line();
     let mut alive = t.vct_defences(opp, &threat);
@@ -117,10 +119,7 @@ fn defend_vct(
                 unchecked.push(mv);
                 continue;
             }
-            let before = t.nodes();
-            t.set_clock(check.rest());
-            let verdict = t.vct_after(mv, depth);
-            check.charge(t.nodes() - before);
+            let verdict = t.vct_after(&mut check.rest(), mv, depth);
             match verdict {
                 Verdict::Win(p) => fallen.push((mv, p.plies() + 1)),
                 Verdict::OutOfTime => unchecked.push(mv),
@@ -151,7 +150,7 @@ fn defend_vct(
         lost,
         threat_plies: threat.plies() + 1,
     };
-    (plan, hardest, t.nodes())
+    (plan, hardest)
 }
 
 /// Analyses `position` on the pattern path within `budget` (at most `depth` plies, the
@@ -164,21 +163,19 @@ pub fn analyze(
     rng: &mut StdRng,
 ) -> Analysis {
     let threads = threads.clamp(1, crate::engine::MAX_THREADS);
-    let (plan, nodes) = tss::plan(position, budget.share(TSS_SHARE), VCT_DEPTH);
-    budget.charge(nodes);
+    let plan = tss::plan(position, &mut budget.share(TSS_SHARE), VCT_DEPTH);
     // On an empty board the centre is played at once: the ordering puts the most
     // central cell first among the equally scored ones, and a search only tells
     // cells near the middle apart by the noise of where its horizon falls.
     let opening = position.empties() as usize == position.cells().len();
     let mut scored = Vec::new();
-    PatternSearch::new(position, budget.rest(), 1024).candidates(&mut scored, usize::MAX);
+    PatternSearch::new(position, 1024).candidates(&mut scored, usize::MAX);
     let mut note = None;
     let mut hardest = Vec::new();
     let plan = match plan {
         RootPlan::Quiet => {
-            let (plan, held, nodes) = defend_vct(position, budget, &scored);
+            let (plan, held) = defend_vct(position, budget, &scored);
             hardest = held;
-            budget.charge(nodes);
             if matches!(plan, RootPlan::Defend { .. }) {
                 note = Some(Note::ThreatSpaceDefenceVct);
             }
@@ -192,16 +189,11 @@ pub fn analyze(
     let (mut roots, mut proven) = root_moves(position, &plan, &hardest, &scored, opening);
     // In a quiet position the search takes turns with the root's guard.
     let guarding = matches!(plan, RootPlan::Quiet) && roots.len() > 1;
-    // Under threat the time manager's target does not apply: the search takes its time.
-    let clock = match plan {
-        RootPlan::Defend { .. } => budget.rest().untargeted(),
-        _ => budget.rest(),
-    };
     let eval = *ctx.kept::<EvalChoice>();
     let mut s = if keep {
-        PatternSearch::keeping_table(position, clock, 1 << 18, ctx.kept(), eval)
+        PatternSearch::keeping_table(position, 1 << 18, ctx.kept(), eval)
     } else {
-        PatternSearch::evaluating(position, clock, 1 << 18, eval)
+        PatternSearch::evaluating(position, 1 << 18, eval)
     };
 
     note = match &plan {
@@ -235,9 +227,14 @@ pub fn analyze(
         }
         found.completed
     } else {
-        let (completed, helpers) = s.iterate_threads(position, &mut roots, (1, max_depth), threads);
-        budget.charge(s.clock.nodes + helpers);
-        completed
+        let mut rest = budget.rest();
+        // Under threat the time manager's target does not apply: the search takes its time.
+        if matches!(plan, RootPlan::Defend { .. }) {
+            rest.untarget();
+        }
+        let range = (1, max_depth);
+        s.iterate_threads(&mut rest, position, &mut roots, range, threads)
+            .0
     };
     let ran = if roots.is_empty() { 1 } else { threads };
     // The lines of the best roots (the chosen move's, and more with multipv), read from
@@ -266,7 +263,7 @@ pub fn analyze(
         }),
         path: Some(SearchPath {
             route: Some(Route::PatternSearch),
-            notes: (eval == EvalChoice::Learned)
+            notes: (eval.weights(&position.rules()).is_some())
                 .then_some(Note::LearnedEvaluation)
                 .into_iter()
                 .chain(note)

@@ -21,7 +21,7 @@
 //! move is searched before the others are even generated, as it most often refutes the
 //! node); in a quiet node (no five to stop, no three to answer) the moves after the
 //! first [`FULL_DEPTH_MOVES`] are searched a ply shallower first, and at full depth
-//! only when they beat the best so far. Iterative deepening runs until the clock stops;
+//! only when they beat the best so far. Iterative deepening runs until the budget stops;
 //! an unfinished iteration still counts where its first moves changed the choice. A
 //! search by time keeps its table in the caller's context ([`KeptTable`]) for the next
 //! one, so that a game's next move starts from what this one found (against `mcts` on 15x15x5 at 100 ms, arena
@@ -78,7 +78,8 @@ const FULL_DEPTH_MOVES: usize = 3;
 /// The least remaining depth at which late moves are reduced.
 const REDUCE_FROM_DEPTH: i32 = 3;
 
-/// The searcher: board, side to move, neighbourhood counts, table and clock.
+/// The searcher: board, side to move, neighbourhood counts and table. Each search
+/// borrows its budget from the caller, and the leaves' VCFs count in it.
 pub struct PatternSearch {
     /// The board lives in the threat solver, which the leaves ask for VCFs.
     solver: Solver,
@@ -99,7 +100,8 @@ pub struct PatternSearch {
     pieces: usize,
     /// The board sums the learned evaluation ([`crate::engine::eval`]): gomoku.
     learned: bool,
-    pub clock: Budget,
+    /// The evaluation asked for (the threads of a search share it).
+    eval_choice: EvalChoice,
 }
 
 /// The window count's value of a board with window scores `score` for `side` to move:
@@ -120,30 +122,17 @@ pub struct RootMove {
 impl PatternSearch {
     /// A searcher for `position` (which must hold no special pieces in hand), over the
     /// window count.
-    pub fn new(position: &Position, clock: Budget, tt_entries: usize) -> PatternSearch {
-        PatternSearch::evaluating(position, clock, tt_entries, EvalChoice::Window)
+    pub fn new(position: &Position, tt_entries: usize) -> PatternSearch {
+        PatternSearch::evaluating(position, tt_entries, EvalChoice::Window)
     }
 
     /// [`PatternSearch::new`] with the static evaluation `eval`.
-    pub fn evaluating(
-        position: &Position,
-        clock: Budget,
-        tt_entries: usize,
-        eval: EvalChoice,
-    ) -> PatternSearch {
-        PatternSearch::with_table(position, clock, Arc::new(Table::new(tt_entries)), eval)
+    pub fn evaluating(position: &Position, tt_entries: usize, eval: EvalChoice) -> PatternSearch {
+        PatternSearch::with_table(position, Arc::new(Table::new(tt_entries)), eval)
     }
 
-    fn with_table(
-        position: &Position,
-        clock: Budget,
-        tt: Arc<Table>,
-        eval: EvalChoice,
-    ) -> PatternSearch {
-        let weights = match eval {
-            EvalChoice::Learned => crate::engine::eval::weights::for_rules(&position.rules()),
-            EvalChoice::Window => None,
-        };
+    fn with_table(position: &Position, tt: Arc<Table>, eval: EvalChoice) -> PatternSearch {
+        let weights = eval.weights(&position.rules());
         let b = match weights {
             Some(w) => PatternBoard::new(position).with_cells(Some(w)),
             None => PatternBoard::new(position).with_codes(),
@@ -174,14 +163,14 @@ impl PatternSearch {
             lists: vec![Vec::new(); MAX_PLY],
             side: position.to_move().index(),
             history: vec![0; geo.cells()],
-            solver: Solver::new(b, clock.detached()),
+            solver: Solver::new(b),
             near,
             ring,
             tt,
             killers: [[u16::MAX; 2]; MAX_PLY],
             wins: Vec::new(),
             learned: weights.is_some(),
-            clock,
+            eval_choice: eval,
         }
     }
 
@@ -191,7 +180,6 @@ impl PatternSearch {
     /// searching that subtree again. [`PatternSearch::leave_table`] puts it back.
     pub fn keeping_table(
         position: &Position,
-        clock: Budget,
         tt_entries: usize,
         kept: &mut KeptTable,
         eval: EvalChoice,
@@ -204,23 +192,12 @@ impl PatternSearch {
             .filter(|(k, t)| *k == key && t.len() == size)
             .map(|(_, t)| t)
             .unwrap_or_else(|| Arc::new(Table::new(size)));
-        PatternSearch::with_table(position, clock, tt, eval)
+        PatternSearch::with_table(position, tt, eval)
     }
 
     /// The static evaluation this searcher uses.
     pub fn eval_choice(&self) -> EvalChoice {
-        if self.learned {
-            EvalChoice::Learned
-        } else {
-            EvalChoice::Window
-        }
-    }
-
-    /// Goes on with a fresh `clock` (the leaves' VCFs follow it too); the table, killers
-    /// and history are kept.
-    pub fn set_clock(&mut self, clock: Budget) {
-        self.solver.clock = clock.detached();
-        self.clock = clock;
+        self.eval_choice
     }
 
     /// Leaves this search's table in `kept` for the next search.
@@ -357,14 +334,22 @@ impl PatternSearch {
         self.solver.board.hash() ^ if self.side == 1 { SIDE_KEY } else { 0 }
     }
 
-    /// Negamax with alpha-beta (principal variation search); 0 once the clock stopped.
+    /// Negamax with alpha-beta (principal variation search) within `budget`; 0 once the
+    /// budget stopped.
     ///
     /// Longer than the house limit on purpose: it is the pattern search's hot path, and
     /// its stages (the table probe, the leaf's threat checks, move generation by threat
     /// class, the move loop with its reductions) share the node's locals, which
     /// separate functions would have to pass along at every node.
-    pub fn negamax(&mut self, depth: i32, ply: usize, mut alpha: i64, beta: i64) -> i64 {
-        if self.clock.tick() {
+    pub fn negamax(
+        &mut self,
+        budget: &mut Budget,
+        depth: i32,
+        ply: usize,
+        mut alpha: i64,
+        beta: i64,
+    ) -> i64 {
+        if budget.tick() {
             return 0;
         }
         let me = self.side;
@@ -391,7 +376,7 @@ impl PatternSearch {
             if self.solver.board.may_four(me) {
                 // The VCF's fours are all taken back: the line codes need not follow.
                 let codes = self.solver.board.set_codes_aside();
-                let vcf = self.solver.vcf_within(me, LEAF_VCF, LEAF_VCF_NODES);
+                let vcf = self.solver.vcf_within(budget, me, LEAF_VCF, LEAF_VCF_NODES);
                 self.solver.board.restore_codes(codes);
                 if vcf == R::Win {
                     return WIN - ply as i64 - 3;
@@ -498,7 +483,7 @@ impl PatternSearch {
             let c = moves[i].1;
             self.play(c as usize);
             let v = if i == 0 {
-                -self.negamax(next, ply + 1, -beta, -alpha)
+                -self.negamax(budget, next, ply + 1, -beta, -alpha)
             } else {
                 // Late moves of a quiet node are first searched a ply shallower; only
                 // one that beats alpha there is searched again at full depth.
@@ -508,22 +493,22 @@ impl PatternSearch {
                     && depth >= REDUCE_FROM_DEPTH
                     && c != tt_move;
                 let shallow = if late {
-                    Some(-self.negamax(next - 1, ply + 1, -alpha - 1, -alpha))
+                    Some(-self.negamax(budget, next - 1, ply + 1, -alpha - 1, -alpha))
                 } else {
                     None
                 };
                 let v = match shallow {
                     Some(v) if v <= alpha => v,
-                    _ => -self.negamax(next, ply + 1, -alpha - 1, -alpha),
+                    _ => -self.negamax(budget, next, ply + 1, -alpha - 1, -alpha),
                 };
                 if v > alpha && v < beta {
-                    -self.negamax(next, ply + 1, -beta, -alpha)
+                    -self.negamax(budget, next, ply + 1, -beta, -alpha)
                 } else {
                     v
                 }
             };
             self.undo(c as usize);
-            if self.clock.stopped() {
+            if budget.stopped() {
                 self.lists[ply] = moves;
                 return 0;
             }

@@ -3,7 +3,9 @@
 //! sums of the learned weights over the empty cells and, per player, how many empty
 //! cells make each threat. [`LineCodes`](super::LineCodes) tells it of every line code
 //! a move changes; a cell whose classes stay the same (most cells a few steps away)
-//! costs one table read, so a position's evaluation is always at hand.
+//! costs one table read, so a position's evaluation is always at hand. What a put
+//! changes is saved, so that the take that undoes it (the search's order) restores it
+//! without a table read; a take out of that order recomputes the cells instead.
 
 use std::sync::OnceLock;
 
@@ -31,6 +33,27 @@ pub struct CellEval {
     /// `sums[p]`: the summed `own` and `opp` weights of `p`'s codes.
     sums: [[i64; 2]; 2],
     /// `threats[p][t]`: empty cells where a mark of `p` makes threat `t`.
+    threats: [[u16; THREATS]; 2],
+    /// The cells' lines and codes as they were before the puts not yet taken back.
+    saved: Vec<Saved>,
+    /// Per put not yet taken back, last on top: where its saved cells begin.
+    puts: Vec<Put>,
+}
+
+/// One cell's state before a put changed it.
+#[derive(Clone, Copy)]
+struct Saved {
+    cell: u32,
+    lines: [u8; 4],
+    code: [u16; 2],
+}
+
+/// One put: its cell, where its saved cells begin, and the totals before it.
+#[derive(Clone, Copy)]
+struct Put {
+    cell: u32,
+    from: u32,
+    sums: [[i64; 2]; 2],
     threats: [[u16; THREATS]; 2],
 }
 
@@ -80,6 +103,8 @@ impl CellEval {
             code: vec![[OCCUPIED; 2]; cells.len()],
             sums: [[0; 2]; 2],
             threats: [[0; THREATS]; 2],
+            saved: Vec::new(),
+            puts: Vec::new(),
         };
         for (c, &content) in cells.iter().enumerate() {
             if content == super::EMPTY {
@@ -96,9 +121,56 @@ impl CellEval {
         self.combo[((a * 12 + b) * 12 + c) * 12 + d]
     }
 
+    /// A piece is about to go on `cell`: what the put changes is saved from here on.
+    #[inline]
+    pub(super) fn putting(&mut self, cell: usize) {
+        self.puts.push(Put {
+            cell: cell as u32,
+            from: self.saved.len() as u32,
+            sums: self.sums,
+            threats: self.threats,
+        });
+    }
+
+    /// The piece on `cell` is taken back: true when this undid the last put (the cells
+    /// are as before it); false when that put was another cell's, and the caller must
+    /// tell of every line that changes (nothing saved is used again).
+    #[inline]
+    pub(super) fn taking(&mut self, cell: usize) -> bool {
+        match self.puts.last() {
+            Some(put) if put.cell == cell as u32 => {
+                let put = self.puts.pop().expect("just seen");
+                for s in self.saved.drain(put.from as usize..).rev() {
+                    self.lines[s.cell as usize] = s.lines;
+                    self.code[s.cell as usize] = s.code;
+                }
+                self.sums = put.sums;
+                self.threats = put.threats;
+                true
+            }
+            _ => {
+                self.puts.clear();
+                self.saved.clear();
+                false
+            }
+        }
+    }
+
+    #[inline]
+    fn save(&mut self, cell: usize) {
+        if !self.puts.is_empty() {
+            self.saved.push(Saved {
+                cell: cell as u32,
+                lines: self.lines[cell],
+                code: self.code[cell],
+            });
+        }
+    }
+
     /// `cell` now holds a piece: its codes count no more.
     #[inline]
     pub(super) fn filled(&mut self, cell: usize) {
+        self.save(cell);
         let old = self.code[cell];
         for (p, &code) in old.iter().enumerate() {
             self.count(p, code, -1);
@@ -128,6 +200,7 @@ impl CellEval {
         if self.lines[cell][direction] == class {
             return;
         }
+        self.save(cell);
         let changed = self.lines[cell][direction] ^ class;
         self.lines[cell][direction] = class;
         for p in 0..2 {
@@ -200,7 +273,8 @@ mod tests {
 
     /// Codes, threat counts and sums kept move by move equal those of a board built
     /// afresh on the same cells, on random boards with marks and blocks, as cells are
-    /// marked and cleared, under every win rule.
+    /// marked and cleared (mostly the last marked first, sometimes another), under every
+    /// win rule.
     #[test]
     fn kept_codes_equal_fresh_ones() {
         let cases = [
@@ -223,7 +297,14 @@ mod tests {
                 seed = splitmix64(seed);
                 let cells = board.cells().len();
                 if placed.len() > 50 || (!placed.is_empty() && seed % 4 == 0) {
-                    board.take(placed.swap_remove((seed >> 8) as usize % placed.len()));
+                    // Mostly the last put first, as a search takes back (restored from
+                    // what the put saved); now and then another (recomputed).
+                    let i = if seed % 32 < 24 {
+                        placed.len() - 1
+                    } else {
+                        (seed >> 8) as usize % placed.len()
+                    };
+                    board.take(placed.swap_remove(i));
                 } else {
                     let c = (seed >> 8) as usize % cells;
                     if board.cells()[c] == EMPTY {

@@ -92,6 +92,9 @@ impl LineCodes {
     /// `content` (a stone) goes on `cell`.
     #[inline]
     pub fn put(&mut self, cell: usize, content: u8) {
+        if let Some(eval) = &mut self.cells {
+            eval.putting(cell);
+        }
         for &(c, d, shift) in &self.touched[cell] {
             let code = &mut self.codes[c as usize][d as usize];
             *code += (content as u32) << shift;
@@ -107,15 +110,22 @@ impl LineCodes {
     /// `content` leaves `cell` again.
     #[inline]
     pub fn take(&mut self, cell: usize, content: u8) {
+        // Undoing the last put restores the cell codes as they were; any other take
+        // recomputes the cells whose lines change.
+        let restored = self.cells.as_mut().is_some_and(|eval| eval.taking(cell));
         for &(c, d, shift) in &self.touched[cell] {
             let code = &mut self.codes[c as usize][d as usize];
             *code -= (content as u32) << shift;
-            if let Some(eval) = &mut self.cells {
-                eval.line_changed(c as usize, d as usize, *code);
+            if !restored {
+                if let Some(eval) = &mut self.cells {
+                    eval.line_changed(c as usize, d as usize, *code);
+                }
             }
         }
-        if let Some(eval) = &mut self.cells {
-            eval.emptied(cell, &self.codes[cell]);
+        if !restored {
+            if let Some(eval) = &mut self.cells {
+                eval.emptied(cell, &self.codes[cell]);
+            }
         }
     }
 

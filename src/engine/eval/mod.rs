@@ -23,9 +23,25 @@ pub use window::{evaluate, potential, potential_through, window_state, window_we
 /// the default until the learned one wins the arena (docs/strength.md).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum EvalChoice {
+    /// The window count.
     #[default]
     Window,
+    /// The weights the build embeds for the rules (the window count where there are none).
     Learned,
+    /// Weights read from a file by a lab command (`auto:weights=PATH` in `kinrow arena`),
+    /// to measure a fit before it is committed; loaded once for the process.
+    File(&'static weights::Weights),
+}
+
+impl EvalChoice {
+    /// The learned weights this choice evaluates `rules` with, if any.
+    pub fn weights(self, rules: &crate::game::Rules) -> Option<&'static weights::Weights> {
+        match self {
+            EvalChoice::Window => None,
+            EvalChoice::Learned => weights::for_rules(rules),
+            EvalChoice::File(w) => weights::fits(rules).then_some(w),
+        }
+    }
 }
 
 impl crate::engine::context::Kept for EvalChoice {

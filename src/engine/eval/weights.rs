@@ -20,7 +20,7 @@ pub const UNIT: f64 = 1000.0;
 const MAGIC: &str = "kinrow-eval 1";
 
 /// A set of learned weights.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights {
     /// What the weights are for and where they came from (free text, one line).
     pub name: String,
@@ -111,8 +111,13 @@ impl Weights {
 /// The weights the build embeds for `rules`, where there are some: gomoku (k = 5,
 /// freestyle or exactly five, marks only).
 pub fn for_rules(rules: &Rules) -> Option<&'static Weights> {
-    let fits = rules.k() == 5 && rules.variant() == Variant::Free && !rules.has_special_pieces();
-    fits.then(gomoku).flatten()
+    fits(rules).then(gomoku).flatten()
+}
+
+/// True for the rules gomoku weights are fitted for: k = 5, freestyle or exactly five,
+/// marks only.
+pub fn fits(rules: &Rules) -> bool {
+    rules.k() == 5 && rules.variant() == Variant::Free && !rules.has_special_pieces()
 }
 
 /// The committed gomoku weights.

@@ -66,21 +66,21 @@ impl Engine for Minimax {
         &self,
         position: &Position,
         limits: &Limits,
-        clock: &mut Budget,
+        budget: &mut Budget,
         _ctx: &mut SearchContext,
         rng: &mut StdRng,
     ) -> Analysis {
         let tt = TranspositionTable::growing_for_budget(
-            clock.time().as_millis(),
+            budget.time().as_millis(),
             position.cells().len(),
         );
-        let mut s = Searcher::new(position, tt, clock);
+        let mut s = Searcher::new(position, tt, budget);
         let classes = Classes::new(position);
         let mut roots = root_moves(&mut s, &classes);
 
         // Threat-space search first (k >= 4): a forced win is played without searching;
         // against the opponent's forced win only the moves that may stop it are searched.
-        let threats = root_threats(position, s.clock);
+        let threats = root_threats(position, s.budget);
         let proven_win = match &threats.plan {
             RootPlan::Win(proof) => Some((classes.rep(proof.first_move()), proof.plies())),
             _ => None,
@@ -111,7 +111,7 @@ impl Engine for Minimax {
                 .min(game_length_bound(position).max(1)),
         };
         let completed = deepen(&mut s, &mut roots, max_depth);
-        let reached_end = !s.clock.stopped() && completed >= game_length_bound(position);
+        let reached_end = !s.budget.stopped() && completed >= game_length_bound(position);
         settle(&mut s, &mut roots, reached_end);
 
         let mut moves = every_move(&mut s, position, &roots, &classes);
@@ -140,9 +140,9 @@ impl Engine for Minimax {
                 e.eval = WinScale::SEARCH.eval(Outcome::Loss, plies);
             }
         }
-        let complete = !s.clock.stopped() || proven_win.is_some();
+        let complete = !s.budget.stopped() || proven_win.is_some();
         // The nodes and time so far: the line below only reads the table.
-        let spent = s.clock.clone();
+        let spent = s.budget.clone();
         let plan = &threats.plan;
         let results = RootResults {
             choice: Choice::AmongBest,
@@ -225,12 +225,12 @@ fn push_root(roots: &mut Vec<RootMove>, rep: Move) {
     }
 }
 
-/// Iterative deepening over `roots` up to `max_depth` while the clock runs; leaves them
+/// Iterative deepening over `roots` up to `max_depth` while the budget runs; leaves them
 /// best first with the values of the last completed iteration (a stopped iteration's
 /// values are kept only for the first one) and returns the depth completed.
 fn deepen(s: &mut Searcher, roots: &mut [RootMove], max_depth: u32) -> u32 {
     let mut completed = 0;
-    let wanted = s.clock.lines();
+    let wanted = s.budget.lines();
     for depth in 1..=max_depth {
         if roots.is_empty() {
             // no candidate (a full board where no special move aims at a strong line):
@@ -255,14 +255,14 @@ fn deepen(s: &mut Searcher, roots: &mut [RootMove], max_depth: u32) -> u32 {
             let ch = s.make(r.mv);
             let v = -s.negamax(depth - 1, 1, -WIN - 1, -bound);
             s.unmake(ch);
-            if s.clock.stopped() {
+            if s.budget.stopped() {
                 break;
             }
             values[i] = Some((v, v > bound));
             let at = top.partition_point(|&t| t >= v);
             top.insert(at, v);
         }
-        if s.clock.stopped() && depth > 1 {
+        if s.budget.stopped() && depth > 1 {
             break;
         }
         for (r, value) in roots.iter_mut().zip(values) {
@@ -272,15 +272,15 @@ fn deepen(s: &mut Searcher, roots: &mut [RootMove], max_depth: u32) -> u32 {
                 r.searched = true;
             }
         }
-        if s.clock.stopped() {
+        if s.budget.stopped() {
             break;
         }
         completed = depth;
         // best first for the next iteration (stable: the old order breaks ties)
         roots.sort_by_key(|r| std::cmp::Reverse(r.value));
-        if s.clock.observed() {
+        if s.budget.observed() {
             let lines = report_lines(s, &roots[..wanted.min(roots.len())], depth);
-            s.clock.report(depth, Scale::Minimax, lines);
+            s.budget.report(depth, Scale::Minimax, lines);
         }
         if roots[0].value >= MATE || roots.iter().all(|r| r.value.abs() >= MATE) {
             break;
@@ -409,7 +409,7 @@ impl RootThreats {
     }
 }
 
-/// Runs [`tss::plan`] on a share of `budget` when `k >= 4`, charging it its nodes.
+/// Runs [`tss::plan`] on a share of `budget` when `k >= 4` (its nodes count there).
 fn root_threats(position: &Position, budget: &mut Budget) -> RootThreats {
     // The threat-space search knows no gravity: its cells need not be landing cells.
     if position.k() < 4 || position.gravity() {
@@ -417,8 +417,7 @@ fn root_threats(position: &Position, budget: &mut Budget) -> RootThreats {
             plan: RootPlan::Quiet,
         };
     }
-    let (plan, nodes) = tss::plan(position, budget.share(TSS_SHARE), TSS_VCT_DEPTH);
-    budget.charge(nodes);
+    let plan = tss::plan(position, &mut budget.share(TSS_SHARE), TSS_VCT_DEPTH);
     RootThreats { plan }
 }
 

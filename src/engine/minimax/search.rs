@@ -42,12 +42,12 @@ pub struct Change {
     len: usize,
 }
 
-/// The search state: the position, its incremental evaluation, the table and the clock.
+/// The search state: the position, its incremental evaluation, the table and the budget.
 pub struct Searcher<'a> {
     pub pos: Position,
     pub board: PotentialBoard,
     pub tt: TranspositionTable,
-    pub clock: &'a mut Budget,
+    pub budget: &'a mut Budget,
     /// True when every legal move is searched (small board): values are then exact
     /// within the depth, and mate scores are proofs.
     pub full_width: bool,
@@ -65,7 +65,7 @@ pub struct Searcher<'a> {
 }
 
 impl<'a> Searcher<'a> {
-    pub fn new(position: &Position, tt: TranspositionTable, clock: &'a mut Budget) -> Self {
+    pub fn new(position: &Position, tt: TranspositionTable, budget: &'a mut Budget) -> Self {
         let cells = position.cells().len();
         let geo = position.geometry();
         let mut zone = Vec::new();
@@ -85,7 +85,7 @@ impl<'a> Searcher<'a> {
             pos: position.clone(),
             board: PotentialBoard::new(position),
             tt,
-            clock,
+            budget,
             full_width: cells <= FULL_WIDTH_CELLS,
             near: vec![0; cells],
             zone,
@@ -316,10 +316,10 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// Negamax with alpha-beta to `depth` plies; fail-soft. Returns 0 once the clock
+    /// Negamax with alpha-beta to `depth` plies; fail-soft. Returns 0 once the budget
     /// has stopped (the caller throws such results away).
     pub fn negamax(&mut self, depth: u32, ply: u32, mut alpha: i64, beta: i64) -> i64 {
-        if self.clock.tick() {
+        if self.budget.tick() {
             return 0;
         }
         self.max_ply = self.max_ply.max(ply);
@@ -337,7 +337,7 @@ impl<'a> Searcher<'a> {
         if depth >= 3 {
             // the table grows only in the first three quarters of the budget: a late
             // growth could overrun the deadline (these nodes are few, so the check is cheap)
-            let late = self.clock.remaining() * 3 < self.clock.elapsed();
+            let late = self.budget.remaining() * 3 < self.budget.elapsed();
             self.tt.allow_growth(!late);
         }
         let key = self.pos.hash();
@@ -397,12 +397,12 @@ impl<'a> Searcher<'a> {
                 v = -self.negamax(depth - 1, ply + 1, -beta, -alpha);
             } else {
                 v = -self.negamax(depth - 1, ply + 1, -alpha - 1, -alpha);
-                if v > alpha && v < beta && !self.clock.stopped() {
+                if v > alpha && v < beta && !self.budget.stopped() {
                     v = -self.negamax(depth - 1, ply + 1, -beta, -alpha);
                 }
             }
             self.unmake(ch);
-            if self.clock.stopped() {
+            if self.budget.stopped() {
                 *self.list(ply) = list;
                 return 0;
             }
@@ -497,7 +497,7 @@ impl<'a> Searcher<'a> {
                 let ch = self.make(mv);
                 let v = -self.negamax(0, ply + 1, -WIN - 1, WIN + 1);
                 self.unmake(ch);
-                if self.clock.stopped() {
+                if self.budget.stopped() {
                     *self.list(ply) = list;
                     return 0;
                 }

@@ -43,7 +43,7 @@ fn flip(v: Val) -> Val {
 
 struct Careless<'a> {
     p: f64,
-    clock: &'a mut Budget,
+    budget: &'a mut Budget,
     rng: &'a mut StdRng,
     memo: HashMap<u64, Val>,
     max_ply: u32,
@@ -66,7 +66,7 @@ impl Careless<'_> {
 
     /// The value of `pos` for its side to move.
     fn judge(&mut self, pos: &mut Position, ply: u32) -> Option<Val> {
-        if self.clock.tick() {
+        if self.budget.tick() {
             return None;
         }
         self.max_ply = self.max_ply.max(ply);
@@ -98,14 +98,14 @@ impl Careless<'_> {
 pub(super) fn analyze(
     position: &Position,
     p: f64,
-    clock: &mut Budget,
+    budget: &mut Budget,
     rng: &mut StdRng,
 ) -> (Vec<Verdict>, PvTail, u32) {
     let mut pos = position.clone();
     let moves = position.legal_moves();
     let mut search = Careless {
         p: p.min(1.0),
-        clock,
+        budget,
         rng,
         memo: HashMap::new(),
         max_ply: 0,

@@ -6,7 +6,7 @@
 //! the outcome and plies of every move and the line after each best move. Only the choice
 //! among equally good moves depends on the request's seed, and it is made after the lookup
 //! ([`super::finish`]), so a remembered answer is the same answer, seed for seed, as a
-//! fresh search. Only complete solves (every move proven, the clock never stopped) of
+//! fresh search. Only complete solves (every move proven, the budget never stopped) of
 //! boards with at most [`MAX_CELLS`] cells and no mistakes are kept; the table holds at
 //! most [`CAPACITY`] positions per context and starts over when full.
 

@@ -85,44 +85,44 @@ impl Engine for Perfect {
         &self,
         position: &Position,
         limits: &Limits,
-        clock: &mut Budget,
+        budget: &mut Budget,
         ctx: &mut SearchContext,
         rng: &mut StdRng,
     ) -> Analysis {
         let variant = position.geometry().variant != Variant::Free;
         let (verdicts, pv_tail, depth) = if limits.mistake_probability > 0.0 {
-            careless::analyze(position, limits.mistake_probability, clock, rng)
+            careless::analyze(position, limits.mistake_probability, budget, rng)
         } else if gravity::applies(position) {
-            gravity::analyze(position, clock)
+            gravity::analyze(position, budget)
         } else if (variant || position.gravity()) && position.cells().len() <= 128 {
             // (gravity: a board past 128 bits with its sentinel row, or exactly k)
-            careless::analyze(position, 0.0, clock, rng)
+            careless::analyze(position, 0.0, budget, rng)
         } else if variant && position.cells().len() <= 128 {
             // Renju and caro: the bit-set solver knows only free rules, so the search
             // runs on the position itself (its moves and wins follow the variant),
             // without mistakes: exact outcomes, the plies of the first win found.
-            careless::analyze(position, 0.0, clock, rng)
+            careless::analyze(position, 0.0, budget, rng)
         } else if variant || position.gravity() {
             shallow(position)
-        } else if memo::applies(position) && clock.lines() == 1 {
+        } else if memo::applies(position) && budget.lines() == 1 {
             // (The table keeps the best moves' lines only: multipv solves afresh.)
             // A search limited by nodes starts as if nothing were kept, so that its
             // answer does not depend on what ran before it (see [`crate::engine::context`]).
             let mut fresh = memo::SolvedPositions::default();
-            let table = if clock.node_limit().is_none() {
+            let table = if budget.node_limit().is_none() {
                 ctx.kept::<memo::SolvedPositions>()
             } else {
                 &mut fresh
             };
-            solve_remembered(position, table, clock)
+            solve_remembered(position, table, budget)
         } else if position.m() * position.n() <= 64 {
-            solve::<u64>(position, clock)
+            solve::<u64>(position, budget)
         } else if position.m() * position.n() <= 128 {
-            solve::<u128>(position, clock)
+            solve::<u128>(position, budget)
         } else {
             shallow(position)
         };
-        finish(position, verdicts, pv_tail, depth, clock, rng)
+        finish(position, verdicts, pv_tail, depth, budget, rng)
     }
 }
 
@@ -134,13 +134,13 @@ type PvTail = Box<dyn Fn(Move) -> Vec<Move>>;
 fn solve_remembered(
     position: &Position,
     table: &mut memo::SolvedPositions,
-    clock: &mut Budget,
+    budget: &mut Budget,
 ) -> (Vec<Verdict>, PvTail, u32) {
     let solved = match table.recall(position) {
         Some(solved) => solved,
         None => {
-            let (verdicts, pv_tail, depth) = solve::<u64>(position, clock);
-            if clock.stopped() || verdicts.iter().any(|v| v.outcome == Outcome::Unknown) {
+            let (verdicts, pv_tail, depth) = solve::<u64>(position, budget);
+            if budget.stopped() || verdicts.iter().any(|v| v.outcome == Outcome::Unknown) {
                 return (verdicts, pv_tail, depth);
             }
             let best = verdicts
@@ -174,7 +174,7 @@ fn finish(
     verdicts: Vec<Verdict>,
     pv_tail: PvTail,
     depth: u32,
-    clock: &Budget,
+    budget: &Budget,
     rng: &mut StdRng,
 ) -> Analysis {
     let moves: Vec<MoveEval> = verdicts
@@ -190,27 +190,27 @@ fn finish(
             evaluated: true,
         })
         .collect();
-    let complete = !clock.stopped() && moves.iter().all(|e| e.eval.outcome != Outcome::Unknown);
+    let complete = !budget.stopped() && moves.iter().all(|e| e.eval.outcome != Outcome::Unknown);
     let results = RootResults {
         choice: Choice::AmongBest,
         line_after: pv_tail,
         ..RootResults::new(moves, depth, complete)
     };
-    root::finish(position, results, clock, rng)
+    root::finish(position, results, budget, rng)
 }
 
 /// Solves `position` on bit sets of type `B`.
 fn solve<B: Bits + 'static>(
     position: &Position,
-    clock: &mut Budget,
+    budget: &mut Budget,
 ) -> (Vec<Verdict>, PvTail, u32) {
     let shape = Shape::<B>::new(position.geometry()).expect("the board fits the bit set");
     let root = shape.state(position);
     let legal = position.legal_moves();
     // A small table that grows as the search fills it: tiny boards zero little memory.
-    let most = budget_bits(clock.time().as_millis(), position.cells().len());
+    let most = budget_bits(budget.time().as_millis(), position.cells().len());
     let tt = TranspositionTable::growing(most.min(10), most);
-    let mut solver = Solver::new(&shape, tt, clock);
+    let mut solver = Solver::new(&shape, tt, budget);
 
     // Root moves that are images of each other under a symmetry fixing the root.
     let fixing: Vec<usize> = (0..shape.symmetries())
@@ -255,7 +255,7 @@ fn solve<B: Bits + 'static>(
     };
     settle(&mut solver, &root, &mut found, scan.threats[me], draw_plies);
     let depth = solver.max_ply;
-    report(solver.clock, &found, depth);
+    report(solver.budget, &found, depth);
     let lines = best_lines(&mut solver, position, &root, &found);
     let pv_tail = mapped_back(lines, &legal, &classes, &shape.maps, &fixing);
 
@@ -275,7 +275,7 @@ fn solve<B: Bits + 'static>(
 }
 
 /// Settles the root moves `found` (one per symmetry class, in search order) as far as
-/// the clock allows: first win, draw or loss for each, then the plies of every win and
+/// the budget allows: first win, draw or loss for each, then the plies of every win and
 /// of every loss. `wins_now` are the cells where the side to move wins at once;
 /// `draw_plies` the plies a drawn game lasts (None when pieces that clear cells make the
 /// game's length open).
@@ -289,7 +289,7 @@ fn settle<B: Bits>(
     let shape = solver.shape;
     // Pass 1: win, draw or loss.
     for i in 0..found.len() {
-        report(solver.clock, found, solver.max_ply);
+        report(solver.budget, found, solver.max_ply);
         let v = &mut found[i];
         if v.mv.piece == Piece::Mark && wins_now.has(v.mv.cell()) {
             *v = Verdict {
@@ -316,7 +316,7 @@ fn settle<B: Bits>(
     // Pass 2: the number of plies of every win, then of every loss.
     for want in [Outcome::Win, Outcome::Loss] {
         for i in 0..found.len() {
-            report(solver.clock, found, solver.max_ply);
+            report(solver.budget, found, solver.max_ply);
             let v = &mut found[i];
             if solver.aborted || v.outcome != want || v.plies.is_some() {
                 continue;
@@ -357,7 +357,7 @@ fn best_lines<B: Bits>(
         .map(|v| outcome_score(v.outcome, v.plies))
         .collect();
     scores.sort_by(|a, b| b.total_cmp(a));
-    let best = scores[(solver.clock.lines() - 1).min(scores.len() - 1)];
+    let best = scores[(solver.budget.lines() - 1).min(scores.len() - 1)];
     for v in found {
         if v.outcome == Outcome::Unknown || outcome_score(v.outcome, v.plies) < best {
             continue;
@@ -426,8 +426,8 @@ fn mapped_back(
 /// Reports the root moves settled so far (the best first, with multipv the best few):
 /// each with its outcome score and a line of one move (the table is read once the
 /// search ends).
-fn report(clock: &Budget, found: &[Verdict], depth: u32) {
-    if !clock.observed() {
+fn report(budget: &Budget, found: &[Verdict], depth: u32) {
+    if !budget.observed() {
         return;
     }
     let mut settled: Vec<Line> = found
@@ -445,8 +445,8 @@ fn report(clock: &Budget, found: &[Verdict], depth: u32) {
         })
         .collect();
     settled.sort_by(|a, b| b.eval.score.total_cmp(&a.eval.score));
-    settled.truncate(clock.lines());
-    clock.report(depth, Scale::Perfect, settled);
+    settled.truncate(budget.lines());
+    budget.report(depth, Scale::Perfect, settled);
 }
 
 /// The number of plies of a root move known to win (`win`) or to lose, on a board

@@ -72,8 +72,8 @@ const MATE: i64 = (WIN / 2) as i64;
 pub struct Solver<'a, B: Bits> {
     pub shape: &'a Shape<B>,
     pub tt: TranspositionTable,
-    pub clock: &'a mut Budget,
-    /// Set once the clock stopped the search: every value since is meaningless.
+    pub budget: &'a mut Budget,
+    /// Set once the budget stopped the search: every value since is meaningless.
     pub aborted: bool,
     /// The deepest ply reached.
     pub max_ply: u32,
@@ -112,11 +112,11 @@ pub struct Solver<'a, B: Bits> {
 }
 
 impl<'a, B: Bits> Solver<'a, B> {
-    pub fn new(shape: &'a Shape<B>, tt: TranspositionTable, clock: &'a mut Budget) -> Self {
+    pub fn new(shape: &'a Shape<B>, tt: TranspositionTable, budget: &'a mut Budget) -> Self {
         Solver {
             shape,
             tt,
-            clock,
+            budget,
             aborted: false,
             max_ply: 0,
             lists: Vec::new(),
@@ -187,7 +187,7 @@ impl<'a, B: Bits> Solver<'a, B> {
     /// separate functions would have to pass along at every node.
     fn node(&mut self, st: &State<B>, ply: u32, alpha: i32, beta: i32, marks: [u32; 2]) -> i32 {
         let skip_pairing = std::mem::take(&mut self.skip_pairing);
-        if self.clock.tick() {
+        if self.budget.tick() {
             self.aborted = true;
             return 0;
         }

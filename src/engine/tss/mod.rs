@@ -25,8 +25,6 @@
 mod root;
 pub(crate) mod search;
 
-use std::time::Duration;
-
 use crate::engine::board::{stone, PatternBoard, BLOCK, EMPTY};
 use crate::engine::Budget;
 use crate::game::{Move, Piece, Player, Position};
@@ -179,36 +177,17 @@ pub struct Tss {
     solver: Solver,
     to_move: Player,
     unsupported: [Option<&'static str>; 2],
-    /// Nodes counted by earlier clocks ([`Tss::set_clock`]).
-    spent: u64,
 }
 
 impl Tss {
-    /// A searcher for `position` that stops when `clock` says so.
-    pub fn new(position: &Position, clock: Budget) -> Tss {
+    /// A searcher for `position`. Each search runs within the budget it is given and
+    /// counts its nodes there; the tables are kept between searches.
+    pub fn new(position: &Position) -> Tss {
         Tss {
-            solver: Solver::new(PatternBoard::new(position), clock),
+            solver: Solver::new(PatternBoard::new(position)),
             to_move: position.to_move(),
             unsupported: Player::BOTH.map(|p| unsupported(position, p)),
-            spent: 0,
         }
-    }
-
-    /// A searcher for `position` with a time budget.
-    pub fn with_time(position: &Position, time: Duration) -> Tss {
-        Tss::new(position, Budget::with_time(time))
-    }
-
-    /// Nodes visited so far.
-    pub fn nodes(&self) -> u64 {
-        self.spent + self.solver.clock.nodes
-    }
-
-    /// Goes on with a fresh `clock` (a new budget for the next searches); the nodes
-    /// counted so far are kept.
-    pub fn set_clock(&mut self, clock: Budget) {
-        self.spent += self.solver.clock.nodes;
-        self.solver.clock = clock;
     }
 
     fn finish(&mut self, a: usize, r: R, vct: bool) -> Verdict {
@@ -220,26 +199,27 @@ impl Tss {
         }
     }
 
-    /// Searches for a VCF of `attacker`.
-    pub fn vcf(&mut self, attacker: Player) -> Verdict {
+    /// Searches for a VCF of `attacker` within `budget`.
+    pub fn vcf(&mut self, budget: &mut Budget, attacker: Player) -> Verdict {
         if let Some(why) = self.unsupported[attacker.index()] {
             return Verdict::Unsupported(why);
         }
         let a = attacker.index();
-        let r = self.solver.vcf(a, VCF_DEPTH);
+        let r = self.solver.vcf(budget, a, VCF_DEPTH);
         self.finish(a, r, false)
     }
 
     /// Searches for a VCT of `attacker` with up to `depth` quiet threats on a line,
-    /// deepening one threat at a time (a VCF is found first when there is one).
-    pub fn vct(&mut self, attacker: Player, depth: u32) -> Verdict {
+    /// deepening one threat at a time (a VCF is found first when there is one), within
+    /// `budget`.
+    pub fn vct(&mut self, budget: &mut Budget, attacker: Player, depth: u32) -> Verdict {
         if let Some(why) = self.unsupported[attacker.index()] {
             return Verdict::Unsupported(why);
         }
         let a = attacker.index();
         let mut r = R::Fail;
         for d in 0..=depth {
-            r = self.solver.vct(a, d);
+            r = self.solver.vct(budget, a, d);
             if r != R::Fail {
                 break;
             }
@@ -249,14 +229,14 @@ impl Tss {
 
     /// Plays `mv` (a mark or a block of the side to move of the position this searcher
     /// was built for) and searches the opponent's VCF after it.
-    pub fn vcf_after(&mut self, mv: Move) -> Verdict {
-        self.after(mv, |t, opp| t.vcf(opp))
+    pub fn vcf_after(&mut self, budget: &mut Budget, mv: Move) -> Verdict {
+        self.after(mv, |t, opp| t.vcf(budget, opp))
     }
 
     /// Plays `mv` like [`Tss::vcf_after`] and searches the opponent's VCT (up to `depth`
     /// quiet threats) after it.
-    pub fn vct_after(&mut self, mv: Move, depth: u32) -> Verdict {
-        self.after(mv, |t, opp| t.vct(opp, depth))
+    pub fn vct_after(&mut self, budget: &mut Budget, mv: Move, depth: u32) -> Verdict {
+        self.after(mv, |t, opp| t.vct(budget, opp, depth))
     }
 
     fn after(&mut self, mv: Move, search: impl FnOnce(&mut Tss, Player) -> Verdict) -> Verdict {

@@ -23,29 +23,29 @@ pub enum RootPlan {
     Quiet,
 }
 
-/// Runs the root searches within `clock`: the mover's VCF, the opponent's VCF (and
-/// which of the mover's moves survive it), then the mover's VCT up to `vct_depth`
-/// quiet threats. Returns the plan and the nodes visited.
-pub fn plan(position: &Position, clock: Budget, vct_depth: u32) -> (RootPlan, u64) {
+/// Runs the root searches within `budget` (which counts their nodes): the mover's VCF,
+/// the opponent's VCF (and which of the mover's moves survive it), then the mover's VCT
+/// up to `vct_depth` quiet threats.
+pub fn plan(position: &Position, budget: &mut Budget, vct_depth: u32) -> RootPlan {
     let me = position.to_move();
     let opp = me.opponent();
     // A five wins whatever anyone holds.
     if let Some(c) = (0..position.cells().len())
         .find(|&c| position.cell(c) == Cell::Empty && position.wins_at(c, me))
     {
-        return (RootPlan::Win(Proof::Five { cell: c as u16 }), 0);
+        return RootPlan::Win(Proof::Five { cell: c as u16 });
     }
-    let mut tss = Tss::new(position, clock);
-    if let Verdict::Win(p) = tss.vcf(me) {
-        return (RootPlan::Win(p), tss.nodes());
+    let mut tss = Tss::new(position);
+    if let Verdict::Win(p) = tss.vcf(budget, me) {
+        return RootPlan::Win(p);
     }
     let mut defend = None;
     if unsupported(position, opp).is_none() {
-        if let Verdict::Win(threat) = tss.vcf(opp) {
+        if let Verdict::Win(threat) = tss.vcf(budget, opp) {
             let mut moves = Vec::new();
             let mut lost = Vec::new();
             for mv in tss.defences(opp, &threat) {
-                match tss.vcf_after(mv) {
+                match tss.vcf_after(budget, mv) {
                     Verdict::Win(p) => lost.push((mv, p.plies() + 1)),
                     _ => moves.push(mv),
                 }
@@ -57,14 +57,14 @@ pub fn plan(position: &Position, clock: Budget, vct_depth: u32) -> (RootPlan, u6
             });
         }
     }
-    // The mover's VCT, one more quiet threat at a time while the clock lasts: the
+    // The mover's VCT, one more quiet threat at a time while the budget lasts: the
     // shallow proofs come cheap, and a deep one is searched only when time is left.
     for depth in 1..=vct_depth {
-        match tss.vct(me, depth) {
-            Verdict::Win(p) => return (RootPlan::Win(p), tss.nodes()),
+        match tss.vct(budget, me, depth) {
+            Verdict::Win(p) => return RootPlan::Win(p),
             Verdict::NoProof => continue,
             _ => break,
         }
     }
-    (defend.unwrap_or(RootPlan::Quiet), tss.nodes())
+    defend.unwrap_or(RootPlan::Quiet)
 }

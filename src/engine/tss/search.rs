@@ -61,14 +61,14 @@ struct Entry {
     best: u16,
 }
 
-/// The searching state: the board, the clock and the two tables.
+/// The searching state: the board and the two tables. The budget is the caller's,
+/// borrowed by each search.
 pub struct Solver {
     pub board: PatternBoard,
-    pub clock: Budget,
     vcf_tt: Table,
     vct_tt: Table,
     pool: Vec<Vec<u16>>,
-    /// A VCF gives up (as out of budget) once the clock's node count passes this
+    /// A VCF gives up (as out of budget) once the budget's node count passes this
     /// (`u64::MAX` but within [`Solver::vcf_within`]).
     node_cap: u64,
 }
@@ -76,10 +76,9 @@ pub struct Solver {
 const ATTACKER_KEY: u64 = 0x2545_F491_4F6C_DD1D;
 
 impl Solver {
-    pub fn new(board: PatternBoard, clock: Budget) -> Solver {
+    pub fn new(board: PatternBoard) -> Solver {
         Solver {
             board,
-            clock,
             vcf_tt: Table::default(),
             vct_tt: Table::default(),
             pool: Vec::new(),
@@ -153,22 +152,22 @@ impl Solver {
 
     /// [`Solver::vcf`] that gives up after visiting `nodes` nodes: for callers that only
     /// want the wins found quickly.
-    pub fn vcf_within(&mut self, a: usize, budget: u32, nodes: u64) -> R {
-        self.node_cap = self.clock.nodes.saturating_add(nodes);
-        let r = self.vcf(a, budget);
+    pub fn vcf_within(&mut self, budget: &mut Budget, a: usize, fours: u32, nodes: u64) -> R {
+        self.node_cap = budget.nodes.saturating_add(nodes);
+        let r = self.vcf(budget, a, fours);
         self.node_cap = u64::MAX;
         r
     }
 
-    /// VCF for `a` (to move) with at most `budget` fours.
-    pub fn vcf(&mut self, a: usize, budget: u32) -> R {
-        if self.clock.tick() || self.clock.nodes > self.node_cap {
+    /// VCF for `a` (to move) with at most `fours` fours, within `budget`.
+    pub fn vcf(&mut self, budget: &mut Budget, a: usize, fours: u32) -> R {
+        if budget.tick() || budget.nodes > self.node_cap {
             return R::Abort;
         }
         if self.board.has_win(a) {
             return R::Win;
         }
-        if budget == 0 {
+        if fours == 0 {
             return R::Fail;
         }
         let key = self.key(a);
@@ -176,7 +175,7 @@ impl Solver {
             if e.win {
                 return R::Win;
             }
-            if e.depth >= budget {
+            if e.depth >= fours {
                 return R::Fail;
             }
         }
@@ -198,20 +197,20 @@ impl Solver {
             self.board.win_cells_through(a, c, &mut wins);
             let r = match wins.len() {
                 0 => R::Fail,
-                1 => self.answers(a, wins[0] as usize, |s| s.vcf(a, budget - 1)),
+                1 => self.answers(a, wins[0] as usize, |s| s.vcf(budget, a, fours - 1)),
                 _ => R::Win,
             };
             self.board.take(c);
             if r != R::Fail {
                 if r == R::Win {
-                    Self::store(&mut self.vcf_tt, key, true, budget, c as u16);
+                    Self::store(&mut self.vcf_tt, key, true, fours, c as u16);
                 }
                 result = r;
                 break;
             }
         }
         if result == R::Fail {
-            Self::store(&mut self.vcf_tt, key, false, budget, 0);
+            Self::store(&mut self.vcf_tt, key, false, fours, 0);
         }
         self.give(moves);
         self.give(wins);
@@ -219,11 +218,11 @@ impl Solver {
     }
 
     /// VCT for `a` (to move) with at most `depth` quiet threats on any line (fours are free).
-    pub fn vct(&mut self, a: usize, depth: u32) -> R {
-        if self.clock.tick() {
+    pub fn vct(&mut self, budget: &mut Budget, a: usize, depth: u32) -> R {
+        if budget.tick() {
             return R::Abort;
         }
-        let r = self.vcf(a, VCF_DEPTH);
+        let r = self.vcf(budget, a, VCF_DEPTH);
         if r != R::Fail || depth == 0 {
             return r;
         }
@@ -256,8 +255,8 @@ impl Solver {
             self.board.put(c, stone(a));
             self.board.win_cells_through(a, c, &mut wins);
             let r = match wins.len() {
-                0 => self.threat(a, depth),
-                1 => self.answers(a, wins[0] as usize, |s| s.vct(a, depth)),
+                0 => self.threat(budget, a, depth),
+                1 => self.answers(a, wins[0] as usize, |s| s.vct(budget, a, depth)),
                 _ => R::Win,
             };
             self.board.take(c);
@@ -280,8 +279,8 @@ impl Solver {
     /// The attacker just made a quiet move; the defender is to move and has no five.
     /// The move threatens when the attacker would have a VCF if the defender passed;
     /// then every defender move that could spoil that VCF is searched.
-    fn threat(&mut self, a: usize, depth: u32) -> R {
-        let r = self.vcf(a, VCF_DEPTH);
+    fn threat(&mut self, budget: &mut Budget, a: usize, depth: u32) -> R {
+        let r = self.vcf(budget, a, VCF_DEPTH);
         if r != R::Win {
             return r;
         }
@@ -290,7 +289,7 @@ impl Solver {
         let d = 1 - a;
         for &c in &marks {
             self.board.put(c as usize, stone(d));
-            let r = self.vct(a, depth - 1);
+            let r = self.vct(budget, a, depth - 1);
             self.board.take(c as usize);
             if r != R::Win {
                 return r;
@@ -299,7 +298,7 @@ impl Solver {
         for &c in &blocks {
             self.board.hand_block(d, -1);
             self.board.put(c as usize, BLOCK);
-            let r = self.vct(a, depth - 1);
+            let r = self.vct(budget, a, depth - 1);
             self.board.take(c as usize);
             self.board.hand_block(d, 1);
             if r != R::Win {

@@ -4,7 +4,7 @@
 use super::{PatternSearch, RootMove, EMPTY};
 use crate::engine::progress::Line;
 use crate::engine::value::Scale;
-use crate::engine::{Evaluation, Outcome};
+use crate::engine::{Budget, Evaluation, Outcome};
 use crate::game::Move;
 
 impl PatternSearch {
@@ -32,9 +32,16 @@ impl PatternSearch {
         played.into_iter().map(Move::mark).collect()
     }
 
-    /// Reports `roots` (best first, the `wanted` best) after the completed `depth`.
-    pub(super) fn report(&mut self, roots: &[RootMove], depth: u32, wanted: usize) {
-        if !self.clock.observed() {
+    /// Reports `roots` (best first, the `wanted` best) after the completed `depth` to
+    /// `budget`'s watch.
+    pub(super) fn report(
+        &mut self,
+        budget: &Budget,
+        roots: &[RootMove],
+        depth: u32,
+        wanted: usize,
+    ) {
+        if !budget.observed() {
             return;
         }
         let lines = roots
@@ -56,6 +63,6 @@ impl PatternSearch {
         } else {
             Scale::Pattern
         };
-        self.clock.report(depth, scale, lines);
+        budget.report(depth, scale, lines);
     }
 }

@@ -2,7 +2,7 @@
 //! (Lazy SMP).
 //!
 //! On one thread, [`PatternSearch::iterate_from`] deepens one ply at a time over the root
-//! moves until the clock stops. On N threads ([`PatternSearch::iterate_threads`]) the
+//! moves until its budget stops. On N threads ([`PatternSearch::iterate_threads`]) the
 //! caller's searcher is the main thread, and N - 1 helpers search the same root at the
 //! same time, each with its own board, killers and history but all with the one
 //! lock-free transposition table ([`super::table`]): what a helper stores (values,
@@ -11,7 +11,7 @@
 //! in the same order: the odd ones iterate one ply deeper than the main search (their
 //! entries are there before the main search asks), and the others from the second on
 //! start with the root moves rotated. The main search's answer is the result: when it
-//! ends (the clock, the depth limit, or the caller's stop) it raises the helpers' stop
+//! ends (the budget, the depth limit, or the caller's stop) it raises the helpers' stop
 //! flag and waits for them. The deadline is the same for all; a node limit is a total
 //! ([`Budget::pool_nodes`]), and the helpers' nodes are added to the count.
 //!
@@ -22,6 +22,7 @@ use std::sync::Arc;
 
 use super::{PatternSearch, RootMove, WIN};
 use crate::engine::progress::Watch;
+use crate::engine::Budget;
 use crate::game::Position;
 
 /// Iterations searched when only one root move is left (a forced move): its value
@@ -41,11 +42,12 @@ impl Drop for StopOnDrop {
 impl PatternSearch {
     /// [`PatternSearch::iterate_from`] from depth `first` on `threads` threads sharing
     /// this searcher's table (see the module docs): this one is the main search, whose
-    /// depth it returns, with the nodes the helpers visited. `position` is the position
+    /// depth it returns, with the nodes the helpers visited (counted in `budget` too). `position` is the position
     /// this searcher started from. With one thread this is exactly
     /// [`PatternSearch::iterate_from`].
     pub fn iterate_threads(
         &mut self,
+        budget: &mut Budget,
         position: &Position,
         roots: &mut [RootMove],
         (first, max_depth): (u32, u32),
@@ -53,75 +55,80 @@ impl PatternSearch {
     ) -> (u32, u64) {
         let first = first.clamp(1, max_depth.max(1));
         if threads <= 1 || roots.is_empty() {
-            return (self.iterate_from(roots, first, max_depth), 0);
+            return (self.iterate_from(budget, roots, first, max_depth), 0);
         }
-        let stop = Arc::new(Watch::new(self.clock.lines()));
-        // The helpers' leaf solvers count their nodes apart, as the main search's does
-        // (no pool); the helpers' searches draw from the pool.
-        let solver_clock = self.clock.helper(Arc::clone(&stop));
-        self.clock.pool_nodes();
-        let search_clock = self.clock.helper(Arc::clone(&stop));
+        let stop = Arc::new(Watch::new(budget.lines()));
+        // The helpers' searches (their leaves' VCFs with them) draw from the pool.
+        budget.pool_nodes();
+        let helper_budget = budget.helper(Arc::clone(&stop));
         let start: Vec<RootMove> = roots.to_vec();
         let table = Arc::clone(&self.tt);
         let eval = self.eval_choice();
         std::thread::scope(|scope| {
             let helpers: Vec<_> = (1..threads)
                 .map(|i| {
-                    let (solver_clock, search_clock) = (solver_clock.clone(), search_clock.clone());
+                    let mut own = helper_budget.clone();
                     let (mut roots, table) = (start.clone(), Arc::clone(&table));
                     scope.spawn(move || {
-                        let mut h = PatternSearch::with_table(position, solver_clock, table, eval);
-                        h.clock = search_clock;
+                        let mut h = PatternSearch::with_table(position, table, eval);
                         let turn = (i / 2) % roots.len();
                         roots.rotate_left(turn);
-                        h.iterate_from(&mut roots, first + (i % 2) as u32, max_depth);
-                        h.clock.nodes
+                        h.iterate_from(&mut own, &mut roots, first + (i % 2) as u32, max_depth);
+                        own
                     })
                 })
                 .collect();
             let guard = StopOnDrop(Arc::clone(&stop));
-            let depth = self.iterate_from(roots, first, max_depth);
+            let depth = self.iterate_from(budget, roots, first, max_depth);
             drop(guard);
-            let nodes = helpers
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .sum();
+            let mut nodes = 0;
+            for h in helpers {
+                let own = h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+                nodes += own.nodes;
+                budget.join(own);
+            }
             (depth, nodes)
         })
     }
 
     /// Iterative deepening over `roots` (searched in order, best first after each
-    /// iteration) from depth `first` up to `max_depth` or until the clock stops; a move
+    /// iteration) from depth `first` up to `max_depth` or until `budget` stops; a move
     /// of the unfinished last iteration that beat the previous best is kept. Returns the
     /// deepest completed depth.
-    pub fn iterate_from(&mut self, roots: &mut [RootMove], first: u32, max_depth: u32) -> u32 {
+    pub fn iterate_from(
+        &mut self,
+        budget: &mut Budget,
+        roots: &mut [RootMove],
+        first: u32,
+        max_depth: u32,
+    ) -> u32 {
         let mut completed = 0;
         // With multipv N the N best get exact values: alpha is the N-th best so far.
-        let wanted = self.clock.lines();
+        let wanted = budget.lines();
         for depth in first as i32..=max_depth as i32 {
             let mut values = Vec::with_capacity(roots.len());
             let mut top: Vec<i64> = Vec::new();
             for r in roots.iter() {
                 self.play(r.cell as usize);
                 let v = if top.len() < wanted {
-                    -self.negamax(depth - 1, 1, -WIN - 1, WIN + 1)
+                    -self.negamax(budget, depth - 1, 1, -WIN - 1, WIN + 1)
                 } else {
                     let alpha = top[wanted - 1];
-                    let v = -self.negamax(depth - 1, 1, -alpha - 1, -alpha);
+                    let v = -self.negamax(budget, depth - 1, 1, -alpha - 1, -alpha);
                     if v > alpha {
-                        -self.negamax(depth - 1, 1, -WIN - 1, -alpha)
+                        -self.negamax(budget, depth - 1, 1, -WIN - 1, -alpha)
                     } else {
                         v
                     }
                 };
                 self.undo(r.cell as usize);
-                if self.clock.stopped() {
+                if budget.stopped() {
                     break;
                 }
                 values.push(v);
                 top.insert(top.partition_point(|&t| t >= v), v);
             }
-            if self.clock.stopped() {
+            if budget.stopped() {
                 // A partial iteration searched the previous best first: a later move
                 // that beat it (re-searched with the full window) is better.
                 if let Some(&first) = values.first() {
@@ -143,11 +150,11 @@ impl PatternSearch {
             }
             roots.sort_by_key(|r| std::cmp::Reverse(r.value));
             completed = depth as u32;
-            self.report(roots, completed, wanted);
+            self.report(budget, roots, completed, wanted);
             // The time manager: a forced move needs no deep search, and past the
             // target an iteration that kept the best move ends the search.
             let forced = roots.len() == 1 && depth >= FORCED_DEPTH;
-            if forced || (self.clock.past_target() && roots[0].cell == best_before && depth > 1) {
+            if forced || (budget.past_target() && roots[0].cell == best_before && depth > 1) {
                 break;
             }
         }
@@ -171,8 +178,7 @@ mod tests {
     /// The best 24 cells by the ordering, rotated so that `last` (if given) comes last.
     fn roots(p: &Position, last: Option<usize>) -> Vec<RootMove> {
         let mut scored = Vec::new();
-        PatternSearch::new(p, Budget::with_time(Duration::from_secs(1)), 1024)
-            .candidates(&mut scored, 24);
+        PatternSearch::new(p, 1024).candidates(&mut scored, 24);
         let mut roots: Vec<RootMove> = scored
             .iter()
             .map(|&(_, c)| RootMove { cell: c, value: 0 })
@@ -184,8 +190,8 @@ mod tests {
         roots
     }
 
-    fn search(p: &Position, limits: &Limits) -> PatternSearch {
-        PatternSearch::new(p, Budget::new(limits), 1 << 16)
+    fn search(p: &Position) -> PatternSearch {
+        PatternSearch::new(p, 1 << 16)
     }
 
     /// Two threads find a win (not the five itself, which the threat-space search plays
@@ -205,7 +211,8 @@ mod tests {
         let win = position(&rows);
         let mut r = roots(&win, Some(7 * 15 + 8));
         assert_eq!(r.last().unwrap().cell as usize, 7 * 15 + 8);
-        let (depth, _) = search(&win, &limits).iterate_threads(&win, &mut r, (1, 4), 2);
+        let mut budget = Budget::new(&limits);
+        let (depth, _) = search(&win).iterate_threads(&mut budget, &win, &mut r, (1, 4), 2);
         assert!(depth >= 1);
         assert!(r[0].value >= WIN / 2, "{}", r[0].value);
         let mut after = win.clone();
@@ -224,7 +231,7 @@ mod tests {
         let block = position(&rows);
         let mut r = roots(&block, Some(7 * 15 + 7));
         assert_eq!(r.last().unwrap().cell as usize, 7 * 15 + 7);
-        search(&block, &limits).iterate_threads(&block, &mut r, (1, 4), 2);
+        search(&block).iterate_threads(&mut Budget::new(&limits), &block, &mut r, (1, 4), 2);
         assert_eq!(r[0].cell as usize, 7 * 15 + 7);
     }
 
@@ -245,16 +252,17 @@ mod tests {
             ..Limits::default()
         };
         for threads in [2, 3] {
-            let mut s = search(&p, &limits);
+            let mut s = search(&p);
+            let mut budget = Budget::new(&limits);
             let mut r = roots(&p, None);
-            let (depth, helpers) = s.iterate_threads(&p, &mut r, (1, 64), threads);
-            let total = s.clock.nodes + helpers;
+            let (depth, helpers) = s.iterate_threads(&mut budget, &p, &mut r, (1, 64), threads);
+            let total = budget.nodes;
             assert!(depth >= 2, "{depth}");
             assert!(
                 helpers > 5_000,
                 "{threads} threads: helpers searched {helpers}"
             );
-            assert!(s.clock.nodes > 5_000, "{}", s.clock.nodes);
+            assert!(total - helpers > 5_000, "{}", total - helpers);
             let slack = 96 * threads as u64;
             assert!(total <= 50_000 + slack, "{total}");
             assert!(total + POOL_CHUNK * threads as u64 >= 50_000, "{total}");

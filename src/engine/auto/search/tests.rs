@@ -9,12 +9,12 @@ fn searcher(rows: &[&str], overline: bool) -> PatternSearch {
     let rules = Rules::new(11, 9, 5, overline, [Hand::new(0, 0, 0); 2]).unwrap();
     let cells = parse_board(rows, 11, 9).unwrap();
     let p = Position::from_cells(&rules, cells, Some(Player::X)).unwrap();
-    let clock = Budget::with_time(std::time::Duration::from_secs(10));
-    PatternSearch::new(&p, clock, 1024)
+    PatternSearch::new(&p, 1024)
 }
 
 fn leaf_value(rows: &[&str], overline: bool) -> i64 {
-    searcher(rows, overline).negamax(0, 0, -WIN - 1, WIN + 1)
+    let mut budget = Budget::with_time(std::time::Duration::from_secs(10));
+    searcher(rows, overline).negamax(&mut budget, 0, 0, -WIN - 1, WIN + 1)
 }
 
 /// The candidate where x's mark makes a four along the row and an open three down

@@ -65,8 +65,8 @@ fn alpha_beta_with_table_and_frontier_equals_plain_negamax() {
             if pos.is_over() {
                 continue;
             }
-            let mut clock = Budget::with_time(std::time::Duration::from_secs(600));
-            let mut s = Searcher::new(&pos, TranspositionTable::new(16), &mut clock);
+            let mut budget = Budget::with_time(std::time::Duration::from_secs(600));
+            let mut s = Searcher::new(&pos, TranspositionTable::new(16), &mut budget);
             let expected = reference(&mut s, depth, 0);
             for mv in pos.legal_moves() {
                 let ch = s.make(mv);

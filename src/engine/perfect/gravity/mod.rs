@@ -32,11 +32,11 @@ pub fn applies(position: &Position) -> bool {
 
 /// Every playable column's verdict (see the top of this file), the line after a move
 /// (none beyond it), and the plies left on the board.
-pub(super) fn analyze(position: &Position, clock: &mut Budget) -> (Vec<Verdict>, PvTail, u32) {
+pub(super) fn analyze(position: &Position, budget: &mut Budget) -> (Vec<Verdict>, PvTail, u32) {
     let verdicts = if position.m() * (position.n() + 1) <= 64 {
-        columns::<u64>(position, clock)
+        columns::<u64>(position, budget)
     } else {
-        columns::<u128>(position, clock)
+        columns::<u128>(position, budget)
     };
     (verdicts, Box::new(|_| Vec::new()), position.empties())
 }
@@ -85,12 +85,12 @@ struct Column<T: Word> {
     hi: i32,
 }
 
-fn columns<T: Word>(position: &Position, clock: &mut Budget) -> Vec<Verdict> {
+fn columns<T: Word>(position: &Position, budget: &mut Budget) -> Vec<Verdict> {
     let Some((frame, st)) = stones_of::<T>(position) else {
         return Vec::new();
     };
-    let mut table = table_for::<T>(position.empties(), clock.time());
-    let mut solver = Solver::new(&frame, &mut table, clock);
+    let mut table = table_for::<T>(position.empties(), budget.time());
+    let mut solver = Solver::new(&frame, &mut table, budget);
     let symmetric = frame.mirror(st.key(&frame)) == st.key(&frame);
     let landing = st.landing(&frame);
     let wins = st.my_wins(&frame) & landing;
@@ -176,22 +176,22 @@ fn verdict(position: &Position, col: usize, lo: i32, hi: i32, now: i32) -> Verdi
 
 /// The exact score of `position` alone (not per column), as the published Connect Four
 /// benchmarks measure a solver: `Some(plies to the end, the mover's outcome)` when
-/// solved within `clock`, and the nodes it took are counted in `clock`.
-pub fn solve_position(position: &Position, clock: &mut Budget) -> Option<(u32, Outcome)> {
+/// solved within `budget`, and the nodes it took are counted in `budget`.
+pub fn solve_position(position: &Position, budget: &mut Budget) -> Option<(u32, Outcome)> {
     if !applies(position) || position.is_over() {
         return None;
     }
     if position.m() * (position.n() + 1) <= 64 {
-        score::<u64>(position, clock)
+        score::<u64>(position, budget)
     } else {
-        score::<u128>(position, clock)
+        score::<u128>(position, budget)
     }
 }
 
-fn score<T: Word>(position: &Position, clock: &mut Budget) -> Option<(u32, Outcome)> {
+fn score<T: Word>(position: &Position, budget: &mut Budget) -> Option<(u32, Outcome)> {
     let (frame, st) = stones_of::<T>(position)?;
-    let mut table = table_for::<T>(position.empties(), clock.time());
-    let mut solver = Solver::new(&frame, &mut table, clock);
+    let mut table = table_for::<T>(position.empties(), budget.time());
+    let mut solver = Solver::new(&frame, &mut table, budget);
     let now = solver.win_now(&st);
     let v = if st.my_wins(&frame) & st.landing(&frame) != T::ZERO {
         now

@@ -72,7 +72,7 @@ impl<T: Word> Table<T> {
 pub struct Solver<'a, T: Word> {
     pub frame: &'a Frame<T>,
     pub table: &'a mut Table<T>,
-    pub clock: &'a mut Budget,
+    pub budget: &'a mut Budget,
     /// Set once the budget ran out: every value since is meaningless.
     pub stopped: bool,
     /// Cells on the board.
@@ -82,12 +82,12 @@ pub struct Solver<'a, T: Word> {
 }
 
 impl<'a, T: Word> Solver<'a, T> {
-    pub fn new(frame: &'a Frame<T>, table: &'a mut Table<T>, clock: &'a mut Budget) -> Self {
+    pub fn new(frame: &'a Frame<T>, table: &'a mut Table<T>, budget: &'a mut Budget) -> Self {
         let total = (frame.m * frame.n) as i32;
         Solver {
             frame,
             table,
-            clock,
+            budget,
             stopped: false,
             total,
             book: super::book::find(frame.m, frame.n, frame.k),
@@ -133,7 +133,7 @@ impl<'a, T: Word> Solver<'a, T> {
     /// The score of `st` within `(alpha, beta)` (fail-soft outside it). The side to move
     /// must not have a win now (the caller checks).
     pub fn negamax(&mut self, st: &Stones<T>, mut alpha: i32, mut beta: i32) -> i32 {
-        if self.clock.tick() {
+        if self.budget.tick() {
             self.stopped = true;
             return 0;
         }
