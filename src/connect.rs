@@ -131,17 +131,13 @@ fn scores(positions: &[Position], time: Duration) {
         let elapsed = start.elapsed();
         match solved {
             Some((plies, _)) => {
-                let g = &mut groups[match plies {
+                let i = match plies {
                     0..14 => 0,
                     14..28 => 1,
                     _ => 2,
-                }];
-                each[match plies {
-                    0..14 => 0,
-                    14..28 => 1,
-                    _ => 2,
-                }]
-                .push(clock.nodes);
+                };
+                each[i].push(budget.nodes);
+                let g = &mut groups[i];
                 g.0 += 1;
                 g.1 += 1;
                 g.2 += budget.nodes;
