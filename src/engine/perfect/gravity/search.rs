@@ -268,7 +268,7 @@ impl<'a, T: Word> Solver<'a, T> {
             let t = f.wins(mine) & !all;
             // Two wins at once, or one on top of another: the opponent stops only one.
             let now = t & (all + f.bottom) & f.cells;
-            if now & (now - T::ONE) != T::ZERO || t & now.up(1) != T::ZERO {
+            if now != T::ZERO && (now & (now - T::ONE) != T::ZERO || t & now.up(1) != T::ZERO) {
                 return (list, usize::MAX);
             }
             let s = if hint == Some(c) {
