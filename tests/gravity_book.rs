@@ -1,6 +1,7 @@
 //! Opening books for gravity boards: a book made level by level (the last level solved,
 //! the others backed up) must give every position the score the exact search gives it
-//! alone, with a fresh table; the text format must read back to the same book.
+//! alone, with a fresh table; the text format must read back to the same book; and a
+//! search given the book answers its positions without searching.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -74,8 +75,16 @@ fn the_text_format_reads_back() {
 }
 
 #[test]
-fn committed_books_parse() {
-    for b in book::committed() {
-        assert!(b.depth <= b.m * b.n);
+fn the_search_answers_book_positions_at_once() {
+    let (levels, scores) = make(5, 4, 4, 4);
+    let book: &'static Book = Box::leak(Box::new(Book::new(5, 4, 4, 4, scores.clone())));
+    let mut solver = LevelSolver::new(5, 4, 4, 16).unwrap().with_book(book);
+    for level in &levels {
+        for &key in level {
+            let mut clock = Budget::with_time(Duration::from_secs(60));
+            assert_eq!(solver.solve(key, &mut clock), Some(scores[&key] as i32));
+            // One node per null-window search, each answered by the book.
+            assert!(clock.nodes <= 3, "{key:x}: {} nodes", clock.nodes);
+        }
     }
 }
