@@ -165,8 +165,8 @@ pub struct BenchArgs {
     /// moves, nodes and depths with its time (same digest = same search).
     #[arg(long, value_name = "FILE")]
     pub replay: Option<std::path::PathBuf>,
-    /// `auto`'s static evaluation in a replay: `window` or `learned`.
-    #[arg(long, default_value = "window")]
+    /// `auto`'s static evaluation in a replay: `learned` (the default) or `window`.
+    #[arg(long, default_value = "learned")]
     pub eval: String,
 }
 

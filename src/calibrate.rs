@@ -26,6 +26,7 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 
 use crate::arena::{self, EngineSpec};
+use crate::engine::eval::weights::UNIT;
 use crate::engine::value::{self, Family, Logistic, Scale};
 use crate::engine::{EngineKind, Limits, Outcome};
 use crate::game::{Player, Position, Rules};
@@ -289,6 +290,18 @@ pub fn report(title: &str, samples: &[Sample]) -> (String, Option<Logistic>) {
         mean,
         constant
     ));
+    if samples.iter().all(|s| s.scale == Scale::Learned) {
+        // The learned evaluation's score is a logit already: how well it predicts as
+        // served, with no fit.
+        let served = points
+            .iter()
+            .map(|&(raw, y)| (1.0 / (1.0 + (-raw / UNIT).exp()) - y).powi(2))
+            .sum::<f64>()
+            / points.len() as f64;
+        out.push_str(&format!(
+            "as served (σ(score / {UNIT}), no fit): Brier {served:.4}\n\n"
+        ));
+    }
     out.push_str(
         "| predicted | positions | mean predicted | observed |\n| --- | ---: | ---: | ---: |\n",
     );

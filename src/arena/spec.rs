@@ -21,7 +21,7 @@ pub struct EngineSpec {
     pub level: Option<u8>,
     /// Threads of `auto`'s pattern search (1 when omitted).
     pub threads: Option<usize>,
-    /// `auto`'s static evaluation on gomoku (`eval=learned`, `eval=window`, the default,
+    /// `auto`'s static evaluation on gomoku (`eval=learned`, the default, `eval=window`,
     /// or `weights=PATH`, a weights file): a lab setting, kept in the game's
     /// [`SearchContext`].
     pub eval: EvalChoice,
@@ -46,7 +46,7 @@ impl EngineSpec {
             mistake_probability: None,
             level: None,
             threads: None,
-            eval: EvalChoice::Window,
+            eval: EvalChoice::default(),
             label: text.trim().to_string(),
         };
         for part in parts {

@@ -20,7 +20,7 @@ use crate::engine::auto::window_value;
 use crate::engine::board::{stone, PatternBoard, EMPTY};
 use crate::engine::eval::cells::{classes_of, Threat, CODES};
 use crate::engine::eval::classes::CLASSES;
-use crate::engine::eval::weights::{Weights, UNIT};
+use crate::engine::eval::weights::{threat_mask, Weights, MASKS, MASK_THREATS, UNIT};
 use crate::engine::value::{self, Family, Scale};
 use crate::game::Position;
 
@@ -56,7 +56,11 @@ pub struct TuneArgs {
 /// The model's inputs: the side to move's codes, the opponent's codes, then each
 /// side's line classes (a code's weight is its own plus those of its four classes, so a
 /// rare code still gets what its lines say).
-const FEATURES: usize = 2 * CODES + 2 * CLASSES;
+const FEATURES: usize = MASK_BITS + 2 * MASK_THREATS;
+/// Where the threat masks' features begin: one per mask, then one per bit of a mask (a
+/// mask's weight is its own plus its bits', so a rare mask gets what its threats say).
+const MASK_AT: usize = 2 * CODES + 2 * CLASSES;
+const MASK_BITS: usize = MASK_AT + MASKS;
 
 /// One position: its features, its target and the window count's score of it.
 struct Sample {
@@ -77,6 +81,13 @@ struct Sample {
 fn features(board: &PatternBoard, me: usize) -> Option<Vec<(u16, u16)>> {
     let cells = board.cell_eval()?;
     let mut counts = vec![0u16; FEATURES];
+    let mask = threat_mask(|s, t| cells.threats(me ^ s, t) > 0);
+    counts[MASK_AT + mask] = 1;
+    for bit in 0..2 * MASK_THREATS {
+        if mask >> bit & 1 == 1 {
+            counts[MASK_BITS + bit] = 1;
+        }
+    }
     for c in 0..board.cells().len() {
         if let (Some(a), Some(b)) = (cells.code(c, me), cells.code(c, me ^ 1)) {
             counts[a as usize] += 1;
@@ -202,7 +213,7 @@ fn fit(train: &[Sample], args: &TuneArgs) -> Vec<f64> {
         }
         let scale = 1.0 / train.len().max(1) as f64;
         for i in 0..dim {
-            let l2 = if i < 2 * CODES {
+            let l2 = if i < 2 * CODES || (MASK_AT..MASK_BITS).contains(&i) {
                 10.0 * args.l2
             } else {
                 args.l2
@@ -293,15 +304,15 @@ pub fn held_out_losses(text: &str, weights: &Weights) -> Result<(f64, f64, usize
         let score: f64 = t
             .features
             .iter()
-            .filter(|&&(f, _)| (f as usize) < 2 * CODES)
-            .map(|&(f, n)| {
+            .filter_map(|&(f, n)| {
                 let f = f as usize;
-                let w = if f < CODES {
-                    weights.own[f]
-                } else {
-                    weights.opp[f - CODES]
+                let w = match f {
+                    f if f < CODES => weights.own[f],
+                    f if f < 2 * CODES => weights.opp[f - CODES],
+                    f if (MASK_AT..MASK_BITS).contains(&f) => weights.masks[f - MASK_AT],
+                    _ => return None,
                 };
-                w as f64 * n as f64
+                Some(w as f64 * n as f64)
             })
             .sum();
         sigmoid(score / UNIT)
@@ -378,10 +389,19 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
             .sum();
         ((w[side * CODES + code] + classes) * UNIT).round() as i32
     };
+    // Each mask's weight with its bits' folded in.
+    let mask = |m: usize| {
+        let bits: f64 = (0..2 * MASK_THREATS)
+            .filter(|b| m >> b & 1 == 1)
+            .map(|b| w[MASK_BITS + b])
+            .sum();
+        ((w[MASK_AT + m] + bits) * UNIT).round() as i32
+    };
     let weights = Weights {
         name: args.name.clone(),
         own: (0..CODES).map(|c| folded(0, c)).collect(),
         opp: (0..CODES).map(|c| folded(1, c)).collect(),
+        masks: (0..MASKS).map(mask).collect(),
     };
     std::fs::write(&args.out, weights.to_text())
         .map_err(|e| format!("{}: {e}", args.out.display()))?;

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use crate::engine::board::WinRule;
 use crate::engine::eval::cells::{code_table, threat_of, Threat, CODES, THREATS};
 use crate::engine::eval::classes::{self, MAX_K};
-use crate::engine::eval::weights::Weights;
+use crate::engine::eval::weights::{threat_mask, Weights};
 
 /// No code: the cell is occupied.
 const OCCUPIED: u16 = u16::MAX;
@@ -23,8 +23,9 @@ pub struct CellEval {
     /// Per line code, both players' classes in one byte (x's in the low four bits).
     classes: &'static [u8],
     combo: &'static [u16],
-    threat: &'static [Threat],
     weights: Option<&'static Weights>,
+    /// Per code, its weights and threat in one place (one memory read per code).
+    info: Vec<CodeInfo>,
     /// `lines[cell][direction]`: the packed classes of the cell's lines (kept for empty
     /// cells only).
     lines: Vec<[u8; 4]>,
@@ -38,6 +39,14 @@ pub struct CellEval {
     saved: Vec<Saved>,
     /// Per put not yet taken back, last on top: where its saved cells begin.
     puts: Vec<Put>,
+}
+
+/// What a code is worth to each side and the threat it makes.
+#[derive(Clone, Copy)]
+struct CodeInfo {
+    own: i32,
+    opp: i32,
+    threat: Threat,
 }
 
 /// One cell's state before a put changed it.
@@ -94,11 +103,19 @@ impl CellEval {
         lines: &[[u32; 4]],
         cells: &[u8],
     ) -> Option<CellEval> {
+        let threat = threat_table();
+        let info = (0..CODES)
+            .map(|c| CodeInfo {
+                own: weights.map_or(0, |w| w.own[c]),
+                opp: weights.map_or(0, |w| w.opp[c]),
+                threat: threat[c],
+            })
+            .collect();
         let mut eval = CellEval {
             classes: packed(k, rule)?,
             combo: code_table(),
-            threat: threat_table(),
             weights,
+            info,
             lines: vec![[0; 4]; cells.len()],
             code: vec![[OCCUPIED; 2]; cells.len()],
             sums: [[0; 2]; 2],
@@ -218,19 +235,22 @@ impl CellEval {
         if code == OCCUPIED {
             return;
         }
-        let t = &mut self.threats[p][self.threat[code as usize] as usize];
+        let info = self.info[code as usize];
+        let t = &mut self.threats[p][info.threat as usize];
         *t = (*t as i64 + sign) as u16;
-        if let Some(w) = self.weights {
-            self.sums[p][0] += sign * w.own[code as usize] as i64;
-            self.sums[p][1] += sign * w.opp[code as usize] as i64;
-        }
+        self.sums[p][0] += sign * info.own as i64;
+        self.sums[p][1] += sign * info.opp as i64;
     }
 
     /// The learned evaluation for `side` to move, in the weights' units (0 without
     /// weights).
     #[inline]
     pub fn eval(&self, side: usize) -> i64 {
-        self.sums[side][0] + self.sums[side ^ 1][1]
+        let masks = self.weights.map_or(0, |w| {
+            let mask = threat_mask(|s, t| self.threats[side ^ s][t as usize] > 0);
+            w.masks[mask] as i64
+        });
+        self.sums[side][0] + self.sums[side ^ 1][1] + masks
     }
 
     /// The code of `cell` for player `p`; `None` for an occupied cell.
@@ -256,7 +276,7 @@ impl CellEval {
 mod tests {
     use crate::engine::board::{stone, PatternBoard, BLOCK, EMPTY};
     use crate::engine::eval::cells::{Threat, CODES};
-    use crate::engine::eval::weights::Weights;
+    use crate::engine::eval::weights::{threat_mask, Weights};
     use crate::game::{splitmix64, Hand, Position, Rules, Variant};
 
     fn weights() -> &'static Weights {
@@ -266,6 +286,9 @@ mod tests {
             for i in 0..CODES {
                 w.own[i] = (splitmix64(i as u64) % 2001) as i32 - 1000;
                 w.opp[i] = (splitmix64(i as u64 + 99_999) % 2001) as i32 - 1000;
+            }
+            for (m, v) in w.masks.iter_mut().enumerate() {
+                *v = (splitmix64(m as u64 + 7_777) % 2001) as i32 - 1000;
             }
             w
         })
@@ -338,13 +361,16 @@ mod tests {
                         fresh.threats(p, Threat::Five)
                     );
                 }
-                // The sum is the weights of the codes of the empty cells.
+                // The sum is the weights of the codes of the empty cells and of the
+                // threat mask.
+                let mask = threat_mask(|s, t| kept.threats(s, t) > 0);
                 let direct: i64 = (0..cells)
                     .filter_map(|c| Some((kept.code(c, 0)?, kept.code(c, 1)?)))
                     .map(|(x, o)| {
                         weights().own[x as usize] as i64 + weights().opp[o as usize] as i64
                     })
-                    .sum();
+                    .sum::<i64>()
+                    + weights().masks[mask] as i64;
                 assert_eq!(kept.eval(0), direct);
             }
         }

@@ -16,17 +16,17 @@ pub mod window;
 
 pub use window::{evaluate, potential, potential_through, window_state, window_weight};
 
-/// Which static evaluation `auto`'s pattern search uses on gomoku: the window count, or
-/// the learned one where the rules have weights. It is kept in the caller's
-/// [`SearchContext`](crate::engine::SearchContext), where the lab's commands set it
-/// (`auto:eval=learned` in `kinrow arena` and `kinrow selfplay`); the window count stays
-/// the default until the learned one wins the arena (docs/strength.md).
+/// Which static evaluation `auto`'s pattern search uses: the learned one where the rules
+/// have weights (gomoku), else the window count. It is kept in the caller's
+/// [`SearchContext`](crate::engine::SearchContext), where the lab's commands may set
+/// another (`auto:eval=window` or `auto:weights=PATH` in `kinrow arena` and `kinrow
+/// selfplay`, to measure one against the other; docs/strength.md).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum EvalChoice {
     /// The window count.
-    #[default]
     Window,
     /// The weights the build embeds for the rules (the window count where there are none).
+    #[default]
     Learned,
     /// Weights read from a file by a lab command (`auto:weights=PATH` in `kinrow arena`),
     /// to measure a fit before it is committed; loaded once for the process.

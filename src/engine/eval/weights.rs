@@ -9,7 +9,7 @@
 
 use std::sync::OnceLock;
 
-use super::cells::{classes_of, CODES};
+use super::cells::{classes_of, Threat, CODES};
 use super::classes::{LineClass, CLASSES};
 use crate::game::{Rules, Variant};
 
@@ -28,6 +28,56 @@ pub struct Weights {
     pub own: Vec<i32>,
     /// Per code: its worth as the opponent's code (to the side to move).
     pub opp: Vec<i32>,
+    /// Per threat mask ([`threat_mask`]): what the threats either side can make at once
+    /// are worth together, to the side to move.
+    pub masks: Vec<i32>,
+}
+
+/// The threats of a mask, in bit order: the side to move's, then (shifted by
+/// [`MASK_THREATS`]) the opponent's.
+pub const MASK_ORDER: [Threat; 5] = [
+    Threat::Three,
+    Threat::Four,
+    Threat::DoubleThree,
+    Threat::FourThree,
+    Threat::DoubleFour,
+];
+/// Threats per side in a mask.
+pub const MASK_THREATS: usize = MASK_ORDER.len();
+/// Threat masks.
+pub const MASKS: usize = 1 << (2 * MASK_THREATS);
+
+/// The threat mask of a position from `has(side, threat)`: bit `i` says the side to move
+/// has a cell that makes `MASK_ORDER[i]`, bit `MASK_THREATS + i` the opponent.
+#[inline]
+pub fn threat_mask(has: impl Fn(usize, Threat) -> bool) -> usize {
+    let mut mask = 0;
+    for side in 0..2 {
+        for (i, &t) in MASK_ORDER.iter().enumerate() {
+            if has(side, t) {
+                mask |= 1 << (side * MASK_THREATS + i);
+            }
+        }
+    }
+    mask
+}
+
+/// A mask's name in the weights file: the side to move's threats, `/`, the opponent's,
+/// each by its bits in [`MASK_ORDER`] as `T4DFX` letters or `-`.
+fn mask_name(mask: usize) -> String {
+    let letters = ['T', '4', 'D', 'F', 'X'];
+    let side = |s: usize| -> String {
+        (0..MASK_THREATS)
+            .map(|i| {
+                if mask >> (s * MASK_THREATS + i) & 1 == 1 {
+                    letters[i]
+                } else {
+                    '-'
+                }
+            })
+            .collect()
+    };
+    format!("mask:{}/{}", side(0), side(1))
 }
 
 impl Weights {
@@ -37,6 +87,7 @@ impl Weights {
             name: name.to_string(),
             own: vec![0; CODES],
             opp: vec![0; CODES],
+            masks: vec![0; MASKS],
         }
     }
 
@@ -51,6 +102,14 @@ impl Weights {
         for code in 0..CODES {
             let name = classes_of(code as u16).map(LineClass::short).join(",");
             out += &format!("{name} {} {}\n", self.own[code], self.opp[code]);
+        }
+        out += &format!(
+            "# {MASKS} threat masks (T three, 4 four, D double three, F four-three, X double four;\n# the side to move's, then the opponent's) and their worth to the side to move.\n"
+        );
+        for mask in 0..MASKS {
+            if self.masks[mask] != 0 {
+                out += &format!("{} {}\n", mask_name(mask), self.masks[mask]);
+            }
         }
         out
     }
@@ -75,6 +134,14 @@ impl Weights {
                     if rest != names.as_slice() {
                         return Err(format!("classes {rest:?} are not {names:?}"));
                     }
+                }
+                [name, value] if name.starts_with("mask:") => {
+                    let mask = (0..MASKS)
+                        .find(|&m| mask_name(m) == *name)
+                        .ok_or_else(|| format!("{name:?} is not a threat mask"))?;
+                    w.masks[mask] = value
+                        .parse()
+                        .map_err(|_| format!("{value:?} is not a whole number"))?;
                 }
                 [code, own, opp] => {
                     let classes: Vec<usize> = code
@@ -137,6 +204,9 @@ mod tests {
         for i in 0..CODES {
             w.own[i] = i as i32 * 3 - 100;
             w.opp[i] = -(i as i32);
+        }
+        for m in (0..MASKS).step_by(7) {
+            w.masks[m] = m as i32 - 500;
         }
         assert_eq!(Weights::parse(&w.to_text()).unwrap(), w);
         let broken = w.to_text().replace("F5,F5,F5,F5", "F5,F5,F5");
