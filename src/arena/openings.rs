@@ -124,7 +124,7 @@ pub enum Judge {
 }
 
 /// The opening of pair `pair`: `plies` random marks within a small square around the
-/// centre. A draw is redrawn (up to 200 times) while the game is decided, a line is one
+/// centre (under gravity, the landing cells of the central columns). A draw is redrawn (up to 200 times) while the game is decided, a line is one
 /// move from completion, or the static evaluation is lopsided. For k >= 4 (marks only)
 /// the draws that pass are then judged by a short search, and the first whose value is
 /// within [`EVEN_BAND`] of [`even_value`] is taken (of [`JUDGED`] at most; else the most
@@ -147,7 +147,13 @@ pub fn opening_judged(
     let radius = (m.min(n) / 4).max(1);
     let (cr, cc) = (n / 2, m / 2);
     let mut region: Vec<usize> = Vec::new();
-    for r in cr.saturating_sub(radius)..(cr + radius + 1).min(n) {
+    // Under gravity the central columns whole (only their landing cells are legal).
+    let rows = if rules.gravity() {
+        0..n
+    } else {
+        cr.saturating_sub(radius)..(cr + radius + 1).min(n)
+    };
+    for r in rows {
         for c in cc.saturating_sub(radius)..(cc + radius + 1).min(m) {
             region.push(r * m + c);
         }

@@ -20,6 +20,7 @@
 //! forced win or loss it found before the root driver ([`crate::engine::root`])
 //! assembles the answer. The threat-space search's nodes come out of the same budget.
 
+mod gravity;
 mod search;
 
 use rand::rngs::StdRng;
