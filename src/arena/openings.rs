@@ -101,12 +101,10 @@ fn searched_value_at(p: &Position, nodes: u64) -> Option<f64> {
     };
     let mut ctx = SearchContext::new();
     *ctx.kept::<EvalChoice>() = EvalChoice::Window;
-    let a = EngineKind::Auto.build().analyze_with(
-        p,
-        &limits,
-        &mut ctx,
-        &mut StdRng::seed_from_u64(0),
-    );
+    let a =
+        EngineKind::Auto
+            .build()
+            .analyze_with(p, &limits, &mut ctx, &mut StdRng::seed_from_u64(0));
     Some(if a.evaluation.outcome == Outcome::Unknown {
         a.evaluation.score
     } else {

@@ -35,6 +35,16 @@ mod search;
 
 pub use search::window_value;
 
+/// Builds the tables the learned evaluation reads (line classes, cell codes, the
+/// embedded weights) for gomoku, so that no search pays for them later: the server calls
+/// it once at start.
+pub fn warm_up() {
+    if let Ok(rules) = crate::game::Rules::mnk(15, 15, 5) {
+        let position = Position::empty(&rules);
+        search::PatternSearch::evaluating(&position, 1, crate::engine::eval::EvalChoice::Learned);
+    }
+}
+
 use rand::rngs::StdRng;
 
 use crate::engine::minimax::Minimax;
