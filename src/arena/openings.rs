@@ -7,7 +7,8 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 use super::{in_parallel, ArenaConfig};
-use crate::engine::{eval, EngineKind, Limits, Outcome};
+use crate::engine::eval::EvalChoice;
+use crate::engine::{eval, EngineKind, Limits, Outcome, SearchContext};
 use crate::game::{Move, Player, Position, Rules};
 
 /// The default number of random opening marks for a board: 1 up to 16 cells, 2 up to
@@ -50,12 +51,8 @@ const JUDGED: usize = 24;
 /// Nodes of the longer search (about 1 s) that must confirm an opening the short one
 /// found even. The short search alone passed openings the longer one puts 150 points
 /// off even, where the favoured side won whoever played it (one such game `auto` lost
-/// at 400 ms while every move it made was the one a 1 s search chose). Against `mcts`
-/// on 15x15x5 at 100 ms (80-game runs, seeds 7 to 12), pairs that went to the same colour
-/// twice: 102 of 240 judged by the short search alone, 86 of 240 confirmed (fewer on
-/// five of the six seeds); `auto` scored 74.8% and 76.5% over the 480 games.
-/// Judging the 40 openings of an 80-game match takes 53 s on 2 threads (19 s before,
-/// when each pair's opening was also judged twice, once per game).
+/// at 400 ms while every move it made was the one a 1 s search chose). Confirmed
+/// openings go to the same colour twice less often (docs/strength.md).
 pub const CONFIRM_NODES: u64 = 400_000;
 /// Openings the longer search judges per pair, at most.
 const CONFIRMED: usize = 6;
@@ -91,7 +88,8 @@ pub fn confirmed_value(p: &Position) -> Option<f64> {
     searched_value_at(p, CONFIRM_NODES)
 }
 
-/// The value of `p` for the side to move by an `auto` search of `nodes` nodes.
+/// The value of `p` for the side to move by an `auto` search of `nodes` nodes over the
+/// window count (the bands above are in its points, whatever `auto`'s default is).
 fn searched_value_at(p: &Position, nodes: u64) -> Option<f64> {
     if p.k() < 4 || p.has_special_pieces() {
         return None;
@@ -101,9 +99,14 @@ fn searched_value_at(p: &Position, nodes: u64) -> Option<f64> {
         nodes: Some(nodes),
         ..Limits::default()
     };
-    let a = EngineKind::Auto
-        .build()
-        .analyze(p, &limits, &mut StdRng::seed_from_u64(0));
+    let mut ctx = SearchContext::new();
+    *ctx.kept::<EvalChoice>() = EvalChoice::Window;
+    let a = EngineKind::Auto.build().analyze_with(
+        p,
+        &limits,
+        &mut ctx,
+        &mut StdRng::seed_from_u64(0),
+    );
     Some(if a.evaluation.outcome == Outcome::Unknown {
         a.evaluation.score
     } else {

@@ -19,7 +19,7 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 
 use super::analyse::{event, stream};
-use super::plan::{builder, level_of, search_plan};
+use super::plan::search_plan;
 use super::run::EngineLabel;
 use crate::api::dto::analyse::StreamEvent;
 use crate::api::dto::position;
@@ -149,8 +149,9 @@ pub async fn review(
     let req = body.0;
     let game = replay(&req)?;
     let params = req.engine.clone().unwrap_or_default();
-    let (kind, limits, seed) = search_plan(&params, &state.config, "engine")?;
-    let level = level_of(&params, "engine")?;
+    let plan = search_plan(&params, &state.config, "engine")?;
+    let (kind, seed, build) = (plan.kind, plan.seed, plan.builder());
+    let limits = plan.limits;
     let per_move = match req.time_ms_per_move {
         None if params.time_ms.is_none() => Duration::from_millis(DEFAULT_MS_PER_MOVE),
         None => limits.time,
@@ -173,7 +174,6 @@ pub async fn review(
     };
     let searched = game.positions.iter().filter(|p| !p.is_over()).count();
     let total = (per_move * searched.max(1) as u32).min(state.config.max_time);
-    let build = builder(kind, level, limits.mistake_probability);
     let slot = state
         .search
         .admit(
