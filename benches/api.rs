@@ -19,7 +19,8 @@ const BODY: &[u8] = br#"{"rules":{"m":3,"n":3,"k":3},"board":["x..",".o.","..."]
 fn suggest_stages(c: &mut Criterion) {
     let config = Config::default();
     let request: SuggestRequest = parse_body(BODY).unwrap();
-    let (position, (kind, limits, seed)) = prepare_suggest(&request, &config).unwrap();
+    let (position, plan) = prepare_suggest(&request, &config).unwrap();
+    let (kind, limits, seed) = (plan.kind, plan.limits, plan.seed);
     let analysis = kind
         .build()
         .analyze(&position, &limits, &mut StdRng::seed_from_u64(seed));
@@ -69,11 +70,12 @@ fn suggest_stages(c: &mut Criterion) {
     group.bench_function("whole (position solved before)", |b| {
         b.iter(|| {
             let request: SuggestRequest = parse_body(black_box(BODY)).unwrap();
-            let (position, (kind, limits, seed)) = prepare_suggest(&request, &config).unwrap();
-            let analysis =
-                kind.build()
-                    .analyze(&position, &limits, &mut StdRng::seed_from_u64(seed));
-            let answer = SuggestResponse::new(&position, kind, &analysis, (0.0, seed), used());
+            let (position, plan) = prepare_suggest(&request, &config).unwrap();
+            let analysis = plan
+                .engine()
+                .analyze(&position, &plan.limits, &mut plan.rng());
+            let answer =
+                SuggestResponse::new(&position, plan.kind, &analysis, (0.0, plan.seed), used());
             serde_json::to_vec(&answer).unwrap()
         })
     });

@@ -45,6 +45,8 @@ pub enum Command {
     Steadiness(crate::lab::steady::SteadinessArgs),
     /// Measure perfect on gravity boards: nodes and time per position kind, or per-column answers.
     Connect(crate::connect::ConnectArgs),
+    /// Make an opening book for a gravity board (resumable; JSON summary at the end).
+    Book(crate::book::BookArgs),
     /// Fit each engine's value mapping on self-play games; print Brier scores and reliability.
     Calibrate(crate::calibrate::CalibrateArgs),
 }
@@ -199,6 +201,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Pbrain(args) => crate::pbrain::main(args),
         Command::Bench(args) => crate::bench::main(args),
         Command::Connect(args) => crate::connect::main(args),
+        Command::Book(args) => crate::book::main(args),
         Command::Calibrate(args) => crate::calibrate::main(args),
         Command::Selfplay(args) => crate::lab::selfplay::main(args),
         Command::Tune(args) => crate::lab::tune::main(args),

@@ -38,6 +38,10 @@ pub struct ConnectArgs {
     /// Measure the engine's answer for every column instead of the position's score.
     #[arg(long)]
     pub columns: bool,
+    /// With `--columns`: a node budget per answer as well (a loaded machine slows the
+    /// clock, not the nodes: the nodes a second buys unloaded stand in for the second).
+    #[arg(long)]
+    pub nodes: Option<u64>,
 }
 
 /// A random game of `stones` stones from the empty board that nobody has won.
@@ -112,7 +116,7 @@ fn run(args: &ConnectArgs) -> Result<(), String> {
         .collect();
     let time = Duration::from_millis(args.time_ms);
     if args.columns {
-        columns(&positions, time);
+        columns(&positions, time, args.nodes);
     } else {
         scores(&positions, time);
     }
@@ -122,6 +126,7 @@ fn run(args: &ConnectArgs) -> Result<(), String> {
 /// Per rating group: (positions, solved, nodes, time).
 fn scores(positions: &[Position], time: Duration) {
     let mut groups = [(0u64, 0u64, 0u64, Duration::ZERO); 3];
+    let mut each: [Vec<u64>; 3] = Default::default();
     let mut unsolved = 0;
     for p in positions {
         let mut budget = Budget::with_time(time);
@@ -130,11 +135,13 @@ fn scores(positions: &[Position], time: Duration) {
         let elapsed = start.elapsed();
         match solved {
             Some((plies, _)) => {
-                let g = &mut groups[match plies {
+                let i = match plies {
                     0..14 => 0,
                     14..28 => 1,
                     _ => 2,
-                }];
+                };
+                each[i].push(budget.nodes);
+                let g = &mut groups[i];
                 g.0 += 1;
                 g.1 += 1;
                 g.2 += budget.nodes;
@@ -143,17 +150,20 @@ fn scores(positions: &[Position], time: Duration) {
             None => unsolved += 1,
         }
     }
-    println!("| plies to the end | positions | mean nodes | mean time |");
-    println!("| --- | --- | --- | --- |");
-    for (name, g) in ["easy (< 14)", "medium (14-27)", "hard (>= 28)"]
+    println!("| plies to the end | positions | mean nodes | median nodes | mean time |");
+    println!("| --- | --- | --- | --- | --- |");
+    for ((name, g), e) in ["easy (< 14)", "medium (14-27)", "hard (>= 28)"]
         .iter()
         .zip(groups)
+        .zip(each.iter_mut())
     {
         if g.0 > 0 {
+            e.sort();
             println!(
-                "| {name} | {} | {:.0} | {:.3} ms |",
+                "| {name} | {} | {:.0} | {} | {:.3} ms |",
                 g.0,
                 g.2 as f64 / g.1 as f64,
+                e[e.len() / 2],
                 g.3.as_secs_f64() * 1e3 / g.1 as f64
             );
         }
@@ -161,25 +171,40 @@ fn scores(positions: &[Position], time: Duration) {
     println!("unsolved within {time:?}: {unsolved}");
 }
 
-fn columns(positions: &[Position], time: Duration) {
+fn columns(positions: &[Position], time: Duration, node_limit: Option<u64>) {
     let mut times = Vec::new();
+    // Nodes of the answers that completed: the machine's load does not move them.
+    let mut nodes = Vec::new();
     let mut complete = 0;
     for p in positions {
-        let limits = Limits::with_time(time);
+        let limits = Limits {
+            nodes: node_limit,
+            ..Limits::with_time(time)
+        };
         let start = Instant::now();
         let a = Perfect.analyze(p, &limits, &mut StdRng::seed_from_u64(1));
         times.push(start.elapsed());
         complete += a.stats.complete as usize;
+        if a.stats.complete {
+            nodes.push(a.stats.nodes);
+        }
     }
     times.sort();
-    let at = |q: f64| times[((times.len() as f64 * q).ceil() as usize).clamp(1, times.len()) - 1];
+    nodes.sort();
+    let q = |len: usize, q: f64| ((len as f64 * q).ceil() as usize).clamp(1, len.max(1)) - 1;
+    let at = |x: f64| times[q(times.len(), x)];
+    let nodes_at = |x: f64| nodes.get(q(nodes.len(), x)).copied().unwrap_or(0);
     println!(
-        "positions {}, complete {} ({:.1}%), p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        "positions {}, complete {} ({:.1}%), p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; \
+         nodes of the complete answers: p50 {}, p99 {}, max {}",
         times.len(),
         complete,
         100.0 * complete as f64 / times.len().max(1) as f64,
         at(0.5).as_secs_f64() * 1e3,
         at(0.99).as_secs_f64() * 1e3,
-        times.last().map_or(0.0, |t| t.as_secs_f64() * 1e3)
+        times.last().map_or(0.0, |t| t.as_secs_f64() * 1e3),
+        nodes_at(0.5),
+        nodes_at(0.99),
+        nodes.last().copied().unwrap_or(0)
     );
 }

@@ -21,6 +21,7 @@
 pub mod api;
 pub mod arena;
 pub mod bench;
+pub mod book;
 pub mod calibrate;
 pub mod cli;
 pub mod config;

@@ -16,7 +16,8 @@
 //! Time: a move uses at most `timeout_turn` minus a safety margin. On a match clock it
 //! aims at a twentieth of `time_left` and stops there once its best move is settled; a
 //! move whose best answer keeps changing, or that meets a threat, may take up to three
-//! times that, at most a seventh of `time_left` ([`Brain::move_time`]).
+//! times that, at most a seventh of `time_left` ([`Brain::move_time`], the engine's
+//! [`timeman`](crate::engine::timeman)).
 //!
 //! Threads: `INFO thread_num N` lets `auto`'s pattern search run on N threads, cut to
 //! `--max-threads` (`KINROW_MAX_THREADS`; by default the number of cores: the manager
@@ -28,7 +29,7 @@ use std::time::Duration;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-use crate::engine::{Engine, EngineKind, Limits, SearchContext};
+use crate::engine::{timeman, Engine, EngineKind, Limits, SearchContext};
 use crate::game::{Cell, Piece, Player, Position, Rules, Variant, MAX_SIDE};
 
 /// What a cell holds from the brain's point of view.
@@ -77,9 +78,6 @@ pub fn rule_mask(rules: &Rules) -> u32 {
 pub fn default_engine() -> Option<EngineKind> {
     EngineKind::parse("auto").or_else(|| EngineKind::ALL.first().copied())
 }
-
-/// Time kept in reserve on every move for the protocol round trip.
-const MARGIN: Duration = Duration::from_millis(30);
 
 impl Brain {
     /// A brain playing `engine` with `k` in a row.
@@ -312,25 +310,9 @@ impl Brain {
     }
 
     /// The time of the next move: the most it may take, and, on a match clock, the time
-    /// it aims to answer by (see [`Limits::target`]). The target is a twentieth of the
-    /// time left; a move whose best answer is still changing, or that meets a threat,
-    /// may take up to three times that (at most a seventh of the time left).
+    /// it aims to answer by ([`timeman::move_time`]).
     pub fn move_time(&self) -> (Duration, Option<Duration>) {
-        let turn = if self.timeout_turn.is_zero() {
-            Duration::from_millis(100)
-        } else {
-            self.timeout_turn
-        };
-        let cap = turn.saturating_sub(MARGIN.max(turn / 10));
-        let one = Duration::from_millis(1);
-        match self.time_left {
-            Some(left) if !self.timeout_match.is_zero() || left < Duration::from_secs(3600) => {
-                let target = cap.min(left / 20).max(one);
-                let most = cap.min(left / 7).min(target * 3).max(target);
-                (most, (most > target).then_some(target))
-            }
-            _ => (cap.max(one), None),
-        }
+        timeman::move_time(self.timeout_turn, self.time_left, self.timeout_match)
     }
 
     fn position(&self) -> Result<Position, String> {

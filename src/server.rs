@@ -59,10 +59,9 @@ impl Application {
     /// 431 for oversized headers), keep actix's plain answer with an empty body
     /// (docs/deployment.md; `deploy/nginx.conf` gives them JSON bodies).
     pub fn build(config: Config) -> std::io::Result<Application> {
-        // The embedded evaluation weights are parsed once, on first use: do it now, so
-        // that the first search's time is spent searching (a cold parse made a 200 ms
-        // search overrun its budget).
-        let _ = crate::engine::eval::weights::gomoku();
+        // The evaluation's tables are built once per process: before the first request,
+        // which would otherwise pay for them inside its time budget.
+        crate::engine::auto::warm_up();
         let listener = TcpListener::bind(&config.addr)?;
         let port = listener.local_addr()?.port();
         let metrics = Metrics::new();

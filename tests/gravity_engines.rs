@@ -52,3 +52,46 @@ proptest! {
         }
     }
 }
+
+/// A line one stone short whose completing cells float (nothing under them yet) is no
+/// win for `minimax` under gravity: neither a win now at a leaf nor a loss for the side
+/// to move, who cannot stop what the opponent cannot play either.
+#[test]
+fn minimax_does_not_count_floating_threats_as_wins() {
+    use kinrow::engine::minimax::Minimax;
+    use kinrow::engine::Outcome;
+    let rules = Rules::mnk(12, 12, 5).unwrap().with_gravity(true).unwrap();
+    // Bottom rows (row 11 is the bottom): x's four on row 9, columns 1-4; columns 0 and 5
+    // are empty, so both cells that would make five float. o to move.
+    let mut rows = vec![".".repeat(12); 9];
+    rows.push(".xxxx.......".into());
+    rows.push(".xoxo.......".into());
+    rows.push(".oxox...oo.o".into());
+    let board = rows.join("/");
+    let cells = kinrow::game::parse_board_string(&board, 12, 12).unwrap();
+    let position = Position::from_cells(&rules, cells, None).unwrap();
+    let limits = Limits {
+        depth: Some(3),
+        ..Limits::with_time(Duration::from_secs(5))
+    };
+    let a = Minimax.analyze(&position, &limits, &mut StdRng::seed_from_u64(1));
+    assert_ne!(a.evaluation.outcome, Outcome::Loss, "{:?}", a.evaluation);
+    // (A lost position scores near -10^15 in minimax's units; the potential stays far
+    // below 10^9 on this board.)
+    assert!(a.evaluation.score > -1e9, "{:?}", a.evaluation);
+}
+
+/// The arena's random openings under gravity are games: every stone lands (before, the
+/// central square held no landing cell of an empty board and no opening could be drawn).
+#[test]
+fn arena_openings_under_gravity_are_legal() {
+    let rules = Rules::mnk(7, 6, 4).unwrap().with_gravity(true).unwrap();
+    for pair in 0..4 {
+        let moves = kinrow::arena::opening_judged(&rules, 4, 11, pair, kinrow::arena::Judge::Quick);
+        assert_eq!(moves.len(), 4, "pair {pair}");
+        let mut p = Position::empty(&rules);
+        for mv in moves {
+            assert!(p.try_play(mv).is_ok(), "pair {pair}: {mv:?}");
+        }
+    }
+}

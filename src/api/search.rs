@@ -45,7 +45,8 @@ use super::deadline::RequestClock;
 use super::error::{ApiError, ErrorCode};
 use super::metrics::Metrics;
 use crate::engine::progress::Watch;
-use crate::engine::{Analysis, Budget, ContextPool, Engine, EngineKind, Limits};
+use crate::engine::registry::Cost;
+use crate::engine::{Analysis, Budget, ContextPool, Engine, EngineKind, Limits, SearchPlan};
 use crate::game::Position;
 
 /// The most empty cells a position may have for any search but `mcts` to run inline.
@@ -66,17 +67,15 @@ pub enum Lane {
 
 /// The lane of the search of `kind` on `position`, by its cost (see the module docs).
 pub fn lane(kind: EngineKind, position: &Position) -> Lane {
-    let tiny = kind != EngineKind::Mcts
-        && !position.has_special_pieces()
-        && position.empties() <= INLINE_EMPTIES;
+    let special = position.has_special_pieces();
     let cells = position.m() * position.n();
-    let one_ply = match kind {
-        EngineKind::Threat | EngineKind::Priority => cells <= CHEAP_CELLS,
-        EngineKind::Greedy if position.has_special_pieces() => cells <= CHEAP_CELLS / 4,
-        EngineKind::Greedy => cells <= CHEAP_CELLS,
-        _ => false,
+    let cheap = match kind.row().cost {
+        Cost::Tree => !special && position.empties() <= INLINE_EMPTIES,
+        Cost::Playouts => false,
+        Cost::OnePly { special: d } if special => cells <= CHEAP_CELLS / d,
+        Cost::OnePly { .. } => cells <= CHEAP_CELLS,
     };
-    if tiny || one_ply {
+    if cheap {
         Lane::Inline
     } else {
         Lane::Pool
@@ -274,34 +273,28 @@ impl SearchPool {
         concurrent.max(1) + 4
     }
 
-    /// Runs `kind` on `position` within `limits` (whose `time` is the whole request's
-    /// budget, queueing included) with the RNG seeded by `seed`, in its [`lane`].
-    pub async fn run(
-        &self,
-        kind: EngineKind,
-        position: Position,
-        limits: Limits,
-        seed: u64,
-    ) -> Result<Finished, ApiError> {
-        let watch = Arc::new(Watch::new(1).anytime());
-        self.run_watched(kind, position, limits, seed, watch).await
+    /// Runs the engine of `plan` (at full strength) on `position` within its limits
+    /// (whose `time` is the whole request's budget, queueing included) with the RNG
+    /// seeded by its seed, in its [`lane`].
+    pub async fn run(&self, plan: &SearchPlan, position: Position) -> Result<Finished, ApiError> {
+        let watch = Arc::new(plan.watch().anytime());
+        self.run_watched(plan, position, watch).await
     }
 
     /// [`SearchPool::run`] with `watch` on the search (its lines, its stop flag).
     pub async fn run_watched(
         &self,
-        kind: EngineKind,
+        plan: &SearchPlan,
         position: Position,
-        limits: Limits,
-        seed: u64,
         watch: Arc<Watch>,
     ) -> Result<Finished, ApiError> {
+        let kind = plan.kind;
         if lane(kind, &position) == Lane::Inline {
-            return self.run_inline(kind, &position, limits, seed, watch);
+            return self.run_inline(plan, &position, watch);
         }
-        self.admit(kind.name(), limits)
+        self.admit(kind.name(), plan.limits.clone())
             .await?
-            .search(move || kind.build(), position, seed, watch)
+            .search(move || kind.build(), position, plan.seed, watch)
             .await
     }
 
@@ -309,12 +302,11 @@ impl SearchPool {
     /// boundary and metrics as a pooled one.
     fn run_inline(
         &self,
-        kind: EngineKind,
+        plan: &SearchPlan,
         position: &Position,
-        mut limits: Limits,
-        seed: u64,
         watch: Arc<Watch>,
     ) -> Result<Finished, ApiError> {
+        let (kind, mut limits) = (plan.kind, plan.limits.clone());
         let name = kind.name();
         let now = Instant::now();
         let window = Window::new(RequestClock::current(), limits.time, self.margin);
@@ -325,7 +317,7 @@ impl SearchPool {
             ));
         }
         limits.time = limits.time.min(window.left(now));
-        let mut rng = StdRng::seed_from_u64(seed);
+        let mut rng = plan.rng();
         let result = catch_unwind(AssertUnwindSafe(|| {
             let mut ctx = self.contexts.take(position);
             let mut budget = Budget::new(&limits).watched(watch);

@@ -351,6 +351,9 @@ pub struct ArenaArgs {
     /// Only exactly `k` in a row wins.
     #[arg(long)]
     pub exact: bool,
+    /// Gravity: a stone drops to the lowest empty cell of its column (Connect Four).
+    #[arg(long)]
+    pub gravity: bool,
     /// The rule variant: `free` (the default), `renju` (k = 5) or `caro`.
     #[arg(long, default_value = "free")]
     pub variant: String,
@@ -422,10 +425,13 @@ fn parse_config(args: &ArenaArgs) -> Result<ArenaConfig, String> {
         .ok_or_else(|| format!("--variant: {:?} is not free, renju or caro", args.variant))?;
     let rules = Rules::new(nums[0], nums[1], nums[2], !args.exact, [hand, hand])
         .and_then(|r| r.with_variant(variant))
+        .and_then(|r| r.with_gravity(args.gravity))
         .map_err(|e| e.to_string())?;
     let external = engines.iter().any(|e| matches!(e, Contestant::Pbrain(_)));
-    if external && (rules.k() != 5 || rules.has_special_pieces()) {
-        return Err("pbrain engines play five in a row without special pieces only".into());
+    if external && (rules.k() != 5 || rules.has_special_pieces() || rules.gravity()) {
+        return Err(
+            "pbrain engines play five in a row without special pieces or gravity only".into(),
+        );
     }
     let fixed_openings = match &args.openings {
         None => None,

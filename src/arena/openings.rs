@@ -7,6 +7,7 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 use super::{in_parallel, ArenaConfig};
+use crate::engine::eval::EvalChoice;
 use crate::engine::{eval, EngineKind, Limits, Outcome, SearchContext};
 use crate::game::{Move, Player, Position, Rules};
 
@@ -50,12 +51,8 @@ const JUDGED: usize = 24;
 /// Nodes of the longer search (about 1 s) that must confirm an opening the short one
 /// found even. The short search alone passed openings the longer one puts 150 points
 /// off even, where the favoured side won whoever played it (one such game `auto` lost
-/// at 400 ms while every move it made was the one a 1 s search chose). Against `mcts`
-/// on 15x15x5 at 100 ms (80-game runs, seeds 7 to 12), pairs that went to the same colour
-/// twice: 102 of 240 judged by the short search alone, 86 of 240 confirmed (fewer on
-/// five of the six seeds); `auto` scored 74.8% and 76.5% over the 480 games.
-/// Judging the 40 openings of an 80-game match takes 53 s on 2 threads (19 s before,
-/// when each pair's opening was also judged twice, once per game).
+/// at 400 ms while every move it made was the one a 1 s search chose). Confirmed
+/// openings go to the same colour twice less often (docs/strength.md).
 pub const CONFIRM_NODES: u64 = 400_000;
 /// Openings the longer search judges per pair, at most.
 const CONFIRMED: usize = 6;
@@ -91,7 +88,8 @@ pub fn confirmed_value(p: &Position) -> Option<f64> {
     searched_value_at(p, CONFIRM_NODES)
 }
 
-/// The value of `p` for the side to move by an `auto` search of `nodes` nodes.
+/// The value of `p` for the side to move by an `auto` search of `nodes` nodes over the
+/// window count (the bands above are in its points, whatever `auto`'s default is).
 fn searched_value_at(p: &Position, nodes: u64) -> Option<f64> {
     if p.k() < 4 || p.has_special_pieces() {
         return None;
@@ -101,14 +99,13 @@ fn searched_value_at(p: &Position, nodes: u64) -> Option<f64> {
         nodes: Some(nodes),
         ..Limits::default()
     };
-    // The window count's score of the last depth (without the parity average): the
-    // band and X_EDGE are in its unit, whatever evaluation `auto` plays with.
     let mut ctx = SearchContext::new();
-    *ctx.kept::<eval::EvalChoice>() = eval::EvalChoice::Window;
+    *ctx.kept::<EvalChoice>() = EvalChoice::Window;
     let a =
         EngineKind::Auto
             .build()
             .analyze_with(p, &limits, &mut ctx, &mut StdRng::seed_from_u64(0));
+    // The last depth's own score, without the parity average (as the bands were set).
     Some(if a.evaluation.outcome == Outcome::Unknown {
         a.evaluation.score - a.stats.parity_shift
     } else {
@@ -126,7 +123,7 @@ pub enum Judge {
 }
 
 /// The opening of pair `pair`: `plies` random marks within a small square around the
-/// centre. A draw is redrawn (up to 200 times) while the game is decided, a line is one
+/// centre (under gravity, the landing cells of the central columns). A draw is redrawn (up to 200 times) while the game is decided, a line is one
 /// move from completion, or the static evaluation is lopsided. For k >= 4 (marks only)
 /// the draws that pass are then judged by a short search, and the first whose value is
 /// within [`EVEN_BAND`] of [`even_value`] is taken (of [`JUDGED`] at most; else the most
@@ -149,7 +146,13 @@ pub fn opening_judged(
     let radius = (m.min(n) / 4).max(1);
     let (cr, cc) = (n / 2, m / 2);
     let mut region: Vec<usize> = Vec::new();
-    for r in cr.saturating_sub(radius)..(cr + radius + 1).min(n) {
+    // Under gravity the central columns whole (only their landing cells are legal).
+    let rows = if rules.gravity() {
+        0..n
+    } else {
+        cr.saturating_sub(radius)..(cr + radius + 1).min(n)
+    };
+    for r in rows {
         for c in cc.saturating_sub(radius)..(cc + radius + 1).min(m) {
             region.push(r * m + c);
         }

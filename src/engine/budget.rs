@@ -30,7 +30,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::progress::{Line, Progress, Watch};
-use super::value::Scale;
+use super::types::Scale;
 use super::Limits;
 
 /// A search's deadline and node allowance, and the nodes it visited.

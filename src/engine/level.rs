@@ -74,30 +74,22 @@ pub fn sight(level: u8) -> Option<Sight> {
     }
 }
 
-/// A conservative node rate of each engine (about half of what `kinrow bench` measures
-/// on 15x15x5 and 9x9x5 on one core): a level's node cap is this times the time budget.
-/// Engines that do not count nodes in their strength (the one-ply ones) have none.
+/// A conservative node rate of `kind` (its registry row's): a level's node cap is this
+/// times the time budget. Engines that do not count nodes in their strength (the
+/// one-ply ones) have none.
 pub fn nodes_per_second(kind: EngineKind) -> Option<f64> {
-    match kind {
-        EngineKind::Auto | EngineKind::Perfect => Some(400_000.0),
-        EngineKind::Minimax => Some(1_000_000.0),
-        EngineKind::Mcts => Some(50_000.0),
-        EngineKind::Threat | EngineKind::Priority | EngineKind::Greedy => None,
-    }
+    kind.row().nodes_per_second
 }
 
 /// True for the engines whose every branch is a root move: they look one ply.
 pub fn one_ply(kind: EngineKind) -> bool {
-    matches!(
-        kind,
-        EngineKind::Threat | EngineKind::Priority | EngineKind::Greedy
-    )
+    kind.row().one_ply
 }
 
 /// True when `kind` honours `mistake_probability`: `perfect` inside its search, the
 /// one-ply engines at the root. The others refuse it rather than ignore it.
 pub fn honours_mistakes(kind: EngineKind) -> bool {
-    kind == EngineKind::Perfect || one_ply(kind)
+    kind.row().mistakes
 }
 
 /// True when `kind` at `level` with `mistake_probability` is the engine itself: full

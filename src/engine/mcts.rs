@@ -38,7 +38,7 @@ use rand::Rng;
 use self::shape::FastRng;
 use self::sim::Sim;
 use super::root::{self, Choice, RootResults};
-use super::value::Scale;
+use super::types::Scale;
 use super::{Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Outcome, SearchContext};
 use crate::game::{Move, Piece, Position};
 

@@ -13,11 +13,12 @@
 //!   [`Analysis`] (every cell scored, order, seeded choice, PV, stats, the typed
 //!   [`SearchPath`]), and the [`WinScale`]s of proven wins and losses.
 //!
-//! - [`types`] (the ground floor): [`Limits`], [`Analysis`], [`Engine`] and the other
-//!   types every engine shares;
+//! - [`types`] and [`path`] (the ground floor): [`Limits`], [`Analysis`], [`SearchPath`]
+//!   and the other types every engine shares; [`analyze`]: the [`Engine`] trait;
 //! - [`registry`] (the top floor): [`EngineKind`], the one table of engines, which alone
-//!   imports them. This file declares the modules and re-exports; it imports no engine.
+//!   imports them; [`plan`]: the [`SearchPlan`] a request hands to the engine. This file declares the modules and re-exports; it imports no engine.
 
+pub mod analyze;
 pub mod auto;
 pub mod board;
 pub mod budget;
@@ -27,8 +28,10 @@ pub mod greedy;
 pub mod level;
 pub mod mcts;
 pub mod minimax;
+pub mod path;
 pub mod patterns;
 pub mod perfect;
+pub mod plan;
 pub mod priority;
 pub mod progress;
 pub mod registry;
@@ -36,16 +39,20 @@ pub mod review;
 pub mod root;
 pub mod tactics;
 pub mod threat;
+pub mod timeman;
 pub mod tss;
 pub mod tt;
 pub mod types;
 pub mod value;
 
+pub use analyze::Engine;
 pub use budget::Budget;
 pub use context::{ContextPool, SearchContext};
+pub use path::{Note, Route, SearchPath};
+pub use plan::SearchPlan;
 pub use registry::{EngineKind, Parameter};
-pub use root::{Note, Route, SearchPath, WinScale};
+pub use root::WinScale;
 pub use types::{
-    pick_among_best, sort_best_first, Action, Analysis, Engine, Evaluation, Limits, MoveEval,
-    Outcome, SearchStats, MAX_THREADS,
+    pick_among_best, sort_best_first, Action, Analysis, Evaluation, Limits, MoveEval, Outcome,
+    Scale, SearchStats, MAX_THREADS,
 };

@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::value::Scale;
+use super::types::Scale;
 use super::{Analysis, Evaluation, MoveEval, Route, SearchPath, SearchStats};
 use crate::game::Move;
 
@@ -102,6 +102,7 @@ impl Progress {
                 depth: self.depth,
                 elapsed: self.elapsed,
                 complete: false,
+                exact: false,
                 path: route.map(|route| SearchPath {
                     route: Some(route),
                     notes: (self.scale == Scale::Learned)

@@ -16,10 +16,9 @@
 //! mean of the last two completed iterations: the order of the moves is unchanged, and
 //! proven outcomes stay exact.
 
-use std::fmt;
-
 use rand::rngs::StdRng;
 
+use super::path::SearchPath;
 use super::{
     pick_among_best, sort_best_first, Analysis, Budget, Evaluation, MoveEval, Outcome, SearchStats,
 };
@@ -56,100 +55,6 @@ impl WinScale {
             score: self.proven(outcome, plies),
             outcome,
             plies: Some(plies),
-        }
-    }
-}
-
-/// Which way a search took, as `stats.path` shows it: the route (for `auto`) and what
-/// decided the root.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SearchPath {
-    /// The search that gave the answer, for an engine that has more than one.
-    pub route: Option<Route>,
-    /// What else happened, in order.
-    pub notes: Vec<Note>,
-}
-
-/// The search that gave `auto`'s answer.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Route {
-    Perfect,
-    PatternSearch,
-    Minimax,
-}
-
-/// Something that decided or changed the answer at the root.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Note {
-    /// A proof was tried first and ran out of budget.
-    PerfectRanOut,
-    /// A threat-space search found a forced win.
-    ThreatSpaceWin,
-    /// Only the moves that may stop the opponent's forced win by fours were searched.
-    ThreatSpaceDefence,
-    /// The same against a forced win by threats (VCT).
-    ThreatSpaceDefenceVct,
-    /// The root's guard dropped the search's choice: the opponent had a proven forced
-    /// win by threats after it.
-    ThreatSpaceGuard,
-    /// The last check changed the move (a win now, or an immediate loss stopped).
-    SafetyCheck,
-    /// The pattern search evaluated with the learned weights (`auto:eval=learned`).
-    LearnedEvaluation,
-}
-
-impl Route {
-    /// The name in `stats.path`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Route::Perfect => "perfect",
-            Route::PatternSearch => "pattern search",
-            Route::Minimax => "minimax",
-        }
-    }
-}
-
-impl Note {
-    /// The words in `stats.path`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Note::PerfectRanOut => "perfect ran out",
-            Note::ThreatSpaceWin => "threat-space win",
-            Note::ThreatSpaceDefence => "threat-space defence",
-            Note::ThreatSpaceDefenceVct => "threat-space defence (vct)",
-            Note::ThreatSpaceGuard => "threat-space guard",
-            Note::SafetyCheck => "safety check",
-            Note::LearnedEvaluation => "learned evaluation",
-        }
-    }
-}
-
-impl SearchPath {
-    /// A path with only a route.
-    pub fn route(route: Route) -> SearchPath {
-        SearchPath {
-            route: Some(route),
-            notes: Vec::new(),
-        }
-    }
-
-    /// A path with only a note.
-    pub fn note(note: Note) -> SearchPath {
-        SearchPath {
-            route: None,
-            notes: vec![note],
-        }
-    }
-}
-
-/// `route: note, note`, `route`, or `note, note` (as the API has always shown it).
-impl fmt::Display for SearchPath {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let notes: Vec<&str> = self.notes.iter().map(|n| n.as_str()).collect();
-        match (self.route, notes.is_empty()) {
-            (Some(r), true) => f.write_str(r.as_str()),
-            (Some(r), false) => write!(f, "{}: {}", r.as_str(), notes.join(", ")),
-            (None, _) => f.write_str(&notes.join(", ")),
         }
     }
 }
@@ -272,6 +177,7 @@ pub fn finish(
             depth: results.depth,
             elapsed: budget.elapsed(),
             complete: results.complete,
+            exact: false,
             path: results.path,
             threads: 1,
             parity_shift: shift,
@@ -316,6 +222,7 @@ mod tests {
     use rand::SeedableRng;
 
     use super::*;
+    use crate::engine::path::{Note, Route};
     use crate::game::Rules;
 
     fn eval(score: f64, outcome: Outcome) -> MoveEval {

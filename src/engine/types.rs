@@ -1,15 +1,13 @@
 //! The ground floor of the engines: the types every engine shares (the [`Limits`] of a
-//! search, the [`Analysis`] it answers, the [`Engine`] trait) and the root ordering
-//! helpers. It imports no engine.
+//! search, the [`Analysis`] it answers, the [`Scale`] of its scores) and the root
+//! ordering helpers. It imports nothing of the engines but the [`SearchPath`] type.
 
 use std::time::Duration;
 
 use rand::rngs::StdRng;
 
-use super::budget::Budget;
-use super::context::SearchContext;
-use super::root::SearchPath;
-use crate::game::{Move, Piece, Position};
+use super::path::SearchPath;
+use crate::game::{Move, Piece};
 
 /// The most threads one search runs on: [`Limits::threads`] is cut to it.
 pub const MAX_THREADS: usize = 64;
@@ -29,7 +27,7 @@ pub struct Limits {
     /// paths run on one).
     pub threads: usize,
     /// The time the search aims to answer by, within `time` (the time manager of a
-    /// player on a match clock): once past it, `auto`'s pattern search stops after an
+    /// player on a match clock, [`super::timeman`]): once past it, `auto`'s pattern search stops after an
     /// iteration that left its best move where it was; an iteration that changed it,
     /// or a position under threat, may go on to `time`. `None`: the search uses `time`.
     pub target: Option<Duration>,
@@ -136,6 +134,10 @@ pub struct SearchStats {
     pub elapsed: Duration,
     /// True when the search finished rather than hit a limit.
     pub complete: bool,
+    /// True when every move's outcome is proven exactly, a win with its fewest plies and
+    /// a loss with its most (`perfect`'s complete solve on bit sets, without mistakes):
+    /// no later check can prove more ([`super::value::prove_wins_now`] skips it).
+    pub exact: bool,
     /// Which way the search went (`auto`'s route, what decided the root); shown as
     /// e.g. `"pattern search: threat-space defence"`.
     pub path: Option<SearchPath>,
@@ -156,6 +158,7 @@ impl Default for SearchStats {
             depth: 0,
             elapsed: Duration::ZERO,
             complete: false,
+            exact: false,
             path: None,
             threads: 1,
             parity_shift: 0.0,
@@ -202,39 +205,6 @@ impl Analysis {
     }
 }
 
-/// A move-suggesting AI.
-pub trait Engine: Send + Sync {
-    /// Analyses `position`, which must be in progress (`!position.is_over()`), within
-    /// `budget` (its time and nodes; `limits` gives the rest: depth, mistakes), counting
-    /// every node it visits in `budget.nodes`, keeping what it keeps between calls in
-    /// `ctx`, and drawing any randomness from `rng` so that the same seed gives the same
-    /// answer. A composite engine hands its parts shares of `budget`.
-    fn analyze_in(
-        &self,
-        position: &Position,
-        limits: &Limits,
-        budget: &mut Budget,
-        ctx: &mut SearchContext,
-        rng: &mut StdRng,
-    ) -> Analysis;
-
-    /// [`Engine::analyze_in`] with a budget of `limits` and the state kept in `ctx`.
-    fn analyze_with(
-        &self,
-        position: &Position,
-        limits: &Limits,
-        ctx: &mut SearchContext,
-        rng: &mut StdRng,
-    ) -> Analysis {
-        self.analyze_in(position, limits, &mut Budget::new(limits), ctx, rng)
-    }
-
-    /// [`Engine::analyze_with`] a new context: nothing kept from earlier searches.
-    fn analyze(&self, position: &Position, limits: &Limits, rng: &mut StdRng) -> Analysis {
-        self.analyze_with(position, limits, &mut SearchContext::new(), rng)
-    }
-}
-
 /// Sorts `moves` best first: by score, then by piece (marks before special pieces)
 /// and cell, so the order is deterministic.
 pub fn sort_best_first(moves: &mut [MoveEval]) {
@@ -267,4 +237,37 @@ pub fn pick_among_best(moves: &mut [MoveEval], rng: &mut StdRng) {
 
 fn piece_rank(p: Piece) -> u8 {
     p as u8
+}
+
+/// Whose scale an answer's `raw` is on: the engine's own, or for `auto` the path it took.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Scale {
+    Perfect,
+    /// `auto`'s pattern search (threat-space search and the pattern alpha-beta) over
+    /// the window count.
+    Pattern,
+    /// `auto`'s pattern search over the learned evaluation (gomoku): its score is in
+    /// thousandths of a logit of the expected result, so it maps without a fit.
+    Learned,
+    Minimax,
+    Mcts,
+    Threat,
+    Priority,
+    Greedy,
+}
+
+impl Scale {
+    /// The scale's name in tables and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scale::Perfect => "perfect",
+            Scale::Pattern => "pattern search",
+            Scale::Learned => "pattern search (learned evaluation)",
+            Scale::Minimax => "minimax",
+            Scale::Mcts => "mcts",
+            Scale::Threat => "threat",
+            Scale::Priority => "priority",
+            Scale::Greedy => "greedy",
+        }
+    }
 }

@@ -20,7 +20,7 @@
 
 use std::collections::HashMap;
 
-use super::{tactics, Analysis, EngineKind, Evaluation, Note, Outcome, Route};
+use super::{tactics, Analysis, EngineKind, Evaluation, Outcome};
 use crate::game::{Move, Piece, Position};
 
 /// The largest value of an unproven move (its negative the smallest).
@@ -57,63 +57,13 @@ impl Family {
     }
 }
 
-/// Whose scale an answer's `raw` is on: the engine's own, or for `auto` the path it took.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Scale {
-    Perfect,
-    /// `auto`'s pattern search (threat-space search and the pattern alpha-beta) over
-    /// the window count.
-    Pattern,
-    /// `auto`'s pattern search over the learned evaluation (gomoku): its score is in
-    /// thousandths of a logit of the expected result, so it maps without a fit.
-    Learned,
-    Minimax,
-    Mcts,
-    Threat,
-    Priority,
-    Greedy,
-}
+pub use super::types::Scale;
 
 impl Scale {
-    /// The scale of `kind`'s answer `analysis` (for `auto`, from `stats.path`).
+    /// The scale of `kind`'s answer `analysis` (its registry row's; for `auto`, from
+    /// `stats.path`).
     pub fn of(kind: EngineKind, analysis: &Analysis) -> Scale {
-        match kind {
-            EngineKind::Auto => match analysis.stats.path.as_ref().and_then(|p| p.route) {
-                Some(Route::Perfect) => Scale::Perfect,
-                Some(Route::Minimax) => Scale::Minimax,
-                Some(Route::PatternSearch) | None => {
-                    let learned = analysis
-                        .stats
-                        .path
-                        .as_ref()
-                        .is_some_and(|p| p.notes.contains(&Note::LearnedEvaluation));
-                    if learned {
-                        Scale::Learned
-                    } else {
-                        Scale::Pattern
-                    }
-                }
-            },
-            EngineKind::Perfect => Scale::Perfect,
-            EngineKind::Minimax => Scale::Minimax,
-            EngineKind::Mcts => Scale::Mcts,
-            EngineKind::Threat => Scale::Threat,
-            EngineKind::Priority => Scale::Priority,
-            EngineKind::Greedy => Scale::Greedy,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Scale::Perfect => "perfect",
-            Scale::Pattern => "pattern search",
-            Scale::Learned => "pattern search (learned evaluation)",
-            Scale::Minimax => "minimax",
-            Scale::Mcts => "mcts",
-            Scale::Threat => "threat",
-            Scale::Priority => "priority",
-            Scale::Greedy => "greedy",
-        }
+        (kind.row().scale)(analysis)
     }
 }
 
@@ -198,8 +148,12 @@ pub fn proven(outcome: Outcome) -> Option<f64> {
 /// take (an open four, a double four: [`tactics::sure_double_threats`]) as a win in three
 /// where no shorter win was proven (and the evaluation too when the chosen move is
 /// one): the engines that do not prove anything still get the value 1 for a win now,
-/// and both ends of an open three read the same.
+/// and both ends of an open three read the same. An exact analysis (`stats.exact`) has
+/// nothing to learn from this and is left as it is.
 pub fn prove_wins_now(position: &Position, analysis: &mut Analysis) {
+    if analysis.stats.exact {
+        return;
+    }
     let me = position.to_move();
     let wins = |mv: Move| mv.piece == Piece::Mark && position.wins_at(mv.cell(), me);
     let doubles = tactics::sure_double_threats(position);

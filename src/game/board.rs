@@ -100,13 +100,13 @@ impl Position {
             rules.cells(),
             "cell count must match the rules"
         );
-        let geo = Arc::new(Geometry::new(
+        let geo = Geometry::shared(
             rules.m(),
             rules.n(),
             rules.k(),
             rules.overline(),
             rules.variant(),
-        ));
+        );
         let mut marks = [0u32; 2];
         let mut blocks = 0;
         for &c in &cells {

@@ -1,7 +1,7 @@
 //! Lines on the board: the four directions, win detection through a cell, and the
 //! k-windows (every run of `k` cells in a line) that heuristics and solvers count.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use super::{Cell, Coord, Player, Variant};
 
@@ -72,6 +72,9 @@ impl Windows {
 
 /// The fixed shape of a game: board size, `k`, overline, and precomputed line data.
 /// Shared (behind an `Arc`) by every position of one game.
+/// The board shapes [`Geometry::shared`] keeps.
+pub const SHARED_SHAPES: usize = 32;
+
 #[derive(Debug)]
 pub struct Geometry {
     pub m: usize,
@@ -94,6 +97,27 @@ impl Geometry {
             | ((self.n as u64) << 20)
             | ((self.k as u64) << 1)
             | self.overline as u64
+    }
+
+    /// The geometry of an `m` x `n` board with these rules, shared by every position of
+    /// that shape: its windows are built once per shape rather than once per position (a
+    /// server answers many requests on the same board). The last [`SHARED_SHAPES`] shapes
+    /// are kept.
+    pub fn shared(m: usize, n: usize, k: u32, overline: bool, variant: Variant) -> Arc<Geometry> {
+        static KEPT: Mutex<Vec<Arc<Geometry>>> = Mutex::new(Vec::new());
+        let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+        let same = |g: &Arc<Geometry>| {
+            (g.m, g.n, g.k, g.overline, g.variant) == (m, n, k, overline, variant)
+        };
+        if let Some(g) = kept.iter().find(|g| same(g)) {
+            return Arc::clone(g);
+        }
+        let g = Arc::new(Geometry::new(m, n, k, overline, variant));
+        if kept.len() >= SHARED_SHAPES {
+            kept.remove(0);
+        }
+        kept.push(Arc::clone(&g));
+        g
     }
 
     /// Precomputes the neighbourhoods of an `m` x `n` board; windows are built on first use.

@@ -24,7 +24,6 @@ use actix_web::HttpResponse;
 use serde::Serialize;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
 
-use super::plan::{builder, level_of, multipv_of};
 use super::run::EngineLabel;
 use super::suggest::{prepare_suggest, suggestion, trimmed};
 use crate::api::dto::analyse::{InfoDto, StreamEvent};
@@ -32,7 +31,7 @@ use crate::api::dto::SuggestRequest;
 use crate::api::error::{ApiError, ErrorBody};
 use crate::api::extract::ApiJson;
 use crate::api::state::AppState;
-use crate::engine::progress::{Progress, Watch};
+use crate::engine::progress::Progress;
 
 /// One Server-Sent Event: `event: name`, `data: json`, a blank line.
 pub fn event(name: &str, data: &impl Serialize) -> Bytes {
@@ -83,27 +82,29 @@ pub async fn analyse(
     body: ApiJson<SuggestRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let req = body.0;
-    let (position, (kind, limits, seed)) = prepare_suggest(&req, &state.config)?;
-    let params = req.engine.clone().unwrap_or_default();
-    let (level, wanted) = (level_of(&params, "engine")?, multipv_of(&params, "engine")?);
-    let build = builder(kind, level, limits.mistake_probability);
-    let slot = state.search.admit(kind.name(), limits).await?;
+    let (position, plan) = prepare_suggest(&req, &state.config)?;
+    let wanted = plan.multipv;
+    let slot = state
+        .search
+        .admit(plan.kind.name(), plan.limits.clone())
+        .await?;
 
     let (tx, rx) = unbounded_channel::<Bytes>();
     let seen = position.clone();
-    let watch = Watch::new(wanted).observed(move |p: &Progress| {
+    let watch = plan.watch().observed(move |p: &Progress| {
         // A closed channel (the client went away) is the stop flag's business.
         let _ = tx.send(event("info", &InfoDto::new(&seen, p, wanted)));
     });
-    let search = slot.search(build, position.clone(), seed, Arc::new(watch));
+    let search = slot.search(plan.builder(), position.clone(), plan.seed, Arc::new(watch));
     let include = req.include;
+    let label = plan.kind.name();
     let result = async move {
         let done = search.await?;
-        let answer = suggestion(&position, kind, &done, (seed, level))?;
+        let answer = suggestion(&position, &plan, &done)?;
         trimmed(&answer, include.as_deref())
     };
     let mut response = stream(rx, result);
-    response.extensions_mut().insert(EngineLabel(kind.name()));
+    response.extensions_mut().insert(EngineLabel(label));
     Ok(response)
 }
 

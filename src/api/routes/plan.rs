@@ -1,6 +1,6 @@
-//! The engine, limits and seed of a request (`engine`, or `/v1/play`'s `reply`), with the
-//! server's defaults and caps applied. Every error names its field under the request's own
-//! key (`engine.time_ms`, `reply.depth`).
+//! The [`SearchPlan`] of a request (`engine`, or `/v1/play`'s `reply`): engine, limits,
+//! level, multipv and seed, with the server's defaults and caps applied. Every error
+//! names its field under the request's own key (`engine.time_ms`, `reply.depth`).
 
 use std::time::Duration;
 
@@ -10,21 +10,21 @@ use crate::api::dto::{default_engine, EngineParams};
 use crate::api::error::{ApiError, ErrorCode};
 use crate::config::{Config, MAX_DEPTH, MAX_NODES};
 use crate::engine::progress::MAX_LINES;
-use crate::engine::{level, EngineKind, Limits};
+use crate::engine::{level, EngineKind, Limits, SearchPlan};
 
 /// An `invalid_limits` error at `{at}.{field}`.
 fn invalid_limit(at: &str, field: &str, message: String) -> ApiError {
     ApiError::at(ErrorCode::InvalidLimits, format!("{at}.{field}"), message)
 }
 
-/// The engine, limits and seed of a request's engine parameters found at `at` (`engine`,
-/// or `reply` in `/v1/play`), with the server's defaults and caps applied.
-/// The limits are checked before the engine name, so their errors do not depend on the registry.
+/// The search plan of a request's engine parameters found at `at` (`engine`, or `reply`
+/// in `/v1/play`), with the server's defaults and caps applied. The limits are checked
+/// before the engine name, so their errors do not depend on the registry.
 pub fn search_plan(
     params: &EngineParams,
     config: &Config,
     at: &str,
-) -> Result<(EngineKind, Limits, u64), ApiError> {
+) -> Result<SearchPlan, ApiError> {
     let time = match params.time_ms {
         None => config.default_time,
         Some(t) if t < 1 => {
@@ -102,7 +102,8 @@ pub fn search_plan(
             )
         })?,
     };
-    level_of(params, at)?;
+    let level = level_of(params, at)?;
+    let multipv = multipv_of(params, at)?;
     if mistake_probability > 0.0 && !level::honours_mistakes(kind) {
         return Err(invalid_limit(
             at,
@@ -134,11 +135,17 @@ pub fn search_plan(
         threads,
         target: None,
     };
-    Ok((kind, limits, seed))
+    Ok(SearchPlan {
+        kind,
+        limits,
+        level,
+        multipv,
+        seed,
+    })
 }
 
 /// The request's `level` (under `at`), 1 to 10 (10, full strength, when omitted).
-pub fn level_of(params: &EngineParams, at: &str) -> Result<u8, ApiError> {
+fn level_of(params: &EngineParams, at: &str) -> Result<u8, ApiError> {
     match params.level {
         None => Ok(level::FULL),
         Some(l) if (i64::from(level::MIN)..=i64::from(level::FULL)).contains(&l) => Ok(l as u8),
@@ -151,7 +158,7 @@ pub fn level_of(params: &EngineParams, at: &str) -> Result<u8, ApiError> {
 }
 
 /// The request's `multipv` (under `at`), 1 to [`MAX_LINES`] (1 when omitted).
-pub fn multipv_of(params: &EngineParams, at: &str) -> Result<usize, ApiError> {
+fn multipv_of(params: &EngineParams, at: &str) -> Result<usize, ApiError> {
     match params.multipv {
         None => Ok(1),
         Some(n) if (1..=MAX_LINES as i64).contains(&n) => Ok(n as usize),
@@ -160,21 +167,5 @@ pub fn multipv_of(params: &EngineParams, at: &str) -> Result<usize, ApiError> {
             "multipv",
             format!("multipv is {n}, but it must be between 1 and {MAX_LINES}"),
         )),
-    }
-}
-
-/// What builds the engine of `kind` at `level`: the engine itself at full strength
-/// (and no root mistakes), else wrapped by [`level::Leveled`].
-pub fn builder(
-    kind: EngineKind,
-    level: u8,
-    mistake_probability: f64,
-) -> impl FnOnce() -> Box<dyn crate::engine::Engine> + Send + 'static {
-    move || {
-        if level::untouched(kind, level, mistake_probability) {
-            kind.build()
-        } else {
-            Box::new(level::Leveled::new(kind, level))
-        }
     }
 }

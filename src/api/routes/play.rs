@@ -4,15 +4,13 @@ use std::sync::Arc;
 
 use actix_web::{web, HttpResponse};
 
-use super::plan::{level_of, multipv_of, search_plan};
+use super::plan::search_plan;
 use super::run::{game_over_error, guarded, run_search, EngineLabel};
 use super::suggest::{suggestion, trimmed};
 use crate::api::dto::{position, GameStatus, MoveDto, PlayRequest, PlayResponse, StateResponse};
 use crate::api::error::{ApiError, ErrorBody};
 use crate::api::extract::ApiJson;
 use crate::api::state::AppState;
-use crate::engine::level;
-use crate::engine::progress::Watch;
 use crate::game::Position;
 
 /// Play a move, and the engine's reply.
@@ -56,26 +54,12 @@ pub async fn play(
         Some(params) => Some(search_plan(params, &state.config, "reply")?),
         None => None,
     };
-    let (Some((kind, limits, seed)), GameStatus::InProgress) = (plan, answer.status) else {
+    let (Some(plan), GameStatus::InProgress) = (plan, answer.status) else {
         return Ok(HttpResponse::Ok().json(answer));
     };
-    let level = req
-        .reply
-        .as_ref()
-        .map_or(Ok(level::FULL), |r| level_of(r, "reply"))?;
-    let lines = req
-        .reply
-        .as_ref()
-        .map_or(Ok(1), |r| multipv_of(r, "reply"))?;
-    let watch = Arc::new(Watch::new(lines).anytime());
-    let done = run_search(
-        &state,
-        (kind, level, limits, seed),
-        after_move.clone(),
-        watch,
-    )
-    .await?;
-    let reply = suggestion(&after_move, kind, &done, (seed, level))?;
+    let watch = Arc::new(plan.watch().anytime());
+    let done = run_search(&state, &plan, after_move.clone(), watch).await?;
+    let reply = suggestion(&after_move, &plan, &done)?;
     let after = reply.after.clone();
     let reply = trimmed(&reply, req.include.as_deref())?;
     let mut response = HttpResponse::Ok().json(PlayResponse {
@@ -83,7 +67,9 @@ pub async fn play(
         after,
         ..answer
     });
-    response.extensions_mut().insert(EngineLabel(kind.name()));
+    response
+        .extensions_mut()
+        .insert(EngineLabel(plan.kind.name()));
     Ok(response)
 }
 

@@ -19,7 +19,7 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 
 use super::analyse::{event, stream};
-use super::plan::{builder, level_of, search_plan};
+use super::plan::search_plan;
 use super::run::EngineLabel;
 use crate::api::dto::analyse::StreamEvent;
 use crate::api::dto::position;
@@ -161,8 +161,9 @@ pub async fn review(
     let req = body.0;
     let game = replay(&req)?;
     let params = req.engine.clone().unwrap_or_default();
-    let (kind, limits, seed) = search_plan(&params, &state.config, "engine")?;
-    let level = level_of(&params, "engine")?;
+    let plan = search_plan(&params, &state.config, "engine")?;
+    let (kind, seed, build) = (plan.kind, plan.seed, plan.builder());
+    let limits = plan.limits;
     let per_move = match req.time_ms_per_move {
         None if params.time_ms.is_none() => Duration::from_millis(DEFAULT_MS_PER_MOVE),
         None => limits.time,
@@ -191,7 +192,6 @@ pub async fn review(
     // others do not use rather than be stopped by the time.
     let defaulted = req.time_ms_per_move.is_none() && params.time_ms.is_none();
     let most = (!defaulted).then_some(per_move);
-    let build = builder(kind, level, limits.mistake_probability);
     let slot = state
         .search
         .admit(

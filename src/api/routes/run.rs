@@ -4,40 +4,52 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use super::plan::builder;
+use actix_web::HttpResponse;
+
 use crate::api::error::{ApiError, ErrorCode};
 use crate::api::search::Finished;
 use crate::api::state::AppState;
 use crate::engine::progress::Watch;
-use crate::engine::{level, EngineKind, Limits};
+use crate::engine::SearchPlan;
 use crate::game::{GameError, GameErrorKind, Position};
 
 /// The engine that answered, for the request log line.
 #[derive(Clone, Debug)]
 pub struct EngineLabel(pub &'static str);
 
-/// Runs `kind` at `level` on `position` with `watch` on it: the engine itself at full
-/// strength in its lane (so that tiny searches still run on the worker), else wrapped by
-/// [`level::Leveled`] in the pool.
+/// Runs `plan` on `position` with `watch` on it: the engine itself at full strength in
+/// its lane (so that tiny searches still run on the worker), else wrapped by
+/// [`crate::engine::level::Leveled`] in the pool.
 pub(crate) async fn run_search(
     state: &AppState,
-    (kind, level, limits, seed): (EngineKind, u8, Limits, u64),
+    plan: &SearchPlan,
     position: Position,
     watch: Arc<Watch>,
 ) -> Result<Finished, ApiError> {
-    if level::untouched(kind, level, limits.mistake_probability) {
-        return state
-            .search
-            .run_watched(kind, position, limits, seed, watch)
-            .await;
+    if plan.untouched() {
+        return state.search.run_watched(plan, position, watch).await;
     }
-    let build = builder(kind, level, limits.mistake_probability);
     state
         .search
-        .admit(kind.name(), limits)
+        .admit(plan.kind.name(), plan.limits.clone())
         .await?
-        .search(build, position, seed, watch)
+        .search(plan.builder(), position, plan.seed, watch)
         .await
+}
+
+/// A `200 application/json` answer of `value`, written into a buffer sized for a small
+/// board's answer at once (growing it from empty costs several copies per answer).
+pub(crate) fn json_ok<T: serde::Serialize>(value: &T) -> Result<HttpResponse, ApiError> {
+    let mut body = Vec::with_capacity(4096);
+    serde_json::to_writer(&mut body, value).map_err(|e| {
+        ApiError::new(
+            ErrorCode::Internal,
+            format!("the answer did not serialize: {e}"),
+        )
+    })?;
+    Ok(HttpResponse::Ok()
+        .content_type(actix_web::http::header::ContentType::json())
+        .body(body))
 }
 
 /// Runs cheap game code (parsing, state, one move) with panics caught, so that a bug

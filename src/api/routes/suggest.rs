@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use actix_web::{web, HttpResponse};
 
-use super::plan::{level_of, multipv_of, search_plan};
-use super::run::{game_over_error, guarded, run_search, EngineLabel};
+use super::plan::search_plan;
+use super::run::{game_over_error, guarded, json_ok, run_search, EngineLabel};
 use crate::api::dto::forms::{trim, IncludeName};
 use crate::api::dto::{position, LimitsUsed, SuggestRequest, SuggestResponse};
 use crate::api::error::{ApiError, ErrorBody, ErrorCode};
@@ -13,15 +13,14 @@ use crate::api::extract::ApiJson;
 use crate::api::search::Finished;
 use crate::api::state::AppState;
 use crate::config::Config;
-use crate::engine::progress::Watch;
-use crate::engine::{level, EngineKind, Limits};
+use crate::engine::SearchPlan;
 use crate::game::Position;
 
-/// The position, engine, limits and seed of a suggest request (panics caught).
+/// The position and search plan of a suggest request (panics caught).
 pub fn prepare_suggest(
     req: &SuggestRequest,
     config: &Config,
-) -> Result<(Position, (EngineKind, Limits, u64)), ApiError> {
+) -> Result<(Position, SearchPlan), ApiError> {
     guarded("parsing the position", || {
         let position = position(&req.rules, &req.board, req.to_move)?;
         if position.is_over() {
@@ -67,42 +66,41 @@ pub async fn suggest(
     state: web::Data<AppState>,
     body: ApiJson<SuggestRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let (position, (kind, limits, seed)) = prepare_suggest(&body.0, &state.config)?;
-    let params = body.0.engine.clone().unwrap_or_default();
-    let (level, lines) = (level_of(&params, "engine")?, multipv_of(&params, "engine")?);
-    let watch = Arc::new(Watch::new(lines).anytime());
-    let done = run_search(&state, (kind, level, limits, seed), position.clone(), watch).await?;
-    let answer = suggestion(&position, kind, &done, (seed, level))?;
+    let (position, plan) = prepare_suggest(&body.0, &state.config)?;
+    let watch = Arc::new(plan.watch().anytime());
+    let done = run_search(&state, &plan, position.clone(), watch).await?;
+    let answer = suggestion(&position, &plan, &done)?;
     let mut response = match &body.0.include {
-        None => HttpResponse::Ok().json(answer),
-        Some(keep) => HttpResponse::Ok().json(trimmed(&answer, Some(keep))?),
+        None => json_ok(&answer)?,
+        Some(keep) => json_ok(&trimmed(&answer, Some(keep))?)?,
     };
-    response.extensions_mut().insert(EngineLabel(kind.name()));
+    response
+        .extensions_mut()
+        .insert(EngineLabel(plan.kind.name()));
     Ok(response)
 }
 
-/// The answer for the search `done` of `position` (panics caught).
+/// The answer for the search `done` of `position` by `plan` (panics caught).
 pub fn suggestion(
     position: &Position,
-    kind: EngineKind,
+    plan: &SearchPlan,
     done: &Finished,
-    (seed, level): (u64, u8),
 ) -> Result<SuggestResponse, ApiError> {
     guarded("building the answer", || {
         let used = LimitsUsed {
             time_ms: done.limits.time.as_millis() as u64,
             depth: done.limits.depth,
             // Below level 10 the node cap the level applied.
-            nodes: level::limits(kind, level, &done.limits).nodes,
+            nodes: plan.leveled(&done.limits).nodes,
             mistake_probability: done.limits.mistake_probability,
-            level,
+            level: plan.level,
             threads: done.limits.threads as u32,
         };
         let mut answer = SuggestResponse::new(
             position,
-            kind,
+            plan.kind,
             &done.analysis,
-            (done.queued.as_secs_f64() * 1000.0, seed),
+            (done.queued.as_secs_f64() * 1000.0, plan.seed),
             used,
         );
         answer.stats.stopped = done.stopped.map(str::to_string);

@@ -35,13 +35,23 @@ mod search;
 
 pub use search::window_value;
 
+/// Builds the tables the learned evaluation reads (line classes, cell codes, the
+/// embedded weights) for gomoku, so that no search pays for them later: the server calls
+/// it once at start.
+pub fn warm_up() {
+    if let Ok(rules) = crate::game::Rules::mnk(15, 15, 5) {
+        let position = Position::empty(&rules);
+        search::PatternSearch::evaluating(&position, 1, crate::engine::eval::EvalChoice::Learned);
+    }
+}
+
 use rand::rngs::StdRng;
 
 use crate::engine::minimax::Minimax;
 use crate::engine::perfect::Perfect;
 use crate::engine::{
-    Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Note, Outcome, Route, SearchContext,
-    SearchPath,
+    Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Note, Outcome, Route, Scale,
+    SearchContext, SearchPath,
 };
 use crate::game::{Move, Piece, Player, Position};
 
@@ -60,6 +70,23 @@ const PROVE_SHARE: f64 = 0.5;
 pub fn worth_proving(position: &Position) -> bool {
     let cells = position.cells().len();
     cells <= PERFECT_MAX_CELLS && (cells <= 36 || position.empties() <= PROVE_EMPTIES)
+}
+
+/// The scale of an answer of `auto`: the path it took (`stats.path`), and for the
+/// pattern search the evaluation it used.
+pub fn scale(analysis: &Analysis) -> Scale {
+    let path = analysis.stats.path.as_ref();
+    match path.and_then(|p| p.route) {
+        Some(Route::Perfect) => Scale::Perfect,
+        Some(Route::Minimax) => Scale::Minimax,
+        Some(Route::PatternSearch) | None => {
+            if path.is_some_and(|p| p.notes.contains(&Note::LearnedEvaluation)) {
+                Scale::Learned
+            } else {
+                Scale::Pattern
+            }
+        }
+    }
 }
 
 impl Engine for Auto {

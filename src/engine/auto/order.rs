@@ -29,11 +29,9 @@ struct Weights {
 /// The weights for the side to move, then the opponent (a mark on the cell spoils what
 /// the opponent would make there): a conditional logit fitted to the moves the winners
 /// played at quiet positions of 960 arena games of `auto` against `mcts` (15x15x5,
-/// 100 ms; 9 069 positions). On 6 003 positions of 640 other games it puts the played
-/// move first 35.0% of the time (30.7% with the window gains alone, the ordering
-/// before), among the first 3 62.9% (54.7%), the first 6 81.4% (72.9%) and the first
-/// 12 93.8% (89.5%). Fives never occur at a quiet node; their weights (not fitted) only
-/// rank the root's cells.
+/// 100 ms); on other games it puts the played move first more often than the window
+/// gains alone (how much: docs/strength.md). Fives never occur at a quiet node; their
+/// weights (not fitted) only rank the root's cells.
 const WEIGHTS: [Weights; 2] = [
     Weights {
         shape: [0, 173, 868, 265, 1186, 851, 6994, 20000],

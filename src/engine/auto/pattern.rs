@@ -37,11 +37,8 @@ const VCT_DEPTH: u32 = 8;
 /// Quiet threats the opponent's VCT (the one the side to move must stop) may chain.
 /// Longer threats are left to the search: many of them are not real (the solver does
 /// not see every counter-threat), and answering them all makes `auto` play passively
-/// from the first moves on. Against `mcts` on 15x15x5 at 100 ms (arena seeds 13 to 16,
-/// 80 games each, the same openings): 1 scored 75.0, 82.5, 80.0 and 78.8% (79.1% over
-/// 320 games), 3 scored 75.0, 76.9, 75.0 and 70.6% (74.4%); 2 scored 74.4 and 81.2% on
-/// seeds 13 and 14. Against `minimax` (seed 13, 40 games) 1 scored 92.5% and 3 82.5%;
-/// against `threat` both 100%.
+/// from the first moves on (1 played better than 2 or 3: docs/strength.md, "Where
+/// `auto`'s constants come from").
 const OPP_VCT_DEPTH: u32 = 1;
 /// The share of the budget the search for the opponent's VCT may use.
 const THREAT_SHARE: f64 = 0.15;
@@ -137,8 +134,7 @@ fn defend_vct(
             // Out of time within this depth: what passed it and what it could not
             // check (those passed the depth before) are all searched. Keeping only
             // what passed let one or two defences, the first in the order, decide the
-            // move (against `mcts` on 15x15x5 at 100 ms, arena seeds 7 to 10: 67.4% over
-            // 320 games, against 58.4% before).
+            // move, which played worse (docs/strength.md).
             alive = passed;
             alive.extend(unchecked);
             break;

@@ -24,8 +24,8 @@
 //! only when they beat the best so far. Iterative deepening runs until the budget stops;
 //! an unfinished iteration still counts where its first moves changed the choice. A
 //! search by time keeps its table in the caller's context ([`KeptTable`]) for the next
-//! one, so that a game's next move starts from what this one found (against `mcts` on 15x15x5 at 100 ms, arena
-//! seeds 16 to 19: 86.7% over 320 games, against 83.4% with a fresh table).
+//! one, so that a game's next move starts from what this one found (it scores better
+//! than a fresh table: docs/strength.md, "Where `auto`'s constants come from").
 //! The iterative deepening runs on one thread or on several that share the table
 //! (Lazy SMP, [`smp`]); the table is lock-free ([`table`]).
 
@@ -47,33 +47,28 @@ pub const MATE: i64 = WIN / 2;
 const MAX_PLY: usize = 96;
 const SIDE_KEY: u64 = 0x6A09_E667_F3BC_C909;
 /// Moves searched at a quiet inner node (the best by the ordering score, besides every
-/// four). With the fitted ordering, against `mcts` on 15x15x5 at 100 ms (arena seeds 13
-/// to 20, 80 games each): 10 scored 90.5% over 640 games, 12 89.5%, 8 91.5%; on seeds 21
-/// to 28, 10 scored 88.7% and 8 86.7% (over the 1 280 games, 89.6% and 89.1%).
+/// four). 8, 10 and 12 played alike in the arena; 10 is a little ahead over more games
+/// (docs/strength.md, "Where `auto`'s constants come from").
 const WIDTH: usize = 10;
 /// Fours a leaf's VCF may chain. Cheap leaves reach deeper in the crowded positions
-/// where games are decided: against `mcts` on 15x15x5 at 100 ms (arena seeds 7 to 10,
-/// 320 games each) a leaf VCF of 8 fours that also answered an opponent's three for 2
-/// more plies scored 67.4%; 4 fours and 1 ply, 72.0%; 4 fours and no answer, 76.1%.
+/// where games are decided: 4 fours and no answer to the opponent's three played best
+/// (docs/strength.md, "Where `auto`'s constants come from").
 const LEAF_VCF: u32 = 4;
 /// Solver nodes a leaf's VCF may visit before it gives up (no win found). Unbounded,
-/// the leaves' VCFs took most of the time in crowded middlegames, where many fours
-/// branch: the search finished only 2 or 3 plies there at 100 ms (5 or 6 with the cap).
-/// Against `mcts` on 15x15x5 at 100 ms (arena seeds 13 and 14, 80 games each, the same
-/// openings): 8 nodes scored 86.2 and 80.0%, 15 nodes 86.9 and 83.8%, 30 nodes 87.5
-/// and 81.9%, 60 nodes 80.0 and 81.9%, no cap 78.8 and 82.5%; 16 is kept, among the
-/// best.
+/// the leaves' VCFs take most of the time in crowded middlegames, where many fours
+/// branch, and the search finishes fewer plies; caps of 8 to 30 played alike, better
+/// than none (docs/strength.md, "Where `auto`'s constants come from").
 const LEAF_VCF_NODES: u64 = 16;
 /// How a candidate cell is ranked where the line codes have no table (k > 5): what a
 /// mark there adds to the mover's window score, times `BUILD.0 / BUILD.1`, plus what it
 /// takes from the opponent's. This was the ordering for every k before the fitted one
-/// of [`super::order`]; on 15x15x5 against `mcts` at 100 ms (80 games per seed, seeds 13
-/// to 20) 8/5 scored 87.8% over 640 games, 6/5 86.1% and 10/5 87.8%.
+/// of [`super::order`], where 8/5 was among the best ratios (docs/strength.md, "Where
+/// `auto`'s constants come from").
 const BUILD: (i64, i64) = (8, 5);
 /// Moves of a quiet inner node searched at full depth; later ones are reduced by a ply
-/// first (against `mcts` on 15x15x5 at 100 ms, arena seeds 7 and 8: 60% over 240 games,
-/// against 55% over 160 without; 2 or 4 full-depth moves, two-ply reductions for the
-/// latest moves, the same at the root, and a null move did no better).
+/// first (better than no reduction; other counts, deeper reductions, reductions at the
+/// root and a null move did no better: docs/strength.md, "Where `auto`'s constants come
+/// from").
 const FULL_DEPTH_MOVES: usize = 3;
 /// The least remaining depth at which late moves are reduced.
 const REDUCE_FROM_DEPTH: i32 = 3;
@@ -105,8 +100,8 @@ pub struct PatternSearch {
 }
 
 /// The window count's value of a board with window scores `score` for `side` to move:
-/// its own score counts half again, since it moves first (1.5 was ahead of 1.125 in the
-/// arena against `mcts`, docs/strength.md).
+/// its own score counts half again, since it moves first (1.5 played better than 1.125:
+/// docs/strength.md).
 pub fn window_value(score: [i64; 2], side: usize) -> i64 {
     let (me, them) = (score[side], score[side ^ 1]);
     me + me / 2 - them

@@ -460,8 +460,8 @@ impl<W: Weights> LineBoard<W> {
     }
 
     /// Window `w` takes state `after`: the scores, sets and cell sums follow. Always
-    /// inlined: it runs for every window through a changed cell, and as a call it left
-    /// `auto`'s search 16% slower (the same tree, replayed).
+    /// inlined: it runs for every window through a changed cell, and as a call it slows
+    /// `auto`'s search down measurably (docs/strength.md).
     #[inline(always)]
     fn set_state(&mut self, w: usize, after: u16) {
         let before = &self.kinds[self.state[w] as usize];

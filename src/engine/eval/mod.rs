@@ -20,7 +20,7 @@ pub use window::{evaluate, potential, potential_through, window_state, window_we
 /// have weights (gomoku), else the window count. It is kept in the caller's
 /// [`SearchContext`](crate::engine::SearchContext), where the lab's commands may set
 /// another (`auto:eval=window` or `auto:weights=PATH` in `kinrow arena` and `kinrow
-/// selfplay`, to measure one against the other; docs/strength.md).
+/// selfplay`, to measure one against the other; docs/evaluation.md).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum EvalChoice {
     /// The window count.

@@ -20,6 +20,7 @@
 //! forced win or loss it found before the root driver ([`crate::engine::root`])
 //! assembles the answer. The threat-space search's nodes come out of the same budget.
 
+mod gravity;
 mod search;
 
 use rand::rngs::StdRng;
@@ -28,7 +29,7 @@ use crate::engine::progress::Line;
 use crate::engine::root::{self, Choice, RootResults};
 use crate::engine::tss::{self, RootPlan};
 use crate::engine::tt::TranspositionTable;
-use crate::engine::value::Scale;
+use crate::engine::types::Scale;
 use crate::engine::{
     Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Note, Outcome, SearchContext,
     SearchPath, WinScale,

@@ -179,9 +179,13 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// The static value for the side to move, at a leaf.
+    /// The static value for the side to move, at a leaf (under gravity, with what gravity
+    /// makes of the threats: [`Searcher::gravity_leaf`]).
     #[inline]
     pub fn leaf(&self, ply: u32) -> i64 {
+        if self.pos.gravity() {
+            return self.gravity_leaf(ply);
+        }
         let me = self.pos.to_move();
         if self.pos.geometry().overline && self.board.fours(me.index()) > 0 {
             // a window missing one mark with no obstacle: a mark there wins now
@@ -350,7 +354,8 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        if depth == 1 && self.pos.empties() >= 2 {
+        // (Not under gravity: the frontier values every empty cell, landing or not.)
+        if depth == 1 && self.pos.empties() >= 2 && !self.pos.gravity() {
             return self.frontier(ply, key);
         }
         let a0 = alpha;

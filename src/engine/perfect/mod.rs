@@ -34,7 +34,7 @@ use rand::rngs::StdRng;
 use crate::engine::progress::Line;
 use crate::engine::root::{self, Choice, RootResults};
 use crate::engine::tt::{budget_bits, TranspositionTable};
-use crate::engine::value::Scale;
+use crate::engine::types::Scale;
 use crate::engine::{
     Analysis, Budget, Engine, Evaluation, Limits, MoveEval, Outcome, SearchContext, WinScale,
 };
@@ -90,6 +90,8 @@ impl Engine for Perfect {
         rng: &mut StdRng,
     ) -> Analysis {
         let variant = position.geometry().variant != Variant::Free;
+        // The bit-set solvers (free rules, no mistakes) prove every move exactly.
+        let mut bitsets = false;
         let (verdicts, pv_tail, depth) = if limits.mistake_probability > 0.0 {
             careless::analyze(position, limits.mistake_probability, budget, rng)
         } else if gravity::applies(position) {
@@ -105,6 +107,7 @@ impl Engine for Perfect {
         } else if variant || position.gravity() {
             shallow(position)
         } else if memo::applies(position) && budget.lines() == 1 {
+            bitsets = true;
             // (The table keeps the best moves' lines only: multipv solves afresh.)
             // A search limited by nodes starts as if nothing were kept, so that its
             // answer does not depend on what ran before it (see [`crate::engine::context`]).
@@ -116,13 +119,17 @@ impl Engine for Perfect {
             };
             solve_remembered(position, table, budget)
         } else if position.m() * position.n() <= 64 {
+            bitsets = true;
             solve::<u64>(position, budget)
         } else if position.m() * position.n() <= 128 {
+            bitsets = true;
             solve::<u128>(position, budget)
         } else {
             shallow(position)
         };
-        finish(position, verdicts, pv_tail, depth, budget, rng)
+        let mut analysis = finish(position, verdicts, pv_tail, depth, budget, rng);
+        analysis.stats.exact = bitsets && analysis.stats.complete;
+        analysis
     }
 }
 

@@ -4,7 +4,8 @@
 use crate::engine::Budget;
 use crate::game::{Cell, Move, Position};
 
-use super::{unsupported, Proof, Tss, Verdict};
+use super::proof::{Proof, Verdict};
+use super::searcher::{unsupported, Tss};
 
 /// What the threat searches say about the position for the side to move.
 #[derive(Clone, Debug, PartialEq)]

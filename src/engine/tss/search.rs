@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::Proof;
+use super::proof::Proof;
 use crate::engine::board::{stone, PatternBoard, BLOCK, EMPTY};
 use crate::engine::Budget;
 use crate::game::{Move, Piece};

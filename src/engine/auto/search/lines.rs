@@ -3,7 +3,7 @@
 
 use super::{PatternSearch, RootMove, EMPTY};
 use crate::engine::progress::Line;
-use crate::engine::value::Scale;
+use crate::engine::types::Scale;
 use crate::engine::{Budget, Evaluation, Outcome};
 use crate::game::Move;
 

@@ -22,12 +22,8 @@ use std::sync::Arc;
 
 use super::{PatternSearch, RootMove, WIN};
 use crate::engine::progress::Watch;
-use crate::engine::Budget;
+use crate::engine::{timeman, Budget};
 use crate::game::Position;
-
-/// Iterations searched when only one root move is left (a forced move): its value
-/// needs no more, and the time is better kept.
-const FORCED_DEPTH: i32 = 4;
 
 /// Raises the helpers' stop flag when dropped: when the main search ends, and also if it
 /// panics, so that the scope does not wait for helpers that run to the deadline.
@@ -154,10 +150,8 @@ impl PatternSearch {
             let unproven = (best.abs() < super::MATE).then_some(best as f64);
             budget.iteration_done(completed, unproven);
             self.report(budget, roots, completed, wanted);
-            // The time manager: a forced move needs no deep search, and past the
-            // target an iteration that kept the best move ends the search.
-            let forced = roots.len() == 1 && depth >= FORCED_DEPTH;
-            if forced || (budget.past_target() && roots[0].cell == best_before && depth > 1) {
+            let kept = roots[0].cell == best_before;
+            if timeman::iteration_ends(budget, roots.len(), depth, kept) {
                 break;
             }
         }

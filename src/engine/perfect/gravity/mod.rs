@@ -10,6 +10,7 @@
 //! interval its score was proven to lie in: a proven win or loss without its plies, or
 //! `unknown`; the best move found is the one with the highest proven lower bound.
 
+pub mod book;
 mod search;
 mod word;
 
@@ -106,6 +107,8 @@ fn columns<T: Word>(position: &Position, budget: &mut Budget) -> Vec<Verdict> {
             let child = st.play(cell);
             if child.my_wins(&frame) & child.landing(&frame) != T::ZERO {
                 (-(now - 1), -(now - 1))
+            } else if let Some(v) = solver.booked(&child) {
+                (-v, -v)
             } else {
                 let (clo, chi) = solver.bounds(&child);
                 (-chi, -clo)

@@ -5,14 +5,20 @@
 //! has the same score however it was reached and the table can keep it. Every node
 //! first takes a win now, then keeps only the moves that do not hand the opponent a
 //! win at once (one forced block, never the cell under an opponent's winning cell),
-//! narrows the window to what is still possible, reads the table's bounds, and orders
-//! the moves by the winning cells each creates (centre first on ties). The table keeps
-//! a lower and an upper bound per position, keyed by the position or its mirror
-//! image, whichever is smaller. [`Solver::solve`] pins the exact score by null-window
+//! narrows the window to what is still possible, and reads the table's bounds and best
+//! move. A move that leaves two wins the opponent cannot both stop (two playable, or
+//! one on top of another) scores at once. The others are ordered: the table's best
+//! move first, then by the winning cells each creates, those on the mover's rows
+//! (odd rows from the bottom for the first player, even for the second) counting
+//! twice, centre first on ties; a child whose bound in the table already refutes
+//! cuts off before any is searched (enhanced transposition cutoff). The table keeps a
+//! lower and an upper bound and the best move per position, keyed by the position or
+//! its mirror image, whichever is smaller. [`Solver::solve`] pins the exact score by null-window
 //! searches that halve the interval the score is known to lie in.
 
 use crate::engine::Budget;
 
+use super::book::Book;
 use super::word::{Frame, Stones, Word};
 
 /// Bounds kept per position, indexed by a digest of its canonical key.
@@ -20,6 +26,9 @@ pub struct Table<T: Word> {
     keys: Vec<T>,
     /// `lower + 128` in the high byte, `upper + 128` in the low one.
     bounds: Vec<u16>,
+    /// The column + 1 (of the canonical orientation) of the move that last cut off or
+    /// scored best (0: none).
+    best: Vec<u8>,
     mask: usize,
 }
 
@@ -30,21 +39,22 @@ impl<T: Word> Table<T> {
         Table {
             keys: vec![T::ZERO; size],
             bounds: vec![0; size],
+            best: vec![0; size],
             mask: size - 1,
         }
     }
 
     #[inline]
-    fn get(&self, key: T) -> Option<(i32, i32)> {
+    fn get(&self, key: T) -> Option<(i32, i32, u8)> {
         let i = key.digest() as usize & self.mask;
         (self.keys[i] == key).then(|| {
             let b = self.bounds[i];
-            ((b >> 8) as i32 - 128, (b & 255) as i32 - 128)
+            ((b >> 8) as i32 - 128, (b & 255) as i32 - 128, self.best[i])
         })
     }
 
     #[inline]
-    fn put(&mut self, key: T, lower: i32, upper: i32) {
+    fn put(&mut self, key: T, lower: i32, upper: i32, best: u8) {
         let i = key.digest() as usize & self.mask;
         let (mut lo, mut hi) = (lower, upper);
         if self.keys[i] == key {
@@ -54,6 +64,7 @@ impl<T: Word> Table<T> {
         }
         self.keys[i] = key;
         self.bounds[i] = (((lo + 128) as u16) << 8) | (hi + 128) as u16;
+        self.best[i] = best;
     }
 }
 
@@ -66,6 +77,8 @@ pub struct Solver<'a, T: Word> {
     pub stopped: bool,
     /// Cells on the board.
     total: i32,
+    /// The committed opening book of this board, if any.
+    pub book: Option<&'static Book>,
 }
 
 impl<'a, T: Word> Solver<'a, T> {
@@ -77,6 +90,7 @@ impl<'a, T: Word> Solver<'a, T> {
             budget,
             stopped: false,
             total,
+            book: super::book::find(frame.m, frame.n, frame.k),
         }
     }
 
@@ -103,10 +117,17 @@ impl<'a, T: Word> Solver<'a, T> {
         moves & !theirs.down(1)
     }
 
+    /// The table's key of `st` (the smaller of its key and its mirror image's), and
+    /// whether it is the mirror image's.
     #[inline]
-    fn key(&self, st: &Stones<T>) -> T {
+    fn key(&self, st: &Stones<T>) -> (T, bool) {
         let key = st.key(self.frame);
-        key.min(self.frame.mirror(key))
+        let mirror = self.frame.mirror(key);
+        if mirror < key {
+            (mirror, true)
+        } else {
+            (key, false)
+        }
     }
 
     /// The score of `st` within `(alpha, beta)` (fail-soft outside it). The side to move
@@ -119,6 +140,9 @@ impl<'a, T: Word> Solver<'a, T> {
         let s = st.count as i32;
         if s >= self.total {
             return 0;
+        }
+        if let Some(v) = self.booked(st) {
+            return v;
         }
         let moves = self.safe_moves(st);
         if moves == T::ZERO {
@@ -148,8 +172,14 @@ impl<'a, T: Word> Solver<'a, T> {
                 return beta;
             }
         }
-        let key = self.key(st);
-        if let Some((lo, hi)) = self.table.get(key) {
+        let (key, mirrored) = self.key(st);
+        // The table's best move, as a column of this orientation.
+        let mut hint = None;
+        if let Some((lo, hi, best)) = self.table.get(key) {
+            if best > 0 {
+                let c = best as u32 - 1;
+                hint = Some(if mirrored { self.frame.m - 1 - c } else { c });
+            }
             if lo > alpha {
                 alpha = lo;
                 if alpha >= beta {
@@ -163,37 +193,71 @@ impl<'a, T: Word> Solver<'a, T> {
                 }
             }
         }
-        let (list, len) = self.ordered(st, moves);
+        let (list, len) = self.ordered(st, moves, hint);
+        if len == usize::MAX {
+            // A move leaves two wins the opponent cannot both stop: win with stone s + 3.
+            return max;
+        }
+        // Enhanced transposition cutoff: a child whose table bound already refutes.
+        for &(cell, _) in &list[..len] {
+            let child = st.play(cell);
+            if let Some((_, hi, _)) = self.table.get(self.key(&child).0) {
+                if -hi >= beta {
+                    return -hi;
+                }
+            }
+        }
+        let stored = |col: u32| {
+            (if mirrored {
+                self.frame.m - 1 - col
+            } else {
+                col
+            }) as u8
+                + 1
+        };
         let alpha0 = alpha;
-        for &cell in &list[..len] {
+        let mut best = (i32::MIN, 0);
+        for &(cell, col) in &list[..len] {
             let child = st.play(cell);
             let v = -self.negamax(&child, -beta, -alpha);
             if self.stopped {
                 return 0;
             }
             if v >= beta {
-                self.table.put(key, v, max);
+                let b = stored(col);
+                self.table.put(key, v, max, b);
                 return v;
+            }
+            if v > best.0 {
+                best = (v, col);
             }
             if v > alpha {
                 alpha = v;
             }
         }
+        let b = stored(best.1);
         if alpha > alpha0 {
-            self.table.put(key, alpha, alpha);
+            self.table.put(key, alpha, alpha, b);
         } else {
-            self.table.put(key, min, alpha);
+            self.table.put(key, min, alpha, b);
         }
         alpha
     }
 
-    /// The moves of `moves` ordered by the winning cells each creates for the mover,
-    /// most first, the centre first among equals (a stable insertion sort).
-    fn ordered(&self, st: &Stones<T>, moves: T) -> ([T; 64], usize) {
+    /// The moves of `moves` with their columns: the table's move first, then by the
+    /// winning cells each creates for the mover, most first, the centre first among
+    /// equals (a stable insertion sort). The length is `usize::MAX` when a move wins by
+    /// force with the mover's stone after next.
+    fn ordered(&self, st: &Stones<T>, moves: T, hint: Option<u32>) -> ([(T, u32); 64], usize) {
         let f = self.frame;
-        let mut list = [T::ZERO; 64];
+        let mut list = [(T::ZERO, 0u32); 64];
         let mut score = [0u32; 64];
         let mut len = 0;
+        let good = if st.count & 1 == 0 {
+            f.odd
+        } else {
+            f.cells & !f.odd
+        };
         for &c in &f.order {
             let cell = moves & f.column(c);
             if cell == T::ZERO {
@@ -201,14 +265,25 @@ impl<'a, T: Word> Solver<'a, T> {
             }
             let mine = st.mine | cell;
             let all = st.all | cell;
-            let s = (f.wins(mine) & !all).ones();
+            let t = f.wins(mine) & !all;
+            // Two wins at once, or one on top of another: the opponent stops only one.
+            let now = t & (all + f.bottom) & f.cells;
+            if now != T::ZERO && (now & (now - T::ONE) != T::ZERO || t & now.up(1) != T::ZERO) {
+                return (list, usize::MAX);
+            }
+            let s = if hint == Some(c) {
+                u32::MAX
+            } else {
+                // Threats on the mover's rows (odd rows for the first player) count twice.
+                2 * t.ones() + (t & good).ones()
+            };
             let mut i = len;
             while i > 0 && score[i - 1] < s {
                 list[i] = list[i - 1];
                 score[i] = score[i - 1];
                 i -= 1;
             }
-            list[i] = cell;
+            list[i] = (cell, c);
             score[i] = s;
             len += 1;
         }

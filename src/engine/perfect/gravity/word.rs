@@ -32,6 +32,10 @@ pub trait Word:
     fn ones(self) -> u32;
     /// A 64-bit digest for the table's index.
     fn digest(self) -> u64;
+    /// As a `u128` (book keys are written that wide whatever the board).
+    fn wide(self) -> u128;
+    /// From a `u128` that fits.
+    fn narrow(v: u128) -> Self;
 }
 
 macro_rules! word_impl {
@@ -51,6 +55,12 @@ macro_rules! word_impl {
             #[inline]
             fn ones(self) -> u32 {
                 self.count_ones()
+            }
+            fn wide(self) -> u128 {
+                self as u128
+            }
+            fn narrow(v: u128) -> Self {
+                v as $t
             }
             #[inline]
             fn digest(self) -> u64 {
@@ -76,6 +86,9 @@ pub struct Frame<T: Word> {
     pub cells: T,
     /// The bottom cell of every column.
     pub bottom: T,
+    /// The cells of the odd rows counted from the bottom (1st, 3rd, ...): where the first
+    /// player's threats count, the second player's being on the even rows.
+    pub odd: T,
     /// The columns in search order: the centre first, then outwards.
     pub order: Vec<u32>,
 }
@@ -87,11 +100,14 @@ impl<T: Word> Frame<T> {
         if m * h1 > T::BITS {
             return None;
         }
-        let (mut cells, mut bottom) = (T::ZERO, T::ZERO);
+        let (mut cells, mut bottom, mut odd) = (T::ZERO, T::ZERO, T::ZERO);
         for c in 0..m {
             let col = (T::ONE.up(n) - T::ONE).up(c * h1);
             cells = cells | col;
             bottom = bottom | T::ONE.up(c * h1);
+            for h in (0..n).step_by(2) {
+                odd = odd | T::ONE.up(c * h1 + h);
+            }
         }
         let mut order: Vec<u32> = (0..m).collect();
         // Centre first: by distance from the middle, the left one first on ties.
@@ -103,6 +119,7 @@ impl<T: Word> Frame<T> {
             h1,
             cells,
             bottom,
+            odd,
             order,
         })
     }
@@ -122,6 +139,9 @@ impl<T: Word> Frame<T> {
     /// The cells that would complete `k` in a row for the stones `s` (occupied or not).
     #[inline]
     pub fn wins(&self, s: T) -> T {
+        if self.k == 4 {
+            return self.wins4(s);
+        }
         let k = self.k;
         let mut out = T::ZERO;
         for d in [1, self.h1, self.h1 - 1, self.h1 + 1] {
@@ -142,6 +162,21 @@ impl<T: Word> Frame<T> {
                 }
                 out = out | acc;
             }
+        }
+        out & self.cells
+    }
+
+    /// [`Frame::wins`] for four in a row: per direction, the three stones on either side
+    /// of the cell as shifted pairs (the same answer, a quarter of the shifts).
+    #[inline]
+    fn wins4(&self, s: T) -> T {
+        // Vertically only the cell above three stones.
+        let mut out = s.up(1) & s.up(2) & s.up(3);
+        for d in [self.h1, self.h1 - 1, self.h1 + 1] {
+            let before = s.up(d) & s.up(2 * d);
+            out = out | (before & s.up(3 * d)) | (before & s.down(d));
+            let after = s.down(d) & s.down(2 * d);
+            out = out | (after & s.down(3 * d)) | (after & s.up(d));
         }
         out & self.cells
     }
@@ -200,5 +235,21 @@ impl<T: Word> Stones<T> {
     #[inline]
     pub fn key(&self, f: &Frame<T>) -> T {
         self.mine + self.all + f.bottom
+    }
+
+    /// The position of a key (the inverse of [`Stones::key`]): in each column the
+    /// highest set bit marks the height, the bits below it are the mover's stones.
+    pub fn from_key(f: &Frame<T>, key: T) -> Stones<T> {
+        let col = T::ONE.up(f.h1) - T::ONE;
+        let (mut mine, mut all, mut count) = (T::ZERO, T::ZERO, 0);
+        for c in 0..f.m {
+            let bits = key.down(c * f.h1) & col;
+            let height = 127 - bits.wide().leading_zeros();
+            let filled = T::ONE.up(height) - T::ONE;
+            all = all | filled.up(c * f.h1);
+            mine = mine | (bits & filled).up(c * f.h1);
+            count += height;
+        }
+        Stones { mine, all, count }
     }
 }
