@@ -65,12 +65,11 @@ pub fn threat_mask(has: impl Fn(usize, Threat) -> bool) -> usize {
 /// A mask's name in the weights file: the side to move's threats, `/`, the opponent's,
 /// each by its bits in [`MASK_ORDER`] as `T4DFX` letters or `-`.
 fn mask_name(mask: usize) -> String {
-    let letters = ['T', '4', 'D', 'F', 'X'];
     let side = |s: usize| -> String {
         (0..MASK_THREATS)
             .map(|i| {
                 if mask >> (s * MASK_THREATS + i) & 1 == 1 {
-                    letters[i]
+                    MASK_LETTERS[i]
                 } else {
                     '-'
                 }
@@ -78,6 +77,29 @@ fn mask_name(mask: usize) -> String {
             .collect()
     };
     format!("mask:{}/{}", side(0), side(1))
+}
+
+/// The letters of [`MASK_ORDER`]'s threats in a mask's name.
+const MASK_LETTERS: [char; MASK_THREATS] = ['T', '4', 'D', 'F', 'X'];
+
+/// Reads [`mask_name`]'s notation back.
+fn parse_mask(name: &str) -> Option<usize> {
+    let (mover, opponent) = name.strip_prefix("mask:")?.split_once('/')?;
+    let mut mask = 0;
+    for (s, part) in [mover, opponent].into_iter().enumerate() {
+        let chars: Vec<char> = part.chars().collect();
+        if chars.len() != MASK_THREATS {
+            return None;
+        }
+        for (i, &c) in chars.iter().enumerate() {
+            match c {
+                '-' => {}
+                c if c == MASK_LETTERS[i] => mask |= 1 << (s * MASK_THREATS + i),
+                _ => return None,
+            }
+        }
+    }
+    Some(mask)
 }
 
 impl Weights {
@@ -136,9 +158,8 @@ impl Weights {
                     }
                 }
                 [name, value] if name.starts_with("mask:") => {
-                    let mask = (0..MASKS)
-                        .find(|&m| mask_name(m) == *name)
-                        .ok_or_else(|| format!("{name:?} is not a threat mask"))?;
+                    let mask =
+                        parse_mask(name).ok_or_else(|| format!("{name:?} is not a threat mask"))?;
                     w.masks[mask] = value
                         .parse()
                         .map_err(|_| format!("{value:?} is not a whole number"))?;
@@ -213,6 +234,12 @@ mod tests {
         assert!(Weights::parse(&broken)
             .unwrap_err()
             .contains("four classes"));
+        for bad in ["mask:T4DF/-----", "mask:T4DFX-----", "mask:4T---/-----"] {
+            assert_eq!(parse_mask(bad), None, "{bad}");
+        }
+        for m in 0..MASKS {
+            assert_eq!(parse_mask(&mask_name(m)), Some(m));
+        }
     }
 
     #[test]
