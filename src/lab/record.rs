@@ -22,6 +22,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::Outcome;
 use crate::game::{Move, Player, Position, Rules};
 
 /// One recorded self-play game.
@@ -66,6 +67,16 @@ pub fn parse_cell(word: &str, m: usize, n: usize) -> Option<usize> {
     let col = (letter as u8 - b'a') as usize;
     let row: usize = chars.as_str().parse().ok()?;
     (col < m && (1..=n).contains(&row)).then(|| (row - 1) * m + col)
+}
+
+/// An outcome as the record writes it: `w`, `l`, `d` or `u` (unknown).
+pub fn outcome_letter(outcome: Outcome) -> char {
+    match outcome {
+        Outcome::Win => 'w',
+        Outcome::Loss => 'l',
+        Outcome::Draw => 'd',
+        Outcome::Unknown => 'u',
+    }
 }
 
 /// The result's name: `x`, `o` or `draw`.

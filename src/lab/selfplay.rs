@@ -19,7 +19,7 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 use super::progress::Progress;
-use super::record::{cell_name, result_name, GameLine, Sibling};
+use super::record::{cell_name, outcome_letter, result_name, GameLine, Sibling};
 use crate::arena::{default_opening_plies, opening_judged, EngineSpec, Judge};
 use crate::engine::{value, Outcome};
 use crate::game::{Position, Rules, Variant};
@@ -143,7 +143,7 @@ fn play(run: &Run, index: usize) -> GameLine {
         let v = value::values(kind, &p, &mut analysis).evaluation;
         values.push((v * 1000.0).round() as i16);
         let outcome = analysis.evaluation.outcome;
-        outcomes.push(outcome_char(outcome));
+        outcomes.push(outcome_letter(outcome));
         if run.siblings > 0 {
             // A few of the engine's best dozen searched moves besides its choice, where
             // the search proved nothing (a proven position is never a sample).
@@ -168,7 +168,7 @@ fn play(run: &Run, index: usize) -> GameLine {
                     values.len() - 1,
                     cell_name(mv.cell(), m),
                     (v * 1000.0).round() as i16,
-                    outcome_char(a.evaluation.outcome),
+                    outcome_letter(a.evaluation.outcome),
                 ));
             }
         }
@@ -196,16 +196,6 @@ fn play(run: &Run, index: usize) -> GameLine {
         outcomes,
         result: result_name(winner).to_string(),
         siblings,
-    }
-}
-
-/// An outcome as the record writes it.
-fn outcome_char(outcome: Outcome) -> char {
-    match outcome {
-        Outcome::Win => 'w',
-        Outcome::Loss => 'l',
-        Outcome::Draw => 'd',
-        Outcome::Unknown => 'u',
     }
 }
 

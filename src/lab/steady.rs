@@ -25,7 +25,7 @@ use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
 use super::progress::Progress;
-use super::record::{cell_name, result_name};
+use super::record::{cell_name, outcome_letter, result_name};
 use crate::arena::{read_openings, EngineSpec};
 use crate::engine::{value, Analysis, Outcome};
 use crate::game::{Position, Rules};
@@ -239,12 +239,7 @@ fn play(
         values.push(milli(
             value::values(spec.kind, &p, &mut analysis).evaluation,
         ));
-        outcomes.push(match analysis.evaluation.outcome {
-            Outcome::Win => 'w',
-            Outcome::Loss => 'l',
-            Outcome::Draw => 'd',
-            Outcome::Unknown => 'u',
-        });
+        outcomes.push(outcome_letter(analysis.evaluation.outcome));
         p.play(analysis.best);
         names.push(cell_name(analysis.best.cell(), rules.m()));
     }
