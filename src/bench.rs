@@ -189,13 +189,12 @@ pub fn main(args: BenchArgs) -> i32 {
         }
     };
     if let Some(path) = &args.replay {
-        let eval = match args.eval.as_str() {
-            "window" => EvalChoice::Window,
-            "learned" => EvalChoice::Learned,
-            other => {
-                eprintln!("kinrow bench: --eval {other:?} is not window or learned");
-                return 2;
-            }
+        let Some(eval) = EvalChoice::parse(&args.eval) else {
+            eprintln!(
+                "kinrow bench: --eval {:?} is not window or learned",
+                args.eval
+            );
+            return 2;
         };
         return replay_main(&engines, path, args.nodes.unwrap_or(60_000), eval);
     }

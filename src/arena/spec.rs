@@ -58,11 +58,7 @@ impl EngineSpec {
                 if kind != EngineKind::Auto {
                     return Err(format!("{text:?}: only auto takes eval"));
                 }
-                spec.eval = match value {
-                    "learned" => EvalChoice::Learned,
-                    "window" => EvalChoice::Window,
-                    _ => return Err(bad("learned or window")),
-                };
+                spec.eval = EvalChoice::parse(value).ok_or_else(|| bad("learned or window"))?;
                 continue;
             }
             if key == "weights" {

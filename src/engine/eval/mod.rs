@@ -34,6 +34,16 @@ pub enum EvalChoice {
 }
 
 impl EvalChoice {
+    /// The built-in evaluations by the names the lab's commands take: `learned` or
+    /// `window`.
+    pub fn parse(name: &str) -> Option<EvalChoice> {
+        match name {
+            "learned" => Some(EvalChoice::Learned),
+            "window" => Some(EvalChoice::Window),
+            _ => None,
+        }
+    }
+
     /// The learned weights this choice evaluates `rules` with, if any.
     pub fn weights(self, rules: &crate::game::Rules) -> Option<&'static weights::Weights> {
         match self {
