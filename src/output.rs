@@ -1,6 +1,11 @@
-//! What the command-line tools (`arena`, `bench`, `openapi`, `state`) print: the one
-//! place that writes their results to standard output, shared by `cli` and the tools it
-//! runs without any of them importing another.
+//! What the command-line tools print: their results on standard output ([`print_line`]),
+//! shared by `cli` and the tools it runs without any of them importing another, and the
+//! progress line of the long commands (`arena`, `selfplay`, `tune`, `steadiness`) on
+//! standard error ([`Progress`]): how much is done, the rate and the time left, so that
+//! standard output keeps the machine-readable results.
+
+use std::sync::Mutex;
+use std::time::Instant;
 
 /// Writes `text` and a newline to standard output. A reader that went away (`kinrow
 /// arena ... | head -2`) is not an error worth a panic: the rest is dropped quietly.
@@ -8,4 +13,66 @@ pub fn print_line(text: &str) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{text}").and_then(|()| out.flush());
+}
+
+/// Progress of a run of `total` units, `done` of them finished before it started.
+pub struct Progress {
+    what: &'static str,
+    unit: &'static str,
+    total: usize,
+    state: Mutex<(usize, usize)>,
+    start: Instant,
+}
+
+impl Progress {
+    /// A run of `total` `unit`s (e.g. "games") of which `done` are already finished.
+    pub fn new(what: &'static str, unit: &'static str, done: usize, total: usize) -> Progress {
+        Progress {
+            what,
+            unit,
+            total,
+            state: Mutex::new((done, 0)),
+            start: Instant::now(),
+        }
+    }
+
+    /// One more unit finished, without a line.
+    pub fn skip(&self) {
+        let mut s = self.state.lock().expect("no panic holding it");
+        s.0 += 1;
+        s.1 += 1;
+    }
+
+    /// One more unit finished: prints the line, with `extra` at its end.
+    pub fn advance(&self, extra: &str) {
+        let (done, this_run) = {
+            let mut s = self.state.lock().expect("no panic holding it");
+            s.0 += 1;
+            s.1 += 1;
+            *s
+        };
+        let secs = self.start.elapsed().as_secs_f64();
+        let rate = this_run as f64 / secs.max(1e-9);
+        let left = self.total.saturating_sub(done) as f64 / rate.max(1e-9);
+        eprintln!(
+            "{}: {done}/{} {} ({:.1}%), {:.2} {}/min, {} left; {extra}",
+            self.what,
+            self.total,
+            self.unit,
+            100.0 * done as f64 / self.total.max(1) as f64,
+            rate * 60.0,
+            self.unit,
+            duration(left),
+        );
+    }
+}
+
+/// `1h05m`, `3m20s`, `42s`.
+pub fn duration(secs: f64) -> String {
+    let s = secs.max(0.0).round() as u64;
+    match s {
+        0..=59 => format!("{s}s"),
+        60..=3599 => format!("{}m{:02}s", s / 60, s % 60),
+        _ => format!("{}h{:02}m", s / 3600, s / 60 % 60),
+    }
 }

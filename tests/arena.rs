@@ -215,6 +215,76 @@ fn the_binary_prints_a_summary_and_writes_the_games() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
+/// `kinrow arena` with `args` after the fixed match below; its exit code and stderr.
+fn arena_run(engines: &str, out: &std::path::Path) -> (Option<i32>, String) {
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_kinrow"))
+        .args(["arena", "--engines", engines, "--rules", "5,5,4"])
+        .args([
+            "--games",
+            "4",
+            "--seed",
+            "3",
+            "--threads",
+            "2",
+            "--pieces",
+            "0,1,0",
+        ])
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    (
+        run.status.code(),
+        String::from_utf8_lossy(&run.stderr).into(),
+    )
+}
+
+/// Each recorded game's number, moves and result.
+fn games_of(path: &std::path::Path) -> Vec<(u64, String, String)> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let g: serde_json::Value = serde_json::from_str(l).unwrap();
+            let n = g["game"].as_u64().unwrap();
+            (n, g["moves"].to_string(), g["result"].to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn a_stopped_match_goes_on_from_its_file() {
+    let dir = std::env::temp_dir();
+    let whole = dir.join(format!("kinrow-arena-whole-{}.jsonl", std::process::id()));
+    let cut = dir.join(format!("kinrow-arena-cut-{}.jsonl", std::process::id()));
+    let engines = "mcts:nodes=200,mcts:nodes=50";
+    let (code, err) = arena_run(engines, &whole);
+    assert_eq!(code, Some(0), "{err}");
+    // Progress lines: done, rate, time left and the running score.
+    assert!(err.contains("arena: 4/4 games (100.0%)"), "{err}");
+    assert!(
+        err.contains("left;") && err.contains("mcts:nodes=200 "),
+        "{err}"
+    );
+    // A run stopped after two games and in the middle of writing the third.
+    let text = std::fs::read_to_string(&whole).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let third = &lines[2][..lines[2].len() / 2];
+    std::fs::write(&cut, format!("{}\n{}\n{third}", lines[0], lines[1])).unwrap();
+    let (code, err) = arena_run(engines, &cut);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("2 of 4 games already in the file"), "{err}");
+    assert_eq!(games_of(&cut), games_of(&whole));
+    // Another match's file is refused, and left as it was.
+    let before = std::fs::read_to_string(&cut).unwrap();
+    let (code, err) = arena_run("mcts:nodes=100,mcts:nodes=50", &cut);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("another match"), "{err}");
+    assert_eq!(std::fs::read_to_string(&cut).unwrap(), before);
+    std::fs::remove_file(&whole).ok();
+    std::fs::remove_file(&cut).ok();
+}
+
 /// An opening file of two openings, as `--openings` reads it.
 fn opening_file(name: &str, text: &str) -> std::path::PathBuf {
     let path = std::env::temp_dir().join(format!("kinrow-{name}-{}.txt", std::process::id()));

@@ -13,7 +13,6 @@
 //! node or depth limit therefore replay bit for bit; a time limit depends on the
 //! machine's speed and load, so time-limited matches are only statistically repeatable.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -27,6 +26,7 @@ mod external;
 mod judge;
 mod openings;
 mod record;
+mod resume;
 mod script;
 mod spec;
 mod summary;
@@ -36,6 +36,7 @@ pub use external::{Eval, ExternalEngine, ExternalSpec};
 pub use judge::{JudgeArgs, Judgement};
 pub use openings::*;
 pub use record::{read_games, RecordedGame, Turn};
+pub use resume::game_json;
 pub use script::{script_move, ScriptSpec};
 pub use spec::EngineSpec;
 pub use summary::*;
@@ -266,8 +267,20 @@ impl Mover {
 /// Plays the whole match on `config.threads` threads (the openings first); `progress`
 /// hears of every finished game (in completion order). Returns the games in game order.
 pub fn run(config: &ArenaConfig, progress: &(dyn Fn(&GameRecord) + Sync)) -> Vec<GameRecord> {
-    let openings = openings(config);
-    in_parallel(config.games, config.threads, |i| {
+    let all: Vec<usize> = (0..config.games).collect();
+    run_games(config, &openings(config), &all, progress)
+}
+
+/// Plays the games numbered `indices` of the match whose pairs start from `openings`
+/// (as [`run`] does for all of them); returns them in the order of `indices`.
+pub fn run_games(
+    config: &ArenaConfig,
+    openings: &[Vec<Move>],
+    indices: &[usize],
+    progress: &(dyn Fn(&GameRecord) + Sync),
+) -> Vec<GameRecord> {
+    in_parallel(indices.len(), config.threads, |j| {
+        let i = indices[j];
         let g = play_game(config, i, &openings[i / 2]);
         progress(&g);
         g
@@ -298,41 +311,6 @@ pub(crate) fn in_parallel<T: Send>(
     let mut done = done.into_inner().expect("threads finished");
     done.sort_by_key(|&(i, _)| i);
     done.into_iter().map(|(_, v)| v).collect()
-}
-
-fn move_json(mv: Move, m: usize) -> serde_json::Value {
-    let c = mv.coord(m);
-    serde_json::json!({ "row": c.row, "col": c.col, "piece": mv.piece.as_str() })
-}
-
-/// One game as a JSON object (one line of the `--out` file).
-pub fn game_json(config: &ArenaConfig, g: &GameRecord) -> serde_json::Value {
-    let m = config.rules.m();
-    let label = |e: usize| config.engines[e].label().to_string();
-    let ms = |e: usize| {
-        if g.counts[e] == 0 {
-            0.0
-        } else {
-            g.think[e].as_secs_f64() * 1000.0 / f64::from(g.counts[e])
-        }
-    };
-    serde_json::json!({
-        "game": g.index,
-        "rules": { "m": config.rules.m(), "n": config.rules.n(), "k": config.rules.k(),
-                   "overline": config.rules.overline(),
-                   "variant": config.rules.variant().as_str() },
-        "x": label(g.x_engine),
-        "o": label(1 - g.x_engine),
-        "opening": g.opening.iter().map(|&mv| move_json(mv, m)).collect::<Vec<_>>(),
-        "moves": g.moves.iter().map(|&mv| move_json(mv, m)).collect::<Vec<_>>(),
-        "result": match g.result {
-            GameResult::Won(p) => p.as_str(),
-            GameResult::Draw => "draw",
-        },
-        "winner": g.winner_engine().map(label),
-        "forfeit": g.forfeit,
-        "mean_ms": { "x": ms(g.x_engine), "o": ms(1 - g.x_engine) },
-    })
 }
 
 /// `kinrow arena` on the command line.
@@ -381,7 +359,9 @@ pub struct ArenaArgs {
     /// opening a line, moves as `x,y` (column, row, from 0) separated by spaces, x's first.
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
-    /// Write every game as a JSON line to this file.
+    /// Write every game as a JSON line to this file, each as it ends; a run with the same
+    /// file later plays only the games not yet in it (the same match: same engines,
+    /// rules, seed and openings).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Print one line per finished game.
@@ -470,7 +450,10 @@ pub fn judge_main(args: JudgeArgs) -> i32 {
     judge::main(args)
 }
 
-/// Runs `kinrow arena`; returns the exit code.
+/// Runs `kinrow arena`; returns the exit code. With `--out`, games already in the file
+/// (from an earlier run of the same match) are kept and only the others are played; each
+/// game is appended as it ends. Progress goes to standard error, the report to standard
+/// output.
 pub fn main(args: ArenaArgs) -> i32 {
     let config = match parse_config(&args) {
         Ok(c) => c,
@@ -479,40 +462,123 @@ pub fn main(args: ArenaArgs) -> i32 {
             return 2;
         }
     };
-    let verbose = args.verbose;
+    let openings = openings(&config);
+    let (recorded, ledger) = match &args.out {
+        None => (Default::default(), None),
+        Some(path) => match resume_from(&config, &openings, path) {
+            Ok((games, ledger)) => (games, Some(ledger)),
+            Err(e) => {
+                eprintln!("kinrow arena: --out: {e}");
+                return 2;
+            }
+        },
+    };
+    let missing: Vec<usize> = (0..config.games)
+        .filter(|i| !recorded.contains_key(i))
+        .collect();
+    if !recorded.is_empty() {
+        eprintln!(
+            "arena: {} of {} games already in the file; playing the other {}",
+            recorded.len(),
+            config.games,
+            missing.len()
+        );
+    }
+    let meter = crate::output::Progress::new("arena", "games", recorded.len(), config.games);
+    let tally = Mutex::new(recorded.values().cloned().collect::<Vec<_>>());
+    let failed = Mutex::new(None);
+    let label_a = config.engines[0].label().to_string();
     let progress = |g: &GameRecord| {
-        if verbose {
-            let who = |e: usize| config.engines[e].label();
-            let result = match g.winner_engine() {
-                Some(e) => format!("{} wins", who(e)),
-                None => "draw".to_string(),
-            };
-            eprintln!(
-                "game {:>3}: x {} / o {}: {} after {} moves",
-                g.index,
-                who(g.x_engine),
-                who(1 - g.x_engine),
-                result,
-                g.opening.len() + g.moves.len()
-            );
-            if let Some(why) = &g.forfeit {
-                eprintln!("          forfeit: {why}");
+        if args.verbose {
+            print_game(&config, g);
+        }
+        if let Some(ledger) = &ledger {
+            if let Err(e) = ledger.append(&config, g) {
+                failed.lock().expect("no panic holding it").get_or_insert(e);
             }
         }
+        let s = {
+            let mut t = tally.lock().expect("no panic holding it");
+            t.push(g.clone());
+            summarize(&t)
+        };
+        let score = format!(
+            "{label_a} {}-{}-{} ({:.1}%)",
+            s.wins,
+            s.draws,
+            s.losses,
+            100.0 * s.score
+        );
+        meter.advance(&score);
     };
-    let games = run(&config, &progress);
+    run_games(&config, &openings, &missing, &progress);
+    if let Some(e) = failed.into_inner().expect("threads finished") {
+        eprintln!("kinrow arena: cannot write the games: {e}");
+        return 1;
+    }
+    let mut games = tally.into_inner().expect("threads finished");
+    games.sort_by_key(|g| g.index);
     if let Some(path) = &args.out {
-        let written = std::fs::File::create(path).and_then(|mut f| {
-            for g in &games {
-                writeln!(f, "{}", game_json(&config, g))?;
-            }
-            Ok(())
-        });
-        if let Err(e) = written {
+        // The whole match written again in game order, whatever order the games ended in.
+        let text: String = games
+            .iter()
+            .map(|g| format!("{}\n", game_json(&config, g)))
+            .collect();
+        let tmp = path.with_extension("partial");
+        if let Err(e) = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path)) {
             eprintln!("kinrow arena: cannot write {}: {e}", path.display());
             return 1;
         }
     }
     crate::output::print_line(&report(&config, &summarize(&games)));
     0
+}
+
+/// The games an earlier run left in `path` (none when it does not exist yet), and the
+/// file opened to append the rest. A line cut short by a stopped run is dropped.
+fn resume_from(
+    config: &ArenaConfig,
+    openings: &[Vec<Move>],
+    path: &std::path::Path,
+) -> Result<
+    (
+        std::collections::BTreeMap<usize, GameRecord>,
+        resume::Ledger,
+    ),
+    String,
+> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    let whole = match text.rfind('\n') {
+        Some(end) => &text[..=end],
+        None => "",
+    };
+    if whole.len() != text.len() {
+        std::fs::write(path, whole).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    let games = resume::recorded_games(config, openings, whole)?;
+    Ok((games, resume::Ledger::open(path)?))
+}
+
+/// The `--verbose` line of one finished game.
+fn print_game(config: &ArenaConfig, g: &GameRecord) {
+    let who = |e: usize| config.engines[e].label();
+    let result = match g.winner_engine() {
+        Some(e) => format!("{} wins", who(e)),
+        None => "draw".to_string(),
+    };
+    eprintln!(
+        "game {:>3}: x {} / o {}: {} after {} moves",
+        g.index,
+        who(g.x_engine),
+        who(1 - g.x_engine),
+        result,
+        g.opening.len() + g.moves.len()
+    );
+    if let Some(why) = &g.forfeit {
+        eprintln!("          forfeit: {why}");
+    }
 }

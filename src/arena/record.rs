@@ -2,7 +2,7 @@
 //! the rules, the two contestants' labels, the opening and the moves played after it
 //! (each `{"row", "col", "piece"}`). Replays and the quiet-move judgement start here.
 
-use crate::game::{Move, Piece, Player, Position, Rules, Variant};
+use crate::game::{Hand, Move, Piece, Player, Position, Rules, Variant};
 
 /// One recorded game.
 #[derive(Clone, Debug, PartialEq)]
@@ -72,6 +72,20 @@ pub fn read_games(text: &str) -> Result<Vec<RecordedGame>, String> {
         .collect()
 }
 
+/// A hand of special pieces as the arena writes it, `[block, remove, bomb]`; games
+/// written before hands were recorded (none at all) held none.
+fn hand(v: &serde_json::Value) -> Result<Hand, String> {
+    if v.is_null() {
+        return Ok(Hand::default());
+    }
+    let count = |i: usize| {
+        v[i].as_u64()
+            .and_then(|c| u8::try_from(c).ok())
+            .ok_or(format!("rules.pieces: {v} is not [block, remove, bomb]"))
+    };
+    Ok(Hand::new(count(0)?, count(1)?, count(2)?))
+}
+
 fn read_game(line: &str, number: usize) -> Result<RecordedGame, String> {
     let game: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
     let r = &game["rules"];
@@ -81,7 +95,7 @@ fn read_game(line: &str, number: usize) -> Result<RecordedGame, String> {
         num("n")?,
         num("k")?,
         r["overline"].as_bool().unwrap_or(true),
-        Default::default(),
+        [hand(&r["pieces"][0])?, hand(&r["pieces"][1])?],
     )
     .map_err(|e| e.to_string())?;
     // Games written before the variants carry none: they were free.
@@ -89,7 +103,10 @@ fn read_game(line: &str, number: usize) -> Result<RecordedGame, String> {
         None => Variant::Free,
         Some(name) => Variant::parse(name).ok_or(format!("rules.variant {name:?} is unknown"))?,
     };
-    let rules = rules.with_variant(variant).map_err(|e| e.to_string())?;
+    let rules = rules
+        .with_variant(variant)
+        .and_then(|rules| rules.with_gravity(r["gravity"].as_bool().unwrap_or(false)))
+        .map_err(|e| e.to_string())?;
     let m = rules.m();
     let parse = |v: &serde_json::Value| -> Result<Move, String> {
         let (row, col) = (v["row"].as_u64(), v["col"].as_u64());

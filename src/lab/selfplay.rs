@@ -18,11 +18,11 @@ use std::time::{Duration, Instant};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use super::progress::Progress;
 use super::record::{cell_name, outcome_letter, result_name, GameLine, Sibling};
 use crate::arena::{default_opening_plies, opening_judged, EngineSpec, Judge};
 use crate::engine::{value, Outcome};
 use crate::game::{Position, Rules, Variant};
+use crate::output::Progress;
 
 /// `kinrow selfplay`'s flags.
 #[derive(clap::Args, Debug)]

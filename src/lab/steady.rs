@@ -24,11 +24,11 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
-use super::progress::Progress;
 use super::record::{cell_name, outcome_letter, result_name};
 use crate::arena::{read_openings, EngineSpec};
 use crate::engine::{value, Analysis, Outcome};
 use crate::game::{Position, Rules};
+use crate::output::Progress;
 
 /// A value at least this far one way is firm.
 pub const FIRM: f64 = 0.9;

@@ -14,7 +14,6 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::progress::{duration, Progress};
 use super::record::{parse_cell, GameLine};
 use crate::engine::auto::window_value;
 use crate::engine::board::{stone, PatternBoard, EMPTY};
@@ -23,6 +22,7 @@ use crate::engine::eval::classes::CLASSES;
 use crate::engine::eval::weights::{threat_mask, Weights, MASKS, MASK_THREATS, UNIT};
 use crate::engine::value::{self, Family, Scale};
 use crate::game::Position;
+use crate::output::{duration, Progress};
 
 /// `kinrow tune`'s flags.
 #[derive(clap::Args, Debug)]
