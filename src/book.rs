@@ -16,10 +16,12 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use crate::engine::perfect::gravity::book::{self, Book, LevelSolver};
+use crate::engine::perfect::gravity::book::{self, Book};
+use crate::engine::perfect::gravity::level::LevelSolver;
 use crate::engine::Budget;
 use crate::output::print_line;
 
+/// The flags of `kinrow book`.
 #[derive(Args, Debug)]
 pub struct BookArgs {
     /// The board as `M,N,K` (columns, rows, line length).

@@ -6,7 +6,8 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use kinrow::engine::perfect::gravity::book::{self, Book, LevelSolver};
+use kinrow::engine::perfect::gravity::book::{self, Book};
+use kinrow::engine::perfect::gravity::level::LevelSolver;
 use kinrow::engine::Budget;
 
 fn make(m: u32, n: u32, k: u32, depth: u32) -> (Vec<Vec<u128>>, HashMap<u128, i8>) {

@@ -53,6 +53,7 @@ pub struct OpeningsArgs {
     /// Candidates to try at most.
     #[arg(long, default_value_t = 400)]
     pub tries: usize,
+    /// The seed of the candidates drawn.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 }

@@ -34,8 +34,11 @@ const MATCH_MS: u64 = 100_000_000;
 /// keys `time_ms` (its time per move) and `arg` (one command-line argument, repeatable).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExternalSpec {
+    /// The engine's executable.
     pub program: PathBuf,
+    /// Its command-line arguments.
     pub args: Vec<String>,
+    /// Its time per move (the match's when omitted).
     pub time_ms: Option<u64>,
     /// The text it was parsed from: its label in the results.
     pub label: String,
@@ -206,7 +209,10 @@ pub enum Eval {
     /// A score (Rapfi's `Eval -118`, Wine's `eval:-47`).
     Score(i64),
     /// A forced win (`+M15`, `+M*`) or loss (`-M15`) for the side to move.
-    Mate { win: bool },
+    Mate {
+        /// True for a win of the side to move.
+        win: bool,
+    },
 }
 
 impl Eval {

@@ -110,7 +110,9 @@ pub fn loudness(p: &Position, budget: Duration) -> Option<&'static str> {
 /// for the side to move then (the mover's opponent).
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Judgement {
+    /// After the move played.
     pub after_played: Eval,
+    /// After the judge's own best move.
     pub after_best: Eval,
 }
 
@@ -283,7 +285,7 @@ fn judge_contestant(
         if batch.is_empty() {
             break;
         }
-        let verdicts = super::in_parallel(batch.len(), args.threads, |i| {
+        let verdicts = super::parallel::in_parallel(batch.len(), args.threads, |i| {
             judge_turn(spec, &batch[i].turn, time)
         });
         for (d, v) in batch.into_iter().zip(verdicts) {

@@ -14,7 +14,6 @@
 //! machine's speed and load, so time-limited matches are only statistically repeatable.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -22,9 +21,11 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 
 mod balance;
+mod contest;
 mod external;
 mod judge;
 mod openings;
+mod parallel;
 mod record;
 mod resume;
 mod script;
@@ -32,6 +33,7 @@ mod spec;
 mod summary;
 
 pub use balance::OpeningsArgs;
+pub use contest::{ArenaConfig, Contestant, GameRecord, GameResult};
 pub use external::{Eval, ExternalEngine, ExternalSpec};
 pub use judge::{JudgeArgs, Judgement};
 pub use openings::*;
@@ -41,107 +43,10 @@ pub use script::{script_move, ScriptSpec};
 pub use spec::EngineSpec;
 pub use summary::*;
 
+use parallel::in_parallel;
+
 use crate::engine::{Limits, SearchContext};
 use crate::game::{Hand, Move, Player, Position, Rules, Variant};
-
-/// One side of a match: a kinrow engine (`name[:key=value]*`), an external Gomocup
-/// engine (`pbrain:PATH[:key=value]*`, see [`ExternalSpec`]) or the scripted player
-/// (`script[:noise=P]`, see [`ScriptSpec`]).
-#[derive(Clone, Debug, PartialEq)]
-pub enum Contestant {
-    Kinrow(EngineSpec),
-    Pbrain(ExternalSpec),
-    Script(ScriptSpec),
-}
-
-impl Contestant {
-    /// Parses one contestant of `--engines`.
-    pub fn parse(text: &str) -> Result<Contestant, String> {
-        let text_t = text.trim();
-        if let Some(rest) = text_t.strip_prefix("pbrain:") {
-            return ExternalSpec::parse(text, rest).map(Contestant::Pbrain);
-        }
-        match text_t.strip_prefix("script") {
-            Some(rest) if rest.is_empty() || rest.starts_with(':') => {
-                ScriptSpec::parse(text, rest).map(Contestant::Script)
-            }
-            _ => EngineSpec::parse(text).map(Contestant::Kinrow),
-        }
-    }
-
-    /// Its label in the results: the text it was parsed from.
-    pub fn label(&self) -> &str {
-        match self {
-            Contestant::Kinrow(s) => &s.label,
-            Contestant::Pbrain(s) => &s.label,
-            Contestant::Script(s) => &s.label,
-        }
-    }
-
-    /// Its time per move: its own `time_ms`, else the match's.
-    pub fn turn_time(&self, default_time: Duration) -> Duration {
-        let own = match self {
-            Contestant::Kinrow(s) => s.time_ms,
-            Contestant::Pbrain(s) => s.time_ms,
-            Contestant::Script(_) => None,
-        };
-        own.map_or(default_time, Duration::from_millis)
-    }
-}
-
-/// A whole match.
-#[derive(Clone, Debug)]
-pub struct ArenaConfig {
-    /// Engine A and engine B.
-    pub engines: [Contestant; 2],
-    pub rules: Rules,
-    pub games: usize,
-    /// Time per move unless an engine's spec says otherwise.
-    pub time: Duration,
-    pub seed: u64,
-    pub threads: usize,
-    /// Random marks in each opening; `None` picks by board size.
-    pub opening_plies: Option<usize>,
-    /// Openings read from a file (`--openings`): pair `i` plays `fixed[i]`, and no
-    /// random openings are drawn.
-    pub fixed_openings: Option<Vec<Vec<Move>>>,
-}
-
-/// How a game ended.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum GameResult {
-    Won(Player),
-    Draw,
-}
-
-/// One played game.
-#[derive(Clone, Debug)]
-pub struct GameRecord {
-    pub index: usize,
-    /// Which engine (0 = A, 1 = B) played x.
-    pub x_engine: usize,
-    pub opening: Vec<Move>,
-    /// The engines' moves after the opening.
-    pub moves: Vec<Move>,
-    pub result: GameResult,
-    /// Total thinking time and number of moves per engine (A, B).
-    pub think: [Duration; 2],
-    pub counts: [u32; 2],
-    /// Why the loser forfeited (an illegal move, an external engine's error or silence),
-    /// `None` when the game was played out.
-    pub forfeit: Option<String>,
-}
-
-impl GameRecord {
-    /// The winning engine (0 = A, 1 = B), `None` for a draw.
-    pub fn winner_engine(&self) -> Option<usize> {
-        match self.result {
-            GameResult::Won(Player::X) => Some(self.x_engine),
-            GameResult::Won(Player::O) => Some(1 - self.x_engine),
-            GameResult::Draw => None,
-        }
-    }
-}
 
 fn engine_seed(seed: u64, game: usize, engine: usize) -> u64 {
     seed.wrapping_mul(0xD134_2543_DE82_EF95)
@@ -285,32 +190,6 @@ pub fn run_games(
         progress(&g);
         g
     })
-}
-
-/// `work(0)`, ..., `work(count - 1)` on `threads` threads, each index taken by the next
-/// free thread; the results in index order.
-pub(crate) fn in_parallel<T: Send>(
-    count: usize,
-    threads: usize,
-    work: impl Fn(usize) -> T + Sync,
-) -> Vec<T> {
-    let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<(usize, T)>> = Mutex::new(Vec::with_capacity(count));
-    std::thread::scope(|s| {
-        for _ in 0..threads.max(1) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= count {
-                    break;
-                }
-                let v = work(i);
-                done.lock().expect("no panics while holding").push((i, v));
-            });
-        }
-    });
-    let mut done = done.into_inner().expect("threads finished");
-    done.sort_by_key(|&(i, _)| i);
-    done.into_iter().map(|(_, v)| v).collect()
 }
 
 /// `kinrow arena` on the command line.

@@ -6,7 +6,8 @@ use std::time::Duration;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use super::{in_parallel, ArenaConfig};
+use super::contest::ArenaConfig;
+use super::parallel::in_parallel;
 use crate::engine::eval::EvalChoice;
 use crate::engine::{eval, EngineKind, Limits, Outcome, SearchContext};
 use crate::game::{Move, Player, Position, Rules};

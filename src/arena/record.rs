@@ -9,10 +9,13 @@ use crate::game::{Hand, Move, Piece, Player, Position, Rules, Variant};
 pub struct RecordedGame {
     /// Its line in the file, from 1.
     pub line: usize,
+    /// The game played.
     pub rules: Rules,
     /// The labels of the contestants that played x and o.
     pub x: String,
+    /// See `x`.
     pub o: String,
+    /// The opening's moves, played before the contestants took over.
     pub opening: Vec<Move>,
     /// The contestants' moves after the opening.
     pub moves: Vec<Move>,
@@ -56,9 +59,11 @@ impl RecordedGame {
 /// One move of a recorded game, with the position it was played in.
 #[derive(Clone, Debug)]
 pub struct Turn {
+    /// The position before the move.
     pub position: Position,
     /// Every move from the empty board to `position`.
     pub history: Vec<Move>,
+    /// The move played there.
     pub played: Move,
 }
 

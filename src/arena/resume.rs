@@ -11,8 +11,8 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use super::contest::{ArenaConfig, GameRecord, GameResult};
 use super::record::read_games;
-use super::{ArenaConfig, GameRecord, GameResult};
 use crate::game::{Move, Player};
 
 /// The games of `text` (an `--out` file of an earlier run of this match), by game number.

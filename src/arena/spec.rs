@@ -12,10 +12,15 @@ use crate::engine::{level, Engine, EngineKind, Limits, Parameter, SearchContext,
 /// `auto:threads=2`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineSpec {
+    /// The engine.
     pub kind: EngineKind,
+    /// Its time per move (the match's when omitted).
     pub time_ms: Option<u64>,
+    /// Its depth limit.
     pub depth: Option<u32>,
+    /// Its node limit per move.
     pub nodes: Option<u64>,
+    /// The chance it overlooks each move it weighs (`perfect`).
     pub mistake_probability: Option<f64>,
     /// The difficulty 1..=10 (10, full strength, when omitted).
     pub level: Option<u8>,

@@ -3,19 +3,24 @@
 
 use std::time::Duration;
 
-use super::{ArenaConfig, GameRecord};
+use super::contest::{ArenaConfig, GameRecord};
 
 /// The match's totals, from engine A's side.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Summary {
+    /// Games A won.
     pub wins: u32,
+    /// Games drawn.
     pub draws: u32,
+    /// Games A lost.
     pub losses: u32,
     /// A's points per game (a win 1, a draw ½).
     pub score: f64,
     /// A's Elo advantage (infinite at a score of 0 or 1) and its 95% interval (Wilson).
     pub elo: f64,
+    /// The interval's low end.
     pub elo_low: f64,
+    /// The interval's high end.
     pub elo_high: f64,
     /// Mean time per move of A and B.
     pub mean_move: [Duration; 2],
@@ -33,9 +38,13 @@ pub struct Summary {
 /// How the pairs of a match went for engine A.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Pairs {
+    /// Pairs A won both games of.
     pub won_both: u32,
+    /// Pairs of one win each.
     pub split: u32,
+    /// Pairs A lost both games of.
     pub lost_both: u32,
+    /// Pairs with a draw, and a game without its pair.
     pub other: u32,
 }
 

@@ -11,13 +11,14 @@ mod image;
 
 use std::sync::Arc;
 
-use super::lines::win_through;
-use super::setup::{decide_side_to_move, find_win, full_hash};
+use super::cell::{Cell, Coord, Player};
+use super::error::{GameError, GameErrorKind};
+use super::lines::{win_through, Geometry, WinLine};
+use super::moves::{Move, Piece};
+use super::notation;
+use super::rules::{Hand, Rules};
+use super::setup::{check_floating, decide_side_to_move, find_win, full_hash};
 use super::zobrist::{cell_key, hand_key, SIDE_KEY};
-use super::{
-    notation, Cell, Coord, GameError, GameErrorKind, Geometry, Hand, Move, Piece, Player, Rules,
-    WinLine,
-};
 
 /// Whether the game goes on, and if not, how it ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,7 +26,12 @@ pub enum Status {
     /// The side to move has a legal move and nobody has won.
     InProgress,
     /// `line` is a winning line of `winner`.
-    Won { winner: Player, line: Vec<Coord> },
+    Won {
+        /// Who has the line.
+        winner: Player,
+        /// The line's cells, in order.
+        line: Vec<Coord>,
+    },
     /// Nobody has won and the side to move has no legal move.
     Draw,
 }
@@ -117,7 +123,7 @@ impl Position {
             }
         }
         let empties = (cells.len() as u32) - marks[0] - marks[1] - blocks;
-        gravity::check_floating(rules, &cells)?;
+        check_floating(rules, &cells)?;
         let win = find_win(&geo, &cells)?;
         let to_move = decide_side_to_move(rules, marks, blocks, to_move)?;
         if let Some(w) = win {

@@ -38,12 +38,16 @@ impl GameErrorKind {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("{field}: {message}")]
 pub struct GameError {
+    /// What is wrong, as one of the API's stable codes.
     pub kind: GameErrorKind,
+    /// Where: the request field at fault (`rules.k`, `board[3]`, `move.row`).
     pub field: String,
+    /// Why, in a sentence.
     pub message: String,
 }
 
 impl GameError {
+    /// An error of `kind` at `field`, saying `message`.
     pub fn new(kind: GameErrorKind, field: impl Into<String>, message: impl Into<String>) -> Self {
         GameError {
             kind,

@@ -3,7 +3,8 @@
 
 use std::sync::{Arc, Mutex, OnceLock};
 
-use super::{Cell, Coord, Player, Variant};
+use super::cell::{Cell, Coord, Player};
+use super::rules::Variant;
 
 /// One of the four line directions, as a step in rows and columns.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -49,7 +50,9 @@ impl Direction {
 /// heuristic counts. `cells` lists their indices in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Window {
+    /// The direction the window runs in.
     pub direction: Direction,
+    /// Its `k` cells' indices, from its start along `direction`.
     pub cells: Box<[u16]>,
 }
 
@@ -70,17 +73,22 @@ impl Windows {
     }
 }
 
-/// The fixed shape of a game: board size, `k`, overline, and precomputed line data.
-/// Shared (behind an `Arc`) by every position of one game.
 /// The board shapes [`Geometry::shared`] keeps.
 pub const SHARED_SHAPES: usize = 32;
 
+/// The fixed shape of a game: board size, `k`, overline, and precomputed line data.
+/// Shared (behind an `Arc`) by every position of one game.
 #[derive(Debug)]
 pub struct Geometry {
+    /// Columns.
     pub m: usize,
+    /// Rows.
     pub n: usize,
+    /// The marks in a line that win.
     pub k: u32,
+    /// Whether a line longer than `k` wins too (under the free variant).
     pub overline: bool,
+    /// The rule family, which decides which lines win.
     pub variant: Variant,
     /// For every cell, its up-to-8 neighbours (the 3x3 area a bomb clears, minus the cell).
     neighbours: Vec<[u16; 8]>,
@@ -250,9 +258,13 @@ impl Geometry {
 /// A winning line: `len` marks of `player` starting at `start` along `direction`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct WinLine {
+    /// Whose marks they are.
     pub player: Player,
+    /// The line's first cell (the others follow along `direction`).
     pub start: Coord,
+    /// The direction the line runs in from `start`.
     pub direction: Direction,
+    /// How many marks: `k`, or more for an overline where it wins.
     pub len: usize,
 }
 

@@ -1,6 +1,6 @@
 //! Moves: a piece from the mover's hand played on one cell.
 
-use super::Coord;
+use super::cell::Coord;
 
 /// What a move puts on (or takes off) the board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -48,7 +48,9 @@ impl std::fmt::Display for Piece {
 /// Four bytes, `Copy`: move lists are cheap.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move {
+    /// The target cell's row-major index (`row * m + col`).
     pub cell: u16,
+    /// What the mover plays there.
     pub piece: Piece,
 }
 

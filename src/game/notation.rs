@@ -1,7 +1,8 @@
 //! The board notation of the API: one string per row, `.` (or `-`, `_`) empty,
 //! `x`/`X`, `o`/`O` marks, `#` a block. Answers use the canonical lowercase form.
 
-use super::{Cell, GameError, Player};
+use super::cell::{Cell, Player};
+use super::error::GameError;
 
 /// Parses `rows` into row-major cells for an `m` x `n` board. Errors name the row
 /// (`board[3]`) and say which column and character are wrong.

@@ -18,7 +18,10 @@
 //! is allowed). The recursion is cut at [`MAX_DEPTH`] marks deep (beyond it a cell
 //! counts as allowed); real games never come near it.
 
-use super::{Cell, Geometry, Player, Position, Variant, DIRECTIONS};
+use super::board::Position;
+use super::cell::{Cell, Player};
+use super::lines::{Geometry, DIRECTIONS};
+use super::rules::Variant;
 
 /// Why a mark of x is forbidden under renju.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

@@ -1,6 +1,7 @@
 //! The rule set of one game: board size, line length, overline, and the hands.
 
-use super::{GameError, Player};
+use super::cell::Player;
+use super::error::GameError;
 
 /// The largest board side: `m` and `n` are at most 64.
 pub const MAX_SIDE: usize = 64;
@@ -10,8 +11,11 @@ pub const MAX_PIECES: u8 = 64;
 /// The special pieces one player still holds. Marks are unlimited and not counted.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Hand {
+    /// Blocks: a neutral piece on an empty cell.
     pub block: u8,
+    /// Removes: clears an opponent mark or a block.
     pub remove: u8,
+    /// Bombs: clears the 3x3 area around a cell that holds a piece.
     pub bomb: u8,
 }
 

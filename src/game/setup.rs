@@ -1,9 +1,13 @@
 //! Setting up a position from a board: the side to move, a win already on the board,
-//! and the hash of the whole position.
+//! the hash of the whole position, and (under gravity) no stone floating above an
+//! empty cell.
 
+use super::cell::{Cell, Player};
+use super::error::GameError;
 use super::lines::win_through;
+use super::lines::{Geometry, WinLine};
+use super::rules::{Hand, Rules};
 use super::zobrist::{cell_key, hand_key, SIDE_KEY};
-use super::{Cell, GameError, Geometry, Hand, Player, Rules, WinLine};
 
 /// The Zobrist hash of a position computed from scratch.
 pub(super) fn full_hash(cells: &[Cell], hands: [Hand; 2], to_move: Player) -> u64 {
@@ -85,4 +89,26 @@ pub(super) fn find_win(geo: &Geometry, cells: &[Cell]) -> Result<Option<WinLine>
         )),
         [x, o] => Ok(x.or(o)),
     }
+}
+
+/// Refuses a gravity board with a floating stone, naming the first such cell.
+pub(super) fn check_floating(rules: &Rules, cells: &[Cell]) -> Result<(), GameError> {
+    if !rules.gravity() {
+        return Ok(());
+    }
+    let m = rules.m();
+    for (i, c) in cells.iter().enumerate().take(cells.len().saturating_sub(m)) {
+        if c.is_piece() && cells[i + m] == Cell::Empty {
+            let (row, col) = (i / m, i % m);
+            return Err(GameError::board(
+                format!("board[{row}]"),
+                format!(
+                    "row {row}, column {col}: the stone floats above the empty cell at row {}; under gravity (rules.gravity) stones fill each column from row {} upward",
+                    row + 1,
+                    rules.n() - 1
+                ),
+            ));
+        }
+    }
+    Ok(())
 }

@@ -1,17 +1,25 @@
 //! The symmetries of the board: 8 for a square board, 4 for a rectangle.
 
-use super::Coord;
+use super::cell::Coord;
 
 /// One symmetry of an `m` x `n` board, as a map from a cell to its image.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Symmetry {
+    /// Every cell to itself.
     Identity,
+    /// A quarter turn clockwise (square boards).
     Rotate90,
+    /// A half turn.
     Rotate180,
+    /// A quarter turn anticlockwise (square boards).
     Rotate270,
+    /// The rows in reverse order (top and bottom swap).
     FlipRows,
+    /// The columns in reverse order (left and right swap).
     FlipCols,
+    /// Rows become columns (square boards).
     Transpose,
+    /// The mirror in the other diagonal (square boards).
     AntiTranspose,
 }
 

@@ -4,7 +4,7 @@
 //! keys are the same in every process (hashes are reproducible) and no table has to
 //! be allocated for boards up to 64x64.
 
-use super::{Cell, Player};
+use super::cell::{Cell, Player};
 
 /// The SplitMix64 scramble: a fixed, well-mixed 64-bit key for any id. Engines that
 /// keep their own board representation derive their Zobrist keys from it too.

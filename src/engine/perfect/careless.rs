@@ -15,7 +15,7 @@ use rand::RngExt;
 use crate::engine::{Budget, Outcome};
 use crate::game::{Move, Piece, Position};
 
-use super::{PvTail, Verdict};
+use super::verdict::{PvTail, Verdict};
 
 /// A result from the side to move's view with the plies to the end where known.
 #[derive(Copy, Clone, Debug, PartialEq)]

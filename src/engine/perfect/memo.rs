@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::Verdict;
+use super::verdict::Verdict;
 use crate::engine::context::Kept;
 use crate::game::{Cell, Hand, Move, Player, Position};
 

@@ -28,6 +28,7 @@ mod careless;
 pub mod gravity;
 mod memo;
 mod search;
+mod verdict;
 
 use rand::rngs::StdRng;
 
@@ -43,28 +44,11 @@ use crate::game::{Move, Piece, Position, Variant};
 use bits::Bits;
 use board::Shape;
 use search::{Solver, WIN};
+use verdict::{PvTail, Verdict};
 
 /// The exact solver.
 #[derive(Clone, Debug, Default)]
 pub struct Perfect;
-
-/// What the engine knows about one root move.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub(crate) struct Verdict {
-    pub mv: Move,
-    pub outcome: Outcome,
-    pub plies: Option<u32>,
-}
-
-impl Verdict {
-    fn unknown(mv: Move) -> Verdict {
-        Verdict {
-            mv,
-            outcome: Outcome::Unknown,
-            plies: None,
-        }
-    }
-}
 
 /// The score of an outcome: `10000 - plies` for a win ([`WinScale::OUTCOME`]; 1 when the
 /// plies are not known), 0 for a draw, -1 for unknown, `-10000 + plies` for a loss (-5000
@@ -132,9 +116,6 @@ impl Engine for Perfect {
         analysis
     }
 }
-
-/// The principal variation after a root move, as far as the search can tell.
-type PvTail = Box<dyn Fn(Move) -> Vec<Move>>;
 
 /// [`solve`] for a small board, through a table of solved positions ([`memo`]): a
 /// position solved before is answered from the table, a complete new solve is remembered.

@@ -61,9 +61,10 @@ use super::bits::{cells, Bits};
 use super::board::{Shape, State};
 
 mod pairing;
+mod quick;
 mod scan;
 
-use pairing::Quick;
+use quick::Quick;
 
 /// The value of a win on move 0; a win on move `p` is worth `WIN - p`.
 pub const WIN: i32 = 1 << 24;

@@ -5,30 +5,11 @@
 //! Also the Connect Four move notation: a game as its columns, 1-based digits
 //! (`"4453"`: x in column 4, o in column 4 on top of it, x in 5, o in 3).
 
-use super::super::{Cell, Coord, GameError, Move, Player, Rules};
+use super::super::cell::{Cell, Coord, Player};
+use super::super::error::GameError;
+use super::super::moves::Move;
+use super::super::rules::Rules;
 use super::Position;
-
-/// Refuses a gravity board with a floating stone, naming the first such cell.
-pub(super) fn check_floating(rules: &Rules, cells: &[Cell]) -> Result<(), GameError> {
-    if !rules.gravity() {
-        return Ok(());
-    }
-    let m = rules.m();
-    for (i, c) in cells.iter().enumerate().take(cells.len().saturating_sub(m)) {
-        if c.is_piece() && cells[i + m] == Cell::Empty {
-            let (row, col) = (i / m, i % m);
-            return Err(GameError::board(
-                format!("board[{row}]"),
-                format!(
-                    "row {row}, column {col}: the stone floats above the empty cell at row {}; under gravity (rules.gravity) stones fill each column from row {} upward",
-                    row + 1,
-                    rules.n() - 1
-                ),
-            ));
-        }
-    }
-    Ok(())
-}
 
 impl Position {
     /// True when marks drop to the lowest empty cell of their column.

@@ -1,7 +1,8 @@
 //! The image of a position under a symmetry of the board.
 
+use super::super::lines::WinLine;
 use super::super::setup::full_hash;
-use super::super::{Symmetry, WinLine};
+use super::super::symmetry::Symmetry;
 use super::Position;
 
 impl Position {

@@ -4,11 +4,12 @@
 //!
 //! A book is made level by level: the positions of each number of stones are the
 //! children of the level above that do not complete a line; those of the last level
-//! are solved one by one by the exact search (one table shared by all, so that
-//! neighbours reuse each other's work), and every shallower level is then backed up
-//! by negamax over its children, exact because its children are. `kinrow book` runs
-//! this and keeps the work resumable; the search reads a committed book at every node
-//! with few enough stones (so the positions in it are answered at once).
+//! are solved one by one by the exact search ([`super::level::LevelSolver`]: one table
+//! shared by all, so that neighbours reuse each other's work), and every shallower
+//! level is then backed up by negamax over its children, exact because its children
+//! are. `kinrow book` runs this and keeps the work resumable; the search reads a
+//! committed book at every node with few enough stones (so the positions in it are
+//! answered at once).
 //!
 //! Text format: a header line `kinrow-gravity-book M,N,K depth D`, then one line per
 //! position, `KEY SCORE`, the key in hex and the score as the search's (plies, from
@@ -18,17 +19,18 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
-use crate::engine::Budget;
-
-use super::search::{Solver, Table};
 use super::word::{Frame, Stones, Word};
 
 /// A book: exact scores by canonical key.
 #[derive(Debug, Clone)]
 pub struct Book {
+    /// Columns.
     pub m: u32,
+    /// Rows.
     pub n: u32,
+    /// The line length that wins.
     pub k: u32,
+    /// The most stones of a position in the book.
     pub depth: u32,
     scores: HashMap<u128, i8>,
 }
@@ -95,10 +97,23 @@ impl Book {
         self.scores.get(&key).map(|&s| s as i32)
     }
 
+    /// The book's score of the position `st` of `frame` when the book has it (what the
+    /// search asks at every node).
+    #[inline]
+    pub fn score<T: Word>(&self, frame: &Frame<T>, st: &Stones<T>) -> Option<i32> {
+        if st.count > self.depth {
+            return None;
+        }
+        let key = st.key(frame);
+        self.get(key.min(frame.mirror(key)).wide())
+    }
+
+    /// Positions in the book.
     pub fn len(&self) -> usize {
         self.scores.len()
     }
 
+    /// True when the book holds no position.
     pub fn is_empty(&self) -> bool {
         self.scores.is_empty()
     }
@@ -134,7 +149,7 @@ fn canonical(f: &Frame<u64>, st: &Stones<u64>) -> u64 {
 }
 
 /// The frame of a board a book can be made for.
-fn frame(m: u32, n: u32, k: u32) -> Result<Frame<u64>, String> {
+pub(super) fn frame(m: u32, n: u32, k: u32) -> Result<Frame<u64>, String> {
     Frame::<u64>::new(m, n, k)
         .ok_or_else(|| format!("books are made for boards of m*(n+1) <= 64 bits, not {m}x{n}"))
 }
@@ -165,48 +180,6 @@ pub fn levels(m: u32, n: u32, k: u32, depth: u32) -> Result<Vec<Vec<u128>>, Stri
         .into_iter()
         .map(|l| l.into_iter().map(u128::from).collect())
         .collect())
-}
-
-/// Solves positions of a book's last level one by one over one shared table.
-pub struct LevelSolver {
-    frame: Frame<u64>,
-    table: Table<u64>,
-    book: Option<&'static Book>,
-}
-
-impl LevelSolver {
-    /// A solver with a table of `2^bits` entries.
-    pub fn new(m: u32, n: u32, k: u32, bits: u32) -> Result<LevelSolver, String> {
-        Ok(LevelSolver {
-            frame: frame(m, n, k)?,
-            table: Table::new(bits),
-            book: find(m, n, k),
-        })
-    }
-
-    /// The same solver reading `book` instead of the committed one.
-    pub fn with_book(mut self, book: &'static Book) -> LevelSolver {
-        self.book = Some(book);
-        self
-    }
-
-    /// The exact score of the position of `key` (not over), or `None` when `clock` ran
-    /// out first.
-    pub fn solve(&mut self, key: u128, clock: &mut Budget) -> Option<i32> {
-        let st = Stones::from_key(&self.frame, key as u64);
-        let mut solver = Solver::new(&self.frame, &mut self.table, clock);
-        solver.book = self.book;
-        let now = solver.win_now(&st);
-        if st.my_wins(&self.frame) & st.landing(&self.frame) != 0 {
-            return Some(now);
-        }
-        if st.count >= self.frame.m * self.frame.n {
-            return Some(0);
-        }
-        let (lo, hi) = solver.bounds(&st);
-        let (lo, hi) = solver.solve(&st, lo, hi);
-        (lo == hi).then_some(lo)
-    }
 }
 
 /// Backs up the scores of every level above the last from `scores`, which holds the
@@ -246,17 +219,4 @@ pub fn back_up(
         }
     }
     Ok(())
-}
-
-impl<T: Word> Solver<'_, T> {
-    /// The book's score of `st` when the book has it.
-    #[inline]
-    pub fn booked(&self, st: &Stones<T>) -> Option<i32> {
-        let book = self.book?;
-        if st.count > book.depth {
-            return None;
-        }
-        let key = st.key(self.frame);
-        book.get(key.min(self.frame.mirror(key)).wide())
-    }
 }

@@ -11,13 +11,14 @@
 //! `unknown`; the best move found is the one with the highest proven lower bound.
 
 pub mod book;
+pub mod level;
 mod search;
 mod word;
 
 use crate::engine::{Budget, Outcome};
 use crate::game::{Cell, Move, Position};
 
-use super::{PvTail, Verdict};
+use super::verdict::{PvTail, Verdict};
 use search::{Solver, Table};
 use word::{Frame, Stones, Word};
 

@@ -323,3 +323,11 @@ impl<'a, T: Word> Solver<'a, T> {
         (lo, hi)
     }
 }
+
+impl<T: Word> Solver<'_, T> {
+    /// The book's score of `st` when the book has it.
+    #[inline]
+    pub fn booked(&self, st: &Stones<T>) -> Option<i32> {
+        self.book?.score(self.frame, st)
+    }
+}

@@ -6,6 +6,7 @@
 //! only valid while nobody can clear cells.
 
 use super::super::bits::{cells, Bits};
+use super::quick::{Quick, PAIRING_CELLS};
 use super::Solver;
 
 /// How many steps the pairing search may take at one node before it gives up. (With
@@ -21,9 +22,6 @@ fn low_bits(n: usize) -> u64 {
         (1 << n) - 1
     }
 }
-
-/// How many first marks [`Solver::pairs_after_mark`] tries.
-pub(super) const PAIRING_CELLS: usize = 3;
 
 impl<B: Bits> Solver<'_, B> {
     /// Prepares [`Solver::cover`] for player `p`'s open windows (from the last scan with
@@ -240,20 +238,6 @@ fn cover<B: Bits>(
 /// the 7,7,5 nodes about the same.)
 fn pairing_in_reach<B: Bits>(windows: usize, empties: B) -> bool {
     windows <= 64 && windows < empties.count() as usize
-}
-
-/// What a node keeps to refute its own marks by pairing without searching them
-/// ([`Solver::refuted_by_pairing`]): the mover's open windows, the windows through each
-/// cell, the cells a mark would make winning, and the cells most of those windows go
-/// through.
-pub(super) struct Quick<B> {
-    open: Vec<B>,
-    through: Vec<u64>,
-    makes: Vec<B>,
-    tries: [usize; PAIRING_CELLS + 2],
-    /// Per try, once looked for: the cells of a pairing after the opponent's mark
-    /// there (with the try itself), or `None` when none was found.
-    pairings: [Option<Option<B>>; PAIRING_CELLS + 2],
 }
 
 impl<B: Bits> Quick<B> {
