@@ -2,12 +2,13 @@
 //! JSON body, checking the position and plan, the engine, building the answer and writing
 //! its JSON, for 3x3 `perfect` (the load test's headline request). The engine is measured
 //! twice: on a position it solved before (answered from its table of solved small
-//! positions, what a server mostly does) and on a first solve. `cargo bench --bench api`.
+//! positions, what a server mostly does) and on a first solve; the answer's JSON both by
+//! serde and by the hand-written writer the server uses. `cargo bench --bench api`.
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use kinrow::api::dto::{LimitsUsed, SuggestRequest, SuggestResponse};
+use kinrow::api::dto::{suggest_json, LimitsUsed, SuggestRequest, SuggestResponse};
 use kinrow::api::extract::parse_body;
 use kinrow::api::routes::suggest::prepare_suggest;
 use kinrow::config::Config;
@@ -64,8 +65,15 @@ fn suggest_stages(c: &mut Criterion) {
     group.bench_function("answer", |b| {
         b.iter(|| SuggestResponse::new(&position, kind, black_box(&analysis), (0.0, seed), used()))
     });
-    group.bench_function("answer json", |b| {
+    group.bench_function("answer json (serde)", |b| {
         b.iter(|| serde_json::to_vec(black_box(&answer)).unwrap())
+    });
+    group.bench_function("answer json (suggest_json, what the server writes)", |b| {
+        b.iter(|| {
+            let mut out = Vec::with_capacity(4096);
+            suggest_json::write(&mut out, black_box(&answer));
+            out
+        })
     });
     group.bench_function("whole (position solved before)", |b| {
         b.iter(|| {
@@ -76,7 +84,9 @@ fn suggest_stages(c: &mut Criterion) {
                 .analyze(&position, &plan.limits, &mut plan.rng());
             let answer =
                 SuggestResponse::new(&position, plan.kind, &analysis, (0.0, plan.seed), used());
-            serde_json::to_vec(&answer).unwrap()
+            let mut out = Vec::with_capacity(4096);
+            suggest_json::write(&mut out, &answer);
+            out
         })
     });
     group.finish();

@@ -22,27 +22,36 @@ use crate::game::{Position, Rules};
 /// One measured cell of the table.
 #[derive(Clone, Debug)]
 pub struct BenchRow {
+    /// The engine measured.
     pub engine: EngineKind,
+    /// The board's name in the table.
     pub board: String,
+    /// Calls made.
     pub calls: u64,
+    /// Nodes the calls searched, summed.
     pub nodes: u64,
     /// Calls whose analysis said `stats.complete`.
     pub complete: u64,
     /// The calls' completed depths (`stats.depth`), summed.
     pub depth: u64,
+    /// The calls' time, summed.
     pub elapsed: Duration,
 }
 
 impl BenchRow {
+    /// Calls per second.
     pub fn positions_per_sec(&self) -> f64 {
         self.calls as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
+    /// Nodes per second.
     pub fn nodes_per_sec(&self) -> f64 {
         self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
+    /// Microseconds per call.
     pub fn micros_per_call(&self) -> f64 {
         self.elapsed.as_secs_f64() * 1e6 / self.calls.max(1) as f64
     }
+    /// The mean completed depth.
     pub fn mean_depth(&self) -> f64 {
         self.depth as f64 / self.calls.max(1) as f64
     }

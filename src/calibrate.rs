@@ -34,10 +34,13 @@ use crate::game::{Player, Position, Rules};
 /// One position of a game: the engine's score and what came of it.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Sample {
+    /// The engine's score unit.
     pub scale: Scale,
+    /// The board family the mapping is fitted for.
     pub family: Family,
     /// The score the value maps from (`None`: an `mcts` move never visited).
     pub raw: Option<f64>,
+    /// True when the engine proved the outcome (its value is then exact, not fitted).
     pub proven: bool,
     /// The game's result for the side to move: 1 a win, ½ a draw, 0 a loss.
     pub result: f64,

@@ -12,6 +12,7 @@ use crate::output::print_line;
 #[command(name = "kinrow", version, about, long_about = None)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
+    /// The command; the server when none.
     #[command(subcommand)]
     pub command: Option<Command>,
     /// `kinrow` alone runs the server: these are `kinrow serve`'s flags.
@@ -19,6 +20,7 @@ pub struct Cli {
     pub serve: ServeArgs,
 }
 
+/// The commands of `kinrow`.
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Run the HTTP server (the default when no subcommand is given).
@@ -78,8 +80,10 @@ pub struct PositionArgs {
     pub o_pieces: Option<String>,
 }
 
+/// The flags of `kinrow state`.
 #[derive(clap::Args, Debug)]
 pub struct StateArgs {
+    /// The position.
     #[command(flatten)]
     pub position: PositionArgs,
 }

@@ -19,6 +19,7 @@ use crate::engine::perfect::{gravity, Perfect};
 use crate::engine::{Budget, Engine, Limits};
 use crate::game::{Move, Position, Rules};
 
+/// The flags of `kinrow connect`.
 #[derive(Args, Debug)]
 pub struct ConnectArgs {
     /// The board as `M,N,K`.
@@ -30,6 +31,7 @@ pub struct ConnectArgs {
     /// Positions to measure.
     #[arg(long, default_value_t = 100)]
     pub count: usize,
+    /// The seed of the positions drawn.
     #[arg(long, default_value_t = 39)]
     pub seed: u64,
     /// Budget per position in milliseconds.

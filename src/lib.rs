@@ -16,7 +16,10 @@
 //! - [`arena`], [`bench`], [`calibrate`], [`replay`], [`pbrain`]: the commands that
 //!   measure engines and play them against others; [`cli`] ties the commands together.
 //!
-//! `tests/module_graph.rs` checks that no import runs back up this list.
+//! `tests/module_graph.rs` checks that no import runs back up this list, and that no
+//! two files import each other, directly or around a circle.
+
+#![warn(missing_docs)]
 
 pub mod api;
 pub mod arena;

@@ -17,12 +17,17 @@ use crate::game::{splitmix64, Position};
 /// One engine's replay: positions analysed, the digest, nodes and time.
 #[derive(Clone, Debug)]
 pub struct ReplayRow {
+    /// The engine replayed.
     pub engine: EngineKind,
+    /// Positions analysed.
     pub positions: u64,
+    /// The digest of every answer (move, nodes, depth).
     pub digest: u64,
     /// The digest of the moves alone: equal where only the node counts or depths changed.
     pub moves: u64,
+    /// Nodes searched, summed.
     pub nodes: u64,
+    /// The time taken, summed.
     pub elapsed: Duration,
 }
 

@@ -137,6 +137,7 @@ impl From<GameErrorKind> for ErrorCode {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 #[schema(example = json!({"error": {"code": "invalid_board", "message": "row 3 has 14 cells, expected 15 (rules.m)", "field": "board[3]"}}))]
 pub struct ErrorBody {
+    /// The code, the message and the field at fault.
     pub error: ErrorDetail,
 }
 
@@ -155,12 +156,16 @@ pub struct ErrorDetail {
 /// An error answer of the API.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ApiError {
+    /// The stable code, which also decides the HTTP status.
     pub code: ErrorCode,
+    /// One sentence for a person.
     pub message: String,
+    /// The offending place in the request body, if one field is at fault.
     pub field: Option<String>,
 }
 
 impl ApiError {
+    /// An error of `code` that is no single field's.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
         ApiError {
             code,
@@ -169,6 +174,7 @@ impl ApiError {
         }
     }
 
+    /// An error of `code` at `field`.
     pub fn at(code: ErrorCode, field: impl Into<String>, message: impl Into<String>) -> ApiError {
         ApiError {
             code,

@@ -56,37 +56,45 @@ fn with(mut base: Value, extra: Value) -> Value {
     base
 }
 
+/// A `/v1/state` example: tic-tac-toe after two moves.
 pub fn state_3x3() -> Value {
     json!({"rules": {"m": 3, "n": 3, "k": 3}, "board": "x../.o./..."})
 }
 
+/// A `/v1/state` example: a gomoku opening, exactly five.
 pub fn state_15x15() -> Value {
     json!({"rules": {"m": 15, "n": 15, "k": 5, "overline": false}, "board": gomoku_board()})
 }
 
+/// A `/v1/state` example: 7x7, four in a row, special pieces in hand.
 pub fn state_pieces() -> Value {
     pieces_position()
 }
 
+/// A `/v1/state` example: a renju position with forbidden cells for x.
 pub fn state_renju() -> Value {
     renju_position()
 }
 
+/// A `/v1/suggest` example: tic-tac-toe by `perfect`.
 pub fn suggest_3x3() -> Value {
     json!({"rules": {"m": 3, "n": 3, "k": 3}, "board": ["x..", ".o.", "..."],
            "engine": {"name": "perfect", "seed": 42}})
 }
 
+/// A `/v1/suggest` example: gomoku by `minimax`, the answer trimmed by `include`.
 pub fn suggest_15x15() -> Value {
     json!({"rules": {"m": 15, "n": 15, "k": 5, "overline": false}, "board": gomoku_board(),
            "engine": {"name": "minimax", "time_ms": 200, "seed": 7},
            "include": ["move", "evaluation", "pv", "after"]})
 }
 
+/// A `/v1/suggest` example: special pieces, by `priority`.
 pub fn suggest_pieces() -> Value {
     with(pieces_position(), json!({"engine": "priority"}))
 }
 
+/// A `/v1/suggest` example: renju by `auto`.
 pub fn suggest_renju() -> Value {
     with(
         renju_position(),

@@ -13,14 +13,18 @@ use crate::engine::EngineKind;
 /// What a finished search of one engine updates: its `ok` count, its nodes and its time.
 #[derive(Clone)]
 pub struct SearchMetrics {
+    /// Searches that answered.
     pub ok: IntCounter,
+    /// Nodes they searched.
     pub nodes: IntCounter,
+    /// Their time, in seconds.
     pub seconds: Histogram,
 }
 
 /// The search metrics; cheap to clone (every field is a handle).
 #[derive(Clone)]
 pub struct Metrics {
+    /// Every metric of the server, `/metrics`'s text.
     pub registry: Registry,
     /// Searches by engine and result (`ok`; `overloaded`: no slot or queue place;
     /// `starved`: too little of the budget left to search; `overrun`; `panic`).

@@ -150,8 +150,11 @@ impl Window {
 
 /// A search that ran: the analysis, the time it waited for a slot and the limits it had.
 pub struct Finished {
+    /// The engine's answer.
     pub analysis: Analysis,
+    /// The time the request waited for a slot.
     pub queued: Duration,
+    /// The limits the engine ran with (the budget less the wait).
     pub limits: Limits,
     /// Why the answer came before the engine returned: `Some("deadline")` for an
     /// anytime answer (the last completed iteration), `None` when the engine returned.
@@ -249,6 +252,8 @@ fn finish(
 }
 
 impl SearchPool {
+    /// `concurrent` slots, a queue of `queue` waiting searches, and `margin` past a
+    /// budget before the answer falls due.
     pub fn new(concurrent: usize, queue: usize, margin: Duration, metrics: Metrics) -> SearchPool {
         SearchPool {
             slots: Arc::new(Semaphore::new(concurrent.max(1))),

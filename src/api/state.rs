@@ -7,8 +7,11 @@ use crate::config::Config;
 
 /// What every handler shares.
 pub struct AppState {
+    /// The server's settings.
     pub config: Config,
+    /// The search slots, their queue and the inline lane.
     pub search: SearchPool,
+    /// The counters `/metrics` shows.
     pub metrics: Metrics,
     /// The OpenAPI document, rendered once.
     pub openapi_json: String,

@@ -105,6 +105,7 @@ impl Node {
 /// One root move as the search saw it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RootMove {
+    /// The move.
     pub mv: Move,
     /// Playouts through this move.
     pub visits: u32,
@@ -113,7 +114,9 @@ pub struct RootMove {
     pub win_rate: Option<f64>,
     /// The heuristic prior (a probability over the root's tree moves).
     pub prior: f64,
+    /// The proven result for the side to move, or `Unknown`.
     pub outcome: Outcome,
+    /// Plies to the end where proven.
     pub plies: Option<u32>,
 }
 
@@ -132,7 +135,9 @@ pub struct SearchReport {
     /// True when the opponent threatens to win at once, so every mark or block that is
     /// not in `root` loses in two plies.
     pub forced: bool,
+    /// Playouts run.
     pub playouts: u64,
+    /// The deepest the tree grew, in plies.
     pub max_depth: u32,
     /// True when the root's value is proven.
     pub solved: bool,

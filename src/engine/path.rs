@@ -17,8 +17,11 @@ pub struct SearchPath {
 /// The search that gave `auto`'s answer.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Route {
+    /// The exact solver (small boards).
     Perfect,
+    /// The threat-space search and the pattern alpha-beta.
     PatternSearch,
+    /// The general alpha-beta (special pieces, boards the patterns do not cover).
     Minimax,
 }
 

@@ -39,7 +39,9 @@ pub const MAX_LINES: usize = 10;
 /// One of the best moves so far, with its evaluation and its principal variation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Line {
+    /// The line's first move.
     pub mv: Move,
+    /// Its value for the side to move.
     pub eval: Evaluation,
     /// `mcts` only: the move's win rate (its value maps from it, see [`super::value`]).
     pub win_rate: Option<f64>,

@@ -174,10 +174,15 @@ pub const ROWS: &[Row] = &[
 /// A search parameter of the API's `engine` object that an engine reads.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Parameter {
+    /// `time_ms`: the time budget.
     TimeMs,
+    /// `depth`: the depth limit in plies.
     Depth,
+    /// `nodes`: the node limit.
     Nodes,
+    /// `mistake_probability`: the chance to overlook each move weighed.
     MistakeProbability,
+    /// `seed`: the seed of the engine's random choices.
     Seed,
     /// The difficulty, 1..=10 ([`level`]).
     Level,

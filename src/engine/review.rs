@@ -42,10 +42,15 @@ pub const THRESHOLDS: [(Class, f64); 4] = [
 /// How good a move was.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Class {
+    /// Lost at most 0.02 of value: as good as the engine's choice.
     Best,
+    /// Lost at most 0.1.
     Good,
+    /// Lost at most 0.2.
     Inaccuracy,
+    /// Lost at most 0.4, or turned a position that was not lost into a proven loss.
     Mistake,
+    /// Lost more than 0.4.
     Blunder,
     /// The only move that did not lose at once.
     Forced,
@@ -162,11 +167,17 @@ pub fn final_value(position: &Position) -> f64 {
 /// One reviewed move.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Verdict {
+    /// The value of the position before the move, for the mover.
     pub value_before: f64,
+    /// The value after the move, for the mover.
     pub value_after: f64,
+    /// The engine's best move there.
     pub best: Move,
+    /// The value after the best move, for the mover.
     pub best_value: f64,
+    /// `best_value - value_after`, at least 0.
     pub loss: f64,
+    /// The move's class by its loss.
     pub class: Class,
 }
 

@@ -76,6 +76,7 @@ pub enum Choice {
 pub struct RootResults<'a> {
     /// The moves the engine evaluated (at least one).
     pub moves: Vec<MoveEval>,
+    /// How to pick the chosen move among them.
     pub choice: Choice,
     /// The line after a move, as far as the search can tell: asked for the chosen move,
     /// and with `multipv` for each of the best moves.
@@ -84,6 +85,7 @@ pub struct RootResults<'a> {
     pub depth: u32,
     /// True when the search finished rather than hit a limit.
     pub complete: bool,
+    /// Which way the search went, if the engine says.
     pub path: Option<SearchPath>,
 }
 

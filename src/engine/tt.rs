@@ -25,9 +25,13 @@ pub enum Bound {
 /// One stored search result.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
+    /// The position's hash.
     pub key: u64,
+    /// The stored value.
     pub value: i64,
+    /// The depth it was searched to.
     pub depth: u16,
+    /// What the value says about the true value.
     pub bound: Bound,
     /// The best move found, packed ([`pack_move`]); `NO_MOVE` when none.
     pub mv: u32,

@@ -59,8 +59,11 @@ impl Limits {
 /// The proven result of a move or position for the side to move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
+    /// The side to move wins with best play.
     Win,
+    /// Best play draws.
     Draw,
+    /// The side to move loses against best play.
     Loss,
     /// Not proven: the budget ran out, the engine does not prove, or (for `perfect`
     /// with a mistake probability) the branch was overlooked.
@@ -107,6 +110,7 @@ pub struct Evaluation {
     /// Higher is better for the side to move; the unit is the engine's own
     /// ([`EngineKind::score_unit`]).
     pub score: f64,
+    /// The proven result for the side to move, or `Unknown`.
     pub outcome: Outcome,
     /// Plies to the end of the game where the outcome is proven.
     pub plies: Option<u32>,
@@ -115,7 +119,9 @@ pub struct Evaluation {
 /// One evaluated move.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveEval {
+    /// The move.
     pub mv: Move,
+    /// Its value for the side to move.
     pub eval: Evaluation,
     /// Only the `priority` engine sets this.
     pub action: Option<Action>,
@@ -131,6 +137,7 @@ pub struct SearchStats {
     pub nodes: u64,
     /// Deepest completed depth in plies (1 for one-ply engines).
     pub depth: u32,
+    /// The wall-clock time the engine took.
     pub elapsed: Duration,
     /// True when the search finished rather than hit a limit.
     pub complete: bool,
@@ -186,6 +193,7 @@ pub struct Analysis {
     /// variation of each of the best moves, each starting with its move, best first;
     /// empty otherwise.
     pub lines: Vec<Vec<Move>>,
+    /// What the search did.
     pub stats: SearchStats,
 }
 
@@ -242,6 +250,7 @@ fn piece_rank(p: Piece) -> u8 {
 /// Whose scale an answer's `raw` is on: the engine's own, or for `auto` the path it took.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Scale {
+    /// Outcomes in plies (`perfect`, and `auto` where it solved).
     Perfect,
     /// `auto`'s pattern search (threat-space search and the pattern alpha-beta) over
     /// the window count.
@@ -249,10 +258,15 @@ pub enum Scale {
     /// `auto`'s pattern search over the learned evaluation (gomoku): its score is in
     /// thousandths of a logit of the expected result, so it maps without a fit.
     Learned,
+    /// `minimax`'s line potentials.
     Minimax,
+    /// `mcts`'s win rates.
     Mcts,
+    /// `threat`'s threat scores.
     Threat,
+    /// `priority`'s action scores.
     Priority,
+    /// `greedy`'s one-ply scores.
     Greedy,
 }
 

@@ -48,6 +48,7 @@ impl Family {
         }
     }
 
+    /// Its name in the calibration's report.
     pub fn name(self) -> &'static str {
         match self {
             Family::Small => "small (<= 64 cells)",
@@ -70,8 +71,11 @@ impl Scale {
 /// `value = 2 σ(a·asinh(raw / s) + b) - 1`, clamped to ±[`UNPROVEN_MAX`].
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Logistic {
+    /// The raw score's unit of bend: `asinh` is nearly linear below it.
     pub s: f64,
+    /// The slope.
     pub a: f64,
+    /// The offset.
     pub b: f64,
 }
 
@@ -201,10 +205,13 @@ pub fn prove_no_line_fits(position: &Position, analysis: &mut Analysis) {
 /// The values of one answer: the evaluation's and each move's (in `analysis.moves` order).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Values {
+    /// The position's value (that of the chosen move).
     pub evaluation: f64,
+    /// Each move's value, in `analysis.moves` order.
     pub moves: Vec<f64>,
     /// The fit that mapped the unproven moves (`None`: they are worth 0).
     pub scale: Scale,
+    /// The board family of the fit.
     pub family: Family,
 }
 

@@ -37,11 +37,17 @@ pub struct GameLine {
     /// Exactly k in a row wins (no overlines).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub exact: bool,
+    /// How many of `moves` the opening placed.
     pub opening: usize,
+    /// Every mark of the game in order (`h8 g9 ...`).
     pub moves: String,
+    /// The searching side's value after the opening, move by move, in thousandths.
     pub values: Vec<i16>,
+    /// What the search proved at each of those moves: `w`, `l`, `d` or `u`.
     pub outcomes: String,
+    /// `x`, `o` or `draw`.
     pub result: String,
+    /// Moves the game did not play, each searched like a game move.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub siblings: Vec<Sibling>,
 }

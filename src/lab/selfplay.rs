@@ -55,6 +55,7 @@ pub struct SelfplayArgs {
     /// Games played at once.
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
+    /// The seed of the openings and of every game's random choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// At every move, this many other candidate moves (drawn from the engine's best

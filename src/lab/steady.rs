@@ -59,6 +59,7 @@ pub struct SteadinessArgs {
     /// same command reads the games there and plays only the missing ones.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// The seed of the engines' random choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 }
@@ -66,7 +67,9 @@ pub struct SteadinessArgs {
 /// One turn of a game, for the side to move.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Turn {
+    /// The value of the position for the side to move.
     pub value: f64,
+    /// What the search proved.
     pub outcome: Outcome,
 }
 

@@ -13,6 +13,7 @@ use crate::game::{Piece, Position};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[schema(as = AnalysisLine)]
 pub struct LineDto {
+    /// The line's first move.
     #[serde(rename = "move")]
     pub mv: MoveDto,
     /// The expected result for the side to move, -1 to 1, as `evaluation.value`.
@@ -93,7 +94,10 @@ pub struct StreamEvent {
 #[derive(ToSchema)]
 #[schema(rename_all = "lowercase")]
 pub enum StreamEventName {
+    /// Progress: the search went one step deeper.
     Info,
+    /// The answer, as `/v1/suggest` gives it.
     Result,
+    /// The search failed after the stream began.
     Error,
 }

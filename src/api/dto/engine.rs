@@ -183,6 +183,8 @@ pub struct LimitsUsed {
     /// The node limit, null when none: below level 10 the cap the level applied (the
     /// request's time budget, or its own `nodes`, cut by a quarter per level).
     pub nodes: Option<u64>,
+    /// The chance the engine overlooked each move it weighed (0: none; the level's when
+    /// below 10).
     pub mistake_probability: f64,
     /// The difficulty the engine played at (10: full strength).
     pub level: u8,
@@ -246,6 +248,8 @@ pub struct ServerLimits {
 pub struct EnginesResponse {
     /// The engine used when a request names none (null only if no engine is built in).
     pub default: Option<String>,
+    /// Every engine of the registry, in its order.
     pub engines: Vec<EngineInfo>,
+    /// What this server allows a request.
     pub limits: ServerLimits,
 }

@@ -43,6 +43,7 @@ pub(crate) use string_enum;
 
 /// A request object, with what it must be (read after "rules must be"), for [`object`].
 pub trait Shape {
+    /// An example of the object, for the error message.
     const EXPECTING: &'static str;
 }
 
@@ -247,15 +248,25 @@ impl ToSchema for BoardInput {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum IncludeName {
+    /// `move`, the chosen move.
     Move,
+    /// `to_move`.
     ToMove,
+    /// `engine`.
     Engine,
+    /// `evaluation`.
     Evaluation,
+    /// `scores`, the board-shaped grid.
     Scores,
+    /// `moves`, every evaluated move.
     Moves,
+    /// `pv`, the principal variation.
     Pv,
+    /// `after`, the position after the move.
     After,
+    /// `stats`.
     Stats,
+    /// `limits`.
     Limits,
 }
 

@@ -3,7 +3,7 @@
 //!
 //! The floors, each using only those below it: [`forms`] (the forgiving input forms),
 //! [`position`] (sides, pieces, rules, cells, moves), [`engine`] (the engine of a request,
-//! the limits used, `/v1/engines`), [`state`], [`suggest`], [`play`], [`analyse`],
+//! the limits used, `/v1/engines`), [`state`], [`suggest`] (and [`suggest_json`], its answer's hand-written JSON), [`play`], [`analyse`],
 //! [`review`] and [`ops`]. The names most used are re-exported here.
 
 pub mod analyse;
@@ -15,6 +15,7 @@ pub mod position;
 pub mod review;
 pub mod state;
 pub mod suggest;
+pub mod suggest_json;
 
 pub use engine::{
     default_engine, EngineInfo, EngineName, EngineParams, EnginesResponse, LimitsUsed, ServerLimits,

@@ -19,12 +19,14 @@ use super::suggest::SuggestResponse;
     expecting = "an object like {\"rules\": {\"m\": 3, \"n\": 3, \"k\": 3}, \"board\": [\"x..\", \"...\", \"...\"], \"move\": {\"row\": 1, \"col\": 1}}"
 )]
 pub struct PlayRequest {
+    /// The board size, the line length that wins, the variant and the pieces in hand.
     #[serde(deserialize_with = "object")]
     pub rules: RulesDto,
     /// The empty board when omitted.
     pub board: Option<BoardInput>,
     /// As in `StateRequest`.
     pub to_move: Option<Side>,
+    /// The move to play for the side to move.
     #[serde(rename = "move", deserialize_with = "object")]
     pub mv: MoveRequest,
     /// The engine that answers the move, or just its name: when given and the game goes
@@ -72,6 +74,7 @@ pub struct PlayResponse {
     pub board: Vec<String>,
     /// Whose turn it is after `move`.
     pub to_move: Side,
+    /// Whether the game goes on, and if not, who won or that it is drawn.
     pub status: GameStatus,
     /// The winner, null unless `status` is `x_wins` or `o_wins`.
     pub winner: Option<Side>,

@@ -42,6 +42,7 @@ pub mod int {
         }
     }
 
+    /// A required integer field.
     pub fn required<'de, D: Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
         d.deserialize_any(Int)
     }
@@ -68,6 +69,7 @@ pub mod int {
         }
     }
 
+    /// An optional integer field (null or absent is `None`).
     pub fn optional<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
         d.deserialize_option(OptInt)
     }
@@ -79,7 +81,9 @@ pub mod int {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
+    /// The first player.
     X,
+    /// The second player.
     O,
 }
 
@@ -109,9 +113,13 @@ impl From<Player> for Side {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum PieceName {
+    /// The mover's own mark on an empty cell.
     Mark,
+    /// A neutral block on an empty cell.
     Block,
+    /// Clears an opponent mark or a block.
     Remove,
+    /// Clears the 3x3 area around a cell that holds a piece.
     Bomb,
 }
 
@@ -172,8 +180,10 @@ impl Shape for HandDto {
 #[schema(as = Pieces)]
 #[serde(deny_unknown_fields)]
 pub struct PiecesDto {
+    /// What x holds.
     #[serde(default, deserialize_with = "optional_object")]
     pub x: Option<HandDto>,
+    /// What o holds.
     #[serde(default, deserialize_with = "optional_object")]
     pub o: Option<HandDto>,
 }
@@ -191,8 +201,11 @@ impl Shape for PiecesDto {
 #[schema(as = Variant)]
 #[serde(rename_all = "lowercase")]
 pub enum VariantName {
+    /// k in a row wins, longer lines as `overline` says.
     Free,
+    /// Renju: k = 5, x restricted.
     Renju,
+    /// Caro: exactly k, not blocked at both ends.
     Caro,
 }
 
@@ -387,8 +400,10 @@ pub fn position(
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[schema(as = Cell)]
 pub struct CellDto {
+    /// Zero-based row.
     #[schema(example = 7)]
     pub row: u32,
+    /// Zero-based column.
     #[schema(example = 7)]
     pub col: u32,
 }
@@ -406,14 +421,18 @@ impl From<Coord> for CellDto {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[schema(as = Move)]
 pub struct MoveDto {
+    /// Zero-based row.
     #[schema(example = 7)]
     pub row: u32,
+    /// Zero-based column.
     #[schema(example = 7)]
     pub col: u32,
+    /// What is played there.
     pub piece: PieceName,
 }
 
 impl MoveDto {
+    /// `mv` on a board of `m` columns.
     pub fn new(mv: Move, m: usize) -> MoveDto {
         let c = mv.coord(m);
         MoveDto {
@@ -431,9 +450,11 @@ impl MoveDto {
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"row": 1, "col": 1, "piece": "mark"}))]
 pub struct MoveRequest {
+    /// Zero-based row (0 is the first board string); under gravity it may be left out.
     #[schema(minimum = 0, maximum = 63, example = 1)]
     #[serde(default, deserialize_with = "int::optional")]
     pub row: Option<i64>,
+    /// Zero-based column.
     #[schema(minimum = 0, maximum = 63, example = 1)]
     #[serde(deserialize_with = "int::required")]
     pub col: i64,

@@ -16,6 +16,7 @@ use crate::engine::review::Class;
     expecting = "an object like {\"rules\": {\"m\": 3, \"n\": 3, \"k\": 3}, \"moves\": [{\"row\": 1, \"col\": 1}, {\"row\": 0, \"col\": 0}]}"
 )]
 pub struct ReviewRequest {
+    /// The board size, the line length that wins, the variant and the pieces in hand.
     #[serde(deserialize_with = "object")]
     pub rules: RulesDto,
     /// The position the game started from; the empty board when omitted.
@@ -44,11 +45,17 @@ pub struct ReviewRequest {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ClassName {
+    /// Lost at most 0.02 of value: as good as the engine's choice.
     Best,
+    /// Lost at most 0.1.
     Good,
+    /// Lost at most 0.2.
     Inaccuracy,
+    /// Lost at most 0.4, or turned a position that was not lost into a proven loss.
     Mistake,
+    /// Lost more than 0.4.
     Blunder,
+    /// The only move that did not lose at once.
     Forced,
 }
 
@@ -73,6 +80,7 @@ pub struct ReviewedMoveDto {
     pub index: usize,
     /// Who played it.
     pub player: Side,
+    /// The move.
     #[serde(rename = "move")]
     pub mv: MoveDto,
     /// The value of the position before the move, for the player (-1 to 1).
@@ -101,11 +109,17 @@ pub struct ReviewedMoveDto {
 /// A player's moves counted by class, and their accuracy.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct PlayerSummary {
+    /// Moves of class `best`.
     pub best: u32,
+    /// Moves of class `good`.
     pub good: u32,
+    /// Moves of class `inaccuracy`.
     pub inaccuracy: u32,
+    /// Moves of class `mistake`.
     pub mistake: u32,
+    /// Moves of class `blunder`.
     pub blunder: u32,
+    /// Moves of class `forced`.
     pub forced: u32,
     /// The mean of `1 - loss` (at least 0) over the player's moves, in percent: 100 for
     /// nothing but best moves. Null when the player made no move.
@@ -131,7 +145,9 @@ impl PlayerSummary {
 /// Both players' summaries.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct ReviewSummary {
+    /// The first player's moves.
     pub x: PlayerSummary,
+    /// The second player's moves.
     pub o: PlayerSummary,
 }
 
@@ -180,9 +196,11 @@ pub struct ReviewStatsDto {
 pub struct ReviewResponse {
     /// Every move of the request, judged, in order.
     pub moves: Vec<ReviewedMoveDto>,
+    /// Each player's moves counted by class, and their accuracy.
     pub summary: ReviewSummary,
     /// The value of every position of the game for `x` (-1 to 1), the start position
     /// first: one more than the moves. For a graph.
     pub values: Vec<f64>,
+    /// What the review cost.
     pub stats: ReviewStatsDto,
 }

@@ -22,6 +22,7 @@ use crate::game::{Forbidden, Player, Position, Status};
     expecting = "an object like {\"rules\": {\"m\": 3, \"n\": 3, \"k\": 3}, \"board\": [\"x..\", \".o.\", \"...\"]}"
 )]
 pub struct StateRequest {
+    /// The board size, the line length that wins, the variant and the pieces in hand.
     #[serde(deserialize_with = "object")]
     pub rules: RulesDto,
     /// The empty board when omitted.
@@ -59,9 +60,13 @@ pub struct StateRequest {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum GameStatus {
+    /// The side to move has a legal move and nobody has won.
     InProgress,
+    /// x has a line.
     XWins,
+    /// o has a line.
     OWins,
+    /// Nobody has won and no legal move is left.
     Draw,
 }
 
@@ -70,8 +75,11 @@ pub enum GameStatus {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ForbiddenReason {
+    /// Six or more in a row.
     Overline,
+    /// Two fours at once.
     DoubleFour,
+    /// Two open threes at once.
     DoubleThree,
 }
 
@@ -89,10 +97,13 @@ impl From<Forbidden> for ForbiddenReason {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[schema(as = ForbiddenCell)]
 pub struct ForbiddenDto {
+    /// Zero-based row.
     #[schema(example = 7)]
     pub row: u32,
+    /// Zero-based column.
     #[schema(example = 8)]
     pub col: u32,
+    /// What the mark would make.
     pub reason: ForbiddenReason,
 }
 
@@ -108,6 +119,22 @@ fn forbidden_cells(p: &Position) -> Vec<ForbiddenDto> {
         .collect()
 }
 
+/// How `p` stands: its status, the winner and the winning line.
+fn standing(p: &Position) -> (GameStatus, Option<Side>, Option<Vec<CellDto>>) {
+    match p.status() {
+        Status::InProgress => (GameStatus::InProgress, None, None),
+        Status::Draw => (GameStatus::Draw, None, None),
+        Status::Won { winner, line } => (
+            match winner {
+                Player::X => GameStatus::XWins,
+                Player::O => GameStatus::OWins,
+            },
+            Some(winner.into()),
+            Some(line.into_iter().map(CellDto::from).collect()),
+        ),
+    }
+}
+
 /// The state of a position.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct StateResponse {
@@ -117,6 +144,7 @@ pub struct StateResponse {
     pub board: Vec<String>,
     /// Whose turn it is (after a win: the side that would move next).
     pub to_move: Side,
+    /// Whether the game goes on, and if not, who won or that it is drawn.
     pub status: GameStatus,
     /// The winner, null unless `status` is `x_wins` or `o_wins`.
     pub winner: Option<Side>,
@@ -134,19 +162,9 @@ pub struct StateResponse {
 }
 
 impl StateResponse {
+    /// The state of `p`.
     pub fn new(p: &Position) -> StateResponse {
-        let (status, winner, line) = match p.status() {
-            Status::InProgress => (GameStatus::InProgress, None, None),
-            Status::Draw => (GameStatus::Draw, None, None),
-            Status::Won { winner, line } => (
-                match winner {
-                    Player::X => GameStatus::XWins,
-                    Player::O => GameStatus::OWins,
-                },
-                Some(winner.into()),
-                Some(line.into_iter().map(CellDto::from).collect()),
-            ),
-        };
+        let (status, winner, line) = standing(p);
         let legal = if status == GameStatus::InProgress {
             p.legal_moves().len() as u32
         } else {
@@ -182,6 +200,7 @@ pub struct AfterDto {
     pub board: Vec<String>,
     /// Whose turn it is (after a win: the side that would move next).
     pub to_move: Side,
+    /// Whether the game goes on, and if not, who won or that it is drawn.
     pub status: GameStatus,
     /// The winner, null unless `status` is `x_wins` or `o_wins`.
     pub winner: Option<Side>,
@@ -190,9 +209,18 @@ pub struct AfterDto {
 }
 
 impl AfterDto {
-    /// `p` in request shape, with its status.
+    /// `p` in request shape, with its status (none of the state's move lists: every
+    /// suggestion carries one of these).
     pub fn new(p: &Position) -> AfterDto {
-        AfterDto::from(StateResponse::new(p))
+        let (status, winner, winning_line) = standing(p);
+        AfterDto {
+            rules: RulesDto::from(&p.rules()),
+            board: p.to_rows(),
+            to_move: p.to_move().into(),
+            status,
+            winner,
+            winning_line,
+        }
     }
 }
 

@@ -22,6 +22,7 @@ use crate::game::Position;
     expecting = "an object like {\"rules\": {\"m\": 3, \"n\": 3, \"k\": 3}, \"board\": [\"x..\", \".o.\", \"...\"]}"
 )]
 pub struct SuggestRequest {
+    /// The board size, the line length that wins, the variant and the pieces in hand.
     #[serde(deserialize_with = "object")]
     pub rules: RulesDto,
     /// The empty board when omitted.
@@ -67,9 +68,13 @@ pub struct SuggestRequest {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum OutcomeName {
+    /// The side to move wins with best play.
     Win,
+    /// Best play draws.
     Draw,
+    /// The side to move loses against best play.
     Loss,
+    /// Not proven.
     Unknown,
 }
 
@@ -89,8 +94,11 @@ impl From<Outcome> for OutcomeName {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ActionName {
+    /// Its own mark.
     Basic,
+    /// A piece that disturbs the opponent's line.
     Prevent,
+    /// A remove or bomb on the opponent's pieces.
     Destroy,
 }
 
@@ -122,6 +130,7 @@ pub struct EvaluationDto {
     /// proven; elsewhere a calibrated mapping of `raw`, strictly between -0.99 and 0.99.
     #[schema(minimum = -1.0, maximum = 1.0, example = 0.21)]
     pub value: f64,
+    /// The proven result for the side to move, or `unknown`.
     pub outcome: OutcomeName,
     /// Plies to the end of the game where the outcome is proven, else null.
     pub plies: Option<u32>,
@@ -146,8 +155,11 @@ impl EvaluationDto {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[schema(as = MoveEval)]
 pub struct MoveEvalDto {
+    /// Zero-based row.
     pub row: u32,
+    /// Zero-based column.
     pub col: u32,
+    /// What is played there.
     pub piece: PieceName,
     /// As in `evaluation.value`: the expected result for the side to move in [-1, 1];
     /// null when the engine did not search this move (`evaluated` false).
@@ -159,6 +171,7 @@ pub struct MoveEvalDto {
     /// As in `evaluation.raw`: the engine's own score (for a move not evaluated, only its
     /// rank in the move ordering, below every evaluated move).
     pub raw: f64,
+    /// The proven result of the move for the side to move, or `unknown`.
     pub outcome: OutcomeName,
     /// Plies to the end where proven, else null.
     pub plies: Option<u32>,
@@ -251,8 +264,10 @@ pub struct SuggestResponse {
     /// The position after `move`, in request shape: send it back as the next request.
     #[schema(required = false)]
     pub after: AfterDto,
+    /// What the search did.
     #[schema(required = false)]
     pub stats: StatsDto,
+    /// The limits the search ran with.
     #[schema(required = false)]
     pub limits: LimitsUsed,
 }

@@ -47,9 +47,14 @@ pub(crate) fn json_ok<T: serde::Serialize>(value: &T) -> Result<HttpResponse, Ap
             format!("the answer did not serialize: {e}"),
         )
     })?;
-    Ok(HttpResponse::Ok()
+    Ok(json_body(body))
+}
+
+/// A `200 application/json` answer of the JSON `body`.
+pub(crate) fn json_body(body: Vec<u8>) -> HttpResponse {
+    HttpResponse::Ok()
         .content_type(actix_web::http::header::ContentType::json())
-        .body(body))
+        .body(body)
 }
 
 /// Runs cheap game code (parsing, state, one move) with panics caught, so that a bug

@@ -5,8 +5,9 @@ use std::sync::Arc;
 use actix_web::{web, HttpResponse};
 
 use super::plan::search_plan;
-use super::run::{game_over_error, guarded, json_ok, run_search, EngineLabel};
+use super::run::{game_over_error, guarded, json_body, json_ok, run_search, EngineLabel};
 use crate::api::dto::forms::{trim, IncludeName};
+use crate::api::dto::suggest_json;
 use crate::api::dto::{position, LimitsUsed, SuggestRequest, SuggestResponse};
 use crate::api::error::{ApiError, ErrorBody, ErrorCode};
 use crate::api::extract::ApiJson;
@@ -71,7 +72,11 @@ pub async fn suggest(
     let done = run_search(&state, &plan, position.clone(), watch).await?;
     let answer = suggestion(&position, &plan, &done)?;
     let mut response = match &body.0.include {
-        None => json_ok(&answer)?,
+        None => {
+            let mut body = Vec::with_capacity(4096);
+            suggest_json::write(&mut body, &answer);
+            json_body(body)
+        }
         Some(keep) => json_ok(&trimmed(&answer, Some(keep))?)?,
     };
     response

@@ -30,17 +30,29 @@ pub const MAX_K: usize = 5;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
 pub enum LineClass {
+    /// No k-window through the cell is open for the player.
     Dead = 0,
+    /// The line is still open.
     BlockedOne,
+    /// Some cell makes a two.
     One,
+    /// Some cell makes a blocked three.
     BlockedTwo,
+    /// Some cell makes a `Three`.
     Two,
+    /// Some cell makes a `ThreePlus`.
     TwoPlus,
+    /// Some cell makes a four.
     BlockedThree,
+    /// One cell makes a flex four.
     Three,
+    /// Two cells each make a flex four: an open three.
     ThreePlus,
+    /// Exactly one empty cell would complete k.
     BlockedFour,
+    /// A flex four: two or more empty cells would complete k.
     Four,
+    /// The mark completes k in a row.
     Five,
 }
 

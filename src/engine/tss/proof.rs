@@ -7,12 +7,18 @@ use crate::game::{Move, Piece};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Proof {
     /// The attacker completes a winning line at `cell`.
-    Five { cell: u16 },
+    Five {
+        /// The winning cell.
+        cell: u16,
+    },
     /// The attacker marks `cell`; each listed defender reply is answered by its own
     /// proof, and every other reply by `otherwise`.
     Threat {
+        /// The attacker's cell.
         cell: u16,
+        /// Defender replies with their own proof.
         replies: Vec<(Move, Proof)>,
+        /// The proof against every other reply.
         otherwise: Box<Proof>,
     },
 }

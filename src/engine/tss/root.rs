@@ -16,8 +16,11 @@ pub enum RootPlan {
     /// `moves` may still hold; each move in `lost` loses in the given plies (the
     /// opponent's VCF after it), and every other move loses in `threat_plies`.
     Defend {
+        /// The moves that may still hold.
         moves: Vec<Move>,
+        /// Moves that lose, each with its plies to the loss.
         lost: Vec<(Move, u32)>,
+        /// The plies to the loss after any other move.
         threat_plies: u32,
     },
     /// Nothing forcing was found (or proofs do not apply here).
