@@ -15,8 +15,8 @@ use super::lines::win_through;
 use super::setup::{decide_side_to_move, find_win, full_hash};
 use super::zobrist::{cell_key, hand_key, SIDE_KEY};
 use super::{
-    notation, Cell, Coord, GameError, GameErrorKind, Geometry, Hand, Move, Piece, Player, Rules,
-    WinLine,
+    notation, Cell, Coord, GameError, GameErrorKind, Geometry, Hand, Move, Opening, Piece, Player,
+    Rules, WinLine,
 };
 
 /// Whether the game goes on, and if not, how it ended.
@@ -118,6 +118,7 @@ impl Position {
         }
         let empties = (cells.len() as u32) - marks[0] - marks[1] - blocks;
         gravity::check_floating(rules, &cells)?;
+        super::opening::check_board(rules.opening(), rules.m(), rules.n(), &cells)?;
         let win = find_win(&geo, &cells)?;
         let to_move = decide_side_to_move(rules, marks, blocks, to_move)?;
         if let Some(w) = win {
@@ -181,7 +182,13 @@ impl Position {
         )
         .and_then(|r| r.with_variant(self.geo.variant))
         .and_then(|r| r.with_gravity(self.rules.gravity()))
+        .and_then(|r| r.with_opening(self.rules.opening()))
         .expect("hands only shrink, so the rules stay valid")
+    }
+    /// The opening rule.
+    #[inline]
+    pub fn opening(&self) -> Opening {
+        self.rules.opening()
     }
     /// Every cell, row-major.
     #[inline]
@@ -276,7 +283,7 @@ impl Position {
     /// True when the side to move has at least one legal move (ignoring a win on the board).
     pub fn has_legal_move(&self) -> bool {
         if self.empties > 0 {
-            // Under renju x may have only forbidden cells left; checked cell by cell,
+            // Under renju x may have only forbidden cells left (under pro, never); checked cell by cell,
             // and the first allowed one ends the search.
             return !self.marks_restricted()
                 || (0..self.cells.len())
@@ -335,11 +342,15 @@ impl Position {
         self.check_landing(c, here)?;
         if mv.piece == Piece::Mark && here == Cell::Empty && self.marks_restricted() {
             if let Some(why) = self.forbidden(cell) {
+                let rule = match why.opening_rule() {
+                    true => self.opening().as_str(),
+                    false => "renju",
+                };
                 return Err(GameError::new(
                     GameErrorKind::ForbiddenMove,
                     "move",
                     format!(
-                        "row {}, column {}: forbidden for x under renju ({}): it makes {}",
+                        "row {}, column {}: forbidden for x under {rule} ({}): {}",
                         c.row,
                         c.col,
                         why.as_str(),
