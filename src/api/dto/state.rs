@@ -53,6 +53,10 @@ pub struct StateRequest {
     #[serde(default, skip_serializing_if = "super::forms::never")]
     #[schema(value_type = AnswerOnly)]
     pub playable: Option<AnswerOnly>,
+    /// Answer-only, ignored.
+    #[serde(default, skip_serializing_if = "super::forms::never")]
+    #[schema(value_type = AnswerOnly)]
+    pub opening: Option<AnswerOnly>,
 }
 
 /// How the game stands.
@@ -138,6 +142,10 @@ pub struct StateResponse {
     /// Under gravity: the cells a stone may drop to, every column's lowest empty cell
     /// (none when the game is over); an empty list without gravity.
     pub playable: Vec<CellDto>,
+    /// Swap and swap2: the opening step a board of 0 or 3 stones (or 5 under swap2) is
+    /// at, if it is still in its opening phase (the board cannot tell whether a side was
+    /// chosen: the client knows), with who decides it; null otherwise.
+    pub opening: Option<super::opening::OpeningStateDto>,
 }
 
 impl StateResponse {
@@ -173,6 +181,7 @@ impl StateResponse {
             } else {
                 Vec::new()
             },
+            opening: super::opening::OpeningStateDto::of(p),
         }
     }
 }
