@@ -6,72 +6,11 @@ use utoipa::ToSchema;
 
 use super::engine::{EngineParams, LimitsUsed};
 use super::forms::{object, AnswerOnly, BoardInput};
+use super::opening_rule::{RoleName, StepName};
 use super::position::{RulesDto, Side};
 use super::state::{GameStatus, StateResponse};
 use crate::engine::opening::{Decision, OpeningAnswer, Source};
-use crate::game::{Coord, OpeningStep, Player, Position, Role};
-
-/// A step of the opening phase: `place3` (the first player places two x and one o),
-/// `choose` (swap: the second player picks x or o), `place2_or_choose` (swap2: the second
-/// player picks x or o, or places one more x and one more o), `choose_after_5` (swap2: the
-/// first player picks x or o).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum StepName {
-    Place3,
-    Choose,
-    Place2OrChoose,
-    #[serde(rename = "choose_after_5")]
-    ChooseAfter5,
-}
-
-impl From<OpeningStep> for StepName {
-    fn from(s: OpeningStep) -> StepName {
-        match s {
-            OpeningStep::Place3 => StepName::Place3,
-            OpeningStep::Choose => StepName::Choose,
-            OpeningStep::Place2OrChoose => StepName::Place2OrChoose,
-            OpeningStep::ChooseAfter5 => StepName::ChooseAfter5,
-        }
-    }
-}
-
-/// Who takes a decision: `first` (the player who places the first three stones) or
-/// `second`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum RoleName {
-    First,
-    Second,
-}
-
-impl From<Role> for RoleName {
-    fn from(r: Role) -> RoleName {
-        match r {
-            Role::First => RoleName::First,
-            Role::Second => RoleName::Second,
-        }
-    }
-}
-
-/// The opening step a board is at, and who decides it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-pub struct OpeningStateDto {
-    pub step: StepName,
-    pub decides: RoleName,
-}
-
-impl OpeningStateDto {
-    /// Swap / swap2: the step `p` is at when it is in the opening phase (0 stones; 3; 5
-    /// under swap2), else `None`.
-    pub fn of(p: &Position) -> Option<OpeningStateDto> {
-        let step = OpeningStep::of(p).ok()?;
-        Some(OpeningStateDto {
-            step: step.into(),
-            decides: step.decides().into(),
-        })
-    }
-}
+use crate::game::{Coord, Player};
 
 /// The opening phase so far.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]

@@ -1,10 +1,11 @@
-//! The `rules.opening` name of the API and its conversions.
+//! The `rules.opening` name of the API and its conversions, and the opening step a
+//! board is at (`/v1/state`'s `opening`, `/v1/opening`'s `step`).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::forms::string_enum;
-use crate::game::Opening;
+use crate::game::{Opening, OpeningStep, Position, Role};
 
 /// The opening rule: `free` (the default: every move free from the first), `pro` /
 /// `long_pro` (x's first stone on the centre, row `n / 2` and column `m / 2`; x's second
@@ -53,5 +54,67 @@ impl From<Opening> for OpeningName {
             Opening::Swap => OpeningName::Swap,
             Opening::Swap2 => OpeningName::Swap2,
         }
+    }
+}
+
+/// A step of the opening phase: `place3` (the first player places two x and one o),
+/// `choose` (swap: the second player picks x or o), `place2_or_choose` (swap2: the second
+/// player picks x or o, or places one more x and one more o), `choose_after_5` (swap2: the
+/// first player picks x or o).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StepName {
+    Place3,
+    Choose,
+    Place2OrChoose,
+    #[serde(rename = "choose_after_5")]
+    ChooseAfter5,
+}
+
+impl From<OpeningStep> for StepName {
+    fn from(s: OpeningStep) -> StepName {
+        match s {
+            OpeningStep::Place3 => StepName::Place3,
+            OpeningStep::Choose => StepName::Choose,
+            OpeningStep::Place2OrChoose => StepName::Place2OrChoose,
+            OpeningStep::ChooseAfter5 => StepName::ChooseAfter5,
+        }
+    }
+}
+
+/// Who takes a decision: `first` (the player who places the first three stones) or
+/// `second`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RoleName {
+    First,
+    Second,
+}
+
+impl From<Role> for RoleName {
+    fn from(r: Role) -> RoleName {
+        match r {
+            Role::First => RoleName::First,
+            Role::Second => RoleName::Second,
+        }
+    }
+}
+
+/// The opening step a board is at, and who decides it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct OpeningStateDto {
+    pub step: StepName,
+    pub decides: RoleName,
+}
+
+impl OpeningStateDto {
+    /// Swap / swap2: the step `p` is at when it is in the opening phase (0 stones; 3; 5
+    /// under swap2), else `None`.
+    pub fn of(p: &Position) -> Option<OpeningStateDto> {
+        let step = OpeningStep::of(p).ok()?;
+        Some(OpeningStateDto {
+            step: step.into(),
+            decides: step.decides().into(),
+        })
     }
 }

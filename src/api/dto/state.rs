@@ -145,7 +145,7 @@ pub struct StateResponse {
     /// Swap and swap2: the opening step a board of 0 or 3 stones (or 5 under swap2) is
     /// at, if it is still in its opening phase (the board cannot tell whether a side was
     /// chosen: the client knows), with who decides it; null otherwise.
-    pub opening: Option<super::opening::OpeningStateDto>,
+    pub opening: Option<super::opening_rule::OpeningStateDto>,
 }
 
 impl StateResponse {
@@ -181,7 +181,7 @@ impl StateResponse {
             } else {
                 Vec::new()
             },
-            opening: super::opening::OpeningStateDto::of(p),
+            opening: super::opening_rule::OpeningStateDto::of(p),
         }
     }
 }
