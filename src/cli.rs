@@ -33,6 +33,8 @@ pub enum Command {
     Arena(crate::arena::ArenaArgs),
     /// Make a balanced opening set for `arena --openings`, judged by an external engine.
     Openings(crate::arena::OpeningsArgs),
+    /// Make the table of balanced three-stone openings that swap and swap2 proposals draw from.
+    OpeningTable(crate::lab::opening_table::OpeningTableArgs),
     /// Judge the quiet moves of recorded arena games with an external engine (mean eval loss).
     Judge(crate::arena::JudgeArgs),
     /// Speak the Gomocup (piskvork) protocol on stdin/stdout.
@@ -202,6 +204,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Arena(args) => crate::arena::main(args),
         Command::Openings(args) => crate::arena::openings_main(args),
         Command::Judge(args) => crate::arena::judge_main(args),
+        Command::OpeningTable(args) => crate::lab::opening_table::main(args),
         Command::Pbrain(args) => crate::pbrain::main(args),
         Command::Bench(args) => crate::bench::main(args),
         Command::Connect(args) => crate::connect::main(args),

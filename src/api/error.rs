@@ -31,6 +31,9 @@ pub enum ErrorCode {
     IllegalMove,
     /// 422: the move is forbidden for x under renju (the message names the reason).
     ForbiddenMove,
+    /// 422: a swap / swap2 board still in the first placement of its opening phase was
+    /// sent to `/v1/suggest`, `/v1/analyse` or `/v1/play`: its steps go through `/v1/opening`.
+    OpeningPhase,
     /// 422: no engine has this name.
     UnknownEngine,
     /// 422: a limit (`time_ms`, `depth`, `nodes`, `mistake_probability`) is out of range.
@@ -67,6 +70,7 @@ impl ErrorCode {
             ErrorCode::GameOver => "game_over",
             ErrorCode::IllegalMove => "illegal_move",
             ErrorCode::ForbiddenMove => "forbidden_move",
+            ErrorCode::OpeningPhase => "opening_phase",
             ErrorCode::UnknownEngine => "unknown_engine",
             ErrorCode::InvalidLimits => "invalid_limits",
             ErrorCode::NotFound => "not_found",
@@ -90,6 +94,7 @@ impl ErrorCode {
             | ErrorCode::GameOver
             | ErrorCode::IllegalMove
             | ErrorCode::ForbiddenMove
+            | ErrorCode::OpeningPhase
             | ErrorCode::UnknownEngine
             | ErrorCode::InvalidLimits => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::NotFound => StatusCode::NOT_FOUND,

@@ -49,6 +49,38 @@ fn renju_position() -> Value {
     })
 }
 
+/// Swap2 on 15x15 with the three stones of a first placement: o to move.
+fn swap_three(opening: &str) -> Value {
+    json!({
+        "rules": {"m": 15, "n": 15, "k": 5, "opening": opening},
+        "board": [
+            "...............", "...............", "...............", "...............",
+            "...............", "...............", "...............", ".......x.......",
+            "........o......", ".........x.....", "...............", "...............",
+            "...............", "...............", "..............."
+        ]
+    })
+}
+
+pub fn opening_place3() -> Value {
+    json!({"rules": {"m": 15, "n": 15, "k": 5, "opening": "swap2"},
+           "engine": {"name": "auto", "nodes": 200000, "seed": 7}})
+}
+
+pub fn opening_swap2_three() -> Value {
+    with(
+        swap_three("swap2"),
+        json!({"engine": {"name": "auto", "nodes": 200000, "seed": 7}}),
+    )
+}
+
+pub fn opening_swap_three() -> Value {
+    with(
+        swap_three("swap"),
+        json!({"engine": {"name": "auto", "time_ms": 500, "seed": 7}}),
+    )
+}
+
 fn with(mut base: Value, extra: Value) -> Value {
     if let (Some(b), Value::Object(e)) = (base.as_object_mut(), extra) {
         b.extend(e);

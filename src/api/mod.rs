@@ -50,6 +50,12 @@ refuses them with 422 `forbidden_move`; o wins with five or more) or `caro` (exa
 and not blocked at both ends by the opponent; the board's edge blocks nothing). Renju and \
 caro are played with marks only: special pieces with them are refused with 422 \
 `invalid_rules` at `rules.variant`. Every engine plays every variant.\n\n\
+`rules.opening` names an opening rule: `pro` and `long_pro` (x's first stone on the centre, \
+its second at least 3 / 4 cells from it: `/v1/state` lists the forbidden cells, reasons \
+`off_centre` / `near_centre`, `/v1/play` refuses them with 422 `forbidden_move`, every engine \
+keeps to them), `swap` and `swap2` (an opening phase of decisions, taken with `/v1/opening`; \
+`/v1/suggest`, `/v1/analyse` and `/v1/play` refuse a board still in its first placement, \
+fewer than three stones, with 422 `opening_phase`).\n\n\
 One call per turn: every `/v1/suggest` and `/v1/play` answer carries `after`, the position \
 after the move in request shape; send it back as it is with the next request (the answer-only \
 fields `status`, `winner`, `winning_line`, `legal_moves` and `forbidden` are ignored in a \
@@ -64,7 +70,7 @@ lines. `/v1/review` judges every move of a game (`best`, `good`, `inaccuracy`, `
 `blunder`, `forced`) with the value series for a graph.\n\n\
 Every error, 404 and 405 included, is `{\"error\": {\"code\", \"message\", \"field\"}}` with a \
 stable code: 400 `invalid_json` / `invalid_request`; 422 `invalid_board`, `invalid_rules`, \
-`inconsistent_turn`, `game_over`, `illegal_move`, `forbidden_move`, `unknown_engine`, `invalid_limits`; \
+`inconsistent_turn`, `game_over`, `illegal_move`, `forbidden_move`, `opening_phase`, `unknown_engine`, `invalid_limits`; \
 404 `not_found`; 405 `method_not_allowed` (with `Allow`); 408 `request_timeout` (the body came \
 too slowly); 413 `payload_too_large` (bodies over 64 KiB, compressed or once \
 inflated); 415 `unsupported_media_type`; 503 `overloaded` (with \
@@ -84,6 +90,7 @@ the answer, 200 or 503, arrives within N ms. Every GET route answers HEAD."
         routes::review::review,
         routes::state::state,
         routes::play::play,
+        routes::opening::opening,
         routes::engines::engines,
         routes::healthz::healthz,
         routes::metrics::metrics,
@@ -125,6 +132,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(web::resource("/v1/review").route(web::post().to(review::review)))
         .service(web::resource("/v1/state").route(web::post().to(state::state)))
         .service(web::resource("/v1/play").route(web::post().to(play::play)))
+        .service(web::resource("/v1/opening").route(web::post().to(opening::opening)))
         .service(web::resource("/v1/engines").route(web::get().to(engines::engines)))
         .service(web::resource("/healthz").route(web::get().to(healthz::healthz)))
         .service(web::resource("/metrics").route(web::get().to(metrics::metrics)))

@@ -28,6 +28,7 @@ pub mod greedy;
 pub mod level;
 pub mod mcts;
 pub mod minimax;
+pub mod opening;
 pub mod path;
 pub mod patterns;
 pub mod perfect;

@@ -7,6 +7,7 @@
 //! variant and its row here.
 
 use super::analyze::Engine;
+use super::opening::pro::ProRoot;
 use super::types::{Analysis, Scale};
 use super::{auto, greedy, mcts, minimax, perfect, priority, threat};
 use Parameter::*;
@@ -274,9 +275,10 @@ impl EngineKind {
             .collect()
     }
 
-    /// Builds the engine.
+    /// Builds the engine, wrapped so that it honours the pro and long pro opening rules
+    /// at its root ([`ProRoot`]).
     pub fn build(self) -> Box<dyn Engine> {
-        (self.row().build)()
+        Box::new(ProRoot::new(self, (self.row().build)()))
     }
 }
 

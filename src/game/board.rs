@@ -8,6 +8,7 @@
 
 mod gravity;
 mod image;
+mod opening;
 
 use std::sync::Arc;
 
@@ -16,6 +17,7 @@ use super::error::{GameError, GameErrorKind};
 use super::lines::{win_through, Geometry, WinLine};
 use super::moves::{Move, Piece};
 use super::notation;
+use super::opening::{check_board as check_opening, Opening};
 use super::rules::{Hand, Rules};
 use super::setup::{check_floating, decide_side_to_move, find_win, full_hash};
 use super::zobrist::{cell_key, hand_key, SIDE_KEY};
@@ -124,6 +126,7 @@ impl Position {
         }
         let empties = (cells.len() as u32) - marks[0] - marks[1] - blocks;
         check_floating(rules, &cells)?;
+        check_opening(rules.opening(), rules.m(), rules.n(), &cells)?;
         let win = find_win(&geo, &cells)?;
         let to_move = decide_side_to_move(rules, marks, blocks, to_move)?;
         if let Some(w) = win {
@@ -187,7 +190,13 @@ impl Position {
         )
         .and_then(|r| r.with_variant(self.geo.variant))
         .and_then(|r| r.with_gravity(self.rules.gravity()))
+        .and_then(|r| r.with_opening(self.rules.opening()))
         .expect("hands only shrink, so the rules stay valid")
+    }
+    /// The opening rule.
+    #[inline]
+    pub fn opening(&self) -> Opening {
+        self.rules.opening()
     }
     /// Every cell, row-major.
     #[inline]
@@ -282,7 +291,7 @@ impl Position {
     /// True when the side to move has at least one legal move (ignoring a win on the board).
     pub fn has_legal_move(&self) -> bool {
         if self.empties > 0 {
-            // Under renju x may have only forbidden cells left; checked cell by cell,
+            // Under renju x may have only forbidden cells left (under pro, never); checked cell by cell,
             // and the first allowed one ends the search.
             return !self.marks_restricted()
                 || (0..self.cells.len())
@@ -341,11 +350,15 @@ impl Position {
         self.check_landing(c, here)?;
         if mv.piece == Piece::Mark && here == Cell::Empty && self.marks_restricted() {
             if let Some(why) = self.forbidden(cell) {
+                let rule = match why.opening_rule() {
+                    true => self.opening().as_str(),
+                    false => "renju",
+                };
                 return Err(GameError::new(
                     GameErrorKind::ForbiddenMove,
                     "move",
                     format!(
-                        "row {}, column {}: forbidden for x under renju ({}): it makes {}",
+                        "row {}, column {}: forbidden for x under {rule} ({}): {}",
                         c.row,
                         c.col,
                         why.as_str(),

@@ -23,7 +23,8 @@ use super::cell::{Cell, Player};
 use super::lines::{Geometry, DIRECTIONS};
 use super::rules::Variant;
 
-/// Why a mark of x is forbidden under renju.
+/// Why a mark of x is forbidden: renju's shapes, or the pro / long pro opening's places
+/// ([`super::Opening`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Forbidden {
     /// Six or more in a row.
@@ -32,6 +33,10 @@ pub enum Forbidden {
     DoubleFour,
     /// Two or more open threes with one mark.
     DoubleThree,
+    /// Pro / long pro: the first stone goes on the centre.
+    OffCentre,
+    /// Pro / long pro: x's second stone lies at least 3 / 4 cells from the centre.
+    NearCentre,
 }
 
 impl Forbidden {
@@ -41,16 +46,28 @@ impl Forbidden {
             Forbidden::Overline => "overline",
             Forbidden::DoubleFour => "double_four",
             Forbidden::DoubleThree => "double_three",
+            Forbidden::OffCentre => "off_centre",
+            Forbidden::NearCentre => "near_centre",
         }
     }
 
-    /// A few words for a person: "an overline", "two fours", "two open threes".
+    /// A few words for a person: "it makes an overline", "the first stone goes on the
+    /// centre".
     pub fn describe(self) -> &'static str {
         match self {
-            Forbidden::Overline => "an overline (six or more in a row)",
-            Forbidden::DoubleFour => "two fours at once",
-            Forbidden::DoubleThree => "two open threes at once",
+            Forbidden::Overline => "it makes an overline (six or more in a row)",
+            Forbidden::DoubleFour => "it makes two fours at once",
+            Forbidden::DoubleThree => "it makes two open threes at once",
+            Forbidden::OffCentre => "the first stone goes on the centre",
+            Forbidden::NearCentre => {
+                "x's second stone goes at least 3 (pro) or 4 (long pro) cells from the centre in rows or columns"
+            }
         }
+    }
+
+    /// True for the reasons of an opening rule (pro, long pro) rather than renju's.
+    pub fn opening_rule(self) -> bool {
+        matches!(self, Forbidden::OffCentre | Forbidden::NearCentre)
     }
 }
 
@@ -247,16 +264,28 @@ fn open_three<S: Stone>(
 }
 
 impl Position {
-    /// True when the side to move has forbidden cells to avoid: x under renju.
+    /// True when the side to move has forbidden cells to avoid: x under renju, or x at a
+    /// step the pro / long pro opening restricts ([`Position::opening_restricted`]).
     #[inline]
     pub fn marks_restricted(&self) -> bool {
+        self.renju_restricted() || self.opening_restricted()
+    }
+
+    #[inline]
+    fn renju_restricted(&self) -> bool {
         self.geometry().variant == Variant::Renju && self.to_move() == Player::X
     }
 
-    /// Why a mark of the side to move on `cell` is forbidden (renju, x to move, an empty
-    /// cell, the game not decided), or `None` when it is not.
+    /// Why a mark of the side to move on `cell` is forbidden (renju or pro, x to move, an
+    /// empty cell, the game not decided), or `None` when it is not.
     pub fn forbidden(&self, cell: usize) -> Option<Forbidden> {
         if !self.marks_restricted() || self.cell(cell) != Cell::Empty || self.winner().is_some() {
+            return None;
+        }
+        if let Some(why) = self.opening_forbidden(cell) {
+            return Some(why);
+        }
+        if !self.renju_restricted() {
             return None;
         }
         forbidden_mark(self.geometry(), &mut self.cells().to_vec(), cell)
@@ -267,10 +296,16 @@ impl Position {
         if !self.marks_restricted() || self.winner().is_some() {
             return Vec::new();
         }
+        let renju = self.renju_restricted();
         let mut scratch = self.cells().to_vec();
         let mut out = Vec::new();
         for c in 0..scratch.len() {
-            if scratch[c] == Cell::Empty {
+            if scratch[c] != Cell::Empty {
+                continue;
+            }
+            if let Some(why) = self.opening_forbidden(c) {
+                out.push((c, why));
+            } else if renju {
                 if let Some(why) = forbidden_mark(self.geometry(), &mut scratch, c) {
                     out.push((c, why));
                 }

@@ -2,6 +2,7 @@
 
 use super::cell::Player;
 use super::error::GameError;
+use super::opening::Opening;
 
 /// The largest board side: `m` and `n` are at most 64.
 pub const MAX_SIDE: usize = 64;
@@ -82,6 +83,7 @@ pub struct Rules {
     overline: bool,
     variant: Variant,
     gravity: bool,
+    opening: Opening,
     hands: [Hand; 2],
 }
 
@@ -133,6 +135,7 @@ impl Rules {
             overline,
             variant: Variant::Free,
             gravity: false,
+            opening: Opening::Free,
             hands,
         })
     }
@@ -195,7 +198,70 @@ impl Rules {
                 ),
             ));
         }
+        if gravity && self.opening != Opening::Free {
+            return Err(GameError::rules(
+                "rules.opening",
+                format!(
+                    "{} is not played with gravity (rules.gravity)",
+                    self.opening.as_str()
+                ),
+            ));
+        }
         self.gravity = gravity;
+        Ok(self)
+    }
+
+    /// These rules under the opening rule `opening` (see [`Opening`]). Every opening rule
+    /// but `free` is played with marks only and without gravity (a block or a removal
+    /// would undo what the opening placed; under gravity the centre is out of reach).
+    /// Pro and long pro need a cell far enough from the centre; swap and swap2 need
+    /// `k` of at least 4 (with a shorter line the placed stones could already win) and
+    /// room for their stones.
+    pub fn with_opening(mut self, opening: Opening) -> Result<Rules, GameError> {
+        let refuse = |why: String| {
+            Err(GameError::rules(
+                "rules.opening",
+                format!("{} {why}", opening.as_str()),
+            ))
+        };
+        if opening == Opening::Free {
+            self.opening = opening;
+            return Ok(self);
+        }
+        if self.gravity {
+            return refuse("is not played with gravity (rules.gravity)".into());
+        }
+        if self.has_special_pieces() {
+            return refuse(
+                "is played with marks only, but a player holds special pieces (rules.pieces)"
+                    .into(),
+            );
+        }
+        if let Some(d) = opening.distance() {
+            let room = (self.m / 2).max(self.n / 2);
+            if room < d {
+                return refuse(format!(
+                    "puts x's second stone at least {d} cells from the centre, but on a {}x{} board no cell is more than {room} away",
+                    self.m, self.n
+                ));
+            }
+        }
+        if opening.has_phase() {
+            if self.k < 4 {
+                return refuse(format!(
+                    "needs k of at least 4 (the placed stones must not decide the game), but k is {}",
+                    self.k
+                ));
+            }
+            if self.cells() <= opening.phase_stones() {
+                return refuse(format!(
+                    "places {} stones before the game goes on, but the board has {} cells",
+                    opening.phase_stones(),
+                    self.cells()
+                ));
+            }
+        }
+        self.opening = opening;
         Ok(self)
     }
 
@@ -231,6 +297,10 @@ impl Rules {
             Variant::Renju => player == Player::O,
             Variant::Caro => false,
         }
+    }
+    /// The opening rule ([`Opening::Free`] unless [`Rules::with_opening`] said otherwise).
+    pub fn opening(&self) -> Opening {
+        self.opening
     }
     /// True when a mark drops to the lowest empty cell of its column.
     pub fn gravity(&self) -> bool {

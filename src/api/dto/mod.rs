@@ -9,6 +9,8 @@
 pub mod analyse;
 pub mod engine;
 pub mod forms;
+pub mod opening;
+pub mod opening_rule;
 pub mod ops;
 pub mod play;
 pub mod position;

@@ -61,6 +61,10 @@ pub struct PlayRequest {
     #[serde(default, skip_serializing_if = "super::forms::never")]
     #[schema(value_type = AnswerOnly)]
     pub playable: Option<AnswerOnly>,
+    /// Answer-only, ignored.
+    #[serde(default, skip_serializing_if = "super::forms::never")]
+    #[schema(value_type = AnswerOnly)]
+    pub opening: Option<AnswerOnly>,
 }
 /// The position after a move (and after the engine's reply, when the request asked for one).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]

@@ -6,8 +6,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::forms::{optional_object, string_enum, BoardInput, Shape};
+use super::opening_rule::OpeningName;
 use crate::api::error::{ApiError, ErrorCode};
-use crate::game::{Coord, Hand, Move, Piece, Player, Position, Rules, Variant, MAX_SIDE};
+use crate::game::{Coord, Hand, Move, Opening, Piece, Player, Position, Rules, Variant, MAX_SIDE};
 
 /// Integer fields: JSON Schema counts `3.0` as an integer, so these accept integral
 /// floats as well as integers; anything outside `i64` is an error.
@@ -281,6 +282,10 @@ pub struct RulesDto {
     /// `invalid_rules` at `rules.gravity` / `rules.variant`. The board may then also be
     /// given as the Connect Four move sequence, 1-based column digits (`"4453"`).
     pub gravity: Option<bool>,
+    /// `free` when omitted; see `OpeningRule`. Refused with 422 `invalid_rules` at
+    /// `rules.opening` with gravity, special pieces, a board too small for pro's
+    /// distance, or `k` below 4 under swap and swap2.
+    pub opening: Option<OpeningName>,
 }
 
 impl Shape for RulesDto {
@@ -340,7 +345,8 @@ impl TryFrom<&RulesDto> for Rules {
         )?;
         Ok(rules
             .with_variant(r.variant.map_or(Variant::Free, Variant::from))?
-            .with_gravity(r.gravity.unwrap_or(false))?)
+            .with_gravity(r.gravity.unwrap_or(false))?
+            .with_opening(r.opening.map_or(Opening::Free, Opening::from))?)
     }
 }
 
@@ -365,6 +371,7 @@ impl From<&Rules> for RulesDto {
             }),
             variant: Some(r.variant().into()),
             gravity: Some(r.gravity()),
+            opening: Some(r.opening().into()),
         }
     }
 }

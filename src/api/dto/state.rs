@@ -54,6 +54,10 @@ pub struct StateRequest {
     #[serde(default, skip_serializing_if = "super::forms::never")]
     #[schema(value_type = AnswerOnly)]
     pub playable: Option<AnswerOnly>,
+    /// Answer-only, ignored.
+    #[serde(default, skip_serializing_if = "super::forms::never")]
+    #[schema(value_type = AnswerOnly)]
+    pub opening: Option<AnswerOnly>,
 }
 
 /// How the game stands.
@@ -70,8 +74,10 @@ pub enum GameStatus {
     Draw,
 }
 
-/// Why a cell is forbidden for x under renju: `overline` (six or more in a row),
-/// `double_four` (two fours at once, also on one line), `double_three` (two open threes).
+/// Why a cell is forbidden for x: under renju `overline` (six or more in a row),
+/// `double_four` (two fours at once, also on one line), `double_three` (two open threes);
+/// under pro and long pro `off_centre` (the first stone goes on the centre) and
+/// `near_centre` (x's second stone goes at least 3 / 4 cells from the centre).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ForbiddenReason {
@@ -81,6 +87,10 @@ pub enum ForbiddenReason {
     DoubleFour,
     /// Two open threes at once.
     DoubleThree,
+    /// Pro / long pro: x's first stone goes on the centre.
+    OffCentre,
+    /// Pro / long pro: x's second stone lies too near the centre.
+    NearCentre,
 }
 
 impl From<Forbidden> for ForbiddenReason {
@@ -89,6 +99,8 @@ impl From<Forbidden> for ForbiddenReason {
             Forbidden::Overline => ForbiddenReason::Overline,
             Forbidden::DoubleFour => ForbiddenReason::DoubleFour,
             Forbidden::DoubleThree => ForbiddenReason::DoubleThree,
+            Forbidden::OffCentre => ForbiddenReason::OffCentre,
+            Forbidden::NearCentre => ForbiddenReason::NearCentre,
         }
     }
 }
@@ -152,13 +164,18 @@ pub struct StateResponse {
     pub winning_line: Option<Vec<CellDto>>,
     /// Number of legal moves of the side to move (every piece on every target); 0 when the game is over.
     pub legal_moves: u32,
-    /// The cells where the side to move may not put a mark: under renju, x's forbidden
-    /// cells with the reason; an empty list in every other case (o to move, other
-    /// variants, the game over).
+    /// The cells where the side to move may not put a mark, with the reason: under renju
+    /// x's forbidden cells; under pro and long pro, x's cells off the centre at the first
+    /// stone and too near it at x's second; an empty list in every other case (o to
+    /// move, the game over).
     pub forbidden: Vec<ForbiddenDto>,
     /// Under gravity: the cells a stone may drop to, every column's lowest empty cell
     /// (none when the game is over); an empty list without gravity.
     pub playable: Vec<CellDto>,
+    /// Swap and swap2: the opening step a board of 0 or 3 stones (or 5 under swap2) is
+    /// at, if it is still in its opening phase (the board cannot tell whether a side was
+    /// chosen: the client knows), with who decides it; null otherwise.
+    pub opening: Option<super::opening_rule::OpeningStateDto>,
 }
 
 impl StateResponse {
@@ -184,6 +201,7 @@ impl StateResponse {
             } else {
                 Vec::new()
             },
+            opening: super::opening_rule::OpeningStateDto::of(p),
         }
     }
 }

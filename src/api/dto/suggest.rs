@@ -62,6 +62,10 @@ pub struct SuggestRequest {
     #[serde(default, skip_serializing_if = "super::forms::never")]
     #[schema(value_type = AnswerOnly)]
     pub playable: Option<AnswerOnly>,
+    /// Answer-only, ignored.
+    #[serde(default, skip_serializing_if = "super::forms::never")]
+    #[schema(value_type = AnswerOnly)]
+    pub opening: Option<AnswerOnly>,
 }
 
 /// A proven result for the side to move, or `unknown`.

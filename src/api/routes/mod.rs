@@ -7,6 +7,7 @@ pub mod engines;
 pub mod healthz;
 pub mod metrics;
 pub mod openapi;
+pub mod opening;
 pub mod plan;
 pub mod play;
 pub mod review;

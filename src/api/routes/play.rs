@@ -85,6 +85,9 @@ fn play_position(req: &PlayRequest) -> Result<(Position, PlayResponse), ApiError
         if p.is_over() {
             return Err(game_over_error(&p));
         }
+        if let Some(e) = super::opening::opening_phase_error(&p) {
+            return Err(e);
+        }
         let mv = req.mv.to_move(&p)?;
         p.try_play(mv)?;
         let answer = PlayResponse::new(MoveDto::new(mv, p.m()), StateResponse::new(&p));

@@ -27,6 +27,9 @@ pub fn prepare_suggest(
         if position.is_over() {
             return Err(game_over_error(&position));
         }
+        if let Some(e) = super::opening::opening_phase_error(&position) {
+            return Err(e);
+        }
         let plan = search_plan(&req.engine.clone().unwrap_or_default(), config, "engine")?;
         Ok((position, plan))
     })

@@ -1,0 +1,185 @@
+//! The committed tables of balanced three-stone openings, and the search that makes them.
+//!
+//! A table is a text file of lines `c,r c,r c,r  # comment`: the stones x, o, x as
+//! Gomocup `column,row` pairs (the format of `kinrow arena --openings`). The build embeds
+//! the tables; [`openings`] answers the one that covers a rule set. [`make`] draws random
+//! three-stone candidates near the centre (a seeded generator, mirror and rotation images
+//! of a kept one skipped) and keeps a candidate when `auto`'s search values it within
+//! `band` of even for o to move, and again for x after `auto`'s own best reply: the
+//! `kinrow opening-table` command (its header names the exact command line).
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+use crate::engine::context::SearchContext;
+use crate::engine::types::Limits;
+use crate::engine::{value, Budget, EngineKind};
+use crate::game::{Coord, Move, Opening, Player, Position, Rules, Symmetry, Variant};
+
+/// 15x15, five in a row, overlines win.
+const FREESTYLE_15: &str = include_str!("tables/15x15-freestyle.txt");
+
+/// The balanced openings of the table covering `rules` (its size, `k`, variant and
+/// overline; the opening rule aside), each as stones with their sides; `None` when no
+/// table covers them.
+pub fn openings(rules: &Rules) -> Option<Vec<Vec<(Coord, Player)>>> {
+    let freestyle = rules.variant() == Variant::Free && rules.overline();
+    let text = match (rules.m(), rules.n(), rules.k(), freestyle) {
+        (15, 15, 5, true) => FREESTYLE_15,
+        _ => return None,
+    };
+    Some(parse(text, rules.m(), rules.n()))
+}
+
+/// The openings of a table's `text` that fit an `m` x `n` board.
+pub fn parse(text: &str, m: usize, n: usize) -> Vec<Vec<(Coord, Player)>> {
+    text.lines()
+        .filter_map(|line| {
+            let body = line.split('#').next()?.trim();
+            if body.is_empty() {
+                return None;
+            }
+            let mut out = Vec::new();
+            for (i, pair) in body.split_whitespace().enumerate() {
+                let (c, r) = pair.split_once(',')?;
+                let (c, r): (usize, usize) = (c.parse().ok()?, r.parse().ok()?);
+                if c >= m || r >= n {
+                    return None;
+                }
+                let side = if i % 2 == 0 { Player::X } else { Player::O };
+                out.push((Coord::new(r, c), side));
+            }
+            Some(out)
+        })
+        .collect()
+}
+
+/// One kept opening: its moves (x, o, x) and the two values that kept it.
+pub struct Entry {
+    /// The opening's stones, x's first.
+    pub moves: Vec<Move>,
+    /// The value for o to move after the three stones.
+    pub value: f64,
+    /// The value for x after `auto`'s best reply.
+    pub after_reply: f64,
+}
+
+impl Entry {
+    /// The table line of this opening on a board of `m` columns.
+    pub fn line(&self, m: usize) -> String {
+        let cells: Vec<String> = self
+            .moves
+            .iter()
+            .map(|mv| format!("{},{}", mv.cell() % m, mv.cell() / m))
+            .collect();
+        format!(
+            "{}  # value {:+.3} for o to move, {:+.3} for x after auto's reply",
+            cells.join(" "),
+            self.value,
+            self.after_reply
+        )
+    }
+}
+
+/// `auto`'s value of `p` for the side to move and its best move, within `limits`.
+fn judge(p: &Position, limits: &Limits, seed: u64) -> (f64, Move) {
+    let engine = EngineKind::Auto.build();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut budget = Budget::new(limits);
+    let mut a = engine.analyze_in(p, limits, &mut budget, &mut SearchContext::new(), &mut rng);
+    let v = value::values(EngineKind::Auto, p, &mut a).evaluation;
+    (v, a.best)
+}
+
+/// What [`make`] searches for.
+pub struct TableSpec {
+    /// Openings to keep.
+    pub count: usize,
+    /// Candidates to try at most.
+    pub tries: usize,
+    /// Stones are drawn within this many cells of the centre.
+    pub radius: usize,
+    /// The largest |value| that counts as even.
+    pub band: f64,
+    /// Each search's limits.
+    pub limits: Limits,
+    /// Seed of the candidate draws.
+    pub seed: u64,
+}
+
+/// Up to `spec.count` balanced openings of `rules` (see the top of the file);
+/// `progress` hears of each kept one.
+pub fn make(rules: &Rules, spec: &TableSpec, mut progress: impl FnMut(&Entry)) -> Vec<Entry> {
+    let TableSpec {
+        count,
+        tries,
+        radius,
+        band,
+        ref limits,
+        seed,
+    } = *spec;
+    let rules = rules
+        .clone()
+        .with_opening(Opening::Free)
+        .expect("the free opening fits every rule set");
+    let (m, n) = (rules.m(), rules.n());
+    let mid = crate::game::centre(m, n);
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut seen = std::collections::HashSet::new();
+    let mut kept = Vec::new();
+    for _ in 0..tries {
+        if kept.len() >= count {
+            break;
+        }
+        let mut moves: Vec<Move> = Vec::new();
+        while moves.len() < 3 {
+            let r = rng.random_range(mid.row.saturating_sub(radius)..(mid.row + radius + 1).min(n));
+            let c = rng.random_range(mid.col.saturating_sub(radius)..(mid.col + radius + 1).min(m));
+            let mv = Move::mark(r * m + c);
+            if !moves.contains(&mv) {
+                moves.push(mv);
+            }
+        }
+        if !seen.insert(symmetry_key(&moves, m, n)) {
+            continue;
+        }
+        let mut p = Position::empty(&rules);
+        moves.iter().for_each(|&mv| {
+            p.play(mv);
+        });
+        let (value, reply) = judge(&p, limits, rng.random());
+        if value.abs() > band {
+            continue;
+        }
+        p.play(reply);
+        let (after_reply, _) = judge(&p, limits, rng.random());
+        if after_reply.abs() > band {
+            continue;
+        }
+        let entry = Entry {
+            moves,
+            value,
+            after_reply,
+        };
+        progress(&entry);
+        kept.push(entry);
+    }
+    kept
+}
+
+/// The smallest image of the opening under the board's symmetries: equal keys, same
+/// opening.
+fn symmetry_key(moves: &[Move], m: usize, n: usize) -> Vec<usize> {
+    Symmetry::all(m, n)
+        .iter()
+        .map(|s| {
+            let mut cells: Vec<Vec<usize>> = vec![Vec::new(), Vec::new()];
+            for (i, mv) in moves.iter().enumerate() {
+                cells[i % 2].push(s.map_index(mv.cell(), m, n));
+            }
+            cells.iter_mut().for_each(|c| c.sort_unstable());
+            cells.concat()
+        })
+        .min()
+        .unwrap_or_default()
+}
