@@ -35,6 +35,7 @@ pub use self::table::KeptTable;
 use self::table::{from_tt, table_size, to_tt, Entry, Table, EXACT, LOWER, UPPER};
 use super::order::order_score;
 use crate::engine::board::{stone, LineCodes, PatternBoard, EMPTY};
+use crate::engine::eval::cells::Threat;
 use crate::engine::eval::EvalChoice;
 use crate::engine::tss::search::{Solver, R};
 use crate::engine::Budget;
@@ -238,6 +239,17 @@ impl PatternSearch {
         window_value(self.solver.board.score(), self.side)
     }
 
+    /// True when `p` has a *three*: a cell where a mark of `p` makes a flex four or two
+    /// fours. Read from the threat counts where the board keeps them (one table read),
+    /// else from the board's windows.
+    #[inline]
+    fn has_three(&mut self, p: usize) -> bool {
+        match self.solver.board.cell_eval() {
+            Some(cells) => cells.threats(p, Threat::DoubleFour) > 0,
+            None => self.solver.board.has_three(p),
+        }
+    }
+
     /// How much each player's window score would grow with a mark of theirs on the
     /// empty `cell`.
     #[inline]
@@ -256,6 +268,9 @@ impl PatternSearch {
         };
         if !self.solver.board.geometry().overline {
             return false;
+        }
+        if let Some(cells) = self.solver.board.cell_eval() {
+            return cells.threats(p, Threat::DoubleThree) + cells.threats(p, Threat::FourThree) > 0;
         }
         let cells = self.solver.board.cells();
         (0..cells.len()).any(|c| cells[c] == EMPTY && self.near[c] != 0 && codes.threes(p, c) >= 2)
@@ -379,7 +394,7 @@ impl PatternSearch {
             }
             if !self.solver.board.may_four(me ^ 1) {
                 // (Not for x under renju: the open four may need a forbidden cell.)
-                if self.solver.board.has_three(me) && !self.solver.board.restricts(me) {
+                if self.has_three(me) && !self.solver.board.restricts(me) {
                     // An open four (or two fours) next, and the opponent has no four to
                     // answer with: a win on the third ply from here.
                     return WIN - ply as i64 - 3;
@@ -391,7 +406,7 @@ impl PatternSearch {
             }
             return self.eval();
         }
-        let three = forced.is_none() && self.solver.board.has_three(me ^ 1);
+        let three = forced.is_none() && self.has_three(me ^ 1);
         if self.pieces == self.solver.board.cells().len() {
             return 0;
         }
