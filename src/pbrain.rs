@@ -62,6 +62,8 @@ pub struct Brain {
     ctx: SearchContext,
     /// Set by `END`.
     pub finished: bool,
+    /// The node cap per move (`--nodes`), if any.
+    pub nodes: Option<u64>,
 }
 
 /// `INFO rule`'s bit mask for `rules`: 0 freestyle, 1 exactly five, 4 renju, 8 caro.
@@ -99,6 +101,7 @@ impl Brain {
             rng: StdRng::seed_from_u64(seed),
             ctx: SearchContext::new(),
             finished: false,
+            nodes: None,
         }
     }
 
@@ -356,6 +359,7 @@ impl Brain {
         let limits = Limits {
             threads: self.threads,
             target,
+            nodes: self.nodes,
             ..Limits::with_time(time)
         };
         let analysis = self
@@ -390,6 +394,10 @@ pub struct PbrainArgs {
     /// Cap on `INFO thread_num` [default: the number of cores].
     #[arg(long, env = "KINROW_MAX_THREADS")]
     pub max_threads: Option<usize>,
+    /// A node cap per move besides the clock (the lab's equal-node matches of one build
+    /// against another through `kinrow arena`'s `pbrain:` engines).
+    #[arg(long)]
+    pub nodes: Option<u64>,
 }
 
 /// Runs the protocol on stdin/stdout until `END` or end of input; returns the exit code.
@@ -404,6 +412,7 @@ pub fn main(args: PbrainArgs) -> i32 {
     };
     let max_threads = args.max_threads.unwrap_or_else(crate::config::cores);
     let mut brain = Brain::new(kind, args.k, args.seed).with_max_threads(max_threads);
+    brain.nodes = args.nodes;
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     for line in stdin.lock().lines() {

@@ -27,6 +27,8 @@ pub struct ReplayRow {
     pub moves: u64,
     /// Nodes searched, summed.
     pub nodes: u64,
+    /// The completed depths (`stats.depth`), summed over the positions.
+    pub depth: u64,
     /// The time taken, summed.
     pub elapsed: Duration,
 }
@@ -57,6 +59,7 @@ pub fn replay(
     let mut digest = 0u64;
     let mut moves = 0u64;
     let mut total = 0u64;
+    let mut depth = 0u64;
     let start = Instant::now();
     for p in positions {
         let mut rng = StdRng::seed_from_u64(7);
@@ -64,6 +67,7 @@ pub fn replay(
         *ctx.kept::<EvalChoice>() = eval;
         let a = built.analyze_with(p, &limits, &mut ctx, &mut rng);
         total += a.stats.nodes;
+        depth += u64::from(a.stats.depth);
         let step = ((a.best.cell() as u64) << 40)
             ^ ((a.best.piece as u64) << 36)
             ^ (a.stats.nodes << 8)
@@ -77,6 +81,7 @@ pub fn replay(
         digest,
         moves,
         nodes: total,
+        depth,
         elapsed: start.elapsed(),
     }
 }
@@ -84,19 +89,20 @@ pub fn replay(
 /// The replay table as printed (Markdown).
 pub fn table(rows: &[ReplayRow], nodes: u64) -> String {
     let mut out = format!(
-        "replay at {nodes} nodes per position, seed 7\n\n| engine | positions | digest | moves | nodes | seconds | nodes/s |\n| --- | ---: | --- | --- | ---: | ---: | ---: |\n"
+        "replay at {nodes} nodes per position, seed 7\n\n| engine | positions | digest | moves | nodes | seconds | nodes/s | mean depth |\n| --- | ---: | --- | --- | ---: | ---: | ---: | ---: |\n"
     );
     for r in rows {
         let secs = r.elapsed.as_secs_f64();
         out.push_str(&format!(
-            "| {} | {} | {:016x} | {:016x} | {} | {:.2} | {:.0} |\n",
+            "| {} | {} | {:016x} | {:016x} | {} | {:.2} | {:.0} | {:.2} |\n",
             r.engine.name(),
             r.positions,
             r.digest,
             r.moves,
             r.nodes,
             secs,
-            r.nodes as f64 / secs.max(1e-9)
+            r.nodes as f64 / secs.max(1e-9),
+            r.depth as f64 / r.positions.max(1) as f64
         ));
     }
     out

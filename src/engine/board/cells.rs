@@ -260,6 +260,15 @@ impl CellEval {
         (c != OCCUPIED).then_some(c)
     }
 
+    /// The threat a mark of `p` on `cell` makes (`Quiet` for an occupied cell).
+    #[inline]
+    pub fn threat_at(&self, cell: usize, p: usize) -> Threat {
+        match self.code(cell, p) {
+            Some(c) => self.info[c as usize].threat,
+            None => Threat::Quiet,
+        }
+    }
+
     /// How many empty cells give player `p` threat `t`.
     #[inline]
     pub fn threats(&self, p: usize, t: Threat) -> u16 {

@@ -24,7 +24,7 @@ impl PatternSearch {
         self.drop_forbidden(moves);
         if moves.is_empty() && *staged {
             *staged = false;
-            self.quiet_moves(ply, moves);
+            self.quiet_moves(ply, i32::MAX, moves);
         }
         if !moves.is_empty() {
             return None;
