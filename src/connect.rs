@@ -267,6 +267,7 @@ fn scores(
 
 fn columns(positions: &[Position], time: Duration, node_limit: Option<u64>) {
     let mut times = Vec::new();
+    let mut cpu = Vec::new();
     // Nodes of the answers that completed: the machine's load does not move them.
     let mut nodes = Vec::new();
     let mut complete = 0;
@@ -276,8 +277,12 @@ fn columns(positions: &[Position], time: Duration, node_limit: Option<u64>) {
             ..Limits::with_time(time)
         };
         let start = Instant::now();
+        let cpu0 = thread_cpu();
         let a = Perfect.analyze(p, &limits, &mut StdRng::seed_from_u64(1));
         times.push(start.elapsed());
+        if let (Some(a), Some(b)) = (cpu0, thread_cpu()) {
+            cpu.push(b - a);
+        }
         complete += a.stats.complete as usize;
         if a.stats.complete {
             nodes.push(a.stats.nodes);
@@ -285,6 +290,7 @@ fn columns(positions: &[Position], time: Duration, node_limit: Option<u64>) {
     }
     times.sort();
     nodes.sort();
+    cpu.sort();
     let q = |len: usize, q: f64| ((len as f64 * q).ceil() as usize).clamp(1, len.max(1)) - 1;
     let at = |x: f64| times[q(times.len(), x)];
     let nodes_at = |x: f64| nodes.get(q(nodes.len(), x)).copied().unwrap_or(0);
@@ -301,4 +307,21 @@ fn columns(positions: &[Position], time: Duration, node_limit: Option<u64>) {
         nodes_at(0.99),
         nodes.last().copied().unwrap_or(0)
     );
+    if !cpu.is_empty() {
+        let cpu_at = |x: f64| cpu[q(cpu.len(), x)].as_secs_f64() * 1e3;
+        println!(
+            "CPU time of this thread per answer: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+            cpu_at(0.5),
+            cpu_at(0.99),
+            cpu_at(1.0)
+        );
+    }
+}
+
+/// The CPU time this thread has run (Linux's `/proc/thread-self/schedstat`, in
+/// nanoseconds; `None` elsewhere): what an answer costs whatever the machine's load.
+fn thread_cpu() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
 }
