@@ -6,9 +6,10 @@
 //! which settles win, draw or loss for every column cheaply, and then the plies of each
 //! win and loss are pinned by the null-window searches of [`search::Solver::solve`].
 //! All searches share one table of bounds, which the thread keeps for its next answer.
-//! A mirror-symmetric position searches only one of each pair of mirrored columns. When the budget runs out, each column keeps the
-//! interval its score was proven to lie in: a proven win or loss without its plies, or
-//! `unknown`; the best move found is the one with the highest proven lower bound.
+//! A mirror-symmetric position searches only one of each pair of mirrored columns.
+//! When the budget runs out, each column keeps the interval its score was proven to
+//! lie in: a proven win or loss without its plies, or `unknown`; the best move found is
+//! the one with the highest proven lower bound.
 
 pub mod book;
 mod search;
