@@ -325,3 +325,20 @@ fn thread_cpu() -> Option<Duration> {
     let ns = text.split_whitespace().next()?.parse().ok()?;
     Some(Duration::from_nanos(ns))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stone_scores_are_the_published_unit() {
+        // The empty 7x6 board: the first player wins with the 41st stone, score 1.
+        assert_eq!(stone_score(42, 0, 41, Outcome::Win), 1);
+        // After one stone the side to move loses to that same stone: -1.
+        assert_eq!(stone_score(42, 1, 40, Outcome::Loss), -1);
+        // A win with the next stone scores (cells + 1 - stones) / 2.
+        assert_eq!(stone_score(42, 9, 1, Outcome::Win), 17);
+        assert_eq!(stone_score(42, 10, 1, Outcome::Win), 16);
+        assert_eq!(stone_score(42, 12, 30, Outcome::Draw), 0);
+    }
+}
