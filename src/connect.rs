@@ -9,6 +9,7 @@
 //! playable column's outcome and plies) within `--time-ms`: the time's p50, p99 and
 //! maximum, and the share of positions answered completely.
 
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 use clap::Args;
@@ -16,7 +17,7 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 use crate::engine::perfect::{gravity, Perfect};
-use crate::engine::{Budget, Engine, Limits};
+use crate::engine::{Budget, Engine, Limits, Outcome};
 use crate::game::{Move, Position, Rules};
 
 /// The flags of `kinrow connect`.
@@ -44,26 +45,61 @@ pub struct ConnectArgs {
     /// clock, not the nodes: the nodes a second buys unloaded stand in for the second).
     #[arg(long)]
     pub nodes: Option<u64>,
+    /// Measure the positions of this file instead of random games: one a line, its
+    /// moves as 1-based column digits (`4453`), optionally followed by its score in the
+    /// published benchmarks' unit (see `--export`), which is then checked.
+    #[arg(long, value_name = "FILE")]
+    pub positions: Option<String>,
+    /// Without `--columns`: write one line per position, `MOVES SCORE NODES MICROSECONDS`,
+    /// the score in the published benchmarks' unit (the winner's stones left after its
+    /// winning one, plus one: positive when the side to move wins; 0 a draw; `?`
+    /// unsolved), so that another solver can be run on the same positions.
+    #[arg(long, value_name = "FILE")]
+    pub export: Option<String>,
 }
 
-/// A random game of `stones` stones from the empty board that nobody has won.
-pub fn random_game(rules: &Rules, stones: usize, rng: &mut StdRng) -> Position {
+/// A random game of `stones` stones from the empty board that nobody has won, and its
+/// moves as 1-based column digits (`?` for a column past 9).
+pub fn random_game(rules: &Rules, stones: usize, rng: &mut StdRng) -> (Position, String) {
     'again: loop {
         let mut p = Position::empty(rules);
+        let mut digits = String::new();
         for _ in 0..stones {
             let moves: Vec<Move> = p.legal_moves();
             if moves.is_empty() {
                 continue 'again;
             }
-            p.play(moves[rng.random_range(0..moves.len())]);
+            let mv = moves[rng.random_range(0..moves.len())];
+            let col = (mv.cell() % rules.m()) as u32 + 1;
+            digits.push(char::from_digit(col, 10).unwrap_or('?'));
+            p.play(mv);
             if p.winner().is_some() {
                 continue 'again;
             }
         }
         if !p.is_over() {
-            return Position::from_cells(rules, p.cells().to_vec(), None).expect("a played game");
+            let p = Position::from_cells(rules, p.cells().to_vec(), None).expect("a played game");
+            return (p, digits);
         }
     }
+}
+
+/// The positions of a `--positions` file: moves and the listed score, if any.
+fn read_positions(
+    rules: &Rules,
+    path: &str,
+) -> Result<Vec<(Position, String, Option<i32>)>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("--positions {path}: {e}"))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let mut words = line.split_whitespace();
+        let Some(moves) = words.next() else { continue };
+        let p = Position::from_column_digits(rules, moves, "positions")
+            .map_err(|e| format!("--positions {path} line {}: {e}", i + 1))?;
+        let listed = words.next().and_then(|w| w.parse().ok());
+        out.push((p, moves.to_string(), listed));
+    }
+    Ok(out)
 }
 
 fn stage_range(stage: &str, cells: usize) -> Result<(usize, usize), String> {
@@ -108,33 +144,84 @@ fn run(args: &ConnectArgs) -> Result<(), String> {
     let rules = Rules::mnk(v[0], v[1], v[2])
         .and_then(|r| r.with_gravity(true))
         .map_err(|e| e.to_string())?;
-    let (lo, hi) = stage_range(&args.stage, rules.cells())?;
-    let mut rng = StdRng::seed_from_u64(args.seed);
-    let positions: Vec<Position> = (0..args.count)
-        .map(|_| {
-            let stones = rng.random_range(lo..=hi);
-            random_game(&rules, stones, &mut rng)
-        })
-        .collect();
+    let positions = match &args.positions {
+        Some(path) => read_positions(&rules, path)?,
+        None => {
+            let (lo, hi) = stage_range(&args.stage, rules.cells())?;
+            let mut rng = StdRng::seed_from_u64(args.seed);
+            (0..args.count)
+                .map(|_| {
+                    let stones = rng.random_range(lo..=hi);
+                    let (p, digits) = random_game(&rules, stones, &mut rng);
+                    (p, digits, None)
+                })
+                .collect()
+        }
+    };
     let time = Duration::from_millis(args.time_ms);
     if args.columns {
+        let positions: Vec<Position> = positions.into_iter().map(|p| p.0).collect();
         columns(&positions, time, args.nodes);
     } else {
-        scores(&positions, time);
+        let mut export = match &args.export {
+            Some(path) => {
+                Some(std::fs::File::create(path).map_err(|e| format!("--export {path}: {e}"))?)
+            }
+            None => None,
+        };
+        scores(&positions, time, export.as_mut())?;
     }
     Ok(())
 }
 
-/// Per rating group: (positions, solved, nodes, time).
-fn scores(positions: &[Position], time: Duration) {
+/// The score in the published benchmarks' unit of a position of `stones` stones on a
+/// board of `cells` cells whose mover gets `outcome` in `plies` plies.
+fn stone_score(cells: u32, stones: u32, plies: u32, outcome: Outcome) -> i32 {
+    // The winning stone is the board's (stones + plies)-th; the winner's stones left
+    // after it, plus one, are (cells + 2 - stones - plies) / 2.
+    let v = (cells as i32 + 2 - (stones + plies) as i32) / 2;
+    match outcome {
+        Outcome::Win => v,
+        Outcome::Loss => -v,
+        _ => 0,
+    }
+}
+
+/// Per rating group: (positions, solved, nodes, time); with `export`, a line per
+/// position. A position whose listed score differs from ours is an error.
+fn scores(
+    positions: &[(Position, String, Option<i32>)],
+    time: Duration,
+    mut export: Option<&mut std::fs::File>,
+) -> Result<(), String> {
     let mut groups = [(0u64, 0u64, 0u64, Duration::ZERO); 3];
     let mut each: [Vec<u64>; 3] = Default::default();
-    let mut unsolved = 0;
-    for p in positions {
+    let (mut unsolved, mut checked, mut wrong) = (0, 0, 0);
+    for (p, moves, listed) in positions {
         let mut budget = Budget::with_time(time);
         let start = Instant::now();
         let solved = gravity::solve_position(p, &mut budget);
         let elapsed = start.elapsed();
+        let cells = p.cells().len() as u32;
+        let stones = cells - p.empties();
+        let score = solved.map(|(plies, outcome)| stone_score(cells, stones, plies, outcome));
+        if let Some(f) = export.as_mut() {
+            let shown = score.map_or("?".to_string(), |s| s.to_string());
+            writeln!(
+                f,
+                "{moves} {shown} {} {}",
+                budget.nodes,
+                elapsed.as_micros()
+            )
+            .map_err(|e| format!("--export: {e}"))?;
+        }
+        if let (Some(listed), Some(score)) = (listed, score) {
+            checked += 1;
+            if *listed != score {
+                wrong += 1;
+                eprintln!("{moves}: listed {listed}, solved {score}");
+            }
+        }
         match solved {
             Some((plies, _)) => {
                 let i = match plies {
@@ -171,10 +258,18 @@ fn scores(positions: &[Position], time: Duration) {
         }
     }
     println!("unsolved within {time:?}: {unsolved}");
+    if checked > 0 {
+        println!("listed scores checked: {checked}, different: {wrong}");
+    }
+    if wrong > 0 {
+        return Err(format!("{wrong} scores differ from the listed ones"));
+    }
+    Ok(())
 }
 
 fn columns(positions: &[Position], time: Duration, node_limit: Option<u64>) {
     let mut times = Vec::new();
+    let mut cpu = Vec::new();
     // Nodes of the answers that completed: the machine's load does not move them.
     let mut nodes = Vec::new();
     let mut complete = 0;
@@ -184,8 +279,12 @@ fn columns(positions: &[Position], time: Duration, node_limit: Option<u64>) {
             ..Limits::with_time(time)
         };
         let start = Instant::now();
+        let cpu0 = thread_cpu();
         let a = Perfect.analyze(p, &limits, &mut StdRng::seed_from_u64(1));
         times.push(start.elapsed());
+        if let (Some(a), Some(b)) = (cpu0, thread_cpu()) {
+            cpu.push(b - a);
+        }
         complete += a.stats.complete as usize;
         if a.stats.complete {
             nodes.push(a.stats.nodes);
@@ -193,6 +292,7 @@ fn columns(positions: &[Position], time: Duration, node_limit: Option<u64>) {
     }
     times.sort();
     nodes.sort();
+    cpu.sort();
     let q = |len: usize, q: f64| ((len as f64 * q).ceil() as usize).clamp(1, len.max(1)) - 1;
     let at = |x: f64| times[q(times.len(), x)];
     let nodes_at = |x: f64| nodes.get(q(nodes.len(), x)).copied().unwrap_or(0);
@@ -209,4 +309,38 @@ fn columns(positions: &[Position], time: Duration, node_limit: Option<u64>) {
         nodes_at(0.99),
         nodes.last().copied().unwrap_or(0)
     );
+    if !cpu.is_empty() {
+        let cpu_at = |x: f64| cpu[q(cpu.len(), x)].as_secs_f64() * 1e3;
+        println!(
+            "CPU time of this thread per answer: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+            cpu_at(0.5),
+            cpu_at(0.99),
+            cpu_at(1.0)
+        );
+    }
+}
+
+/// The CPU time this thread has run (Linux's `/proc/thread-self/schedstat`, in
+/// nanoseconds; `None` elsewhere): what an answer costs whatever the machine's load.
+fn thread_cpu() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stone_scores_are_the_published_unit() {
+        // The empty 7x6 board: the first player wins with the 41st stone, score 1.
+        assert_eq!(stone_score(42, 0, 41, Outcome::Win), 1);
+        // After one stone the side to move loses to that same stone: -1.
+        assert_eq!(stone_score(42, 1, 40, Outcome::Loss), -1);
+        // A win with the next stone scores (cells + 1 - stones) / 2.
+        assert_eq!(stone_score(42, 9, 1, Outcome::Win), 17);
+        assert_eq!(stone_score(42, 10, 1, Outcome::Win), 16);
+        assert_eq!(stone_score(42, 12, 30, Outcome::Draw), 0);
+    }
 }

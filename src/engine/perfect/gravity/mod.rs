@@ -5,10 +5,11 @@
 //! otherwise the position after the move is searched first with the window (-1, 1),
 //! which settles win, draw or loss for every column cheaply, and then the plies of each
 //! win and loss are pinned by the null-window searches of [`search::Solver::solve`].
-//! All searches share one table of bounds. A mirror-symmetric position searches only
-//! one of each pair of mirrored columns. When the budget runs out, each column keeps the
-//! interval its score was proven to lie in: a proven win or loss without its plies, or
-//! `unknown`; the best move found is the one with the highest proven lower bound.
+//! All searches share one table of bounds, which the thread keeps for its next answer.
+//! A mirror-symmetric position searches only one of each pair of mirrored columns.
+//! When the budget runs out, each column keeps the interval its score was proven to
+//! lie in: a proven win or loss without its plies, or `unknown`; the best move found is
+//! the one with the highest proven lower bound.
 
 pub mod book;
 pub mod level;
@@ -64,6 +65,11 @@ pub fn stones_of<T: Word>(position: &Position) -> Option<(Frame<T>, Stones<T>)> 
 /// A table sized for the work the position can take within `time` (a big table costs
 /// its pages as the search first touches them: a short budget gets a smaller one).
 pub fn table_for<T: Word>(empties: u32, time: std::time::Duration) -> Table<T> {
+    Table::new(table_bits(empties, time))
+}
+
+/// The table size [`table_for`] picks, as a power of two.
+fn table_bits(empties: u32, time: std::time::Duration) -> u32 {
     let by_work = match empties {
         0..=10 => 12,
         11..=16 => 18,
@@ -75,8 +81,46 @@ pub fn table_for<T: Word>(empties: u32, time: std::time::Duration) -> Table<T> {
         500..5000 => 21,
         _ => 23,
     };
-    Table::new(by_work.min(by_time))
+    by_work.min(by_time)
 }
+
+/// The size (a power of two) of the table each thread keeps from one answer to the
+/// next: 2^22 entries, 46 MB for boards of 64 bits, 80 MB for wider ones, touched only
+/// as searches reach them. A score is the position's own (absolute, see [`search`]),
+/// and a stopped search stores nothing, so what one answer proved stays true for the
+/// next on the same board shape; a fresh table would cost a request its page faults
+/// (a fault per new page touched, most of a short answer's time).
+const KEPT_BITS: u32 = 22;
+
+/// A word size whose thread keeps a table between answers.
+trait Kept: Word {
+    /// Runs `f` on this thread's kept table of the board shape `shape` (a new one when
+    /// the last answer was on another shape).
+    fn with_kept<R>(shape: (u32, u32, u32), f: impl FnOnce(&mut Table<Self>) -> R) -> R;
+}
+
+macro_rules! kept_impl {
+    ($t:ty, $cell:ident) => {
+        thread_local! {
+            static $cell: std::cell::RefCell<Option<((u32, u32, u32), Table<$t>)>> =
+                const { std::cell::RefCell::new(None) };
+        }
+        impl Kept for $t {
+            fn with_kept<R>(shape: (u32, u32, u32), f: impl FnOnce(&mut Table<$t>) -> R) -> R {
+                $cell.with(|kept| {
+                    let mut kept = kept.borrow_mut();
+                    if kept.as_ref().map(|k| k.0) != Some(shape) {
+                        *kept = Some((shape, Table::new(KEPT_BITS)));
+                    }
+                    f(&mut kept.as_mut().expect("just set").1)
+                })
+            }
+        }
+    };
+}
+
+kept_impl!(u64, KEPT_64);
+kept_impl!(u128, KEPT_128);
 
 /// What is proven about one root column: its score lies in `[lo, hi]`.
 struct Column<T: Word> {
@@ -86,12 +130,21 @@ struct Column<T: Word> {
     hi: i32,
 }
 
-fn columns<T: Word>(position: &Position, budget: &mut Budget) -> Vec<Verdict> {
+/// [`columns_in`] over this thread's kept table.
+fn columns<T: Kept>(position: &Position, budget: &mut Budget) -> Vec<Verdict> {
+    let shape = (position.m() as u32, position.n() as u32, position.k());
+    T::with_kept(shape, |table| columns_in(position, budget, table))
+}
+
+fn columns_in<T: Word>(
+    position: &Position,
+    budget: &mut Budget,
+    table: &mut Table<T>,
+) -> Vec<Verdict> {
     let Some((frame, st)) = stones_of::<T>(position) else {
         return Vec::new();
     };
-    let mut table = table_for::<T>(position.empties(), budget.time());
-    let mut solver = Solver::new(&frame, &mut table, budget);
+    let mut solver = Solver::new(&frame, table, budget);
     let symmetric = frame.mirror(st.key(&frame)) == st.key(&frame);
     let landing = st.landing(&frame);
     let wins = st.my_wins(&frame) & landing;

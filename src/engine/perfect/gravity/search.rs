@@ -29,7 +29,9 @@ pub struct Table<T: Word> {
     /// The column + 1 (of the canonical orientation) of the move that last cut off or
     /// scored best (0: none).
     best: Vec<u8>,
-    mask: usize,
+    /// `64 - bits`: the index is the digest's top bits (its low bits depend only on
+    /// the key's low bits, the first columns, and would crowd positions together).
+    shift: u32,
 }
 
 impl<T: Word> Table<T> {
@@ -40,13 +42,13 @@ impl<T: Word> Table<T> {
             keys: vec![T::ZERO; size],
             bounds: vec![0; size],
             best: vec![0; size],
-            mask: size - 1,
+            shift: 64 - bits,
         }
     }
 
     #[inline]
     fn get(&self, key: T) -> Option<(i32, i32, u8)> {
-        let i = key.digest() as usize & self.mask;
+        let i = (key.digest() >> self.shift) as usize;
         (self.keys[i] == key).then(|| {
             let b = self.bounds[i];
             ((b >> 8) as i32 - 128, (b & 255) as i32 - 128, self.best[i])
@@ -55,7 +57,7 @@ impl<T: Word> Table<T> {
 
     #[inline]
     fn put(&mut self, key: T, lower: i32, upper: i32, best: u8) {
-        let i = key.digest() as usize & self.mask;
+        let i = (key.digest() >> self.shift) as usize;
         let (mut lo, mut hi) = (lower, upper);
         if self.keys[i] == key {
             let b = self.bounds[i];

@@ -30,7 +30,8 @@ pub trait Word:
     /// `self << t`, empty once `t` reaches the width.
     fn up(self, t: u32) -> Self;
     fn ones(self) -> u32;
-    /// A 64-bit digest for the table's index.
+    /// A 64-bit digest for the table's index (Fibonacci hashing: its top bits mix all
+    /// of the key's bits).
     fn digest(self) -> u64;
     /// As a `u128` (book keys are written that wide whatever the board).
     fn wide(self) -> u128;
