@@ -278,7 +278,11 @@ impl EngineKind {
     /// Builds the engine, wrapped so that it honours the pro and long pro opening rules
     /// at its root ([`ProRoot`]).
     pub fn build(self) -> Box<dyn Engine> {
-        Box::new(ProRoot::new(self, (self.row().build)()))
+        let searches = matches!(
+            self,
+            EngineKind::Auto | EngineKind::Minimax | EngineKind::Mcts
+        );
+        Box::new(ProRoot::new(searches, (self.row().build)()))
     }
 }
 

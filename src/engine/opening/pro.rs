@@ -24,7 +24,6 @@ use rand::rngs::StdRng;
 use crate::engine::analyze::Engine;
 use crate::engine::budget::Budget;
 use crate::engine::context::SearchContext;
-use crate::engine::registry::EngineKind;
 use crate::engine::root::{self, Choice, RootResults};
 use crate::engine::types::{Analysis, Evaluation, Limits, MoveEval, Outcome};
 use crate::game::{centre, distance, Cell, Coord, Move, Player, Position};
@@ -34,14 +33,16 @@ pub const CANDIDATES: usize = 12;
 
 /// An engine that honours the pro rules at the root (see the top of the file).
 pub struct ProRoot {
-    kind: EngineKind,
+    /// Whether `inner` searches a tree (auto, minimax, mcts): then x's second stone is
+    /// chosen by searching each allowed candidate cell (the split root).
+    searches: bool,
     inner: Box<dyn Engine>,
 }
 
 impl ProRoot {
-    /// `inner`, the engine of `kind`, with the pro rules enforced at its root.
-    pub fn new(kind: EngineKind, inner: Box<dyn Engine>) -> ProRoot {
-        ProRoot { kind, inner }
+    /// `inner` with the pro rules enforced at its root; `searches` as on [`ProRoot`].
+    pub fn new(searches: bool, inner: Box<dyn Engine>) -> ProRoot {
+        ProRoot { searches, inner }
     }
 }
 
@@ -57,11 +58,7 @@ impl Engine for ProRoot {
         if !position.opening_restricted() {
             return self.inner.analyze_in(position, limits, budget, ctx, rng);
         }
-        let split = position.marks(Player::X) == 1
-            && matches!(
-                self.kind,
-                EngineKind::Auto | EngineKind::Minimax | EngineKind::Mcts
-            );
+        let split = position.marks(Player::X) == 1 && self.searches;
         let mut analysis = if split {
             self.split_root(position, limits, budget, ctx, rng)
         } else {
