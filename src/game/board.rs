@@ -17,7 +17,7 @@ use super::error::{GameError, GameErrorKind};
 use super::lines::{win_through, Geometry, WinLine};
 use super::moves::{Move, Piece};
 use super::notation;
-use super::opening::{check_board as check_opening, Opening};
+use super::opening::check_board as check_opening;
 use super::rules::{Hand, Rules};
 use super::setup::{check_floating, decide_side_to_move, find_win, full_hash};
 use super::zobrist::{cell_key, hand_key, SIDE_KEY};
@@ -192,11 +192,6 @@ impl Position {
         .and_then(|r| r.with_gravity(self.rules.gravity()))
         .and_then(|r| r.with_opening(self.rules.opening()))
         .expect("hands only shrink, so the rules stay valid")
-    }
-    /// The opening rule.
-    #[inline]
-    pub fn opening(&self) -> Opening {
-        self.rules.opening()
     }
     /// Every cell, row-major.
     #[inline]
@@ -484,12 +479,7 @@ impl Position {
     /// Plays `mv` without checking it: the fast path for search. `mv` must be legal.
     #[inline]
     pub fn play_unchecked(&mut self, mv: Move) -> Undo {
-        // A search may look past the pro / long pro rule below its root: the engines keep
-        // to it at the root only (engine/opening/pro.rs), so such a move passes here.
-        debug_assert!(
-            self.is_legal(mv) || self.opening_restricted(),
-            "illegal move {mv:?}"
-        );
+        debug_assert!(self.searchable(mv), "illegal move {mv:?}");
         let cell = mv.cell();
         let me = self.to_move;
         let mut undo = Undo {

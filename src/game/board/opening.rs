@@ -5,10 +5,24 @@
 use super::Position;
 use crate::game::cell::{Cell, Coord, Player};
 use crate::game::error::GameError;
+use crate::game::moves::Move;
 use crate::game::opening::{centre, distance, Opening, OpeningStep};
 use crate::game::renju::Forbidden;
 
 impl Position {
+    /// Whether a search may play `mv` here: a legal move, or any move where the pro rule
+    /// restricts x, since the engines keep to that rule at their root only
+    /// (`engine/opening/pro.rs`) and may look past it below.
+    pub(crate) fn searchable(&self, mv: Move) -> bool {
+        self.is_legal(mv) || self.opening_restricted()
+    }
+
+    /// The opening rule.
+    #[inline]
+    pub fn opening(&self) -> Opening {
+        self.rules.opening()
+    }
+
     /// Pro / long pro, x to move at the first stone or at its second (the third stone of
     /// the game): the moves the rule restricts now.
     #[inline]
