@@ -2,6 +2,7 @@
 //! so gomoku GUIs and tournament managers can play it.
 //!
 //! Commands: `START n`, `RECTSTART w,h`, `BEGIN`, `TURN x,y`, `BOARD` .. `DONE`,
+//! `SWAP2BOARD` .. `DONE` (the swap2 opening, [`swap2`]),
 //! `TAKEBACK x,y`, `INFO key value` (`timeout_turn`, `timeout_match`, `time_left`,
 //! `rule`, `thread_num`, `max_memory`, and the rest accepted silently), `RESTART`, `ABOUT`, `END`.
 //! Coordinates are `x,y` = column,row, zero-based. Whatever the brain cannot do (a
@@ -32,6 +33,9 @@ use rand::SeedableRng;
 use crate::engine::{timeman, Engine, EngineKind, Limits, SearchContext};
 use crate::game::{Cell, Piece, Player, Position, Rules, Variant, MAX_SIDE};
 
+mod swap2;
+pub use swap2::parse_stones;
+
 /// What a cell holds from the brain's point of view.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Stone {
@@ -43,6 +47,7 @@ enum Stone {
 /// The brain's state between commands.
 pub struct Brain {
     engine: Box<dyn Engine>,
+    kind: EngineKind,
     engine_name: &'static str,
     k: u64,
     size: Option<(usize, usize)>,
@@ -57,6 +62,8 @@ pub struct Brain {
     max_threads: usize,
     /// Lines collected between `BOARD` and `DONE`.
     pending_board: Option<Vec<(usize, usize, u8)>>,
+    /// Stones collected between `SWAP2BOARD` and `DONE`.
+    pending_swap2: Option<Vec<(usize, usize)>>,
     rng: StdRng,
     /// What the engine keeps between the moves of the game (a new one per game).
     ctx: SearchContext,
@@ -86,6 +93,7 @@ impl Brain {
     pub fn new(engine: EngineKind, k: u64, seed: u64) -> Brain {
         Brain {
             engine: engine.build(),
+            kind: engine,
             engine_name: engine.name(),
             k,
             size: None,
@@ -98,6 +106,7 @@ impl Brain {
             threads: 1,
             max_threads: 1,
             pending_board: None,
+            pending_swap2: None,
             rng: StdRng::seed_from_u64(seed),
             ctx: SearchContext::new(),
             finished: false,
@@ -125,6 +134,9 @@ impl Brain {
         }
         if self.pending_board.is_some() {
             return self.board_line(line);
+        }
+        if self.pending_swap2.is_some() {
+            return self.swap2_line(line);
         }
         let (cmd, rest) = match line.split_once(char::is_whitespace) {
             Some((c, r)) => (c, r.trim()),
@@ -181,7 +193,7 @@ impl Brain {
                 self.finished = true;
                 Vec::new()
             }
-            "SWAP2BOARD" => vec!["ERROR swap2 openings are not supported".into()],
+            "SWAP2BOARD" => self.swap2_begin(),
             _ => vec![format!("UNKNOWN command {cmd:?}")],
         }
     }
@@ -348,6 +360,11 @@ impl Brain {
     }
 
     fn think(&mut self) -> Vec<String> {
+        self.think_within(None)
+    }
+
+    /// The brain's move, within `cap` as well as the turn's time when given.
+    fn think_within(&mut self, cap: Option<std::time::Duration>) -> Vec<String> {
         let position = match self.position() {
             Ok(p) => p,
             Err(e) => return vec![format!("ERROR {e}")],
@@ -356,9 +373,10 @@ impl Brain {
             return vec!["ERROR the game is over: there is no move to make".into()];
         }
         let (time, target) = self.move_time();
+        let time = cap.map_or(time, |c| c.min(time));
         let limits = Limits {
             threads: self.threads,
-            target,
+            target: target.map(|t| t.min(time)),
             nodes: self.nodes,
             ..Limits::with_time(time)
         };
