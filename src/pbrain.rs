@@ -2,7 +2,7 @@
 //! so gomoku GUIs and tournament managers can play it.
 //!
 //! Commands: `START n`, `RECTSTART w,h`, `BEGIN`, `TURN x,y`, `BOARD` .. `DONE`,
-//! `SWAP2BOARD` .. `DONE` (the swap2 opening, [`swap2`]),
+//! `SWAP2BOARD` .. `DONE` (the swap2 opening, `pbrain/swap2.rs`),
 //! `TAKEBACK x,y`, `INFO key value` (`timeout_turn`, `timeout_match`, `time_left`,
 //! `rule`, `thread_num`, `max_memory`, and the rest accepted silently), `RESTART`, `ABOUT`, `END`.
 //! Coordinates are `x,y` = column,row, zero-based. Whatever the brain cannot do (a

@@ -107,6 +107,8 @@ pub struct GameRecord {
     /// Why the loser forfeited (an illegal move, an external engine's error or silence),
     /// `None` when the game was played out.
     pub forfeit: Option<String>,
+    /// The opening's decisions in words (swap and swap2), e.g. `A placed 3`, `B chose x`.
+    pub decisions: Vec<String>,
 }
 
 impl GameRecord {

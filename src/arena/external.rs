@@ -18,6 +18,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+use super::swap::StepAnswer;
 use crate::game::{Move, Player, Position, Rules};
 
 /// The pause before every command sent to an external engine.
@@ -199,6 +200,58 @@ impl ExternalEngine {
             if line.starts_with("ERROR") {
                 return Err(format!("{}: {line}", self.label));
             }
+        }
+    }
+}
+
+impl ExternalEngine {
+    /// The engine's answer to `SWAP2BOARD` at `step` of `position` (its stones,
+    /// `history`, sent in turn, x first, each with field 2 for x and 1 for o: o is to move at three and five
+    /// stones, and the field is "own" for the side that would move), within `turn` plus
+    /// [`GRACE`]. `SWAP` takes x; one move keeps o and plays it; stones are placed.
+    pub fn swap2(
+        &mut self,
+        position: &Position,
+        history: &[Move],
+        step: crate::game::OpeningStep,
+        turn: Duration,
+    ) -> Result<StepAnswer, String> {
+        if position.opening() != crate::game::Opening::Swap2 {
+            return Err(format!(
+                "{}: external engines take swap2 decisions only (SWAP2BOARD)",
+                self.label
+            ));
+        }
+        let m = position.m();
+        let mut text = String::from("SWAP2BOARD");
+        for (i, mv) in history.iter().enumerate() {
+            let c = mv.coord(m);
+            let field = if i % 2 == 0 { 2 } else { 1 };
+            text.push_str(&format!("\n{},{},{field}", c.col, c.row));
+        }
+        text.push_str("\nDONE");
+        self.send(&format!("INFO time_left {MATCH_MS}"))?;
+        self.send(&text)?;
+        let deadline = Instant::now() + turn + GRACE;
+        loop {
+            let line = self.read_line(deadline)?;
+            if line.eq_ignore_ascii_case("SWAP") {
+                return Ok(StepAnswer::Choose(Player::X));
+            }
+            if line.starts_with("ERROR") {
+                return Err(format!("{}: {line}", self.label));
+            }
+            let Some(stones) = crate::pbrain::parse_stones(&line) else {
+                continue;
+            };
+            return match (step, stones.as_slice()) {
+                (crate::game::OpeningStep::Place3, _) => Ok(StepAnswer::Place(stones)),
+                (_, [c]) if c.row < position.n() && c.col < m => {
+                    Ok(StepAnswer::KeepO(Move::mark(c.row * m + c.col)))
+                }
+                (_, [_]) => Err(format!("{}: move {line:?} is off the board", self.label)),
+                _ => Ok(StepAnswer::Place(stones)),
+            };
         }
     }
 }

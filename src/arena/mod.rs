@@ -6,7 +6,8 @@
 //! when a quick evaluation finds them balanced, and the engines swap colours between
 //! the two. The summary gives engine A's wins, draws and losses, its score, the Elo
 //! difference with a 95% interval, and each engine's mean time per move; every game's
-//! move list can be written as JSON lines.
+//! move list can be written as JSON lines. Under `--opening swap` or `swap2` there are no
+//! drawn openings: the engines take the opening's decisions ([`swap`]).
 //!
 //! Reproducibility: openings and every engine's RNG seed follow from `--seed`, and
 //! results are collected in game order whatever `--threads` says. Engines that stop on a
@@ -31,6 +32,7 @@ mod resume;
 mod script;
 mod spec;
 mod summary;
+mod swap;
 
 pub use balance::OpeningsArgs;
 pub use contest::{ArenaConfig, Contestant, GameRecord, GameResult};
@@ -42,11 +44,12 @@ pub use resume::game_json;
 pub use script::{script_move, ScriptSpec};
 pub use spec::EngineSpec;
 pub use summary::*;
+pub use swap::StepAnswer;
 
 use parallel::in_parallel;
 
-use crate::engine::{Limits, SearchContext};
-use crate::game::{Hand, Move, Player, Position, Rules, Variant};
+use crate::engine::{level, EngineKind, Limits, SearchContext};
+use crate::game::{Hand, Move, Opening, Player, Position, Rules, Variant};
 
 fn engine_seed(seed: u64, game: usize, engine: usize) -> u64 {
     seed.wrapping_mul(0xD134_2543_DE82_EF95)
@@ -54,21 +57,36 @@ fn engine_seed(seed: u64, game: usize, engine: usize) -> u64 {
         ^ (engine as u64 + 1).wrapping_mul(0xBF58_476D_1CE4_E5B9)
 }
 
-/// Plays game `index` of the match from `opening` (its pair's).
+/// Plays game `index` of the match from `opening` (its pair's); under swap and swap2
+/// the engines first take the opening's decisions ([`swap`]) and `opening` is empty.
 pub fn play_game(config: &ArenaConfig, index: usize, opening: &[Move]) -> GameRecord {
-    let opening = opening.to_vec();
-    let x_engine = index % 2;
-    let mut p = Position::empty(&config.rules);
-    for &mv in &opening {
-        p.play(mv);
-    }
     let mut movers: Vec<Result<Mover, String>> =
         (0..2).map(|e| Mover::new(config, index, e)).collect();
-    let mut moves = Vec::new();
-    let mut think = [Duration::ZERO; 2];
-    let mut counts = [0u32; 2];
+    let phase = if config.rules.opening().has_phase() {
+        swap::play_opening(config, index, &mut movers)
+    } else {
+        swap::Phase {
+            stones: opening.to_vec(),
+            x_engine: index % 2,
+            ..swap::Phase::default()
+        }
+    };
+    let x_engine = phase.x_engine;
+    let opening = phase.stones;
+    let mut p = Position::empty(&config.rules);
+    for &mv in opening.iter().chain(&phase.moves) {
+        p.play(mv);
+    }
+    let mut moves = phase.moves;
+    let mut think = phase.think;
+    let mut counts = phase.counts;
     let mut forfeit = None;
-    while !p.is_over() {
+    let mut loser = None;
+    if let Some((e, why)) = phase.forfeit {
+        forfeit = Some(why);
+        loser = Some(e);
+    }
+    while forfeit.is_none() && !p.is_over() {
         let e = if p.to_move() == Player::X {
             x_engine
         } else {
@@ -90,12 +108,13 @@ pub fn play_game(config: &ArenaConfig, index: usize, opening: &[Move]) -> GameRe
             Ok(mv) => moves.push(mv),
             Err(why) => {
                 forfeit = Some(why);
-                break;
+                loser = Some(e);
             }
         }
     }
-    let result = match (&forfeit, p.winner()) {
-        (Some(_), _) => GameResult::Won(p.to_move().opponent()),
+    let result = match (loser, p.winner()) {
+        (Some(e), _) if e == x_engine => GameResult::Won(Player::O),
+        (Some(_), _) => GameResult::Won(Player::X),
         (None, Some(w)) => GameResult::Won(w),
         (None, None) => GameResult::Draw,
     };
@@ -108,6 +127,7 @@ pub fn play_game(config: &ArenaConfig, index: usize, opening: &[Move]) -> GameRe
         think,
         counts,
         forfeit,
+        decisions: phase.decisions,
     }
 }
 
@@ -115,6 +135,9 @@ pub fn play_game(config: &ArenaConfig, index: usize, opening: &[Move]) -> GameRe
 enum Mover {
     Kinrow {
         engine: Box<dyn crate::engine::Engine>,
+        /// The engine and level that take the opening's decisions.
+        kind: EngineKind,
+        level: u8,
         limits: Limits,
         rng: Box<StdRng>,
         /// What the engine keeps through the game (as a server does between a game's
@@ -137,6 +160,8 @@ impl Mover {
         Ok(match &config.engines[e] {
             Contestant::Kinrow(spec) => Mover::Kinrow {
                 engine: spec.build(),
+                kind: spec.kind,
+                level: spec.level.unwrap_or(level::FULL),
                 limits: spec.limits(config.time),
                 rng: Box::new(StdRng::seed_from_u64(engine_seed(config.seed, index, e))),
                 ctx: Box::new(spec.context()),
@@ -162,6 +187,7 @@ impl Mover {
                 limits,
                 rng,
                 ctx,
+                ..
             } => Ok(engine.analyze_with(p, limits, ctx, rng).best),
             Mover::Pbrain { engine, turn } => engine.best_move(p, history, *turn),
             Mover::Script { noise, rng } => Ok(script_move(p, *noise, rng)),
@@ -217,6 +243,11 @@ pub struct ArenaArgs {
     /// Special pieces each player starts with, as `BLOCK,REMOVE,BOMB`.
     #[arg(long, value_name = "B,R,BOMB")]
     pub pieces: Option<String>,
+    /// The opening rule: `free` (the default: random or `--openings` openings), `swap`
+    /// or `swap2` (the engines take the opening's decisions: game i's first player is
+    /// engine i % 2; external engines through `SWAP2BOARD`, swap2 only).
+    #[arg(long, default_value = "free")]
+    pub opening: String,
     /// Number of games (colours alternate; pairs share an opening). Default 10, or with
     /// `--openings` two per opening.
     #[arg(long)]
@@ -282,10 +313,23 @@ fn parse_config(args: &ArenaArgs) -> Result<ArenaConfig, String> {
     };
     let variant = Variant::parse(&args.variant)
         .ok_or_else(|| format!("--variant: {:?} is not free, renju or caro", args.variant))?;
+    let opening = match Opening::parse(&args.opening) {
+        Some(o @ (Opening::Free | Opening::Swap | Opening::Swap2)) => o,
+        _ => {
+            return Err(format!(
+                "--opening: {:?} is not free, swap or swap2 (the arena's openings are random or from --openings; pro and long pro are played through the API)",
+                args.opening
+            ))
+        }
+    };
     let rules = Rules::new(nums[0], nums[1], nums[2], !args.exact, [hand, hand])
         .and_then(|r| r.with_variant(variant))
         .and_then(|r| r.with_gravity(args.gravity))
+        .and_then(|r| r.with_opening(opening))
         .map_err(|e| e.to_string())?;
+    if opening.has_phase() {
+        check_opening_phase(&engines, opening, args)?;
+    }
     let external = engines.iter().any(|e| matches!(e, Contestant::Pbrain(_)));
     if external && (rules.k() != 5 || rules.has_special_pieces() || rules.gravity()) {
         return Err(
@@ -317,6 +361,41 @@ fn parse_config(args: &ArenaArgs) -> Result<ArenaConfig, String> {
         opening_plies: args.opening_plies,
         fixed_openings,
     })
+}
+
+/// Refuses what cannot play an opening phase of `opening`: fixed or random openings
+/// beside it, the scripted player, an external engine under swap (it only knows
+/// `SWAP2BOARD`).
+fn check_opening_phase(
+    engines: &[Contestant; 2],
+    opening: Opening,
+    args: &ArenaArgs,
+) -> Result<(), String> {
+    if args.openings.is_some() || args.opening_plies.is_some() {
+        return Err(format!(
+            "--opening {}: the engines place the opening's stones; --openings and --opening-plies do not apply",
+            opening.as_str()
+        ));
+    }
+    for e in engines {
+        match e {
+            Contestant::Script(_) => {
+                return Err(format!(
+                    "--opening {}: {} takes no opening decisions",
+                    opening.as_str(),
+                    e.label()
+                ))
+            }
+            Contestant::Pbrain(_) if opening != Opening::Swap2 => {
+                return Err(format!(
+                    "--opening swap: {} is an external engine, and the Gomocup protocol has an opening command for swap2 only",
+                    e.label()
+                ))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// Runs `kinrow openings`; returns the exit code.
@@ -457,6 +536,9 @@ fn print_game(config: &ArenaConfig, g: &GameRecord) {
         result,
         g.opening.len() + g.moves.len()
     );
+    if !g.decisions.is_empty() {
+        eprintln!("          opening: {}", g.decisions.join(", "));
+    }
     if let Some(why) = &g.forfeit {
         eprintln!("          forfeit: {why}");
     }

@@ -227,10 +227,14 @@ pub fn openings(config: &ArenaConfig) -> Vec<Vec<Move>> {
     if let Some(fixed) = &config.fixed_openings {
         return fixed.clone();
     }
+    let pairs = config.games.div_ceil(2);
+    if config.rules.opening().has_phase() {
+        // The engines place the opening's stones themselves.
+        return vec![Vec::new(); pairs];
+    }
     let plies = config
         .opening_plies
         .unwrap_or_else(|| default_opening_plies(&config.rules));
-    let pairs = config.games.div_ceil(2);
     in_parallel(pairs, config.threads, |pair| {
         opening(&config.rules, plies, config.seed, pair)
     })

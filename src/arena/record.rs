@@ -2,7 +2,7 @@
 //! the rules, the two contestants' labels, the opening and the moves played after it
 //! (each `{"row", "col", "piece"}`). Replays and the quiet-move judgement start here.
 
-use crate::game::{Hand, Move, Piece, Player, Position, Rules, Variant};
+use crate::game::{Hand, Move, Opening, Piece, Player, Position, Rules, Variant};
 
 /// One recorded game.
 #[derive(Clone, Debug, PartialEq)]
@@ -112,6 +112,12 @@ fn read_game(line: &str, number: usize) -> Result<RecordedGame, String> {
         .with_variant(variant)
         .and_then(|rules| rules.with_gravity(r["gravity"].as_bool().unwrap_or(false)))
         .map_err(|e| e.to_string())?;
+    // Games written before the opening rules carry none: they were free.
+    let opening = match r["opening"].as_str() {
+        None => Opening::Free,
+        Some(name) => Opening::parse(name).ok_or(format!("rules.opening {name:?} is unknown"))?,
+    };
+    let rules = rules.with_opening(opening).map_err(|e| e.to_string())?;
     let m = rules.m();
     let parse = |v: &serde_json::Value| -> Result<Move, String> {
         let (row, col) = (v["row"].as_u64(), v["col"].as_u64());

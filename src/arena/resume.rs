@@ -36,14 +36,21 @@ pub fn recorded_games(
             .map(|i| i as usize)
             .filter(|&i| i < config.games)
             .ok_or_else(|| at(format!("no game number below {}", config.games)))?;
-        let x_engine = index % 2;
+        // Under swap and swap2 the opening's decisions gave x to one engine; otherwise
+        // colours alternate.
+        let x_engine = match v["x_engine"].as_u64() {
+            Some(e @ (0 | 1)) if config.rules.opening().has_phase() => e as usize,
+            _ => index % 2,
+        };
         let (x, o) = (
             config.engines[x_engine].label(),
             config.engines[1 - x_engine].label(),
         );
         let r = &config.rules;
         let same_rules = read.rules == *r;
-        if read.x != x || read.o != o || !same_rules || read.opening != openings[index / 2] {
+        let same_opening =
+            config.rules.opening().has_phase() || read.opening == openings[index / 2];
+        if read.x != x || read.o != o || !same_rules || !same_opening {
             return Err(at(format!(
                 "game {index} was played by another match (contestants, rules or opening differ)"
             )));
@@ -68,6 +75,14 @@ pub fn recorded_games(
             think: think_ms.map(|ms| Duration::from_secs_f64(ms.max(0.0) / 1000.0)),
             counts: counts.map(|c| c as u32),
             forfeit: v["forfeit"].as_str().map(str::to_string),
+            decisions: v["decisions"]
+                .as_array()
+                .map(|d| {
+                    d.iter()
+                        .filter_map(|s| s.as_str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default(),
         };
         if out.insert(index, game).is_some() {
             return Err(at(format!("game {index} is recorded twice")));
@@ -126,8 +141,10 @@ pub fn game_json(config: &ArenaConfig, g: &GameRecord) -> serde_json::Value {
                    "overline": config.rules.overline(),
                    "variant": config.rules.variant().as_str(),
                    "gravity": config.rules.gravity(),
+                   "opening": config.rules.opening().as_str(),
                    "pieces": config.rules.hands().map(|h| [h.block, h.remove, h.bomb]) },
         "x": label(g.x_engine),
+        "x_engine": g.x_engine,
         "o": label(1 - g.x_engine),
         "opening": g.opening.iter().map(|&mv| move_json(mv, m)).collect::<Vec<_>>(),
         "moves": g.moves.iter().map(|&mv| move_json(mv, m)).collect::<Vec<_>>(),
@@ -137,6 +154,7 @@ pub fn game_json(config: &ArenaConfig, g: &GameRecord) -> serde_json::Value {
         },
         "winner": g.winner_engine().map(label),
         "forfeit": g.forfeit,
+        "decisions": g.decisions,
         "mean_ms": { "x": ms(g.x_engine), "o": ms(1 - g.x_engine) },
         // Engine A's and B's moves and total thinking time, read back on resuming.
         "counts": g.counts,
