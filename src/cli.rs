@@ -35,6 +35,8 @@ pub enum Command {
     Openings(crate::arena::OpeningsArgs),
     /// Make the table of balanced three-stone openings that swap and swap2 proposals draw from.
     OpeningTable(crate::lab::opening_table::OpeningTableArgs),
+    /// Measure the swap and swap2 decisions: proposals judged even, sides picked on lopsided positions.
+    OpeningCheck(crate::lab::opening_check::OpeningCheckArgs),
     /// Judge the quiet moves of recorded arena games with an external engine (mean eval loss).
     Judge(crate::arena::JudgeArgs),
     /// Speak the Gomocup (piskvork) protocol on stdin/stdout.
@@ -205,6 +207,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Openings(args) => crate::arena::openings_main(args),
         Command::Judge(args) => crate::arena::judge_main(args),
         Command::OpeningTable(args) => crate::lab::opening_table::main(args),
+        Command::OpeningCheck(args) => crate::lab::opening_check::main(args),
         Command::Pbrain(args) => crate::pbrain::main(args),
         Command::Bench(args) => crate::bench::main(args),
         Command::Connect(args) => crate::connect::main(args),

@@ -11,7 +11,7 @@
 //!   the position after it with o to move. The engine proposes a *balanced* placement:
 //!   the one, among candidates, whose `|v|` is smallest. The candidates of three stones
 //!   on a board the committed table covers ([`super::table`]) are the table's openings,
-//!   judged even by a long search, one drawn by the seed under a drawn symmetry;
+//!   judged even by a long search: three drawn by the seed, each under a drawn symmetry;
 //!   elsewhere (and below full level) they are random stones near the centre.
 //!
 //! The decider takes the option worth most to it; below full level the choice is drawn
@@ -87,6 +87,10 @@ pub struct OpeningAnswer {
 
 /// The candidates one balanced placement is drawn from at full level (fewer below).
 const CANDIDATES: usize = 6;
+/// The openings of the committed table a proposal is drawn from, each searched again
+/// (the table's values come from another budget, and a second look drops the ones that
+/// lean).
+const TABLE_CANDIDATES: usize = 3;
 
 /// The decision of the engine of `plan` at the step `position` is at: see the top of the
 /// file. An error (naming `board` or `rules.opening`) when the position is at no step.
@@ -196,26 +200,15 @@ struct Run<'a> {
 impl Run<'_> {
     /// The value of `position` for its side to move, by the plan's engine within `limits`.
     fn value(&mut self, position: &Position, limits: &Limits) -> f64 {
-        if position.is_over() {
-            return match position.winner() {
-                Some(w) if w == position.to_move() => 1.0,
-                Some(_) => -1.0,
-                None => 0.0,
-            };
-        }
-        let engine = self.plan.engine();
-        let mut budget = Budget::new(limits);
-        let mut rng = StdRng::seed_from_u64(self.rng.random());
-        let mut analysis = engine.analyze_in(
-            position,
-            limits,
-            &mut budget,
-            &mut SearchContext::new(),
-            &mut rng,
-        );
-        self.nodes += budget.nodes;
+        let plan = SearchPlan {
+            limits: limits.clone(),
+            seed: self.rng.random(),
+            ..self.plan.clone()
+        };
+        let (value, nodes) = value_of(position, &plan);
+        self.nodes += nodes;
         self.searches += 1;
-        value::values(self.plan.kind, position, &mut analysis).evaluation
+        value
     }
 
     /// A balanced placement of `stones` (sides in order) on `position`, and its value to
@@ -235,13 +228,20 @@ impl Run<'_> {
         let candidates: Vec<Vec<(Coord, Player)>> = match from_table {
             Some(list) if !list.is_empty() => {
                 self.source = Source::Table;
-                let pick = &list[self.rng.random_range(0..list.len())];
                 let syms = Symmetry::all(position.m(), position.n());
-                let sym = syms[self.rng.random_range(0..syms.len())];
-                vec![pick
-                    .iter()
-                    .map(|&(c, p)| (sym.map(c, position.m(), position.n()), p))
-                    .collect()]
+                let mut picks: Vec<usize> = (0..list.len()).collect();
+                let draws = TABLE_CANDIDATES.min(list.len());
+                (0..draws)
+                    .map(|i| {
+                        let j = self.rng.random_range(i..picks.len());
+                        picks.swap(i, j);
+                        let sym = syms[self.rng.random_range(0..syms.len())];
+                        list[picks[i]]
+                            .iter()
+                            .map(|&(c, p)| (sym.map(c, position.m(), position.n()), p))
+                            .collect()
+                    })
+                    .collect()
             }
             _ => {
                 self.source = Source::Search;
@@ -302,9 +302,35 @@ impl Run<'_> {
     }
 }
 
+/// The value of `position` for its side to move (-1 to 1, the API's scale) by one search
+/// of `plan`'s engine within its limits, and the nodes searched; a finished game is worth
+/// its result.
+pub fn value_of(position: &Position, plan: &SearchPlan) -> (f64, u64) {
+    if position.is_over() {
+        let value = match position.winner() {
+            Some(w) if w == position.to_move() => 1.0,
+            Some(_) => -1.0,
+            None => 0.0,
+        };
+        return (value, 0);
+    }
+    let engine = plan.engine();
+    let mut budget = Budget::new(&plan.limits);
+    let mut rng = StdRng::seed_from_u64(plan.seed);
+    let mut analysis = engine.analyze_in(
+        position,
+        &plan.limits,
+        &mut budget,
+        &mut SearchContext::new(),
+        &mut rng,
+    );
+    let value = value::values(plan.kind, position, &mut analysis).evaluation;
+    (value, budget.nodes)
+}
+
 /// Random stones of the given sides within a few cells of the centre on empty cells,
 /// none of them making a line; `None` when the draw failed.
-fn random_stones(
+pub fn random_stones(
     position: &Position,
     stones: &[Player],
     rng: &mut StdRng,
