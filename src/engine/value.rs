@@ -16,7 +16,7 @@
 //! A fit is chosen per engine, per path for `auto` (`perfect`, `pattern search`,
 //! `minimax`: the units differ) and per board family ([`Family`]). The constants in
 //! [`fit`] were fitted by `kinrow calibrate` (src/calibrate.rs); its tables of Brier
-//! scores and reliability are in docs/engines.md.
+//! scores and reliability are in docs/calibration.md.
 
 use std::collections::HashMap;
 
@@ -108,10 +108,10 @@ impl Logistic {
 /// Fitted by `kinrow calibrate --engines auto:nodes=40000,minimax:nodes=100000,mcts:nodes=2000,threat,priority,greedy
 /// --boards "7,7,4;9,9,5;15,15,5" --games 24 --seed 1 --time-ms 2000` (24 self-play
 /// games per engine and board; its output, with Brier scores and reliability tables, is
-/// in docs/engines.md). A family with fewer than 100 unproven positions (7x7x4 is mostly
+/// in docs/calibration.md). A family with fewer than 100 unproven positions (7x7x4 is mostly
 /// proven) takes the medium family's fit; `auto`'s minimax path (k <= 3 or special
 /// pieces held) has no sample of its own and takes `minimax`'s. A slope of 0 means the
-/// engine's score did not predict the result (see docs/engines.md): its unproven moves
+/// engine's score did not predict the result (see docs/calibration.md): its unproven moves
 /// all get the same value, near 0.
 pub fn fit(scale: Scale, family: Family) -> Option<Logistic> {
     use Family::*;

@@ -157,8 +157,9 @@ pub struct OpeningStatsDto {
     /// The seed used (the request's, or one the server drew).
     pub seed: u64,
     /// Where a proposed placement came from: `table` (the committed table of balanced
-    /// openings, drawn by the seed under a drawn symmetry), `search` (random candidates
-    /// near the centre, the most even kept); null when nothing was proposed.
+    /// openings: three drawn by the seed, each under a drawn symmetry, the most even by
+    /// a new search kept), `search` (random candidates near the centre, the most even
+    /// kept); null when nothing was proposed.
     pub source: Option<String>,
     /// The limits the searches ran under.
     pub limits: LimitsUsed,
