@@ -75,25 +75,37 @@ fn the_same_game_and_seed_get_the_same_classes() {
 }
 
 /// By default the node cap binds before the time (the time is only the safety net):
-/// two default reviews of the same game and seed agree on every class and value.
+/// two default reviews of the same game and seed agree on every class and value. A debug
+/// build on a busy machine can reach a move's 120 ms before its nodes; such a pair proves
+/// nothing either way, so up to three pairs are tried for one the clock did not touch.
 #[test]
 fn two_default_reviews_of_the_same_game_and_seed_agree() {
     let s = spawn();
     let body =
         json!({"rules": {"m": 15, "n": 15, "k": 5}, "moves": game20(), "engine": {"seed": 5}});
-    let (st, first) = s.call("/v1/review", &body);
-    assert_eq!(st, 200, "{first}");
+    let mut untouched = 0;
+    for _ in 0..3 {
+        let (st, first) = s.call("/v1/review", &body);
+        assert_eq!(st, 200, "{first}");
+        assert_eq!(
+            first["stats"]["nodes_per_move"], 24_000,
+            "{}",
+            first["stats"]
+        );
+        let (st, again) = s.call("/v1/review", &body);
+        assert_eq!(st, 200, "{again}");
+        if first["stats"]["stopped_by_time"] != 0 || again["stats"]["stopped_by_time"] != 0 {
+            continue;
+        }
+        untouched += 1;
+        assert_eq!(classes(&first), classes(&again));
+        assert_eq!(first["values"], again["values"]);
+        break;
+    }
     assert_eq!(
-        first["stats"]["nodes_per_move"], 24_000,
-        "{}",
-        first["stats"]
+        untouched, 1,
+        "every pair had a position stopped by the clock"
     );
-    assert_eq!(first["stats"]["stopped_by_time"], 0, "{}", first["stats"]);
-    let (st, again) = s.call("/v1/review", &body);
-    assert_eq!(st, 200, "{again}");
-    assert_eq!(again["stats"]["stopped_by_time"], 0, "{}", again["stats"]);
-    assert_eq!(classes(&first), classes(&again));
-    assert_eq!(first["values"], again["values"]);
 }
 
 #[test]

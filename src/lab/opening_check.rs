@@ -172,24 +172,43 @@ impl Setup {
 
     /// The external judge's value of `p` (reached by `moves`) for its side to move.
     fn external_value(&self, p: &Position, moves: &[Move]) -> Result<Option<f64>, String> {
-        let Some(spec) = &self.external else {
-            return Ok(None);
-        };
-        let plain = Rules::mnk(p.m() as u64, p.n() as u64, u64::from(p.rules().k()))
-            .map_err(|e| e.to_string())?;
-        let mut engine = ExternalEngine::start(spec, &plain, self.judge)?;
-        let (_, eval) = engine.think(p, moves, self.judge)?;
-        Ok(eval.map(|e| match e {
-            Eval::Score(s) => 2.0 / (1.0 + (-(s as f64) / 200.0).exp()) - 1.0,
-            Eval::Mate { win } => {
-                if win {
-                    1.0
-                } else {
-                    -1.0
-                }
-            }
-        }))
+        match &self.external {
+            None => Ok(None),
+            Some(spec) => external_value(spec, p, moves, self.judge),
+        }
     }
+}
+
+/// An external engine's value of `p` (reached by `moves`) for its side to move, from the
+/// `Eval` it prints within `time`: `2 / (1 + exp(-eval / 200)) - 1` (Rapfi's win-rate
+/// scale), 1 or -1 for a forced result; `None` when it printed none.
+pub fn external_value(
+    spec: &ExternalSpec,
+    p: &Position,
+    moves: &[Move],
+    time: Duration,
+) -> Result<Option<f64>, String> {
+    let rules = p.rules();
+    let plain = Rules::new(
+        p.m() as u64,
+        p.n() as u64,
+        u64::from(rules.k()),
+        rules.overline(),
+        Default::default(),
+    )
+    .map_err(|e| e.to_string())?;
+    let mut engine = ExternalEngine::start(spec, &plain, time)?;
+    let (_, eval) = engine.think(p, moves, time)?;
+    Ok(eval.map(|e| match e {
+        Eval::Score(s) => 2.0 / (1.0 + (-(s as f64) / 200.0).exp()) - 1.0,
+        Eval::Mate { win } => {
+            if win {
+                1.0
+            } else {
+                -1.0
+            }
+        }
+    }))
 }
 
 fn stones_json(p: &Position, moves: &[Move]) -> serde_json::Value {

@@ -5,6 +5,7 @@
 use std::io::Write;
 use std::time::Duration;
 
+use crate::arena::ExternalSpec;
 use crate::engine::opening::table::{make, TableSpec};
 use crate::engine::Limits;
 use crate::game::Rules;
@@ -36,6 +37,13 @@ pub struct OpeningTableArgs {
     #[arg(long, default_value_t = 1)]
     /// Seed of the candidate draws and of the searches.
     pub seed: u64,
+    /// A second judge, an external engine `pbrain:PATH[:arg=TEXT]*`: a candidate is kept
+    /// only when it also values it within the band for o to move.
+    #[arg(long)]
+    pub judge: Option<String>,
+    /// The second judge's time per position, in milliseconds.
+    #[arg(long, default_value_t = 2000)]
+    pub judge_ms: u64,
 }
 
 /// Runs `kinrow opening-table`; returns the exit code.
@@ -59,8 +67,29 @@ pub fn main(args: OpeningTableArgs) -> i32 {
         },
         seed: args.seed,
     };
+    let external = match &args.judge {
+        None => None,
+        Some(text) => match text.trim().strip_prefix("pbrain:") {
+            Some(rest) => match ExternalSpec::parse(text, rest) {
+                Ok(spec) => Some(spec),
+                Err(e) => {
+                    eprintln!("kinrow opening-table: --judge: {e}");
+                    return 2;
+                }
+            },
+            None => {
+                eprintln!("kinrow opening-table: --judge {text:?} is not pbrain:PATH");
+                return 2;
+            }
+        },
+    };
+    let judge_flag = args
+        .judge
+        .as_ref()
+        .map(|j| format!(" --judge {j} --judge-ms {}", args.judge_ms))
+        .unwrap_or_default();
     println!(
-        "# made by: kinrow opening-table --size {} {}--count {} --tries {} --radius {} --band {} --nodes {} --seed {}",
+        "# made by: kinrow opening-table --size {} {}--count {} --tries {} --radius {} --band {} --nodes {} --seed {}{judge_flag}",
         args.size,
         if args.exact { "--exact " } else { "" },
         args.count,
@@ -71,11 +100,36 @@ pub fn main(args: OpeningTableArgs) -> i32 {
         args.seed
     );
     println!(
-        "# three-stone openings (x, o, x as column,row) that auto's own search values within +-{} of even, before and after its best reply",
-        args.band
+        "# three-stone openings (x, o, x as column,row) that auto's own search values within +-{} of even, before and after its best reply{}",
+        args.band,
+        if external.is_some() { ", and the second judge too" } else { "" }
     );
     let m = args.size as usize;
-    let kept = make(&rules, &spec, |e| {
+    let time = Duration::from_millis(args.judge_ms);
+    let mut asked = 0usize;
+    let mut second = |p: &crate::game::Position, moves: &[crate::game::Move]| {
+        let spec = external.as_ref()?;
+        asked += 1;
+        match super::opening_check::external_value(spec, p, moves, time) {
+            Ok(v) => {
+                eprintln!(
+                    "kinrow opening-table: candidate {asked}: the judge says {}",
+                    v.map_or("nothing".into(), |v| format!("{v:+.3}"))
+                );
+                v
+            }
+            Err(e) => {
+                eprintln!("kinrow opening-table: the judge failed: {e}");
+                None
+            }
+        }
+    };
+    let second: Option<crate::engine::opening::table::SecondJudge> = if external.is_some() {
+        Some(&mut second)
+    } else {
+        None
+    };
+    let kept = make(&rules, &spec, second, |e| {
         println!("{}", e.line(m));
         let _ = std::io::stdout().flush();
     });

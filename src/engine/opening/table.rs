@@ -5,8 +5,10 @@
 //! the tables; [`openings`] answers the one that covers a rule set. [`make`] draws random
 //! three-stone candidates near the centre (a seeded generator, mirror and rotation images
 //! of a kept one skipped) and keeps a candidate when `auto`'s search values it within
-//! `band` of even for o to move, and again for x after `auto`'s own best reply: the
-//! `kinrow opening-table` command (its header names the exact command line).
+//! `band` of even for o to move, and again for x after `auto`'s own best reply, and, when
+//! a second judge is given (an external engine, for `kinrow opening-table --judge`),
+//! within `band` by that judge too: the `kinrow opening-table` command (its header names
+//! the exact command line).
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -62,6 +64,8 @@ pub struct Entry {
     pub value: f64,
     /// The value for x after `auto`'s best reply.
     pub after_reply: f64,
+    /// A second judge's value for o to move, when one was asked.
+    pub second: Option<f64>,
 }
 
 impl Entry {
@@ -72,8 +76,12 @@ impl Entry {
             .iter()
             .map(|mv| format!("{},{}", mv.cell() % m, mv.cell() / m))
             .collect();
+        let second = self
+            .second
+            .map(|v| format!(", {v:+.3} for o by the second judge"))
+            .unwrap_or_default();
         format!(
-            "{}  # value {:+.3} for o to move, {:+.3} for x after auto's reply",
+            "{}  # value {:+.3} for o to move, {:+.3} for x after auto's reply{second}",
             cells.join(" "),
             self.value,
             self.after_reply
@@ -107,9 +115,19 @@ pub struct TableSpec {
     pub seed: u64,
 }
 
-/// Up to `spec.count` balanced openings of `rules` (see the top of the file);
-/// `progress` hears of each kept one.
-pub fn make(rules: &Rules, spec: &TableSpec, mut progress: impl FnMut(&Entry)) -> Vec<Entry> {
+/// A second judge of a candidate that `auto` found even: its value for o to move after
+/// the three stones (given as the position and its moves), `None` when it has no opinion
+/// (the candidate is dropped).
+pub type SecondJudge<'a> = &'a mut dyn FnMut(&Position, &[Move]) -> Option<f64>;
+
+/// Up to `spec.count` balanced openings of `rules` (see the top of the file), each also
+/// within the band by `second` when given; `progress` hears of each kept one.
+pub fn make(
+    rules: &Rules,
+    spec: &TableSpec,
+    mut second: Option<SecondJudge>,
+    mut progress: impl FnMut(&Entry),
+) -> Vec<Entry> {
     let TableSpec {
         count,
         tries,
@@ -147,12 +165,21 @@ pub fn make(rules: &Rules, spec: &TableSpec, mut progress: impl FnMut(&Entry)) -
         moves.iter().for_each(|&mv| {
             p.play(mv);
         });
+        // The second judge (an external engine, the more selective one) goes first.
+        let second = match &mut second {
+            None => None,
+            Some(judge) => match judge(&p, &moves) {
+                Some(v) if v.abs() <= band => Some(v),
+                _ => continue,
+            },
+        };
         let (value, reply) = judge(&p, limits, rng.random());
         if value.abs() > band {
             continue;
         }
-        p.play(reply);
-        let (after_reply, _) = judge(&p, limits, rng.random());
+        let mut after = p.clone();
+        after.play(reply);
+        let (after_reply, _) = judge(&after, limits, rng.random());
         if after_reply.abs() > band {
             continue;
         }
@@ -160,6 +187,7 @@ pub fn make(rules: &Rules, spec: &TableSpec, mut progress: impl FnMut(&Entry)) -
             moves,
             value,
             after_reply,
+            second,
         };
         progress(&entry);
         kept.push(entry);
