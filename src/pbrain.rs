@@ -34,7 +34,6 @@ use crate::engine::{timeman, Engine, EngineKind, Limits, SearchContext};
 use crate::game::{Cell, Piece, Player, Position, Rules, Variant, MAX_SIDE};
 
 mod swap2;
-pub use swap2::parse_stones;
 
 /// What a cell holds from the brain's point of view.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -390,6 +389,20 @@ impl Brain {
         }
         vec![format!("{},{}", c.col, c.row)]
     }
+}
+
+/// The stones of `text` (`x,y x,y ..`, as a brain answers `SWAP2BOARD`), `None` when it
+/// is not a list of stones.
+pub fn parse_stones(text: &str) -> Option<Vec<crate::game::Coord>> {
+    text.split_whitespace()
+        .map(|s| {
+            let (x, y) = s.split_once(',')?;
+            Some(crate::game::Coord::new(
+                y.trim().parse().ok()?,
+                x.trim().parse().ok()?,
+            ))
+        })
+        .collect()
 }
 
 fn parse_pair(s: &str) -> Option<(usize, usize)> {

@@ -18,8 +18,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use super::swap::StepAnswer;
-use crate::game::{Move, Player, Position, Rules};
+use crate::game::{Coord, Move, Player, Position, Rules};
 
 /// The pause before every command sent to an external engine.
 pub const PAUSE: Duration = Duration::from_millis(5);
@@ -30,6 +29,17 @@ pub const GRACE: Duration = Duration::from_millis(2000);
 /// The match clock the engine is told of (`timeout_match`, `time_left`): long enough
 /// that only the turn's budget binds.
 const MATCH_MS: u64 = 100_000_000;
+
+/// What a contestant answers at one step of the opening.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StepAnswer {
+    /// Stones placed (three at the first step, two at swap2's second), in turn.
+    Place(Vec<Coord>),
+    /// The side it plays from now on.
+    Choose(Player),
+    /// It keeps o and plays this move now (an external engine's answer).
+    KeepO(Move),
+}
 
 /// An external engine as written on the command line: `pbrain:PATH[:key=value]*` with the
 /// keys `time_ms` (its time per move) and `arg` (one command-line argument, repeatable).

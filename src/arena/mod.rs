@@ -18,13 +18,11 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use rand::rngs::StdRng;
-use rand::SeedableRng;
-
 mod balance;
 mod contest;
 mod external;
 mod judge;
+mod mover;
 mod openings;
 mod parallel;
 mod record;
@@ -36,6 +34,7 @@ mod swap;
 
 pub use balance::OpeningsArgs;
 pub use contest::{ArenaConfig, Contestant, GameRecord, GameResult};
+pub use external::StepAnswer;
 pub use external::{Eval, ExternalEngine, ExternalSpec};
 pub use judge::{JudgeArgs, Judgement};
 pub use openings::*;
@@ -44,18 +43,11 @@ pub use resume::game_json;
 pub use script::{script_move, ScriptSpec};
 pub use spec::EngineSpec;
 pub use summary::*;
-pub use swap::StepAnswer;
 
+use mover::Mover;
 use parallel::in_parallel;
 
-use crate::engine::{level, EngineKind, Limits, SearchContext};
 use crate::game::{Hand, Move, Opening, Player, Position, Rules, Variant};
-
-fn engine_seed(seed: u64, game: usize, engine: usize) -> u64 {
-    seed.wrapping_mul(0xD134_2543_DE82_EF95)
-        ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        ^ (engine as u64 + 1).wrapping_mul(0xBF58_476D_1CE4_E5B9)
-}
 
 /// Plays game `index` of the match from `opening` (its pair's); under swap and swap2
 /// the engines first take the opening's decisions ([`swap`]) and `opening` is empty.
@@ -128,70 +120,6 @@ pub fn play_game(config: &ArenaConfig, index: usize, opening: &[Move]) -> GameRe
         counts,
         forfeit,
         decisions: phase.decisions,
-    }
-}
-
-/// One contestant during one game.
-enum Mover {
-    Kinrow {
-        engine: Box<dyn crate::engine::Engine>,
-        /// The engine and level that take the opening's decisions.
-        kind: EngineKind,
-        level: u8,
-        limits: Limits,
-        rng: Box<StdRng>,
-        /// What the engine keeps through the game (as a server does between a game's
-        /// requests), and nothing from an earlier game.
-        ctx: Box<SearchContext>,
-    },
-    Pbrain {
-        engine: ExternalEngine,
-        turn: Duration,
-    },
-    Script {
-        noise: f64,
-        rng: Box<StdRng>,
-    },
-}
-
-impl Mover {
-    /// Contestant `e` of `config` for game `index`: an external engine is started here.
-    fn new(config: &ArenaConfig, index: usize, e: usize) -> Result<Mover, String> {
-        Ok(match &config.engines[e] {
-            Contestant::Kinrow(spec) => Mover::Kinrow {
-                engine: spec.build(),
-                kind: spec.kind,
-                level: spec.level.unwrap_or(level::FULL),
-                limits: spec.limits(config.time),
-                rng: Box::new(StdRng::seed_from_u64(engine_seed(config.seed, index, e))),
-                ctx: Box::new(spec.context()),
-            },
-            Contestant::Script(spec) => Mover::Script {
-                noise: spec.noise,
-                rng: Box::new(StdRng::seed_from_u64(engine_seed(config.seed, index, e))),
-            },
-            Contestant::Pbrain(spec) => {
-                let turn = config.engines[e].turn_time(config.time);
-                Mover::Pbrain {
-                    engine: ExternalEngine::start(spec, &config.rules, turn)?,
-                    turn,
-                }
-            }
-        })
-    }
-
-    fn best_move(&mut self, p: &Position, history: &[Move]) -> Result<Move, String> {
-        match self {
-            Mover::Kinrow {
-                engine,
-                limits,
-                rng,
-                ctx,
-                ..
-            } => Ok(engine.analyze_with(p, limits, ctx, rng).best),
-            Mover::Pbrain { engine, turn } => engine.best_move(p, history, *turn),
-            Mover::Script { noise, rng } => Ok(script_move(p, *noise, rng)),
-        }
     }
 }
 

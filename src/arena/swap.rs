@@ -14,24 +14,11 @@
 
 use std::time::{Duration, Instant};
 
-use rand::RngExt;
-
 use super::contest::ArenaConfig;
-use super::Mover;
-use crate::engine::opening::swap::{self, Decision};
-use crate::engine::SearchPlan;
+use super::external::StepAnswer;
+use super::mover::Mover;
+use crate::engine::opening::swap;
 use crate::game::{Coord, Move, OpeningStep, Player, Position};
-
-/// What a contestant answers at one step of the opening.
-#[derive(Clone, Debug, PartialEq)]
-pub enum StepAnswer {
-    /// Stones placed (three at the first step, two at swap2's second), in turn.
-    Place(Vec<Coord>),
-    /// The side it plays from now on.
-    Choose(Player),
-    /// It keeps o and plays this move now (an external engine's answer).
-    KeepO(Move),
-}
 
 /// The opening phase of one game, as played.
 #[derive(Clone, Debug, Default)]
@@ -166,40 +153,5 @@ fn checked(p: &Position, step: OpeningStep, answer: StepAnswer) -> Result<StepAn
             "opening: {answer:?} is not an answer at step {}",
             step.as_str()
         )),
-    }
-}
-
-impl Mover {
-    /// This contestant's answer at `step` of `p` (see the top of the file).
-    fn opening_step(
-        &mut self,
-        p: &Position,
-        history: &[Move],
-        step: OpeningStep,
-        label: &str,
-    ) -> Result<StepAnswer, String> {
-        match self {
-            Mover::Kinrow {
-                kind,
-                level,
-                limits,
-                rng,
-                ..
-            } => {
-                let plan = SearchPlan {
-                    level: *level,
-                    ..SearchPlan::new(*kind, limits.clone(), rng.random())
-                };
-                let answer = swap::decide(p, &plan).map_err(|e| format!("{label}: {e}"))?;
-                Ok(match answer.decision {
-                    Decision::Place(stones) => {
-                        StepAnswer::Place(stones.into_iter().map(|(c, _)| c).collect())
-                    }
-                    Decision::Choose(side) => StepAnswer::Choose(side),
-                })
-            }
-            Mover::Pbrain { engine, turn } => engine.swap2(p, history, step, *turn),
-            Mover::Script { .. } => Err(format!("{label}: takes no opening decisions")),
-        }
     }
 }

@@ -22,7 +22,7 @@ use rand::RngExt;
 use super::{Brain, Stone};
 use crate::engine::opening::swap::{self, Decision};
 use crate::engine::{Limits, SearchPlan};
-use crate::game::{Cell, Coord, Opening, OpeningStep, Player, Position, Rules};
+use crate::game::{Cell, Opening, OpeningStep, Player, Position, Rules};
 
 impl Brain {
     /// `SWAP2BOARD` received: the stones follow.
@@ -151,15 +151,4 @@ impl Brain {
             };
         }
     }
-}
-
-/// The stones of `text` (`x,y x,y ..`, as a brain answers `SWAP2BOARD`), `None` when it
-/// is not a list of stones.
-pub fn parse_stones(text: &str) -> Option<Vec<Coord>> {
-    text.split_whitespace()
-        .map(|s| {
-            let (x, y) = s.split_once(',')?;
-            Some(Coord::new(y.trim().parse().ok()?, x.trim().parse().ok()?))
-        })
-        .collect()
 }
