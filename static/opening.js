@@ -53,6 +53,13 @@ function who(side) {
 const fmt = (v) => (typeof v !== 'number' ? 'unknown' : (v >= 0 ? '+' : '-') + Math.abs(v).toFixed(2));
 const stonesWords = (list) => list.map((s) => s.side + ' ' + cellName(s)).join(', ');
 
+// Below level 10 an engine draws its choice by the level's temperature: say so when it
+// took an option worth less than the best.
+function weaker(options, taken) {
+  const best = Math.max(...options.map((o) => o.value));
+  return typeof taken === 'number' && taken < best ? ' (Below level 10 the engine does not always take the best option.)' : '';
+}
+
 // An answer of /v1/opening in words, with the values of its options: what `subject` did
 // (or, `would`, suggests) and why.
 export function decisionWords(resp, subject, would) {
@@ -67,7 +74,7 @@ export function decisionWords(resp, subject, would) {
     let text = subject + (would ? ' would play ' : ' chose to play ') + d.choose + ': it values ' + d.choose + ' at '
       + fmt(value('choose_' + d.choose)) + ', ' + other + ' at ' + fmt(value('choose_' + other));
     if (value('place2') !== null) text += ', placing two more stones at ' + fmt(value('place2'));
-    return text + '.';
+    return text + '.' + weaker(options, value('choose_' + d.choose));
   }
   const stones = d.place || [];
   const three = stones.length === 3;
@@ -76,7 +83,7 @@ export function decisionWords(resp, subject, would) {
     + stonesWords(stones) + '. It judges them ' + (typeof v === 'number' && Math.abs(v) <= 0.15 ? 'close to even' : 'the most even it found')
     + ': value ' + fmt(v) + ' for the placer once the other player takes the better side';
   if (!three) text += ' (choosing x was worth ' + fmt(value('choose_x')) + ', o ' + fmt(value('choose_o')) + ')';
-  return text + '.';
+  return text + '.' + weaker(options, v);
 }
 
 function log(text) {
@@ -284,6 +291,10 @@ export function renderOpening() {
   const S = H.S;
   const box = $('opening');
   box.hidden = !S.pos || !hasPhase(S.pos.rules);
+  // During the phase the players' settings are the first and the second player's.
+  const legend = (side) => document.querySelector('fieldset.player[data-side="' + side + '"] legend');
+  legend('x').textContent = S.phase ? 'x: the first player (places the first stones)' : 'x (moves first)';
+  legend('o').textContent = S.phase ? 'o: the second player' : 'o';
   if (box.hidden) return;
   const rule = S.pos.rules.opening;
   $('opening-title').textContent = 'Opening: ' + rule;
