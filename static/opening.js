@@ -119,7 +119,8 @@ function finish(pos, side, chosen) {
 // After every change of position in the phase: the computer decides when it is its turn.
 export function openingTurn() {
   const side = deciderSide(H.S.phase);
-  if (settings.isEngine(side) && !H.S.paused) engineDecides(side);
+  // A redraw (the values toggle) while the computer decides asks nothing new.
+  if (settings.isEngine(side) && !H.S.paused && H.S.thinking !== side) engineDecides(side);
 }
 
 async function engineDecides(side) {
