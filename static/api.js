@@ -116,7 +116,7 @@ const PLAIN = {
   inconsistent_turn: 'the side to move does not fit the board',
   game_over: 'the game is already over',
   illegal_move: 'that move is not allowed',
-  forbidden_move: 'that move is forbidden for x under renju',
+  forbidden_move: 'that move is forbidden for x',
   unknown_engine: 'there is no such engine',
   invalid_limits: 'the engine settings are out of range',
   network: 'the server cannot be reached',

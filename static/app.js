@@ -6,8 +6,10 @@
 // values drawn on the board come from POST /v1/analyse (streamed) or /v1/suggest. The page
 // keeps the positions it was given (for undo and redo) and draws what the server answered.
 // Features a server does not offer (variants, the stream, the review) are hidden.
+// Under swap and swap2 the opening phase comes first (opening.js: POST /v1/opening).
 
-import { api, ApiError, stream } from './api.js';
+import { api, ApiError } from './api.js';
+import { analyseNow, analysisOf, forX, showLiveNow } from './analysis.js';
 import { fitBoard, forbiddenWords, renderBoard, showLine } from './board.js';
 import { cellName, other, requestShape } from './notation.js';
 import { renderCellInfo, renderEvalBar, renderGraph, renderLive, renderMoveList } from './panels.js';
@@ -15,6 +17,7 @@ import * as settings from './settings.js';
 import { clearMsgs, settingError, showMsg } from './messages.js';
 import { PIECES, renderPieceChoices } from './pieces.js';
 import { initReview, reviewGame, reviewSeries } from './review.js';
+import { hasPhase, initOpening, openingClick, openingStatus, openingTurn, openingView, phaseOf, renderOpening } from './opening.js';
 import { wireSharing } from './share.js';
 
 const $ = (id) => document.getElementById(id);
@@ -38,6 +41,8 @@ const S = {
   caps: { analyse: true },
   review: null, // { values, summary } of the game as it was reviewed
   values: [], // x's expected result per ply, from the analyses made at those positions
+  phase: null, // swap / swap2: the opening step due (opening.js), null once the game is on
+  openingLog: [], // what each player did in the opening, in words
 };
 
 const isOver = (pos) => !!pos && pos.status !== 'in_progress';
@@ -80,7 +85,9 @@ async function startGame(from) {
     S.cursor = 0;
     S.review = null;
     S.paused = false;
-    if (from && from.moves && from.moves.length) await replayLinked(from.moves, gen);
+    S.phase = phaseOf(st, from && from.opened);
+    S.openingLog = [];
+    if (!S.phase && from && from.moves && from.moves.length) await replayLinked(from.moves, gen);
     if (gen !== S.gen) return;
     newPosition();
     advance();
@@ -104,7 +111,8 @@ function enter(entries) {
 
 // The start position and the moves played from it (up to the cursor), for the link.
 function playedGame() {
-  return { start: S.start, moves: S.entries.slice(0, S.cursor).map((e) => e.move) };
+  const opened = !S.phase && hasPhase(S.start.rules);
+  return { start: S.start, moves: S.entries.slice(0, S.cursor).map((e) => e.move), opened };
 }
 
 // Replays a shared link's moves from the start position, one /v1/play each, into the
@@ -136,7 +144,8 @@ function advance() {
   history.replaceState(null, '', settings.shareLink(S.pos, playedGame()));
   loadForbidden();
   if (isOver(S.pos)) return;
-  if (settings.isEngine(S.pos.to_move)) {
+  if (S.phase) openingTurn();
+  else if (settings.isEngine(S.pos.to_move)) {
     if (!S.paused) engineTurn();
   } else if ($('opt-heat').checked) {
     analyse().catch(() => {});
@@ -146,10 +155,6 @@ function advance() {
 function entryFromSuggestion(side, resp, who) {
   const ev = resp.evaluation || {};
   return { side, move: resp.move, who, value: ev.value, outcome: ev.outcome, plies: ev.plies, after: resp.after };
-}
-
-function engineLabel(engine) {
-  return engine.name + (engine.level ? ', level ' + engine.level : '');
 }
 
 // A computer player's turn: one /v1/suggest, whose `after` is the next position.
@@ -164,7 +169,7 @@ async function engineTurn() {
     if (gen !== S.gen) return;
     const resp = await api('POST', '/v1/suggest', { ...requestShape(S.pos), engine });
     if (gen !== S.gen) return;
-    enter([entryFromSuggestion(side, resp, engineLabel(engine))]);
+    enter([entryFromSuggestion(side, resp, settings.engineLabel(engine))]);
   } catch (e) {
     if (gen !== S.gen) return;
     S.thinking = null;
@@ -174,6 +179,10 @@ async function engineTurn() {
 }
 
 // The analysed value of a move in the current position (for the move list), if known.
+const currentAnalysis = () => analysisOf(S);
+const analyse = () => analyseNow(S, render);
+const showLive = () => showLiveNow(S);
+
 function analysedMove(move) {
   const a = currentAnalysis();
   if (!a || !Array.isArray(a.moves)) return null;
@@ -208,13 +217,16 @@ async function humanMove(row, col) {
     const known = analysedMove(move);
     const mine = { side, move, who: 'you', value: known && known.value, outcome: known && known.outcome, plies: known && known.plies, after: played };
     const entries = [mine];
-    if (resp.reply && resp.reply.move) entries.push(entryFromSuggestion(replier, resp.reply, engineLabel(reply)));
+    if (resp.reply && resp.reply.move) entries.push(entryFromSuggestion(replier, resp.reply, settings.engineLabel(reply)));
     enter(entries);
   } catch (e) {
     if (gen !== S.gen) return;
     S.thinking = null;
     if (e instanceof ApiError && /^reply/.test(e.field || '')) settingError(e, replier + '-msg');
     else showMsg('board-msg', e);
+    // A cell the rules forbid: why, in words, before the server's own.
+    const why = S.forbidden.get(row + ',' + col);
+    if (why && e.code === 'forbidden_move') $('board-msg').prepend(forbiddenWords(why, S.pos.rules.opening) + '. ');
     render();
   } finally {
     S.pending = false;
@@ -225,97 +237,17 @@ function onCellClick(row, col) {
   if (!S.pos) return;
   clearMsgs();
   if (isOver(S.pos)) return showMsg('board-msg', 'The game is over: press Undo, Review game or New game.', 'note');
+  if (S.phase) return openingClick(row, col);
   if (settings.isEngine(S.pos.to_move)) return showMsg('board-msg', 'Wait: the computer plays ' + S.pos.to_move + '.', 'note');
   if (S.pending) return;
   humanMove(row, col);
 }
 
-function currentAnalysis() {
-  return S.analysis && S.analysis.gen === S.gen ? S.analysis.resp : null;
-}
-
-// Asks the analysis engine about the current position: the live stream when the server
-// has it, else one /v1/suggest.
-function analyse() {
-  const gen = S.gen;
-  if (currentAnalysis()) return Promise.resolve(currentAnalysis());
-  if (S.controller) return S.controller.promise;
-  const controller = new AbortController();
-  const body = { ...requestShape(S.pos), engine: settings.analysisEngine() };
-  const done = (resp) => {
-    if (gen !== S.gen) return resp;
-    S.analysis = { gen, resp };
-    if (resp.evaluation) S.values[S.cursor] = forX(S.pos.to_move, resp.evaluation.value);
-    S.controller = null;
-    render();
-    return resp;
-  };
-  const viaSuggest = () => api('POST', '/v1/suggest', body, controller.signal).then(done);
-  let result = null;
-  let infos = 0;
-  let failed = null;
-  // `info` events while the search deepens; the `result` (the /v1/suggest answer) also
-  // fills the panel, so that a search finished before its first report still shows.
-  const viaStream = () =>
-    stream('/v1/analyse', body, (name, data) => {
-      if (gen !== S.gen) return;
-      if (name === 'info') {
-        infos += 1;
-        S.live = { gen, info: data, infos, done: false };
-      } else if (name === 'result') {
-        result = data;
-        S.live = { gen, info: finalInfo(data), infos, done: true };
-      } else if (name === 'error') {
-        const err = (data && data.error) || {};
-        failed = new ApiError(500, err.code || 'internal', err.message || 'the search failed', err.field);
-        return;
-      } else return;
-      showLive();
-    }, controller.signal).then(() => {
-      if (failed) throw failed;
-      if (!result) throw new ApiError(200, 'bad_response', '/v1/analyse ended without a result');
-      return done(result);
-    });
-  const first = S.caps.analyse
-    ? viaStream().catch((e) => {
-      if (!(e instanceof ApiError) || (e.status !== 404 && e.status !== 405)) throw e;
-      S.caps.analyse = false;
-      $('live').hidden = true;
-      return viaSuggest();
-    })
-    : viaSuggest();
-  controller.promise = first.catch((e) => {
-    if (gen === S.gen && !(e && e.name === 'AbortError')) {
-      S.controller = null;
-      settingError(e, 'a-msg');
-      render();
-    }
-    throw e;
-  });
-  S.controller = controller;
-  return controller.promise;
-}
-
-// The /v1/suggest answer in the shape of an `info` event (its search's final numbers).
-function finalInfo(resp) {
-  const st = resp.stats || {};
-  const ev = resp.evaluation || {};
-  return { depth: st.depth, nodes: st.nodes, elapsed_ms: st.elapsed_ms, move: resp.move, value: ev.value, outcome: ev.outcome, pv: resp.pv };
-}
-
-function showLive() {
-  const live = S.live;
-  const box = $('live');
-  box.hidden = false;
-  box.dataset.infos = String(live.infos);
-  box.dataset.done = String(live.done);
-  renderLive(live.info, S.pos.to_move, live.done);
-}
-
-// Renju: the cells x may not play, from /v1/state's `forbidden`.
+// Renju, pro and long pro: the cells x may not play, from /v1/state's `forbidden`.
 async function loadForbidden() {
   const pos = S.pos;
-  if (!pos || pos.rules.variant !== 'renju' || isOver(pos)) return;
+  const rules = pos && pos.rules;
+  if (!rules || (rules.variant !== 'renju' && !/pro$/.test(rules.opening || '')) || isOver(pos)) return;
   const gen = S.gen;
   try {
     const st = Array.isArray(pos.forbidden) ? pos : await api('POST', '/v1/state', requestShape(pos));
@@ -328,7 +260,7 @@ async function loadForbidden() {
 }
 
 function hint() {
-  if (!S.pos || isOver(S.pos) || settings.isEngine(S.pos.to_move)) return;
+  if (!S.pos || isOver(S.pos) || S.phase || settings.isEngine(S.pos.to_move)) return;
   const gen = S.gen;
   analyse().then(() => {
     if (gen !== S.gen) return;
@@ -376,7 +308,7 @@ function setStatus(text, state) {
 }
 
 function sideName(side) {
-  return settings.isEngine(side) ? side + ' (computer, ' + engineLabel(settings.engineOf(side)) + ')' : side + ' (you)';
+  return settings.isEngine(side) ? side + ' (computer, ' + settings.engineLabel(settings.engineOf(side)) + ')' : side + ' (you)';
 }
 
 function renderStatus() {
@@ -390,6 +322,7 @@ function renderStatus() {
     }
     return setStatus('A draw: nobody can win any more.', 'draw');
   }
+  if (S.phase) return setStatus(...openingStatus());
   if (S.thinking) return setStatus(sideName(S.thinking) + ' is thinking…', 'thinking');
   if (settings.isEngine(pos.to_move)) {
     return setStatus(sideName(pos.to_move) + ' to move' + (S.paused ? ' — paused: press Resume.' : '.'), S.paused ? 'paused' : 'engine_to_move');
@@ -416,11 +349,15 @@ function renderBoardNow() {
   const last = S.cursor > 0 ? S.entries[S.cursor - 1].move : null;
   const coords = $('opt-coords').checked;
   const m = pos.board.length ? pos.board[0].length : 0;
+  const opening = openingView(); // the opening phase's stones placed and suggested
   fitBoard($('board'), $('board-stage'), m, pos.board.length, coords);
   // Under gravity the last stone drops into its cell (style.css: .gravity .last .mark).
   $('board').classList.toggle('gravity', !!(S.pos.rules && S.pos.rules.gravity === true));
   renderBoard($('board'), {
-    board: pos.board,
+    board: opening ? opening.board : pos.board,
+    pending: opening && opening.pending,
+    ghosts: opening && opening.ghosts,
+    opening: pos.rules.opening,
     toMove: pos.to_move,
     coords,
     heat: heatMap(),
@@ -432,8 +369,6 @@ function renderBoardNow() {
   });
 }
 
-// x's point of view of a value for `side`.
-const forX = (side, v) => (typeof v === 'number' ? (side === 'x' ? v : -v) : null);
 
 function renderPanels() {
   const a = currentAnalysis();
@@ -478,7 +413,7 @@ function renderButtons() {
   const over = isOver(S.pos);
   $('btn-undo').disabled = S.cursor === 0;
   $('btn-redo').disabled = S.cursor >= S.entries.length;
-  $('btn-hint').disabled = over || settings.isEngine(S.pos.to_move);
+  $('btn-hint').disabled = over || !!S.phase || settings.isEngine(S.pos.to_move);
   const pause = $('btn-pause');
   pause.hidden = over || !(bothEngines() || (S.paused && settings.isEngine(S.pos.to_move)));
   pause.textContent = S.paused ? 'Resume' : 'Pause';
@@ -495,6 +430,7 @@ function render() {
   renderPieces();
   renderPanels();
   renderButtons();
+  renderOpening();
 }
 
 // ------------------------------------------------------------------ start
@@ -519,7 +455,7 @@ function wire() {
     const held = { x: 'x', o: 'o', '#': 'a block' }[S.pos.board[row][col]];
     const banned = S.forbidden.get(row + ',' + col);
     const name = cellName({ row, col }) + ' (row ' + row + ', col ' + col + ')' + (held ? ', holding ' + held : '')
-      + (banned && !held ? ': ' + forbiddenWords(banned) : '');
+      + (banned && !held ? ': ' + forbiddenWords(banned, S.pos.rules.opening) : '');
     renderCellInfo(name, moves, S.pos.to_move, pv);
     showLine(board, pv, S.pos.to_move);
   };
@@ -548,9 +484,17 @@ function wire() {
   $('preset').addEventListener('change', () => {
     if (settings.applyPreset($('preset').value)) startGame();
   });
-  for (const el of $('settings').querySelectorAll('[name^="rules"]')) {
-    el.addEventListener('input', () => ($('preset').value = 'custom'));
+  for (const el of $('settings').querySelectorAll('[name^="rules"]:not(#rule-opening)')) {
+    el.addEventListener('input', () => {
+      $('preset').value = 'custom';
+      settings.updateOpenings();
+    });
   }
+  // An opening rule, like a preset, starts a new game at once.
+  $('rule-opening').addEventListener('change', () => {
+    settings.updateOpenings();
+    startGame();
+  });
   // Who plays and the engines' settings apply at once; the rules wait for a new game.
   for (const el of document.querySelectorAll('fieldset.player select, #a-engine, #a-time')) {
     el.addEventListener('change', () => {
@@ -581,10 +525,12 @@ function wire() {
 
 async function main() {
   settings.fillSelects();
+  initOpening({ S, render, newPosition, advance });
   wire();
   await Promise.all([settings.loadEngines((e) => showMsg('a-msg', e)), settings.probeVariants(), initReview(S)]);
   const linked = settings.readLink(location.search);
   if (!linked) settings.applyPreset($('preset').value);
+  settings.updateOpenings();
   await startGame(linked);
 }
 

@@ -6,16 +6,23 @@ import { cellName, colName, heatColour, shortLabel, valueWords } from './notatio
 
 const LABEL_SHARE = 0.62; // a coordinate label's width, in cells
 const LABELLED = 12; // cells labelled on a large board, best first
-// The reasons of /v1/state's `forbidden` cells, in plain words.
+// The reasons of /v1/state's `forbidden` cells, in plain words: renju's shapes, and
+// the pro / long pro rule's distances (3 / 4 cells, in rows or columns).
 const FORBIDDEN_WORDS = {
   overline: 'it would make six or more in a row',
   double_four: 'it would make two fours at once',
   double_three: 'it would make two open threes at once',
+  off_centre: "x's first stone goes on the centre",
+  near_centre: (d) => "x's second stone goes at least " + d + ' cells from the centre in rows or columns, outside the '
+    + (2 * d - 1) + 'x' + (2 * d - 1) + ' square around it',
 };
 
-// Why x may not play a cell, in plain words.
-export function forbiddenWords(reason) {
-  return 'x may not play here under renju: ' + (FORBIDDEN_WORDS[reason] || reason);
+// Why x may not play a cell, in plain words; `opening` is the rules' opening rule.
+export function forbiddenWords(reason, opening) {
+  const words = FORBIDDEN_WORDS[reason] || reason;
+  if (reason !== 'off_centre' && reason !== 'near_centre') return 'x may not play here under renju: ' + words;
+  const long = opening === 'long_pro';
+  return 'x may not play here under the ' + (long ? 'long pro' : 'pro') + ' rule: ' + (typeof words === 'function' ? words(long ? 4 : 3) : words);
 }
 
 // Sizes the board to the space its container gives it: the width, and on a wide screen
@@ -41,7 +48,9 @@ function label(text, cls) {
 }
 
 // view: { board, toMove, coords, heat: Map "r,c" -> moves best first, best, last,
-//         line: Set "r,c", forbidden: Map "r,c" -> reason, hint }
+//         line: Set "r,c", forbidden: Map "r,c" -> reason, opening, hint,
+//         pending: Set "r,c" (opening stones placed but not yet sent),
+//         ghosts: Map "r,c" -> side (an opening placement the engine suggests) }
 // Every cell is coloured; on boards over 64 cells only the best few and the proven ones
 // carry a label, so that the numbers that matter stand out (the rest: hover a cell).
 export function renderBoard(boardEl, view) {
@@ -85,6 +94,10 @@ function cellElement(view, r, c) {
     mk.textContent = ch;
     el.append(mk);
     words.push(ch);
+    if (view.pending && view.pending.has(key)) {
+      el.classList.add('pending');
+      words.push('placed, not yet sent');
+    }
   } else if (ch === '#') {
     el.classList.add('block');
     words.push('block');
@@ -115,7 +128,13 @@ function cellElement(view, r, c) {
   if (reason && ch === '.') {
     el.classList.add('forbidden');
     el.dataset.forbidden = reason;
-    words.push(forbiddenWords(reason));
+    words.push(forbiddenWords(reason, view.opening));
+  }
+  const ghost = view.ghosts && view.ghosts.get(key);
+  if (ghost && ch === '.') {
+    el.classList.add('ghost', 'ghost-' + ghost);
+    el.dataset.ghost = ghost;
+    words.push('suggested ' + ghost);
   }
   if (view.last && view.last.row === r && view.last.col === c) {
     el.classList.add('last');

@@ -41,7 +41,45 @@ export function readRules() {
   if (variant !== 'free') rules.variant = variant;
   // `gravity` only when on, so that a server without gravity still takes the rest.
   if ($('rule-gravity').checked) rules.gravity = true;
+  // `opening` only when there is one, for the same reason.
+  if ($('rule-opening').value !== 'free') rules.opening = $('rule-opening').value;
   return rules;
+}
+
+// Opening rules: why `opening` cannot be played under the form's rules (the server's
+// own checks, rules.rs `with_opening`), or '' when it can. A board the page cannot judge
+// is left to the server, whose 422 names the reason.
+export function openingProblem(opening, r) {
+  if (opening === 'free') return '';
+  const held = ['x', 'o'].some((side) => HAND.some((p) => (r.pieces && r.pieces[side] && r.pieces[side][p]) > 0));
+  if (r.gravity) return 'not played with gravity';
+  if (held) return 'played with marks only (no special pieces)';
+  if (opening === 'pro' || opening === 'long_pro') {
+    const d = opening === 'pro' ? 3 : 4;
+    if (Math.max(Math.floor(r.m / 2), Math.floor(r.n / 2)) < d) return 'needs a board with a cell ' + d + ' cells from the centre';
+  } else if (!(r.k >= 4)) return 'needs at least four in a row to win';
+  return '';
+}
+
+const OPENING_ABOUT = {
+  free: 'Every move is free from the first.',
+  pro: "x's first stone goes on the centre; x's second stone at least 3 cells from it (outside the 5x5 square).",
+  long_pro: "x's first stone goes on the centre; x's second stone at least 4 cells from it (outside the 7x7 square).",
+  swap: 'The first player (the x settings above) places three stones, two x and one o; the second player (the o settings) then picks the side it plays. If it picks x, the players swap sides. Then o moves.',
+  swap2: 'The first player (the x settings above) places three stones, two x and one o; the second player (the o settings) picks a side, or places two more stones (one of each) and lets the first player pick. If a player picks the other side, the players swap sides. Then o moves.',
+};
+
+// Offers only the opening rules the form's rules allow, each refused one saying why.
+export function updateOpenings() {
+  const sel = $('rule-opening');
+  const r = readRules();
+  for (const opt of sel.options) {
+    const why = openingProblem(opt.value, r);
+    opt.disabled = why !== '';
+    opt.title = why;
+  }
+  const why = openingProblem(sel.value, r);
+  $('opening-about').textContent = why ? sel.selectedOptions[0].textContent + ': ' + why + ' under these rules.' : OPENING_ABOUT[sel.value] || '';
 }
 
 export function writeRules(r) {
@@ -51,6 +89,7 @@ export function writeRules(r) {
   $('rule-overline').checked = r.overline !== false;
   $('rule-variant').value = r.variant || 'free';
   $('rule-gravity').checked = r.gravity === true;
+  $('rule-opening').value = r.opening || 'free';
   for (const side of ['x', 'o']) {
     const hand = (r.pieces && r.pieces[side]) || {};
     HAND.forEach((p, i) => {
@@ -62,8 +101,12 @@ export function writeRules(r) {
 export function applyPreset(name) {
   const p = PRESETS[name];
   if (!p) return false;
-  const pieces = p.pieces || [0, 0, 0];
-  writeRules({ ...p, pieces: { x: pieces, o: pieces } });
+  const hand = Object.fromEntries(HAND.map((h, i) => [h, (p.pieces || [0, 0, 0])[i]]));
+  // The opening rule stays when the preset allows it.
+  const rules = { ...p, pieces: { x: hand, o: hand }, opening: $('rule-opening').value };
+  if (openingProblem(rules.opening, rules)) rules.opening = 'free';
+  writeRules(rules);
+  updateOpenings();
   return true;
 }
 
@@ -91,6 +134,20 @@ export function engineOf(side) {
     level: Number($(side + '-level').value),
     time_ms: Number($(side + '-time').value),
   };
+}
+
+// "auto, level 7": how the page names a computer player.
+export function engineLabel(engine) {
+  return engine.name + (engine.level ? ', level ' + engine.level : '');
+}
+
+// Swap and swap2: the player who picks the other side takes over its settings.
+export function swapPlayers() {
+  for (const f of ['who', 'engine', 'level', 'time']) {
+    const [a, b] = [$('x-' + f).value, $('o-' + f).value];
+    setSelect('x-' + f, b);
+    setSelect('o-' + f, a);
+  }
 }
 
 export function analysisEngine() {
@@ -141,6 +198,9 @@ export function shareLink(pos, game) {
   if (r.variant && r.variant !== 'free') q.set('variant', r.variant);
   if (r.overline === false && (!r.variant || r.variant === 'free')) q.set('exact', '1');
   if (r.gravity === true) q.set('gravity', '1');
+  if (r.opening && r.opening !== 'free') q.set('opening', r.opening);
+  // Swap and swap2: the board alone cannot tell whether a side was chosen.
+  if (game && game.opened) q.set('opened', '1');
   let special = false;
   for (const side of ['x', 'o']) {
     const h = (r.pieces && r.pieces[side]) || {};
@@ -175,7 +235,8 @@ export function readLink(search) {
   }
   const variant = q.get('variant') || 'free';
   // Renju and caro have no overline win (the server answers `overline: false` for both).
-  writeRules({ m, n, k, overline: q.get('exact') !== '1' && variant === 'free', variant, pieces, gravity: q.get('gravity') === '1' });
+  writeRules({ m, n, k, overline: q.get('exact') !== '1' && variant === 'free', variant, pieces, gravity: q.get('gravity') === '1', opening: q.get('opening') || 'free' });
+  updateOpenings();
   readPlayerParam('x', q.get('x'));
   readPlayerParam('o', q.get('o'));
   const board = q.get('board');
@@ -188,7 +249,7 @@ export function readLink(search) {
       return { row, col, piece: piece || 'mark' };
     })
     .filter((mv) => Number.isInteger(mv.row) && Number.isInteger(mv.col));
-  return { rules: readRules(), board: board ? board.split('/') : undefined, to_move: q.get('to') || undefined, moves };
+  return { rules: readRules(), board: board ? board.split('/') : undefined, to_move: q.get('to') || undefined, moves, opened: q.get('opened') === '1' };
 }
 
 // ------------------------------------------------------------------ filling the form
@@ -254,11 +315,15 @@ export async function loadEngines(onError) {
   info();
 }
 
-// Rule variants: offered only when the server takes `rules.variant`.
+// Rule variants and opening rules: offered only when the server takes `rules.variant`
+// and `rules.opening`.
 export async function probeVariants() {
-  try {
-    await api('POST', '/v1/state', { rules: { m: 15, n: 15, k: 5, variant: 'renju' } });
-  } catch (_) {
-    for (const opt of document.querySelectorAll('option[data-variant]')) opt.remove();
-  }
+  const probe = async (rules, sel) => {
+    try {
+      await api('POST', '/v1/state', { rules: { m: 15, n: 15, k: 5, ...rules } });
+    } catch (_) {
+      for (const opt of document.querySelectorAll(sel)) opt.remove();
+    }
+  };
+  await Promise.all([probe({ variant: 'renju' }, 'option[data-variant]'), probe({ opening: 'swap2' }, '#rule-opening option:not([value="free"])')]);
 }

@@ -8,11 +8,13 @@ use actix_web::{web, HttpResponse};
 const INDEX_HTML: &str = include_str!("../../static/index.html");
 
 /// The page's scripts (JavaScript modules) and its style sheet, by their path under `/static/`.
-const ASSETS: [(&str, &str, &str); 11] = [
+const ASSETS: [(&str, &str, &str); 13] = [
     ("app.js", JS, include_str!("../../static/app.js")),
+    ("analysis.js", JS, include_str!("../../static/analysis.js")),
     ("api.js", JS, include_str!("../../static/api.js")),
     ("board.js", JS, include_str!("../../static/board.js")),
     ("notation.js", JS, include_str!("../../static/notation.js")),
+    ("opening.js", JS, include_str!("../../static/opening.js")),
     ("messages.js", JS, include_str!("../../static/messages.js")),
     ("panels.js", JS, include_str!("../../static/panels.js")),
     ("pieces.js", JS, include_str!("../../static/pieces.js")),

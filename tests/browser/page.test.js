@@ -72,6 +72,7 @@ async function shot(page, name) {
   return file;
 }
 
+const cellName = (c) => String.fromCharCode(65 + c.col) + c.row;
 const cellSel = (r, c) => '#board .cell[data-row="' + r + '"][data-col="' + c + '"]';
 const marks = (page) => page.evaluate(() => document.querySelectorAll('#board .cell.x, #board .cell.o').length);
 
@@ -300,6 +301,88 @@ async function sharedLinkMoves(browser) {
   await page.close();
 }
 
+// Opening rules. Swap2 with the computer as the first player: it places three stones
+// through /v1/opening, the page draws them and says so in words with the value; the
+// person places two more; the computer picks a side (in words, with both values); the
+// game goes on with a normal move. No /v1/suggest, /v1/play or /v1/analyse is sent
+// before the opening is done. Swap with the person placing x, o, x by clicks. Pro: a
+// near-centre second x stone is marked, explained and refused.
+async function openingRules(browser, pageErrors) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on('console', (m) => consoleLines.push(m.type() + ': ' + m.text()));
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  const sent = [];
+  page.on('request', (r) => sent.push(new URL(r.url()).pathname));
+  const sentence = () => page.$$eval('#opening-log li', (els) => els.map((e) => e.textContent));
+  const stones = () => page.$$eval('#board .cell.x, #board .cell.o', (els) => els.map((e) => (e.classList.contains('x') ? 'x ' : 'o ') + e.dataset.row + ',' + e.dataset.col).sort());
+  const named = (text) => [...text.matchAll(/\b([xo]) ([A-O])(\d+)\b/g)].map((m) => m[1] + ' ' + m[3] + ',' + (m[2].charCodeAt(0) - 65)).sort();
+  await page.goto(BASE_URL + '/?rules=15,15,5&opening=swap2&x=auto:5:300&o=human', { waitUntil: 'load' });
+  check((await page.inputValue('#rule-opening')) === 'swap2', 'the link selects the swap2 opening rule');
+  await page.waitForSelector('#btn-place2', { timeout: TIMEOUT });
+  let log = await sentence();
+  check(log.length === 1 && /^The computer \(first player, auto, level 5\) placed three stones \(two x, one o\): x [A-O]\d+, o [A-O]\d+, x [A-O]\d+\. It judges them .* value [+-]\d\.\d\d for the placer/.test(log[0]), 'the computer places three stones and says so: ' + log[0]);
+  check(JSON.stringify(await stones()) === JSON.stringify(named(log[0])), 'the board shows the stones the sentence names');
+  check(/x has two of the three stones/.test(await page.textContent('#opening-text')) && !!(await page.$('#btn-play-x')) && !!(await page.$('#btn-play-o')), 'the person is offered x, o or two more stones, in words');
+  await shot(page, '09-swap2-engine-placed.png');
+  await page.click('#btn-place2');
+  const free = (await readBoard(page)).cells.filter((c) => c.ch === '.' && Math.abs(c.row - 7) + Math.abs(c.col - 7) <= 2);
+  await page.click(cellSel(free[0].row, free[0].col));
+  check((await page.$$('#board .cell.pending')).length === 1, 'the first of two more stones is drawn as placed, not yet sent');
+  await page.click(cellSel(free[1].row, free[1].col));
+  await page.waitForSelector('#opening[data-step="done"]', { timeout: TIMEOUT });
+  log = await sentence();
+  check(/^You \(second player\) placed two more stones: o [A-O]\d+, x [A-O]\d+\.$/.test(log[1]), 'the person\'s placement is told: ' + log[1]);
+  const chose = /chose to play ([xo]): it values [xo] at [+-]\d\.\d\d, [xo] at [+-]\d\.\d\d\./.exec(log[2] || '');
+  check(/^The computer \(first player/.test(log[2]) && !!chose, 'the computer picks a side with both values: ' + log[2]);
+  const human = chose[1] === 'x' ? 'o' : 'x';
+  check((await page.inputValue('#' + human + '-who')) === 'human' && (await page.inputValue('#' + chose[1] + '-who')) === 'engine', 'the person plays ' + human + ', the side the computer left');
+  const openings = sent.filter((p) => p === '/v1/opening').length;
+  const firstGame = sent.findIndex((p) => /^\/v1\/(suggest|play|analyse)$/.test(p));
+  check(openings === 2 && (firstGame < 0 || firstGame > sent.lastIndexOf('/v1/opening')), 'two /v1/opening calls, and no /v1/suggest, /v1/play or /v1/analyse before the opening is done');
+  await waitHumanTurnOrOver(page, false);
+  const before = await marks(page);
+  check(before === (human === 'o' ? 5 : 6), 'o moves first after the opening (' + before + ' stones)');
+  const empty = (await readBoard(page)).cells.find((c) => c.ch === '.' && Math.abs(c.row - 7) <= 3 && Math.abs(c.col - 7) <= 3);
+  await play(page, empty.row, empty.col);
+  await waitHumanTurnOrOver(page, false);
+  const listed = await page.$$eval('#move-list .move-name', (els) => els.map((e) => e.textContent));
+  check(listed.includes(human + ' ' + cellName(empty)) && listed.length >= 2, 'the game goes on through /v1/play: ' + listed.join(' | '));
+  check(new URL(page.url()).searchParams.get('opened') === '1', 'the address says the opening is done');
+  await shot(page, '10-swap2-game-on.png');
+
+  // Swap, the person first: x, o, x by clicks, then the computer picks a side.
+  await page.goto(BASE_URL + '/?rules=15,15,5&opening=swap&x=human&o=auto:5:300', { waitUntil: 'load' });
+  await page.waitForSelector('#btn-takeback', { timeout: TIMEOUT });
+  for (const [r, c] of [[7, 7], [7, 8], [8, 8]]) await page.click(cellSel(r, c));
+  await page.waitForSelector('#opening[data-step="done"]', { timeout: TIMEOUT });
+  const now = await stones();
+  check(['x 7,7', 'o 7,8', 'x 8,8'].every((st) => now.includes(st)), 'the person\'s stones go x, o, x');
+  log = await sentence();
+  check(/^You \(first player\) placed three stones: x H7, o I7, x I8\.$/.test(log[0]) && /^The computer \(second player.*\) chose to play [xo]: it values/.test(log[1]), 'the computer picks a side after the person\'s placement: ' + log[1]);
+
+  // Pro: x on the centre, o beside it; x's second stone may not go near the centre.
+  const board = ['...............', '...............', '...............', '...............', '...............',
+    '...............', '...............', '.......x.......', '........o......', '...............',
+    '...............', '...............', '...............', '...............', '...............'];
+  await page.goto(BASE_URL + '/?rules=15,15,5&opening=pro&board=' + board.join('/') + '&x=human&o=human', { waitUntil: 'load' });
+  await page.waitForSelector('#board .cell.forbidden', { timeout: TIMEOUT });
+  const { json } = await serverPost('/v1/state', { rules: { m: 15, n: 15, k: 5, opening: 'pro' }, board });
+  const marked = await page.$$eval('#board .cell.forbidden', (els) => els.map((e) => e.dataset.row + ',' + e.dataset.col + ':' + e.dataset.forbidden).sort());
+  const want = json.forbidden.map((f) => f.row + ',' + f.col + ':' + f.reason).sort();
+  check(want.length === 23 && want.includes('6,6:near_centre') && JSON.stringify(marked) === JSON.stringify(want), 'the page marks the 23 near-centre cells /v1/state forbids');
+  check(/under the pro rule: x's second stone goes at least 3 cells from the centre/.test(await page.getAttribute(cellSel(6, 6), 'aria-label')), 'the mark says why in words');
+  await page.click(cellSel(6, 6));
+  await page.waitForSelector('#board-msg:not([hidden])', { timeout: TIMEOUT });
+  const msg = await page.textContent('#board-msg');
+  check(/^x may not play here under the pro rule: x's second stone goes at least 3 cells from the centre/.test(msg) && (await marks(page)) === 2, 'the near-centre stone is refused with the reason: ' + msg);
+  await shot(page, '11-pro-refused.png');
+  await play(page, 4, 7);
+  check((await page.$$('#board .cell.forbidden')).length === 0, 'a stone 3 cells away is played; no cell is forbidden for o');
+  await page.selectOption('#preset', 'ttt');
+  check((await page.inputValue('#rule-opening')) === 'free' && (await page.$eval('#rule-opening option[value="swap2"]', (o) => o.disabled)), 'tic-tac-toe offers no opening rule (k = 3, a 3x3 board)');
+  await page.close();
+}
+
 async function main() {
   fs.mkdirSync(SHOTS, { recursive: true });
   const browser = await chromium.launch({
@@ -453,6 +536,7 @@ async function main() {
 
     await analysisAndVariants(browser, pageErrors);
     await sharedLinkMoves(browser);
+    await openingRules(browser, pageErrors);
 
     check(pageErrors.length === 0, 'no JavaScript errors' + (pageErrors.length ? ': ' + pageErrors.join('; ') : ''));
     log('all checks passed');
