@@ -351,3 +351,37 @@ fn a_review_streams_one_event_per_move_then_the_result() {
     let text = s.get("/metrics").text().unwrap();
     assert!(text.contains("endpoint=\"/v1/review\""), "{text}");
 }
+
+/// Under pro, x's second stone goes at least 3 cells from the centre: the live analysis
+/// of that move (a split root over the allowed cells) names only allowed cells, in every
+/// event and in its lines, and its result is `/v1/suggest`'s answer.
+#[test]
+fn under_pro_every_event_names_an_allowed_second_stone() {
+    let s = spawn();
+    let mut rows = vec!["..............."; 15];
+    rows[7] = ".......x.......";
+    rows[8] = "........o......";
+    for engine in ["auto", "minimax", "mcts"] {
+        let req = json!({"rules": {"m": 15, "n": 15, "k": 5, "opening": "pro"}, "board": rows,
+                         "engine": {"name": engine, "nodes": 24000, "seed": 2, "time_ms": 8000,
+                                    "multipv": 2}});
+        let evs = analyse(&s, &req);
+        let (last, infos) = evs.split_last().unwrap();
+        assert_eq!(last.0, "result", "{engine}");
+        assert!(!infos.is_empty(), "{engine}: the split root reports");
+        let allowed = |m: &Value| {
+            let (r, c) = (m["row"].as_i64().unwrap(), m["col"].as_i64().unwrap());
+            (r - 7).abs().max((c - 7).abs()) >= 3
+        };
+        for (_, info) in infos {
+            assert!(allowed(&info["move"]), "{engine}: {info}");
+            for line in info["lines"].as_array().unwrap() {
+                assert!(allowed(&line["move"]), "{engine}: {info}");
+            }
+        }
+        assert!(allowed(&last.1["move"]), "{engine}: {}", last.1);
+        let (st, suggested) = s.call("/v1/suggest", &req);
+        assert_eq!(st, 200, "{suggested}");
+        assert_eq!(timeless(last.1.clone()), timeless(suggested), "{engine}");
+    }
+}

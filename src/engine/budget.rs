@@ -51,6 +51,10 @@ pub struct Budget {
     watch: Option<Arc<Watch>>,
     /// False for a helper thread's budget: it sends no heartbeats.
     beats: bool,
+    /// True for a part of a search whose own reports would mislead the caller (another
+    /// position's moves, see [`Budget::silence`]): it reports nothing, the stop flag
+    /// still applies.
+    silent: bool,
     /// The nodes left to the threads of a search on several threads
     /// ([`Budget::pool_nodes`]): `node_limit` is then what this thread drew from it.
     pool: Option<Arc<NodePool>>,
@@ -117,6 +121,7 @@ impl Budget {
             before: 0,
             watch: None,
             beats: true,
+            silent: false,
             pool: None,
             target: None,
             iterations: Arc::default(),
@@ -154,6 +159,7 @@ impl Budget {
             stopped: self.stopped || stop.stopped(),
             watch: Some(stop),
             beats: false,
+            silent: false,
             // A helper's iterations are not the answer's.
             iterations: Arc::default(),
             ..self.clone()
@@ -195,6 +201,7 @@ impl Budget {
         child.target = self.target;
         child.iterations = Arc::clone(&self.iterations);
         child.watch = self.watch.clone();
+        child.silent = self.silent;
         child.stopped |= self.watch.as_ref().is_some_and(|w| w.stopped());
         Share {
             parent: self,
@@ -213,6 +220,13 @@ impl Budget {
         self.target.is_some_and(|t| Instant::now() >= t)
     }
 
+    /// Makes this budget (and the shares cut from it) report nothing to the watch while
+    /// keeping its stop flag: for a search of another position than the caller's, whose
+    /// lines name that position's moves (the pro rule's split root reports for it).
+    pub fn silence(&mut self) {
+        self.silent = true;
+    }
+
     /// The watch of the search, if the caller attached one.
     pub fn watch(&self) -> Option<&Watch> {
         self.watch.as_deref()
@@ -225,18 +239,22 @@ impl Budget {
 
     /// True when the caller watches the search's progress.
     pub fn observed(&self) -> bool {
-        self.watch.as_ref().is_some_and(|w| w.observing())
+        !self.silent && self.watch.as_ref().is_some_and(|w| w.observing())
     }
 
     /// True when the caller watches progress and the last report is due for renewal.
     pub fn report_due(&self) -> bool {
-        self.watch.as_ref().is_some_and(|w| w.due())
+        !self.silent && self.watch.as_ref().is_some_and(|w| w.due())
     }
 
     /// Reports the search's progress to the watch (if any): `lines` best first after a
     /// completed `depth`, with scores in the unit of `scale`.
     pub fn report(&self, depth: u32, scale: Scale, lines: Vec<Line>) {
-        if let Some(w) = self.watch.as_ref().filter(|w| w.observing()) {
+        if let Some(w) = self
+            .watch
+            .as_ref()
+            .filter(|w| !self.silent && w.observing())
+        {
             w.report(Progress {
                 depth,
                 nodes: self.before + self.nodes,
@@ -256,7 +274,7 @@ impl Budget {
     /// here: an engine that checks [`Budget::expired`] more often reports by itself).
     #[cold]
     fn poll_beating(&self) -> bool {
-        if let Some(w) = self.watch.as_ref().filter(|_| self.beats) {
+        if let Some(w) = self.watch.as_ref().filter(|_| self.beats && !self.silent) {
             w.heartbeat(self.before + self.nodes);
         }
         self.poll()

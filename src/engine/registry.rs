@@ -282,7 +282,11 @@ impl EngineKind {
             self,
             EngineKind::Auto | EngineKind::Minimax | EngineKind::Mcts
         );
-        Box::new(ProRoot::new(searches, (self.row().build)()))
+        Box::new(ProRoot::new(
+            searches,
+            self.row().scale,
+            (self.row().build)(),
+        ))
     }
 }
 

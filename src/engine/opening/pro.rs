@@ -12,7 +12,9 @@
 //!   budget on the cells next to the stones, which the rule forbids, so the root is split:
 //!   the allowed cells nearest the stones (at most [`CANDIDATES`]) are each played and
 //!   the engine searches the position after them with an equal share of the budget; a
-//!   cell's score is the negated score of that search. `perfect` honours the rule through
+//!   cell's score is the negated score of that search. Those searches report nothing to
+//!   a watching caller (their lines are o's replies); the split root reports its own
+//!   lines, the cells searched so far best first, after each cell. `perfect` honours the rule through
 //!   the position's own legal moves, and the one-ply engines score every cell, so both
 //!   only need the root driver's filter.
 //!
@@ -24,8 +26,11 @@ use rand::rngs::StdRng;
 use crate::engine::analyze::Engine;
 use crate::engine::budget::Budget;
 use crate::engine::context::SearchContext;
+use crate::engine::progress::Line;
 use crate::engine::root::{self, Choice, RootResults};
-use crate::engine::types::{Analysis, Evaluation, Limits, MoveEval, Outcome};
+use crate::engine::types::{
+    sort_best_first, Analysis, Evaluation, Limits, MoveEval, Outcome, Scale,
+};
 use crate::game::{centre, distance, Cell, Coord, Move, Player, Position};
 
 /// How many allowed cells the split root searches for x's second stone.
@@ -36,13 +41,20 @@ pub struct ProRoot {
     /// Whether `inner` searches a tree (auto, minimax, mcts): then x's second stone is
     /// chosen by searching each allowed candidate cell (the split root).
     searches: bool,
+    /// The scale of the inner engine's answers (its registry row's), for the reports.
+    scale: fn(&Analysis) -> Scale,
     inner: Box<dyn Engine>,
 }
 
 impl ProRoot {
-    /// `inner` with the pro rules enforced at its root; `searches` as on [`ProRoot`].
-    pub fn new(searches: bool, inner: Box<dyn Engine>) -> ProRoot {
-        ProRoot { searches, inner }
+    /// `inner` with the pro rules enforced at its root; `searches` as on [`ProRoot`],
+    /// `scale` the scale of `inner`'s answers.
+    pub fn new(searches: bool, scale: fn(&Analysis) -> Scale, inner: Box<dyn Engine>) -> ProRoot {
+        ProRoot {
+            searches,
+            scale,
+            inner,
+        }
     }
 }
 
@@ -85,14 +97,17 @@ impl ProRoot {
         let mut path = None;
         let mut depth = 0;
         let mut complete = true;
+        let mut lines: Vec<Line> = Vec::new();
         for (i, &cell) in cells.iter().enumerate() {
             let mv = Move::mark(cell);
             let mut child = position.clone();
             child.play(mv);
             let fraction = 1.0 / (cells.len() - i) as f64;
             let mut share = budget.share(fraction);
+            share.silence();
             let reply = self.inner.analyze_in(&child, limits, &mut share, ctx, rng);
             drop(share);
+            let scale = (self.scale)(&reply);
             let e = &reply.evaluation;
             let outcome = match e.outcome {
                 Outcome::Win => Outcome::Loss,
@@ -115,6 +130,17 @@ impl ProRoot {
             path = path.or(reply.stats.path);
             depth = depth.max(reply.stats.depth + 1);
             complete &= reply.stats.complete;
+            if budget.observed() {
+                lines.push(Line {
+                    mv,
+                    eval: moves[i].eval.clone(),
+                    win_rate: win_rates.last().filter(|(m, _)| *m == mv).map(|&(_, r)| r),
+                    pv: std::iter::once(mv)
+                        .chain(reply.pv.iter().copied())
+                        .collect(),
+                });
+                report(budget, depth, scale, &moves, &lines);
+            }
         }
         let results = RootResults {
             moves,
@@ -128,6 +154,19 @@ impl ProRoot {
         analysis.win_rates = win_rates;
         analysis
     }
+}
+
+/// Reports the cells searched so far, best first, as the root's lines (as many as the
+/// caller asks for).
+fn report(budget: &Budget, depth: u32, scale: Scale, moves: &[MoveEval], lines: &[Line]) {
+    let mut order = moves.to_vec();
+    sort_best_first(&mut order);
+    let best: Vec<Line> = order
+        .iter()
+        .take(budget.lines())
+        .filter_map(|e| lines.iter().find(|l| l.mv == e.mv).cloned())
+        .collect();
+    budget.report(depth, scale, best);
 }
 
 /// The allowed empty cells nearest the stones (then nearest the centre, then in cell
