@@ -51,9 +51,7 @@ pub struct Budget {
     watch: Option<Arc<Watch>>,
     /// False for a helper thread's budget: it sends no heartbeats.
     beats: bool,
-    /// True for a part of a search whose own reports would mislead the caller (another
-    /// position's moves, see [`Budget::silence`]): it reports nothing, the stop flag
-    /// still applies.
+    /// Reports nothing (the stop flag still applies): [`Budget::silence`].
     silent: bool,
     /// The nodes left to the threads of a search on several threads
     /// ([`Budget::pool_nodes`]): `node_limit` is then what this thread drew from it.

@@ -42,6 +42,9 @@ pub struct OpeningCheckArgs {
     /// The first seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Only exactly five in a row wins (the proposals come from the exact-five table).
+    #[arg(long)]
+    pub exact: bool,
     /// The opening rule of the proposals and choices: `swap2` or `swap`.
     #[arg(long, default_value = "swap2")]
     pub opening: String,
@@ -96,7 +99,7 @@ fn run(args: &OpeningCheckArgs) -> Result<(), String> {
         Some(o @ (Opening::Swap | Opening::Swap2)) => o,
         _ => return Err(format!("--opening {:?} is not swap or swap2", args.opening)),
     };
-    let rules = Rules::mnk(15, 15, 5)
+    let rules = Rules::new(15, 15, 5, !args.exact, Default::default())
         .and_then(|r| r.with_opening(opening))
         .map_err(|e| e.to_string())?;
     let kind = EngineKind::parse(&args.engine)

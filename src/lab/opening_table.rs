@@ -44,6 +44,9 @@ pub struct OpeningTableArgs {
     /// The second judge's time per position, in milliseconds.
     #[arg(long, default_value_t = 2000)]
     pub judge_ms: u64,
+    /// The largest |value| by the second judge that counts as even [default: --band].
+    #[arg(long)]
+    pub judge_band: Option<f64>,
 }
 
 /// Runs `kinrow opening-table`; returns the exit code.
@@ -60,6 +63,7 @@ pub fn main(args: OpeningTableArgs) -> i32 {
         tries: args.tries,
         radius: args.radius,
         band: args.band,
+        second_band: args.judge_band.unwrap_or(args.band),
         limits: Limits {
             time: Duration::from_secs(600),
             nodes: Some(args.nodes),
@@ -86,7 +90,13 @@ pub fn main(args: OpeningTableArgs) -> i32 {
     let judge_flag = args
         .judge
         .as_ref()
-        .map(|j| format!(" --judge {j} --judge-ms {}", args.judge_ms))
+        .map(|j| {
+            let band = args
+                .judge_band
+                .map(|b| format!(" --judge-band {b}"))
+                .unwrap_or_default();
+            format!(" --judge {j} --judge-ms {}{band}", args.judge_ms)
+        })
         .unwrap_or_default();
     println!(
         "# made by: kinrow opening-table --size {} {}--count {} --tries {} --radius {} --band {} --nodes {} --seed {}{judge_flag}",

@@ -20,14 +20,19 @@ use crate::game::{Coord, Move, Opening, Player, Position, Rules, Symmetry, Varia
 
 /// 15x15, five in a row, overlines win.
 const FREESTYLE_15: &str = include_str!("tables/15x15-freestyle.txt");
+/// 15x15, exactly five in a row wins (the Gomocup swap2 rule).
+const EXACT_15: &str = include_str!("tables/15x15-exact.txt");
 
 /// The balanced openings of the table covering `rules` (its size, `k`, variant and
 /// overline; the opening rule aside), each as stones with their sides; `None` when no
 /// table covers them.
 pub fn openings(rules: &Rules) -> Option<Vec<Vec<(Coord, Player)>>> {
-    let freestyle = rules.variant() == Variant::Free && rules.overline();
-    let text = match (rules.m(), rules.n(), rules.k(), freestyle) {
+    if rules.variant() != Variant::Free {
+        return None;
+    }
+    let text = match (rules.m(), rules.n(), rules.k(), rules.overline()) {
         (15, 15, 5, true) => FREESTYLE_15,
+        (15, 15, 5, false) => EXACT_15,
         _ => return None,
     };
     Some(parse(text, rules.m(), rules.n()))
@@ -109,6 +114,8 @@ pub struct TableSpec {
     pub radius: usize,
     /// The largest |value| that counts as even.
     pub band: f64,
+    /// The largest |value| by the second judge that counts as even.
+    pub second_band: f64,
     /// Each search's limits.
     pub limits: Limits,
     /// Seed of the candidate draws.
@@ -133,6 +140,7 @@ pub fn make(
         tries,
         radius,
         band,
+        second_band,
         ref limits,
         seed,
     } = *spec;
@@ -169,7 +177,7 @@ pub fn make(
         let second = match &mut second {
             None => None,
             Some(judge) => match judge(&p, &moves) {
-                Some(v) if v.abs() <= band => Some(v),
+                Some(v) if v.abs() <= second_band => Some(v),
                 _ => continue,
             },
         };
