@@ -476,7 +476,7 @@ function wire() {
   $('btn-new').addEventListener('click', () => startGame());
   $('btn-pause').addEventListener('click', togglePause);
   $('btn-review').addEventListener('click', () => reviewGame(S, showMsg, render));
-  wireSharing(() => S.pos, showMsg, playedGame);
+  wireSharing(() => S.pos, showMsg, playedGame, () => !!S.phase);
   $('settings').addEventListener('submit', (ev) => {
     ev.preventDefault();
     startGame();

@@ -21,12 +21,15 @@ async function copy(text, what, showMsg) {
   showMsg('share-msg', copied ? what + ' copied.' : 'Copy ' + what.toLowerCase() + ' from the box below.', 'note');
 }
 
-// Wires the three buttons; `position()` is the current position.
-export function wireSharing(position, showMsg, game) {
+// Wires the three buttons; `position()` is the current position, `inOpening()` true while
+// a swap opening's decisions are due (the curl command then asks /v1/opening, since the
+// game endpoints refuse the position until the opening is done).
+export function wireSharing(position, showMsg, game, inOpening) {
   const body = () => ({ ...requestShape(position()), engine: analysisEngine() });
   const curl = () => {
     const json = JSON.stringify(body()).replace(/'/g, "'\\''");
-    return 'curl -s ' + location.origin + "/v1/suggest -H 'Content-Type: application/json' -d '" + json + "'";
+    const path = inOpening() ? '/v1/opening' : '/v1/suggest';
+    return 'curl -s ' + location.origin + path + " -H 'Content-Type: application/json' -d '" + json + "'";
   };
   $('btn-link').addEventListener('click', () => copy(shareLink(position(), game()), 'The link', showMsg));
   $('btn-json').addEventListener('click', () => copy(JSON.stringify(body(), null, 2), 'The position', showMsg));

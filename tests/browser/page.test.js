@@ -324,6 +324,8 @@ async function openingRules(browser, pageErrors) {
   check(JSON.stringify(await stones()) === JSON.stringify(named(log[0])), 'the board shows the stones the sentence names');
   check(/x has two of the three stones/.test(await page.textContent('#opening-text')) && !!(await page.$('#btn-play-x')) && !!(await page.$('#btn-play-o')), 'the person is offered x, o or two more stones, in words');
   await shot(page, '09-swap2-engine-placed.png');
+  await page.click('#btn-curl');
+  check((await page.inputValue('#share-text')).startsWith('curl -s ' + BASE_URL + '/v1/opening'), 'during the opening, copy as curl asks /v1/opening');
   await page.click('#btn-place2');
   const free = (await readBoard(page)).cells.filter((c) => c.ch === '.' && Math.abs(c.row - 7) + Math.abs(c.col - 7) <= 2);
   await page.click(cellSel(free[0].row, free[0].col));
