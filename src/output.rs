@@ -15,6 +15,23 @@ pub fn print_line(text: &str) {
     let _ = writeln!(out, "{text}").and_then(|()| out.flush());
 }
 
+/// The whole lines of a long command's results file `path`, to go on from (an empty
+/// text when it does not exist yet). A last line cut short by a stopped run is dropped,
+/// from the file too, so that appending goes on after whole lines.
+pub fn whole_lines(path: &std::path::Path) -> Result<String, String> {
+    let mut text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(String::new()),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    let whole = text.rfind('\n').map_or(0, |end| end + 1);
+    if whole != text.len() {
+        text.truncate(whole);
+        std::fs::write(path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(text)
+}
+
 /// Progress of a run of `total` units, `done` of them finished before it started.
 pub struct Progress {
     what: &'static str,

@@ -14,10 +14,11 @@ use std::collections::HashSet;
 use std::time::Duration;
 
 use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 
 use super::external::{Eval, ExternalEngine, ExternalSpec};
-use crate::game::{Hand, Move, Position, Rules, Symmetry};
+use crate::engine::opening::table::{random_opening, symmetry_key};
+use crate::game::{Hand, Move, Position, Rules};
 
 /// Judge failures (a crash, no answer within the turn and [`super::external::GRACE`])
 /// after which `kinrow openings` gives up; a single one only skips its candidate.
@@ -58,50 +59,15 @@ pub struct OpeningsArgs {
     pub seed: u64,
 }
 
-/// The smallest of the opening's images under the board's symmetries (as sorted
-/// cell lists per colour): two openings with the same key are the same opening.
-fn symmetry_key(moves: &[Move], m: usize, n: usize) -> Vec<usize> {
-    Symmetry::all(m, n)
-        .iter()
-        .map(|s| {
-            let mut cells: Vec<Vec<usize>> = vec![Vec::new(), Vec::new()];
-            for (i, mv) in moves.iter().enumerate() {
-                cells[i % 2].push(s.map_index(mv.cell(), m, n));
-            }
-            cells.iter_mut().for_each(|c| c.sort_unstable());
-            cells.concat()
-        })
-        .min()
-        .unwrap_or_default()
-}
-
-fn candidate(rng: &mut StdRng, rules: &Rules, stones: usize, radius: usize) -> Vec<Move> {
-    let (m, n) = (rules.m(), rules.n());
-    let (cr, cc) = (n / 2, m / 2);
-    let mut moves: Vec<Move> = Vec::new();
-    while moves.len() < stones {
-        let r = rng.random_range(cr.saturating_sub(radius)..(cr + radius + 1).min(n));
-        let c = rng.random_range(cc.saturating_sub(radius)..(cc + radius + 1).min(m));
-        let mv = Move::mark(r * m + c);
-        if !moves.contains(&mv) {
-            moves.push(mv);
-        }
-    }
-    moves
-}
-
 /// The judge of `--judge`: `pbrain:PATH[:key=value]*`.
 pub(super) fn judge_spec(text: &str) -> Result<ExternalSpec, String> {
-    match text.strip_prefix("pbrain:") {
-        Some(rest) => ExternalSpec::parse(text, rest),
-        None => Err(format!("--judge: {text:?} is not pbrain:PATH")),
-    }
+    ExternalSpec::from_pbrain(text).map_err(|e| format!("--judge: {e}"))
 }
 
 /// The judge's evaluation of `moves` for the side to move, and its best reply, from a
 /// fresh judge process; `None` when the game is over or the judge reported no
 /// evaluation.
-pub(super) fn judge(
+pub fn judge_position(
     spec: &ExternalSpec,
     rules: &Rules,
     moves: &[Move],
@@ -135,7 +101,7 @@ fn balanced(
     time: Duration,
     band: i64,
 ) -> Result<Option<(i64, i64)>, String> {
-    let Some((first, reply)) = judge(spec, rules, moves, time)? else {
+    let Some((first, reply)) = judge_position(spec, rules, moves, time)? else {
         return Ok(None);
     };
     let Some(e1) = even(first, band) else {
@@ -143,7 +109,7 @@ fn balanced(
     };
     let mut after = moves.to_vec();
     after.push(reply);
-    let second = judge(spec, rules, &after, time)?;
+    let second = judge_position(spec, rules, &after, time)?;
     Ok(second
         .and_then(|(eval, _)| even(eval, band))
         .map(|e2| (e1, e2)))
@@ -185,8 +151,9 @@ pub fn main(args: OpeningsArgs) -> i32 {
         if kept == args.count {
             break;
         }
-        let moves = candidate(&mut rng, &rules, args.stones, args.radius);
-        if !seen.insert(symmetry_key(&moves, rules.m(), rules.n())) {
+        let (m, n) = (rules.m(), rules.n());
+        let moves = random_opening(&mut rng, m, n, args.stones, args.radius);
+        if !seen.insert(symmetry_key(&moves, m, n)) {
             continue;
         }
         let (e1, e2) = match balanced(&spec, &rules, &moves, time, args.band) {

@@ -56,6 +56,14 @@ pub struct ExternalSpec {
 }
 
 impl ExternalSpec {
+    /// Parses a whole `pbrain:PATH[:key=value]*`.
+    pub fn from_pbrain(text: &str) -> Result<ExternalSpec, String> {
+        match text.strip_prefix("pbrain:") {
+            Some(rest) => ExternalSpec::parse(text, rest),
+            None => Err(format!("{text:?} is not pbrain:PATH")),
+        }
+    }
+
     /// Parses what follows `pbrain:` in `text`.
     pub fn parse(text: &str, rest: &str) -> Result<ExternalSpec, String> {
         let mut parts = rest.split(':');

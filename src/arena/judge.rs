@@ -30,7 +30,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
-use super::balance::{judge, judge_spec, MAX_FAILURES};
+use super::balance::{judge_position, judge_spec, MAX_FAILURES};
 use super::external::{Eval, ExternalSpec};
 use super::record::{read_games, Turn};
 use crate::engine::tss::{Tss, Verdict};
@@ -186,7 +186,7 @@ enum Verdicts {
 
 fn judge_turn(spec: &ExternalSpec, turn: &Turn, time: Duration) -> Result<Verdicts, String> {
     let rules = turn.position.rules();
-    let Some((root, best)) = judge(spec, &rules, &turn.history, time)? else {
+    let Some((root, best)) = judge_position(spec, &rules, &turn.history, time)? else {
         return Ok(Verdicts::Dropped("no evaluation"));
     };
     if matches!(root, Eval::Mate { .. }) {
@@ -198,7 +198,7 @@ fn judge_turn(spec: &ExternalSpec, turn: &Turn, time: Duration) -> Result<Verdic
     let after = |mv: Move| {
         let mut moves = turn.history.clone();
         moves.push(mv);
-        judge(spec, &rules, &moves, time)
+        judge_position(spec, &rules, &moves, time)
     };
     let after_best = after(best)?;
     let after_played = if best == turn.played {

@@ -32,7 +32,7 @@ mod spec;
 mod summary;
 mod swap;
 
-pub use balance::OpeningsArgs;
+pub use balance::{judge_position, OpeningsArgs};
 pub use contest::{ArenaConfig, Contestant, GameRecord, GameResult};
 pub use external::StepAnswer;
 pub use external::{Eval, ExternalEngine, ExternalSpec};
@@ -433,19 +433,8 @@ fn resume_from(
     ),
     String,
 > {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
-    };
-    let whole = match text.rfind('\n') {
-        Some(end) => &text[..=end],
-        None => "",
-    };
-    if whole.len() != text.len() {
-        std::fs::write(path, whole).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    }
-    let games = resume::recorded_games(config, openings, whole)?;
+    let whole = crate::output::whole_lines(path)?;
+    let games = resume::recorded_games(config, openings, &whole)?;
     Ok((games, resume::Ledger::open(path)?))
 }
 

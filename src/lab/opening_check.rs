@@ -24,10 +24,10 @@ use std::time::Duration;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-use crate::arena::{Eval, ExternalEngine, ExternalSpec};
+use crate::arena::{judge_position, ExternalSpec, Judgement};
 use crate::engine::opening::swap::{self, Decision};
 use crate::engine::{EngineKind, Limits, SearchPlan};
-use crate::game::{Coord, Move, Opening, Player, Position, Rules};
+use crate::game::{Move, Opening, Player, Position, Rules};
 use crate::output::Progress;
 
 /// `kinrow opening-check` on the command line.
@@ -106,10 +106,9 @@ fn run(args: &OpeningCheckArgs) -> Result<(), String> {
         .ok_or_else(|| format!("--engine {:?} is not an engine", args.engine))?;
     let external = match &args.external {
         None => None,
-        Some(text) => match text.trim().strip_prefix("pbrain:") {
-            Some(rest) => Some(ExternalSpec::parse(text, rest)?),
-            None => return Err(format!("--external {text:?} is not pbrain:PATH")),
-        },
+        Some(text) => {
+            Some(ExternalSpec::from_pbrain(text).map_err(|e| format!("--external: {e}"))?)
+        }
     };
     let (done, file) = match &args.out {
         None => (Vec::new(), None),
@@ -134,16 +133,7 @@ fn run(args: &OpeningCheckArgs) -> Result<(), String> {
 fn resume(
     path: &std::path::Path,
 ) -> Result<(Vec<serde_json::Value>, Option<std::fs::File>), String> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
-    };
-    let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
-    if whole.len() != text.len() {
-        std::fs::write(path, whole).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    }
-    let done = whole
+    let done = crate::output::whole_lines(path)?
         .lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| serde_json::from_str(l).map_err(|e| format!("{}: {e}", path.display())))
@@ -183,35 +173,18 @@ impl Setup {
 }
 
 /// An external engine's value of `p` (reached by `moves`) for its side to move, from the
-/// `Eval` it prints within `time`: `2 / (1 + exp(-eval / 200)) - 1` (Rapfi's win-rate
-/// scale), 1 or -1 for a forced result; `None` when it printed none.
+/// `Eval` it prints within `time`: twice its winning chance less one, the chance on
+/// Rapfi's scale ([`Judgement::win_probability`] with scale 200); `None` when it printed
+/// none.
 pub fn external_value(
     spec: &ExternalSpec,
     p: &Position,
     moves: &[Move],
     time: Duration,
 ) -> Result<Option<f64>, String> {
-    let rules = p.rules();
-    let plain = Rules::new(
-        p.m() as u64,
-        p.n() as u64,
-        u64::from(rules.k()),
-        rules.overline(),
-        Default::default(),
-    )
-    .map_err(|e| e.to_string())?;
-    let mut engine = ExternalEngine::start(spec, &plain, time)?;
-    let (_, eval) = engine.think(p, moves, time)?;
-    Ok(eval.map(|e| match e {
-        Eval::Score(s) => 2.0 / (1.0 + (-(s as f64) / 200.0).exp()) - 1.0,
-        Eval::Mate { win } => {
-            if win {
-                1.0
-            } else {
-                -1.0
-            }
-        }
-    }))
+    let judged = judge_position(spec, &p.rules(), moves, time)?;
+    // `win_probability` is the chance of the side that did not move into the evaluation.
+    Ok(judged.map(|(eval, _)| 2.0 * (1.0 - Judgement::win_probability(eval, 200.0)) - 1.0))
 }
 
 fn stones_json(p: &Position, moves: &[Move]) -> serde_json::Value {
@@ -225,11 +198,6 @@ fn stones_json(p: &Position, moves: &[Move]) -> serde_json::Value {
         .collect::<Vec<_>>()
         .join(" ")
         .into()
-}
-
-/// The stones of `placed` as moves in turn (x, o, x).
-fn in_turn(placed: &[(Coord, Player)], m: usize) -> Vec<Move> {
-    swap::as_moves(placed, m)
 }
 
 fn balance(args: &OpeningCheckArgs, setup: &mut Setup) -> Result<(), String> {
@@ -246,7 +214,7 @@ fn balance(args: &OpeningCheckArgs, setup: &mut Setup) -> Result<(), String> {
         let Decision::Place(placed) = &answer.decision else {
             return Err("the first step is not a placement".into());
         };
-        let moves = in_turn(placed, empty.m());
+        let moves = swap::as_moves(placed, empty.m());
         let p = answer.after.clone();
         let own = setup.own_value(&p, seed);
         let external = setup.external_value(&p, &moves)?;
@@ -312,7 +280,7 @@ fn choice(args: &OpeningCheckArgs, setup: &mut Setup) -> Result<(), String> {
         if last.is_some_and(|l| t as u64 <= l) {
             continue;
         }
-        let moves = in_turn(&placed, empty.m());
+        let moves = swap::as_moves(&placed, empty.m());
         let Some(p) = swap::try_placed(&empty, &placed) else {
             continue;
         };

@@ -71,21 +71,13 @@ pub fn main(args: OpeningTableArgs) -> i32 {
         },
         seed: args.seed,
     };
-    let external = match &args.judge {
+    let external = match args.judge.as_deref().map(ExternalSpec::from_pbrain) {
         None => None,
-        Some(text) => match text.trim().strip_prefix("pbrain:") {
-            Some(rest) => match ExternalSpec::parse(text, rest) {
-                Ok(spec) => Some(spec),
-                Err(e) => {
-                    eprintln!("kinrow opening-table: --judge: {e}");
-                    return 2;
-                }
-            },
-            None => {
-                eprintln!("kinrow opening-table: --judge {text:?} is not pbrain:PATH");
-                return 2;
-            }
-        },
+        Some(Ok(spec)) => Some(spec),
+        Some(Err(e)) => {
+            eprintln!("kinrow opening-table: --judge: {e}");
+            return 2;
+        }
     };
     let judge_flag = args
         .judge

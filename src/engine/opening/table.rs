@@ -149,7 +149,6 @@ pub fn make(
         .with_opening(Opening::Free)
         .expect("the free opening fits every rule set");
     let (m, n) = (rules.m(), rules.n());
-    let mid = crate::game::centre(m, n);
     let mut rng = StdRng::seed_from_u64(seed);
     let mut seen = std::collections::HashSet::new();
     let mut kept = Vec::new();
@@ -157,15 +156,7 @@ pub fn make(
         if kept.len() >= count {
             break;
         }
-        let mut moves: Vec<Move> = Vec::new();
-        while moves.len() < 3 {
-            let r = rng.random_range(mid.row.saturating_sub(radius)..(mid.row + radius + 1).min(n));
-            let c = rng.random_range(mid.col.saturating_sub(radius)..(mid.col + radius + 1).min(m));
-            let mv = Move::mark(r * m + c);
-            if !moves.contains(&mv) {
-                moves.push(mv);
-            }
-        }
+        let moves = random_opening(&mut rng, m, n, 3, radius);
         if !seen.insert(symmetry_key(&moves, m, n)) {
             continue;
         }
@@ -203,9 +194,32 @@ pub fn make(
     kept
 }
 
-/// The smallest image of the opening under the board's symmetries: equal keys, same
-/// opening.
-fn symmetry_key(moves: &[Move], m: usize, n: usize) -> Vec<usize> {
+/// `stones` distinct random marks (x, o, x, ...) within `radius` cells of the centre of
+/// an `m` x `n` board, drawn from `rng`.
+pub fn random_opening(
+    rng: &mut StdRng,
+    m: usize,
+    n: usize,
+    stones: usize,
+    radius: usize,
+) -> Vec<Move> {
+    let mid = crate::game::centre(m, n);
+    let mut moves: Vec<Move> = Vec::new();
+    while moves.len() < stones {
+        let r = rng.random_range(mid.row.saturating_sub(radius)..(mid.row + radius + 1).min(n));
+        let c = rng.random_range(mid.col.saturating_sub(radius)..(mid.col + radius + 1).min(m));
+        let mv = Move::mark(r * m + c);
+        if !moves.contains(&mv) {
+            moves.push(mv);
+        }
+    }
+    moves
+}
+
+/// The smallest image of the opening `moves` (x, o, x, ...) under the board's
+/// symmetries, as sorted cell lists per colour: two openings with the same key are the
+/// same opening.
+pub fn symmetry_key(moves: &[Move], m: usize, n: usize) -> Vec<usize> {
     Symmetry::all(m, n)
         .iter()
         .map(|s| {
