@@ -8,10 +8,10 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use kinrow::api::dto::{suggest_json, LimitsUsed, SuggestRequest, SuggestResponse};
-use kinrow::api::extract::parse_body;
-use kinrow::api::routes::suggest::prepare_suggest;
-use kinrow::config::Config;
+use kinrow_server::api::dto::{suggest_json, LimitsUsed, SuggestRequest, SuggestResponse};
+use kinrow_server::api::extract::parse_body;
+use kinrow_server::api::routes::suggest::prepare_suggest;
+use kinrow_server::config::Config;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
@@ -42,7 +42,7 @@ fn suggest_stages(c: &mut Criterion) {
     group.bench_function("position and plan", |b| {
         b.iter(|| prepare_suggest(black_box(&request), &config).unwrap())
     });
-    let mut ctx = kinrow::engine::SearchContext::new();
+    let mut ctx = kinrow_engine::core::context::SearchContext::new();
     group.bench_function("engine (position solved before)", |b| {
         b.iter(|| {
             kind.build().analyze_with(

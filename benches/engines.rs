@@ -7,7 +7,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use kinrow::engine::{EngineKind, Limits};
+use kinrow_engine::core::types::Limits;
+use kinrow_engine::registry::EngineKind;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 

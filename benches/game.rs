@@ -4,7 +4,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use kinrow::game::{Move, Player, Position};
+use kinrow_game::{Move, Player, Position};
 
 mod support;
 use support::{position, MIDDLE_15, MIDDLE_7};

@@ -9,8 +9,9 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use kinrow::engine::{EngineKind, Limits};
-use kinrow::game::{Cell, Player, Position, Rules};
+use kinrow_engine::core::types::Limits;
+use kinrow_engine::registry::EngineKind;
+use kinrow_game::{Cell, Player, Position, Rules};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 

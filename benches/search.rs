@@ -9,10 +9,11 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use kinrow::engine::minimax::Minimax;
-use kinrow::engine::perfect::Perfect;
-use kinrow::engine::{Engine, Limits};
-use kinrow::game::{Position, Rules};
+use kinrow_engine::core::analyze::Engine;
+use kinrow_engine::core::types::Limits;
+use kinrow_engine::search::minimax::Minimax;
+use kinrow_engine::search::perfect::Perfect;
+use kinrow_game::{Position, Rules};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 

@@ -3,9 +3,9 @@
 
 use clap::{Parser, Subcommand};
 
-use crate::config::ServeArgs;
-use crate::game::{parse_board_string, Hand, Player, Position, Rules, Status};
-use crate::output::print_line;
+use kinrow_game::{parse_board_string, Hand, Player, Position, Rules, Status};
+use kinrow_lab::output::print_line;
+use kinrow_server::config::ServeArgs;
 
 /// kinrow: move suggestions for m,n,k-games over HTTP.
 #[derive(Parser, Debug)]
@@ -30,31 +30,31 @@ pub enum Command {
     /// Print the status of a position as JSON.
     State(StateArgs),
     /// Play two engines against each other and report the score and Elo difference.
-    Arena(crate::arena::ArenaArgs),
+    Arena(kinrow_lab::arena::ArenaArgs),
     /// Make a balanced opening set for `arena --openings`, judged by an external engine.
-    Openings(crate::arena::OpeningsArgs),
+    Openings(kinrow_lab::arena::OpeningsArgs),
     /// Make the table of balanced three-stone openings that swap and swap2 proposals draw from.
-    OpeningTable(crate::lab::opening_table::OpeningTableArgs),
+    OpeningTable(kinrow_lab::opening_table::OpeningTableArgs),
     /// Measure the swap and swap2 decisions: proposals judged even, sides picked on lopsided positions.
-    OpeningCheck(crate::lab::opening_check::OpeningCheckArgs),
+    OpeningCheck(kinrow_lab::opening_check::OpeningCheckArgs),
     /// Judge the quiet moves of recorded arena games with an external engine (mean eval loss).
-    Judge(crate::arena::JudgeArgs),
+    Judge(kinrow_lab::arena::JudgeArgs),
     /// Speak the Gomocup (piskvork) protocol on stdin/stdout.
-    Pbrain(crate::pbrain::PbrainArgs),
+    Pbrain(kinrow_lab::pbrain::PbrainArgs),
     /// Measure engine throughput offline (positions/s, nodes/s, µs per call).
-    Bench(crate::bench::BenchArgs),
+    Bench(kinrow_lab::bench::BenchArgs),
     /// Play an engine against itself from varied even openings: the games `tune` learns from.
-    Selfplay(crate::lab::selfplay::SelfplayArgs),
+    Selfplay(kinrow_lab::selfplay::SelfplayArgs),
     /// Fit the learned evaluation's weights to `selfplay` games; report held-out log-loss.
-    Tune(crate::lab::tune::TuneArgs),
+    Tune(kinrow_lab::tune::TuneArgs),
     /// Count value reversals in self-play from balanced openings, as answered and by the last depth alone.
-    Steadiness(crate::lab::steady::SteadinessArgs),
+    Steadiness(kinrow_lab::steady::SteadinessArgs),
     /// Measure perfect on gravity boards: nodes and time per position kind, or per-column answers.
-    Connect(crate::connect::ConnectArgs),
+    Connect(kinrow_lab::connect::ConnectArgs),
     /// Make an opening book for a gravity board (resumable; JSON summary at the end).
-    Book(crate::book::BookArgs),
+    Book(kinrow_lab::book::BookArgs),
     /// Fit each engine's value mapping on self-play games; print Brier scores and reliability.
-    Calibrate(crate::calibrate::CalibrateArgs),
+    Calibrate(kinrow_lab::calibrate::CalibrateArgs),
 }
 
 /// A position given on the command line.
@@ -144,7 +144,7 @@ impl PositionArgs {
         if let Some(digits) = self
             .board
             .as_deref()
-            .filter(|b| crate::game::is_column_digits(b))
+            .filter(|b| kinrow_game::is_column_digits(b))
         {
             if rules.gravity() {
                 return Position::from_column_digits(&rules, digits, "--board")
@@ -200,22 +200,22 @@ pub fn run(cli: Cli) -> i32 {
     match cli.command.unwrap_or(Command::Serve(cli.serve)) {
         Command::Serve(args) => serve(args),
         Command::Openapi => {
-            print_line(&crate::api::openapi_json());
+            print_line(&kinrow_server::api::openapi_json());
             0
         }
-        Command::Arena(args) => crate::arena::main(args),
-        Command::Openings(args) => crate::arena::openings_main(args),
-        Command::Judge(args) => crate::arena::judge_main(args),
-        Command::OpeningTable(args) => crate::lab::opening_table::main(args),
-        Command::OpeningCheck(args) => crate::lab::opening_check::main(args),
-        Command::Pbrain(args) => crate::pbrain::main(args),
-        Command::Bench(args) => crate::bench::main(args),
-        Command::Connect(args) => crate::connect::main(args),
-        Command::Book(args) => crate::book::main(args),
-        Command::Calibrate(args) => crate::calibrate::main(args),
-        Command::Selfplay(args) => crate::lab::selfplay::main(args),
-        Command::Tune(args) => crate::lab::tune::main(args),
-        Command::Steadiness(args) => crate::lab::steady::main(args),
+        Command::Arena(args) => kinrow_lab::arena::main(args),
+        Command::Openings(args) => kinrow_lab::arena::openings_main(args),
+        Command::Judge(args) => kinrow_lab::arena::judge_main(args),
+        Command::OpeningTable(args) => kinrow_lab::opening_table::main(args),
+        Command::OpeningCheck(args) => kinrow_lab::opening_check::main(args),
+        Command::Pbrain(args) => kinrow_lab::pbrain::main(args),
+        Command::Bench(args) => kinrow_lab::bench::main(args),
+        Command::Connect(args) => kinrow_lab::connect::main(args),
+        Command::Book(args) => kinrow_lab::book::main(args),
+        Command::Calibrate(args) => kinrow_lab::calibrate::main(args),
+        Command::Selfplay(args) => kinrow_lab::selfplay::main(args),
+        Command::Tune(args) => kinrow_lab::tune::main(args),
+        Command::Steadiness(args) => kinrow_lab::steady::main(args),
         Command::State(args) => match args.position.position() {
             Ok(p) => {
                 print_line(&serde_json::to_string_pretty(&state_json(&p)).expect("json"));
@@ -239,7 +239,7 @@ fn serve(args: ServeArgs) -> i32 {
             return 2;
         }
     };
-    match crate::server::serve(config) {
+    match kinrow_server::server::serve(config) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("kinrow serve: {e}");

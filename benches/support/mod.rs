@@ -3,7 +3,7 @@
 //! needs of it.
 #![allow(dead_code)]
 
-use kinrow::game::{parse_board_string, Position, Rules};
+use kinrow_game::{parse_board_string, Position, Rules};
 
 /// The 15x15 (k = 5) middle game the benches search, x to move.
 pub const MIDDLE_15: &str = "...............\

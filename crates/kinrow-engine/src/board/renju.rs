@@ -1,0 +1,22 @@
+//! Renju's forbidden cells on the board's own cells: the rules core's check
+//! ([`forbidden_mark`]) reads the board's contents through [`Stone`](kinrow_game::Stone), so a search asks
+//! it without building a position.
+
+use super::{LineBoard, WeightScheme};
+use kinrow_game::{forbidden_mark, Variant};
+
+impl<W: WeightScheme> LineBoard<W> {
+    /// True when the variant restricts player `p`'s marks: x under renju.
+    #[inline]
+    pub fn restricts(&self, p: usize) -> bool {
+        p == 0 && self.geo.variant == Variant::Renju
+    }
+
+    /// True when player `p` may not mark the empty `cell`: renju's forbidden moves of x
+    /// (an overline, two fours or two open threes without a five). Always false for o
+    /// and under the other variants, where it costs one comparison.
+    #[inline]
+    pub fn forbidden(&mut self, p: usize, cell: usize) -> bool {
+        self.restricts(p) && forbidden_mark(&self.geo, &mut self.cells, cell).is_some()
+    }
+}

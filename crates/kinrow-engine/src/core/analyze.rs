@@ -1,0 +1,42 @@
+//! The [`Engine`] trait every engine implements: a position, limits, a budget, the
+//! caller's context and a seeded RNG in, an [`Analysis`] out.
+
+use rand::rngs::StdRng;
+
+use super::budget::Budget;
+use super::context::SearchContext;
+use super::types::{Analysis, Limits};
+use kinrow_game::Position;
+
+/// A move-suggesting AI.
+pub trait Engine: Send + Sync {
+    /// Analyses `position`, which must be in progress (`!position.is_over()`), within
+    /// `budget` (its time and nodes; `limits` gives the rest: depth, mistakes), counting
+    /// every node it visits in `budget.nodes`, keeping what it keeps between calls in
+    /// `ctx`, and drawing any randomness from `rng` so that the same seed gives the same
+    /// answer. A composite engine hands its parts shares of `budget`.
+    fn analyze_in(
+        &self,
+        position: &Position,
+        limits: &Limits,
+        budget: &mut Budget,
+        ctx: &mut SearchContext,
+        rng: &mut StdRng,
+    ) -> Analysis;
+
+    /// [`Engine::analyze_in`] with a budget of `limits` and the state kept in `ctx`.
+    fn analyze_with(
+        &self,
+        position: &Position,
+        limits: &Limits,
+        ctx: &mut SearchContext,
+        rng: &mut StdRng,
+    ) -> Analysis {
+        self.analyze_in(position, limits, &mut Budget::new(limits), ctx, rng)
+    }
+
+    /// [`Engine::analyze_with`] a new context: nothing kept from earlier searches.
+    fn analyze(&self, position: &Position, limits: &Limits, rng: &mut StdRng) -> Analysis {
+        self.analyze_with(position, limits, &mut SearchContext::new(), rng)
+    }
+}

@@ -1,0 +1,521 @@
+//! The pattern search `auto` plays on boards with k >= 4 and no special pieces:
+//! principal-variation alpha-beta over the threat solver's board ([`PatternBoard`]).
+//!
+//! **Static value.** On gomoku (k = 5, freestyle or exactly five) the learned evaluation
+//! the board sums incrementally ([`crate::eval`]): fitted weights of every empty
+//! cell's code for each player, plus a table over both players' threat masks, in
+//! thousandths of a logit of the side to move's expected result. Under other rules (or
+//! when asked for) the window count: every window still open for a player weighs
+//! 10^(marks - 1), the mover's total counting half again.
+//!
+//! **Moves by threat class.** A five is played; a single opposing five is blocked
+//! without using up depth (so forcing lines are read to their end: the reply to a four
+//! costs no depth); two opposing fives lose. Against an opposing
+//! *three* (a cell where the opponent's mark makes a flex four or two fours; read from
+//! the board's per-player threat counts where it keeps cell codes) only one's own fours
+//! and the cells that can stop it are searched: the empty cells of the opponent's
+//! windows missing two marks through one such cell (without cell codes, of all such
+//! windows). Otherwise the node is quiet: the table's move is tried alone first, and
+//! only if it does not cut are the empty cells near a piece ranked by the fitted
+//! ordering ([`super::order`]; the more central first among equals) and the best
+//! [`WIDTH`] searched, with every four, killers first, then by score plus history.
+//!
+//! **Depth.** In a quiet node the moves after the first [`FULL_DEPTH_MOVES`] are
+//! searched a ply shallower first, and at full depth only when they beat the best so
+//! far. Under the learned evaluation the search is narrower near the leaves
+//! ([`NEAR_LEAF_WIDTH`]: move-count pruning) and the latest moves at a large depth are
+//! reduced by two plies ([`DEEPER_REDUCTION`]).
+//!
+//! **Leaves.** A VCF of the side to move is looked for (up to [`LEAF_VCF`] fours and
+//! [`LEAF_VCF_NODES`] solver nodes); when the opponent can make no four, a three of the
+//! side to move, or a cell where its mark makes two threes (or a four and a three),
+//! wins; otherwise the static value is taken.
+//!
+//! **Around it.** A transposition table, killer moves and a history table order the
+//! moves. Iterative deepening runs until the budget stops; an unfinished iteration
+//! still counts where its first moves changed the choice. A search by time keeps its
+//! table in the caller's context ([`KeptTable`]) for the next one, so that a game's next
+//! move starts from what this one found (docs/strength.md, "Where `auto`'s constants come
+//! from"). The iterative deepening runs on one thread or on several that share the
+//! table (Lazy SMP, [`smp`]); the table is lock-free ([`table`]). What was tried on top
+//! of this and not kept (futility, razoring, logarithmic reductions, extending fours):
+//! docs/evaluation.md, "Search on the codes".
+
+use std::sync::Arc;
+
+pub use self::table::KeptTable;
+use self::table::{from_tt, table_size, to_tt, Entry, Table, EXACT, LOWER, UPPER};
+use super::order::order_score;
+use super::score::PATTERN_WIN;
+use crate::board::{LineCodes, PatternBoard};
+use crate::core::budget::Budget;
+use crate::eval::cells::Threat;
+use crate::eval::EvalChoice;
+use crate::search::tss::search::{Solver, R};
+use kinrow_game::codes::{stone, EMPTY};
+use kinrow_game::{Geometry, Position};
+
+const MAX_PLY: usize = 96;
+const SIDE_KEY: u64 = 0x6A09_E667_F3BC_C909;
+/// Moves searched at a quiet inner node (the best by the ordering score, besides every
+/// four). 8, 10 and 12 played alike in the arena; 10 is a little ahead over more games
+/// (docs/strength.md, "Where `auto`'s constants come from").
+const WIDTH: usize = 10;
+/// Fours a leaf's VCF may chain. Cheap leaves reach deeper in the crowded positions
+/// where games are decided: 4 fours and no answer to the opponent's three played best
+/// (docs/strength.md, "Where `auto`'s constants come from").
+const LEAF_VCF: u32 = 4;
+/// Solver nodes a leaf's VCF may visit before it gives up (no win found). Unbounded,
+/// the leaves' VCFs take most of the time in crowded middlegames, where many fours
+/// branch, and the search finishes fewer plies; caps of 8 to 30 played alike, better
+/// than none (docs/strength.md, "Where `auto`'s constants come from").
+const LEAF_VCF_NODES: u64 = 16;
+/// How a candidate cell is ranked where the line codes have no table (k > 5): what a
+/// mark there adds to the mover's window score, times `BUILD.0 / BUILD.1`, plus what it
+/// takes from the opponent's. This was the ordering for every k before the fitted one
+/// of [`super::order`], where 8/5 was among the best ratios (docs/strength.md, "Where
+/// `auto`'s constants come from").
+const BUILD: (i64, i64) = (8, 5);
+/// Moves of a quiet inner node searched at full depth; later ones are reduced by a ply
+/// first (better than no reduction; other counts, deeper reductions, reductions at the
+/// root and a null move did no better: docs/strength.md, "Where `auto`'s constants come
+/// from").
+const FULL_DEPTH_MOVES: usize = 3;
+/// The least remaining depth at which late moves are reduced.
+const REDUCE_FROM_DEPTH: i32 = 3;
+
+/// Move-count pruning under the learned evaluation: the quiet moves searched (besides
+/// every four) one and two plies above the leaves; higher up [`WIDTH`].
+const NEAR_LEAF_WIDTH: [usize; 2] = [5, 7];
+/// Under the learned evaluation, moves from this index on, at this remaining depth or
+/// more, are first searched two plies shallower instead of one.
+const DEEPER_REDUCTION: (usize, i32) = (6, 6);
+
+/// The searcher: board, side to move, neighbourhood counts and table. Each search
+/// borrows its budget from the caller, and the leaves' VCFs count in it.
+pub struct PatternSearch {
+    /// The board lives in the threat solver, which the leaves ask for VCFs.
+    solver: Solver,
+    side: usize,
+    near: Vec<u8>,
+    ring: Vec<Vec<u16>>,
+    /// The transposition table, shared with the other threads of the search.
+    tt: Arc<Table>,
+    killers: [[u16; 2]; MAX_PLY],
+    history: Vec<u32>,
+    wins: Vec<u16>,
+    /// Scratch list of [`PatternSearch::three_defences`].
+    defence: Vec<u16>,
+    /// Each ply's move list, kept between nodes so that it is not allocated anew.
+    lists: Vec<Vec<(i64, u16)>>,
+    /// Per cell, what orders equally scored moves: its distance from the centre, then
+    /// the cell itself, in one number.
+    tie: Vec<u32>,
+    /// Pieces on the board.
+    pieces: usize,
+    /// The board sums the learned evaluation ([`crate::eval`]): gomoku.
+    learned: bool,
+    /// The evaluation asked for (the threads of a search share it).
+    eval_choice: EvalChoice,
+}
+
+/// The window count's value of a board with window scores `score` for `side` to move:
+/// its own score counts half again, since it moves first (1.5 played better than 1.125:
+/// docs/strength.md).
+pub fn window_value(score: [i64; 2], side: usize) -> i64 {
+    let (me, them) = (score[side], score[side ^ 1]);
+    me + me / 2 - them
+}
+
+/// One root move with its value from the last completed iteration.
+#[derive(Copy, Clone, Debug)]
+pub struct RootMove {
+    pub cell: u16,
+    pub value: i64,
+}
+
+impl PatternSearch {
+    /// A searcher for `position` (which must hold no special pieces in hand), over the
+    /// window count.
+    pub fn new(position: &Position, tt_entries: usize) -> PatternSearch {
+        PatternSearch::evaluating(position, tt_entries, EvalChoice::Window)
+    }
+
+    /// [`PatternSearch::new`] with the static evaluation `eval`.
+    pub fn evaluating(position: &Position, tt_entries: usize, eval: EvalChoice) -> PatternSearch {
+        PatternSearch::with_table(position, Arc::new(Table::new(tt_entries)), eval)
+    }
+
+    fn with_table(position: &Position, tt: Arc<Table>, eval: EvalChoice) -> PatternSearch {
+        let weights = eval.weights(&position.rules());
+        let b = match weights {
+            Some(w) => PatternBoard::new(position).with_cells(Some(w)),
+            None => PatternBoard::new(position).with_codes(),
+        };
+        let geo = Arc::clone(b.geometry());
+        let ring = rings(&geo);
+        let mut near = vec![0u8; geo.cells()];
+        for (c, around) in ring.iter().enumerate() {
+            if b.cells()[c] != EMPTY {
+                for &r in around {
+                    near[r as usize] += 1;
+                }
+            }
+        }
+        // The distance from the centre is twice the larger of the row and column offsets.
+        let tie = (0..geo.cells())
+            .map(|c| {
+                let (row, col) = (c / geo.m, c % geo.m);
+                let rows = (2 * row).abs_diff(geo.n - 1);
+                let cols = (2 * col).abs_diff(geo.m - 1);
+                ((rows.max(cols) as u32) << 16) | c as u32
+            })
+            .collect();
+        let pieces = b.cells().iter().filter(|&&c| c != EMPTY).count();
+        PatternSearch {
+            tie,
+            pieces,
+            lists: vec![Vec::new(); MAX_PLY],
+            side: position.to_move().index(),
+            history: vec![0; geo.cells()],
+            solver: Solver::new(b),
+            near,
+            ring,
+            tt,
+            killers: [[u16::MAX; 2]; MAX_PLY],
+            wins: Vec::new(),
+            defence: Vec::new(),
+            learned: weights.is_some(),
+            eval_choice: eval,
+        }
+    }
+
+    /// A searcher that starts from the table the last search by time left in `kept` (a
+    /// game's previous move most often) when it was filled under the same rules. Entries
+    /// are keyed by the whole position, so an old entry is still right; it only saves
+    /// searching that subtree again. [`PatternSearch::leave_table`] puts it back.
+    pub fn keeping_table(
+        position: &Position,
+        tt_entries: usize,
+        kept: &mut KeptTable,
+        eval: EvalChoice,
+    ) -> PatternSearch {
+        let key = position.geometry().key();
+        let size = table_size(tt_entries);
+        let tt = kept
+            .0
+            .take()
+            .filter(|(k, t)| *k == key && t.len() == size)
+            .map(|(_, t)| t)
+            .unwrap_or_else(|| Arc::new(Table::new(size)));
+        PatternSearch::with_table(position, tt, eval)
+    }
+
+    /// The static evaluation this searcher uses.
+    pub fn eval_choice(&self) -> EvalChoice {
+        self.eval_choice
+    }
+
+    /// Leaves this search's table in `kept` for the next search.
+    pub fn leave_table(&mut self, kept: &mut KeptTable) {
+        let key = self.solver.board.geometry().key();
+        kept.0 = Some((key, Arc::clone(&self.tt)));
+    }
+
+    fn play(&mut self, c: usize) {
+        self.solver.board.put(c, stone(self.side));
+        self.pieces += 1;
+        for i in 0..self.ring[c].len() {
+            self.near[self.ring[c][i] as usize] += 1;
+        }
+        self.side ^= 1;
+    }
+
+    fn undo(&mut self, c: usize) {
+        self.side ^= 1;
+        self.solver.board.take(c);
+        self.pieces -= 1;
+        for i in 0..self.ring[c].len() {
+            self.near[self.ring[c][i] as usize] -= 1;
+        }
+    }
+
+    /// The line codes the board keeps (k <= 5; else the board's own pass over the
+    /// windows scores cells).
+    #[inline]
+    fn codes(&self) -> Option<&LineCodes> {
+        self.solver.board.codes()
+    }
+
+    /// The static value for the side to move: the learned evaluation where the board
+    /// sums one (thousandths of a logit of the side to move's expected result), else the
+    /// window scores, the side to move's counting half again since it moves first.
+    pub fn eval(&self) -> i64 {
+        if self.learned {
+            if let Some(cells) = self.solver.board.cell_eval() {
+                return cells.eval(self.side);
+            }
+        }
+        window_value(self.solver.board.score(), self.side)
+    }
+
+    fn key(&self) -> u64 {
+        self.solver.board.hash() ^ if self.side == 1 { SIDE_KEY } else { 0 }
+    }
+
+    /// Negamax with alpha-beta (principal variation search) within `budget`; 0 once the
+    /// budget stopped.
+    ///
+    /// Longer than the house limit on purpose: it is the pattern search's hot path, and
+    /// its stages (the table probe, the leaf's threat checks, move generation by threat
+    /// class, the move loop with its reductions) share the node's locals, which
+    /// separate functions would have to pass along at every node.
+    pub fn negamax(
+        &mut self,
+        budget: &mut Budget,
+        depth: i32,
+        ply: usize,
+        mut alpha: i64,
+        beta: i64,
+    ) -> i64 {
+        if budget.tick() {
+            return 0;
+        }
+        let me = self.side;
+        if self.solver.board.has_win(me) {
+            return PATTERN_WIN - ply as i64 - 1;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.eval();
+        }
+        let mut wins = std::mem::take(&mut self.wins);
+        self.solver.board.win_cells(me ^ 1, &mut wins);
+        let forced = match wins.len() {
+            0 => None,
+            1 => Some(wins[0]),
+            _ => {
+                self.wins = wins;
+                return -(PATTERN_WIN - ply as i64 - 2);
+            }
+        };
+        self.wins = wins;
+        if forced.is_none() && depth <= 0 {
+            // A leaf: a short forced win by fours found within a few solver nodes, then
+            // the static value.
+            if self.solver.board.may_four(me) {
+                // The VCF's fours are all taken back: the line codes need not follow.
+                let codes = self.solver.board.set_codes_aside();
+                let vcf = self.solver.vcf_within(budget, me, LEAF_VCF, LEAF_VCF_NODES);
+                self.solver.board.restore_codes(codes);
+                if vcf == R::Win {
+                    return PATTERN_WIN - ply as i64 - 3;
+                }
+            }
+            if !self.solver.board.may_four(me ^ 1) {
+                // (Not for x under renju: the open four may need a forbidden cell.)
+                if self.has_three(me) && !self.solver.board.restricts(me) {
+                    // An open four (or two fours) next, and the opponent has no four to
+                    // answer with: a win on the third ply from here.
+                    return PATTERN_WIN - ply as i64 - 3;
+                }
+                if self.double_three(me) {
+                    // Two threes at once: one of them becomes an open four.
+                    return PATTERN_WIN - ply as i64 - 5;
+                }
+            }
+            return self.eval();
+        }
+        let three = forced.is_none() && self.has_three(me ^ 1);
+        if self.pieces == self.solver.board.cells().len() {
+            return 0;
+        }
+        let key = self.key();
+        let slot = self.tt.slot(key);
+        let e = self.tt.read(slot);
+        let mut tt_move = u16::MAX;
+        if e.key == key {
+            tt_move = e.best;
+            if e.depth as i32 >= depth {
+                let v = from_tt(e.value, ply);
+                let cut = match e.bound {
+                    EXACT => true,
+                    LOWER => v >= beta,
+                    _ => v <= alpha,
+                };
+                if cut {
+                    return v;
+                }
+            }
+        }
+        let mut moves = std::mem::take(&mut self.lists[ply]);
+        moves.clear();
+        let mut staged = false;
+        match forced {
+            Some(f) => moves.push((0, f)),
+            None if three => {
+                // The opponent threatens an open four: only a four of one's own, or a
+                // mark in a window of theirs missing two marks (through one threatened
+                // cell where the board keeps threat classes), can answer it.
+                let mut cells = std::mem::take(&mut self.wins);
+                self.solver.board.four_moves(me, &mut cells);
+                if !self.three_defences(&mut cells) {
+                    self.solver
+                        .board
+                        .cells_of_class(me ^ 1, 2, &mut cells, false);
+                }
+                let k = self.killers[ply];
+                for &c in &cells {
+                    let g = self.gains(c as usize);
+                    let mut score = g[me] + g[me ^ 1] + self.history[c as usize] as i64;
+                    if c == tt_move {
+                        score = i64::MAX;
+                    } else if c == k[0] || c == k[1] {
+                        score = score.saturating_add(1 << 40);
+                    }
+                    moves.push((score, c));
+                }
+                self.wins = cells;
+                moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
+            }
+            // A quiet node with a move from the table tries that move alone first: when
+            // it refutes the node (most often it does) the other moves are never
+            // generated, which saves scoring every cell near a piece.
+            None if tt_move != u16::MAX && self.solver.board.cells()[tt_move as usize] == EMPTY => {
+                moves.push((i64::MAX, tt_move));
+                staged = true;
+            }
+            None => self.quiet_moves(ply, depth, &mut moves),
+        }
+        if self.solver.board.restricts(me) {
+            if let Some(v) = self.keep_allowed(ply, &mut moves, &mut staged, forced.is_some()) {
+                self.lists[ply] = moves;
+                return v;
+            }
+        }
+        let alpha0 = alpha;
+        let mut best = -PATTERN_WIN;
+        let mut best_move = moves[0].1;
+        let next = if forced.is_some() { depth } else { depth - 1 };
+        let mut i = 0;
+        loop {
+            if i == moves.len() {
+                if !staged {
+                    break;
+                }
+                // The table's move did not refute the node: the list is refilled with
+                // the rest, behind it.
+                staged = false;
+                self.quiet_moves(ply, depth, &mut moves);
+                moves.retain(|m| m.1 != tt_move);
+                moves.insert(0, (i64::MAX, tt_move));
+                if i == moves.len() {
+                    break;
+                }
+            }
+            let c = moves[i].1;
+            self.play(c as usize);
+            let v = if i == 0 {
+                -self.negamax(budget, next, ply + 1, -beta, -alpha)
+            } else {
+                // Late moves of a quiet node are first searched a ply shallower (two for
+                // the latest at a large depth); only one that beats alpha there is
+                // searched again at full depth.
+                let late = i >= FULL_DEPTH_MOVES
+                    && forced.is_none()
+                    && !three
+                    && depth >= REDUCE_FROM_DEPTH
+                    && c != tt_move;
+                let r = if self.learned && i >= DEEPER_REDUCTION.0 && depth >= DEEPER_REDUCTION.1 {
+                    2
+                } else {
+                    1
+                };
+                let shallow = if late {
+                    Some(-self.negamax(budget, next - r, ply + 1, -alpha - 1, -alpha))
+                } else {
+                    None
+                };
+                let v = match shallow {
+                    Some(v) if v <= alpha => v,
+                    _ => -self.negamax(budget, next, ply + 1, -alpha - 1, -alpha),
+                };
+                if v > alpha && v < beta {
+                    -self.negamax(budget, next, ply + 1, -beta, -alpha)
+                } else {
+                    v
+                }
+            };
+            self.undo(c as usize);
+            if budget.stopped() {
+                self.lists[ply] = moves;
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = c;
+            }
+            if v > alpha {
+                alpha = v;
+            }
+            if alpha >= beta {
+                if forced.is_none() {
+                    let k = &mut self.killers[ply];
+                    if k[0] != c {
+                        k[1] = k[0];
+                        k[0] = c;
+                    }
+                    self.history[c as usize] += (depth * depth).max(1) as u32;
+                }
+                break;
+            }
+            i += 1;
+        }
+        self.lists[ply] = moves;
+        let bound = if best <= alpha0 {
+            UPPER
+        } else if best >= beta {
+            LOWER
+        } else {
+            EXACT
+        };
+        self.tt.write(
+            slot,
+            Entry {
+                key,
+                value: to_tt(best, ply),
+                depth: depth as i16,
+                bound,
+                best: best_move,
+            },
+        );
+        best
+    }
+}
+
+/// For every cell, the cells within two steps (king moves), itself excluded.
+fn rings(geo: &Geometry) -> Vec<Vec<u16>> {
+    (0..geo.cells())
+        .map(|c| {
+            let mut v = Vec::with_capacity(24);
+            for dr in -2isize..=2 {
+                for dc in -2isize..=2 {
+                    if dr == 0 && dc == 0 {
+                        continue;
+                    }
+                    if let Some(x) = geo.offset(c, dr, dc) {
+                        v.push(x as u16);
+                    }
+                }
+            }
+            v
+        })
+        .collect()
+}
+
+mod lines;
+mod moves;
+mod renju;
+mod smp;
+mod table;
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,50 @@
+//! Making a book's last level: its positions solved one by one by the exact search over
+//! one shared table, so that neighbouring positions reuse each other's work.
+
+use crate::core::budget::Budget;
+
+use super::book::{find, frame, Book};
+use super::search::{Solver, Table};
+use super::word::{Frame, Stones};
+
+/// Solves positions of a book's last level one by one over one shared table.
+pub struct LevelSolver {
+    frame: Frame<u64>,
+    table: Table<u64>,
+    book: Option<&'static Book>,
+}
+
+impl LevelSolver {
+    /// A solver with a table of `2^bits` entries.
+    pub fn new(m: u32, n: u32, k: u32, bits: u32) -> Result<LevelSolver, String> {
+        Ok(LevelSolver {
+            frame: frame(m, n, k)?,
+            table: Table::new(bits),
+            book: find(m, n, k),
+        })
+    }
+
+    /// The same solver reading `book` instead of the committed one.
+    pub fn with_book(mut self, book: &'static Book) -> LevelSolver {
+        self.book = Some(book);
+        self
+    }
+
+    /// The exact score of the position of `key` (not over), or `None` when `clock` ran
+    /// out first.
+    pub fn solve(&mut self, key: u128, clock: &mut Budget) -> Option<i32> {
+        let st = Stones::from_key(&self.frame, key as u64);
+        let mut solver = Solver::new(&self.frame, &mut self.table, clock);
+        solver.book = self.book;
+        let now = solver.win_now(&st);
+        if st.my_wins(&self.frame) & st.landing(&self.frame) != 0 {
+            return Some(now);
+        }
+        if st.count >= self.frame.m * self.frame.n {
+            return Some(0);
+        }
+        let (lo, hi) = solver.bounds(&st);
+        let (lo, hi) = solver.solve(&st, lo, hi);
+        (lo == hi).then_some(lo)
+    }
+}

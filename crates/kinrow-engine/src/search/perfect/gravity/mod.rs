@@ -1,0 +1,295 @@
+//! `perfect` under gravity: an exact solver of Connect Four and every gravity board
+//! that fits 128 bits with a sentinel row ([`word`]).
+//!
+//! Every playable column is judged from the mover's side: a win now is exact at once;
+//! otherwise the position after the move is searched first with the window (-1, 1),
+//! which settles win, draw or loss for every column cheaply, and then the plies of each
+//! win and loss are pinned by the null-window searches of [`search::Solver::solve`].
+//! All searches share one table of bounds, which the caller's context keeps for its next
+//! answer.
+//! A mirror-symmetric position searches only one of each pair of mirrored columns.
+//! When the budget runs out, each column keeps the interval its score was proven to
+//! lie in: a proven win or loss without its plies, or `unknown`; the best move found is
+//! the one with the highest proven lower bound.
+
+pub mod book;
+pub mod level;
+mod search;
+mod word;
+
+use crate::core::budget::Budget;
+use crate::core::context::{Kept, SearchContext};
+use crate::core::types::Outcome;
+use kinrow_game::{Cell, Move, Position};
+
+use super::verdict::{PvTail, Verdict};
+use search::{Solver, Table};
+use word::{Frame, Stones, Word};
+
+/// True when the gravity solver answers `position`: gravity, marks only, free rules
+/// with overlines winning (the bit tests find k or more), and `m*(n+1) <= 128`.
+pub fn applies(position: &Position) -> bool {
+    position.gravity()
+        && !position.has_special_pieces()
+        && position.geometry().overline
+        && position.m() * (position.n() + 1) <= 128
+}
+
+/// Every playable column's verdict (see the top of this file), the line after a move
+/// (none beyond it), and the plies left on the board.
+pub(super) fn analyze(
+    position: &Position,
+    budget: &mut Budget,
+    ctx: &mut SearchContext,
+) -> (Vec<Verdict>, PvTail, u32) {
+    let verdicts = if position.m() * (position.n() + 1) <= 64 {
+        columns::<u64>(position, budget, ctx)
+    } else {
+        columns::<u128>(position, budget, ctx)
+    };
+    (verdicts, Box::new(|_| Vec::new()), position.empties())
+}
+
+/// The frame and root stones of `position` in `T`.
+pub fn stones_of<T: Word>(position: &Position) -> Option<(Frame<T>, Stones<T>)> {
+    let (m, n) = (position.m(), position.n());
+    let frame = Frame::<T>::new(m as u32, n as u32, position.k())?;
+    let me = position.to_move();
+    let (mut mine, mut all) = (T::ZERO, T::ZERO);
+    for (i, &c) in position.cells().iter().enumerate() {
+        if let Cell::Mark(p) = c {
+            let bit = frame.bit((i % m) as u32, (n - 1 - i / m) as u32);
+            all = all | bit;
+            if p == me {
+                mine = mine | bit;
+            }
+        }
+    }
+    let count = all.ones();
+    Some((frame, Stones { mine, all, count }))
+}
+
+/// A table sized for the work the position can take within `time` (a big table costs
+/// its pages as the search first touches them: a short budget gets a smaller one).
+pub fn table_for<T: Word>(empties: u32, time: std::time::Duration) -> Table<T> {
+    Table::new(table_bits(empties, time))
+}
+
+/// The table size [`table_for`] picks, as a power of two.
+fn table_bits(empties: u32, time: std::time::Duration) -> u32 {
+    let by_work = match empties {
+        0..=10 => 12,
+        11..=16 => 18,
+        17..=24 => 21,
+        _ => 23,
+    };
+    let by_time = match time.as_millis() {
+        0..500 => 18,
+        500..5000 => 21,
+        _ => 23,
+    };
+    by_work.min(by_time)
+}
+
+/// The size (a power of two) of the table a context keeps from one answer to the
+/// next: 2^22 entries, 46 MB for boards of 64 bits, 80 MB for wider ones, touched only
+/// as searches reach them. A score is the position's own (absolute, see [`search`]),
+/// and a stopped search stores nothing, so what one answer proved stays true for the
+/// next on the same board shape; a fresh table would cost a request its page faults
+/// (a fault per new page touched, most of a short answer's time).
+const KEPT_BITS: u32 = 22;
+
+/// The tables `perfect` keeps between answers on gravity boards, in the caller's
+/// [`SearchContext`] (one per word size; a context serves one board shape, so at most
+/// one of them is ever made): what one answer proved stays true for the next on the
+/// same board shape, and a fresh table would cost a request its page faults.
+#[derive(Default)]
+pub struct KeptTables {
+    narrow: Option<ShapedTable<u64>>,
+    wide: Option<ShapedTable<u128>>,
+}
+
+/// A table and the board shape (m, n, k) it was made for.
+type ShapedTable<T> = ((u32, u32, u32), Table<T>);
+
+impl Kept for KeptTables {
+    fn bytes(&self) -> usize {
+        self.narrow.as_ref().map_or(0, |(_, t)| t.bytes())
+            + self.wide.as_ref().map_or(0, |(_, t)| t.bytes())
+    }
+}
+
+/// A word size with its slot in [`KeptTables`].
+trait KeptWord: Word {
+    fn slot(kept: &mut KeptTables) -> &mut Option<ShapedTable<Self>>;
+}
+
+impl KeptWord for u64 {
+    fn slot(kept: &mut KeptTables) -> &mut Option<ShapedTable<u64>> {
+        &mut kept.narrow
+    }
+}
+
+impl KeptWord for u128 {
+    fn slot(kept: &mut KeptTables) -> &mut Option<ShapedTable<u128>> {
+        &mut kept.wide
+    }
+}
+
+/// What is proven about one root column: its score lies in `[lo, hi]`.
+struct Column<T: Word> {
+    col: u32,
+    cell: T,
+    lo: i32,
+    hi: i32,
+}
+
+/// [`columns_in`] over the context's kept table of the board shape (a new one when the
+/// last answer was on another shape). A search limited by nodes starts from a fresh
+/// table, so that its answer does not depend on what ran before it
+/// ([`crate::core::context`]).
+fn columns<T: KeptWord>(
+    position: &Position,
+    budget: &mut Budget,
+    ctx: &mut SearchContext,
+) -> Vec<Verdict> {
+    if budget.node_limit().is_some() {
+        let mut fresh = Table::<T>::new(KEPT_BITS);
+        return columns_in(position, budget, &mut fresh);
+    }
+    let shape = (position.m() as u32, position.n() as u32, position.k());
+    let slot = T::slot(ctx.kept::<KeptTables>());
+    if slot.as_ref().map(|k| k.0) != Some(shape) {
+        *slot = Some((shape, Table::new(KEPT_BITS)));
+    }
+    let table = &mut slot.as_mut().expect("just set").1;
+    columns_in(position, budget, table)
+}
+
+fn columns_in<T: Word>(
+    position: &Position,
+    budget: &mut Budget,
+    table: &mut Table<T>,
+) -> Vec<Verdict> {
+    let Some((frame, st)) = stones_of::<T>(position) else {
+        return Vec::new();
+    };
+    let mut solver = Solver::new(&frame, table, budget);
+    let symmetric = frame.mirror(st.key(&frame)) == st.key(&frame);
+    let landing = st.landing(&frame);
+    let wins = st.my_wins(&frame) & landing;
+    let now = solver.win_now(&st);
+    let mut cols: Vec<Column<T>> = Vec::new();
+    for &c in &frame.order {
+        let cell = landing & frame.column(c);
+        if cell == T::ZERO {
+            continue;
+        }
+        let (lo, hi) = if wins & cell != T::ZERO {
+            (now, now)
+        } else {
+            let child = st.play(cell);
+            if child.my_wins(&frame) & child.landing(&frame) != T::ZERO {
+                (-(now - 1), -(now - 1))
+            } else if let Some(v) = solver.booked(&child) {
+                (-v, -v)
+            } else {
+                let (clo, chi) = solver.bounds(&child);
+                (-chi, -clo)
+            }
+        };
+        cols.push(Column {
+            col: c,
+            cell,
+            lo,
+            hi,
+        });
+    }
+    let mirrored = |c: u32| symmetric && frame.m - 1 - c < c;
+    // First win, draw or loss for every column, then the plies.
+    for phase in 0..2 {
+        for col in cols.iter_mut().filter(|col| !mirrored(col.col)) {
+            if col.lo == col.hi || solver.stopped {
+                continue;
+            }
+            let child = st.play(col.cell);
+            let (clo, chi) = if phase == 0 {
+                let r = solver.negamax(&child, -1, 1);
+                match r {
+                    _ if solver.stopped => (-col.hi, -col.lo),
+                    r if r >= 1 => (r, -col.lo),
+                    r if r <= -1 => (-col.hi, r),
+                    _ => (0, 0),
+                }
+            } else {
+                solver.solve(&child, -col.hi, -col.lo)
+            };
+            col.lo = col.lo.max(-chi);
+            col.hi = col.hi.min(-clo);
+        }
+    }
+    let proven: Vec<(u32, i32, i32)> = cols.iter().map(|c| (c.col, c.lo, c.hi)).collect();
+    for col in cols.iter_mut().filter(|col| mirrored(col.col)) {
+        let twin = frame.m - 1 - col.col;
+        if let Some(&(_, lo, hi)) = proven.iter().find(|p| p.0 == twin) {
+            (col.lo, col.hi) = (lo, hi);
+        }
+    }
+    cols.iter()
+        .map(|c| verdict(position, c.col as usize, c.lo, c.hi, now))
+        .collect()
+}
+
+/// The verdict of a column whose score lies in `[lo, hi]`; `now` is the score of a win
+/// with the mover's next stone (cells + 1 - the stone's number).
+fn verdict(position: &Position, col: usize, lo: i32, hi: i32, now: i32) -> Verdict {
+    let row = position.landing_row(col).unwrap_or(0);
+    let mv = Move::mark(row * position.m() + col);
+    // A win with the next stone is 1 ply away; every point less is one ply more.
+    let plies = |v: i32| Some((now - v.abs() + 1) as u32);
+    let (outcome, plies) = match (lo, hi) {
+        (lo, hi) if lo == hi && lo > 0 => (Outcome::Win, plies(lo)),
+        (lo, hi) if lo == hi && lo < 0 => (Outcome::Loss, plies(lo)),
+        (0, 0) => (Outcome::Draw, Some(position.empties())),
+        (lo, _) if lo > 0 => (Outcome::Win, None),
+        (_, hi) if hi < 0 => (Outcome::Loss, None),
+        _ => (Outcome::Unknown, None),
+    };
+    Verdict { mv, outcome, plies }
+}
+
+/// The exact score of `position` alone (not per column), as the published Connect Four
+/// benchmarks measure a solver: `Some(plies to the end, the mover's outcome)` when
+/// solved within `budget`, and the nodes it took are counted in `budget`.
+pub fn solve_position(position: &Position, budget: &mut Budget) -> Option<(u32, Outcome)> {
+    if !applies(position) || position.is_over() {
+        return None;
+    }
+    if position.m() * (position.n() + 1) <= 64 {
+        score::<u64>(position, budget)
+    } else {
+        score::<u128>(position, budget)
+    }
+}
+
+fn score<T: Word>(position: &Position, budget: &mut Budget) -> Option<(u32, Outcome)> {
+    let (frame, st) = stones_of::<T>(position)?;
+    let mut table = table_for::<T>(position.empties(), budget.time());
+    let mut solver = Solver::new(&frame, &mut table, budget);
+    let now = solver.win_now(&st);
+    let v = if st.my_wins(&frame) & st.landing(&frame) != T::ZERO {
+        now
+    } else {
+        let (lo, hi) = solver.bounds(&st);
+        let (lo, hi) = solver.solve(&st, lo, hi);
+        if lo != hi {
+            return None;
+        }
+        lo
+    };
+    Some(match v {
+        0 => (position.empties(), Outcome::Draw),
+        v if v > 0 => ((now - v + 1) as u32, Outcome::Win),
+        v => ((now + v + 1) as u32, Outcome::Loss),
+    })
+}

@@ -1,0 +1,340 @@
+//! The exact gravity search: negamax with alpha-beta on [`Stones`], scores in plies.
+//!
+//! A score is absolute: a win for the side to move completed with the board's t-th
+//! stone scores `cells + 1 - t`, a loss `-(cells + 1 - t)`, a draw 0, so a position
+//! has the same score however it was reached and the table can keep it. Every node
+//! first takes a win now, then keeps only the moves that do not hand the opponent a
+//! win at once (one forced block, never the cell under an opponent's winning cell),
+//! narrows the window to what is still possible, and reads the table's bounds and best
+//! move. A move that leaves two wins the opponent cannot both stop (two playable, or
+//! one on top of another) scores at once. The others are ordered: the table's best
+//! move first, then by the winning cells each creates, those on the mover's rows
+//! (odd rows from the bottom for the first player, even for the second) counting
+//! twice, centre first on ties; a child whose bound in the table already refutes
+//! cuts off before any is searched (enhanced transposition cutoff). The table keeps a
+//! lower and an upper bound and the best move per position, keyed by the position or
+//! its mirror image, whichever is smaller. [`Solver::solve`] pins the exact score by null-window
+//! searches that halve the interval the score is known to lie in.
+
+use crate::core::budget::Budget;
+
+use super::book::Book;
+use super::word::{Frame, Stones, Word};
+
+/// Bounds kept per position, indexed by a digest of its canonical key.
+pub struct Table<T: Word> {
+    keys: Vec<T>,
+    /// `lower + 128` in the high byte, `upper + 128` in the low one.
+    bounds: Vec<u16>,
+    /// The column + 1 (of the canonical orientation) of the move that last cut off or
+    /// scored best (0: none).
+    best: Vec<u8>,
+    /// `64 - bits`: the index is the digest's top bits (its low bits depend only on
+    /// the key's low bits, the first columns, and would crowd positions together).
+    shift: u32,
+}
+
+impl<T: Word> Table<T> {
+    /// A table of `2^bits` entries (zeroed memory: cheap until touched).
+    pub fn new(bits: u32) -> Table<T> {
+        let size = 1usize << bits;
+        Table {
+            keys: vec![T::ZERO; size],
+            bounds: vec![0; size],
+            best: vec![0; size],
+            shift: 64 - bits,
+        }
+    }
+
+    /// The memory the table holds, in bytes.
+    pub fn bytes(&self) -> usize {
+        self.keys.len() * std::mem::size_of::<T>() + self.bounds.len() * 2 + self.best.len()
+    }
+
+    #[inline]
+    fn get(&self, key: T) -> Option<(i32, i32, u8)> {
+        let i = (key.digest() >> self.shift) as usize;
+        (self.keys[i] == key).then(|| {
+            let b = self.bounds[i];
+            ((b >> 8) as i32 - 128, (b & 255) as i32 - 128, self.best[i])
+        })
+    }
+
+    #[inline]
+    fn put(&mut self, key: T, lower: i32, upper: i32, best: u8) {
+        let i = (key.digest() >> self.shift) as usize;
+        let (mut lo, mut hi) = (lower, upper);
+        if self.keys[i] == key {
+            let b = self.bounds[i];
+            lo = lo.max((b >> 8) as i32 - 128);
+            hi = hi.min((b & 255) as i32 - 128);
+        }
+        self.keys[i] = key;
+        self.bounds[i] = (((lo + 128) as u16) << 8) | (hi + 128) as u16;
+        self.best[i] = best;
+    }
+}
+
+/// One exact search over a frame, its table and a budget.
+pub struct Solver<'a, T: Word> {
+    pub frame: &'a Frame<T>,
+    pub table: &'a mut Table<T>,
+    pub budget: &'a mut Budget,
+    /// Set once the budget ran out: every value since is meaningless.
+    pub stopped: bool,
+    /// Cells on the board.
+    total: i32,
+    /// The committed opening book of this board, if any.
+    pub book: Option<&'static Book>,
+}
+
+impl<'a, T: Word> Solver<'a, T> {
+    pub fn new(frame: &'a Frame<T>, table: &'a mut Table<T>, budget: &'a mut Budget) -> Self {
+        let total = (frame.m * frame.n) as i32;
+        Solver {
+            frame,
+            table,
+            budget,
+            stopped: false,
+            total,
+            book: super::book::find(frame.m, frame.n, frame.k),
+        }
+    }
+
+    /// The score of a win for the side to move of `st` with its next stone.
+    #[inline]
+    pub fn win_now(&self, st: &Stones<T>) -> i32 {
+        self.total - st.count as i32
+    }
+
+    /// The moves that do not let the opponent win at once; empty when every move does.
+    #[inline]
+    fn safe_moves(&self, st: &Stones<T>) -> T {
+        let f = self.frame;
+        let landing = st.landing(f);
+        let theirs = st.their_wins(f);
+        let mut moves = landing;
+        let forced = landing & theirs;
+        if forced != T::ZERO {
+            if forced & (forced - T::ONE) != T::ZERO {
+                return T::ZERO;
+            }
+            moves = forced;
+        }
+        moves & !theirs.down(1)
+    }
+
+    /// The table's key of `st` (the smaller of its key and its mirror image's), and
+    /// whether it is the mirror image's.
+    #[inline]
+    fn key(&self, st: &Stones<T>) -> (T, bool) {
+        let key = st.key(self.frame);
+        let mirror = self.frame.mirror(key);
+        if mirror < key {
+            (mirror, true)
+        } else {
+            (key, false)
+        }
+    }
+
+    /// The score of `st` within `(alpha, beta)` (fail-soft outside it). The side to move
+    /// must not have a win now (the caller checks).
+    pub fn negamax(&mut self, st: &Stones<T>, mut alpha: i32, mut beta: i32) -> i32 {
+        if self.budget.tick() {
+            self.stopped = true;
+            return 0;
+        }
+        let s = st.count as i32;
+        if s >= self.total {
+            return 0;
+        }
+        if let Some(v) = self.booked(st) {
+            return v;
+        }
+        let moves = self.safe_moves(st);
+        if moves == T::ZERO {
+            // Every move hands the opponent a win with stone s + 2.
+            return -(self.total - s - 1);
+        }
+        // The opponent cannot win with stone s + 2 any more, nor we with s + 1.
+        let min = if s + 4 <= self.total {
+            -(self.total - s - 3)
+        } else {
+            0
+        };
+        let max = if s + 3 <= self.total {
+            self.total - s - 2
+        } else {
+            0
+        };
+        if alpha < min {
+            alpha = min;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if beta > max {
+            beta = max;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+        let (key, mirrored) = self.key(st);
+        // The table's best move, as a column of this orientation.
+        let mut hint = None;
+        if let Some((lo, hi, best)) = self.table.get(key) {
+            if best > 0 {
+                let c = best as u32 - 1;
+                hint = Some(if mirrored { self.frame.m - 1 - c } else { c });
+            }
+            if lo > alpha {
+                alpha = lo;
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
+            if hi < beta {
+                beta = hi;
+                if alpha >= beta {
+                    return beta;
+                }
+            }
+        }
+        let (list, len) = self.ordered(st, moves, hint);
+        if len == usize::MAX {
+            // A move leaves two wins the opponent cannot both stop: win with stone s + 3.
+            return max;
+        }
+        // Enhanced transposition cutoff: a child whose table bound already refutes.
+        for &(cell, _) in &list[..len] {
+            let child = st.play(cell);
+            if let Some((_, hi, _)) = self.table.get(self.key(&child).0) {
+                if -hi >= beta {
+                    return -hi;
+                }
+            }
+        }
+        let stored = |col: u32| {
+            (if mirrored {
+                self.frame.m - 1 - col
+            } else {
+                col
+            }) as u8
+                + 1
+        };
+        let alpha0 = alpha;
+        let mut best = (i32::MIN, 0);
+        for &(cell, col) in &list[..len] {
+            let child = st.play(cell);
+            let v = -self.negamax(&child, -beta, -alpha);
+            if self.stopped {
+                return 0;
+            }
+            if v >= beta {
+                let b = stored(col);
+                self.table.put(key, v, max, b);
+                return v;
+            }
+            if v > best.0 {
+                best = (v, col);
+            }
+            if v > alpha {
+                alpha = v;
+            }
+        }
+        let b = stored(best.1);
+        if alpha > alpha0 {
+            self.table.put(key, alpha, alpha, b);
+        } else {
+            self.table.put(key, min, alpha, b);
+        }
+        alpha
+    }
+
+    /// The moves of `moves` with their columns: the table's move first, then by the
+    /// winning cells each creates for the mover, most first, the centre first among
+    /// equals (a stable insertion sort). The length is `usize::MAX` when a move wins by
+    /// force with the mover's stone after next.
+    fn ordered(&self, st: &Stones<T>, moves: T, hint: Option<u32>) -> ([(T, u32); 64], usize) {
+        let f = self.frame;
+        let mut list = [(T::ZERO, 0u32); 64];
+        let mut score = [0u32; 64];
+        let mut len = 0;
+        let good = if st.count & 1 == 0 {
+            f.odd
+        } else {
+            f.cells & !f.odd
+        };
+        for &c in &f.order {
+            let cell = moves & f.column(c);
+            if cell == T::ZERO {
+                continue;
+            }
+            let mine = st.mine | cell;
+            let all = st.all | cell;
+            let t = f.wins(mine) & !all;
+            // Two wins at once, or one on top of another: the opponent stops only one.
+            let now = t & (all + f.bottom) & f.cells;
+            if now != T::ZERO && (now & (now - T::ONE) != T::ZERO || t & now.up(1) != T::ZERO) {
+                return (list, usize::MAX);
+            }
+            let s = if hint == Some(c) {
+                u32::MAX
+            } else {
+                // Threats on the mover's rows (odd rows for the first player) count twice.
+                2 * t.ones() + (t & good).ones()
+            };
+            let mut i = len;
+            while i > 0 && score[i - 1] < s {
+                list[i] = list[i - 1];
+                score[i] = score[i - 1];
+                i -= 1;
+            }
+            list[i] = (cell, c);
+            score[i] = s;
+            len += 1;
+        }
+        (list, len)
+    }
+
+    /// Narrows `[lo, hi]`, an interval known to hold the score of `st` (whose side to
+    /// move has no win now), by null-window searches until it is one score or the
+    /// budget runs out; returns what was proven.
+    pub fn solve(&mut self, st: &Stones<T>, mut lo: i32, mut hi: i32) -> (i32, i32) {
+        while lo < hi && !self.stopped {
+            let mut med = lo + (hi - lo) / 2;
+            // Ask near zero first: whether it is a win or a loss is the cheap question.
+            if med <= 0 && lo / 2 < med {
+                med = lo / 2;
+            } else if med >= 0 && hi / 2 > med {
+                med = hi / 2;
+            }
+            let r = self.negamax(st, med, med + 1);
+            if self.stopped {
+                break;
+            }
+            if r <= med {
+                hi = r;
+            } else {
+                lo = r;
+            }
+        }
+        (lo, hi)
+    }
+
+    /// The widest interval the score of `st` can lie in (no win now for its mover).
+    pub fn bounds(&self, st: &Stones<T>) -> (i32, i32) {
+        let s = st.count as i32;
+        let lo = -(self.total - s - 1).max(0);
+        let hi = (self.total - s - 2).max(0);
+        (lo, hi)
+    }
+}
+
+impl<T: Word> Solver<'_, T> {
+    /// The book's score of `st` when the book has it.
+    #[inline]
+    pub fn booked(&self, st: &Stones<T>) -> Option<i32> {
+        self.book?.score(self.frame, st)
+    }
+}

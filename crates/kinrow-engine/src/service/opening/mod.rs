@@ -1,0 +1,7 @@
+//! Opening rules in the engines: [`swap`] takes the decisions of the swap and swap2
+//! opening phases, proposing placements from the balanced openings of [`table`]. (The
+//! pro and long pro rules are kept by every engine's root:
+//! [`ProRoot`](crate::search::pro::ProRoot).)
+
+pub mod swap;
+pub mod table;

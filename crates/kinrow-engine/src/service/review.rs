@@ -1,0 +1,380 @@
+//! A game's review: every position of a game searched by an engine, every move
+//! classified by how much of the expected result it gave away.
+//!
+//! The positions `P_0 .. P_n` of a game of `n` moves are searched in turn, each within
+//! its share of one time budget ([`spread`]: the time left divided by the positions
+//! left, so the whole review ends within the budget). The value of a position is the
+//! engine's `value` for its side to move (the common [-1, 1] scale, [`super::value`]); a
+//! finished position is worth exactly -1 to the side to move when the other side has
+//! won, 0 when drawn. For move `i`, by the player to move in `P_i`:
+//!
+//! - `value_before` = the value of `P_i`, `best` = the engine's move there and
+//!   `best_value` = its value (the same number);
+//! - `value_after` = minus the value of `P_{i+1}` (the opponent's value, seen from the
+//!   mover), or exactly the outcome the search of `P_i` proved for the played move (a
+//!   threat-space search proves a win from the winner's side that the same position
+//!   searched from the loser's side often leaves unproven);
+//! - `loss` = `best_value - value_after`, at least 0; 0 when the move is `best`;
+//! - the class by the loss ([`Class::of`]: best <= 0.02 < good <= 0.1 < inaccuracy <= 0.2
+//!   < mistake <= 0.4 < blunder), except `forced` when the position left one move that
+//!   does not lose at once ([`forced`]: a single legal move, or every other one lets the
+//!   opponent win on the next ply) and that move was played; and a move into a proven
+//!   loss from a position that was not one (a move that did not lose existed) is at
+//!   least a `mistake`, however small its loss on the value scale.
+//!
+//! A player's accuracy is the mean over their moves of `1 - loss` (at least 0), in
+//! percent: 100 for a game of best moves, 0 for a game of moves that each throw away a
+//! win (or a draw, and half of one...).
+
+use std::time::Duration;
+
+use super::value;
+use crate::core::types::Outcome;
+use kinrow_game::{Cell, Move, Position};
+
+/// The largest loss of each class, in order; a larger loss is a blunder.
+pub const THRESHOLDS: [(Class, f64); 4] = [
+    (Class::Best, 0.02),
+    (Class::Good, 0.1),
+    (Class::Inaccuracy, 0.2),
+    (Class::Mistake, 0.4),
+];
+
+/// How good a move was.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Class {
+    /// Lost at most 0.02 of value: as good as the engine's choice.
+    Best,
+    /// Lost at most 0.1.
+    Good,
+    /// Lost at most 0.2.
+    Inaccuracy,
+    /// Lost at most 0.4, or turned a position that was not lost into a proven loss.
+    Mistake,
+    /// Lost more than 0.4.
+    Blunder,
+    /// The only move that did not lose at once.
+    Forced,
+}
+
+impl Class {
+    /// Every class, in the order of the summary.
+    pub const ALL: [Class; 6] = [
+        Class::Best,
+        Class::Good,
+        Class::Inaccuracy,
+        Class::Mistake,
+        Class::Blunder,
+        Class::Forced,
+    ];
+
+    /// The class of a move that lost `loss` of the value ([`THRESHOLDS`]).
+    pub fn of(loss: f64) -> Class {
+        THRESHOLDS
+            .iter()
+            .find(|&&(_, most)| loss <= most)
+            .map_or(Class::Blunder, |&(class, _)| class)
+    }
+
+    /// The API name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Class::Best => "best",
+            Class::Good => "good",
+            Class::Inaccuracy => "inaccuracy",
+            Class::Mistake => "mistake",
+            Class::Blunder => "blunder",
+            Class::Forced => "forced",
+        }
+    }
+}
+
+/// The moves of `position` (in progress) that do not let the opponent win on the next
+/// ply: a move that wins at once, or after which the opponent has no winning mark.
+pub fn safe_moves(position: &Position) -> Vec<Move> {
+    let me = position.to_move();
+    let opp = me.opponent();
+    position
+        .legal_moves()
+        .into_iter()
+        .filter(|&mv| {
+            let mut after = position.clone();
+            after.play(mv);
+            after.winner() == Some(me)
+                || after.is_over()
+                || !(0..after.cells().len())
+                    .any(|c| after.cell(c) == Cell::Empty && after.wins_at(c, opp))
+        })
+        .collect()
+}
+
+/// The most (legal moves x cells) [`forced`] tries one by one, with special pieces in
+/// hand; past it a position is not judged forced.
+const FORCED_WORK: usize = 1 << 20;
+
+/// The one move that does not lose at once, when `position` has exactly one (a single
+/// legal move counts too).
+///
+/// Without special pieces a move cannot give the opponent a new win: the safe moves are
+/// the marks that win now, and a mark on the opponent's winning cell when there is only
+/// one. With special pieces (a remove or a bomb can open a line) every legal move is
+/// tried, up to [`FORCED_WORK`].
+pub fn forced(position: &Position) -> Option<Move> {
+    let legal = position.legal_moves();
+    if legal.len() == 1 {
+        return Some(legal[0]);
+    }
+    let me = position.to_move();
+    let wins = |p| -> Vec<usize> {
+        (0..position.cells().len())
+            .filter(|&c| position.cell(c) == Cell::Empty && position.wins_at(c, p))
+            .collect()
+    };
+    if position.has_special_pieces() {
+        if legal.len() * position.cells().len() > FORCED_WORK {
+            return None;
+        }
+        return match safe_moves(position).as_slice() {
+            [only] => Some(*only),
+            _ => None,
+        };
+    }
+    let threats = wins(me.opponent());
+    if threats.is_empty() {
+        return None;
+    }
+    let mut safe = wins(me);
+    if let [only] = threats.as_slice() {
+        if !safe.contains(only) {
+            safe.push(*only);
+        }
+    }
+    match safe.as_slice() {
+        [only] => Some(Move::mark(*only)),
+        _ => None,
+    }
+}
+
+/// The value of a finished position for its side to move: -1 when the other side won,
+/// 0 for a draw.
+pub fn final_value(position: &Position) -> f64 {
+    match position.winner() {
+        Some(w) if w == position.to_move() => 1.0,
+        Some(_) => -1.0,
+        None => 0.0,
+    }
+}
+
+/// One reviewed move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verdict {
+    /// The value of the position before the move, for the mover.
+    pub value_before: f64,
+    /// The value after the move, for the mover.
+    pub value_after: f64,
+    /// The engine's best move there.
+    pub best: Move,
+    /// The value after the best move, for the mover.
+    pub best_value: f64,
+    /// `best_value - value_after`, at least 0.
+    pub loss: f64,
+    /// The move's class by its loss.
+    pub class: Class,
+}
+
+/// What the search of the mover's position proved.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Proofs {
+    /// The position's own outcome for the mover (`Loss`: every move loses).
+    pub position: Outcome,
+    /// The outcome proven for the played move, `Unknown` where none was.
+    pub played: Outcome,
+}
+
+impl Proofs {
+    /// Nothing proven.
+    pub const NONE: Proofs = Proofs {
+        position: Outcome::Unknown,
+        played: Outcome::Unknown,
+    };
+}
+
+/// The verdict on `played` in a position worth `before` (the engine's `best` there),
+/// after which the opponent's value is `next` (`forced`: the only safe move, if any;
+/// `proofs`: what the search of the position proved).
+pub fn judge(
+    played: Move,
+    (best, before): (Move, f64),
+    next: f64,
+    forced: Option<Move>,
+    proofs: Proofs,
+) -> Verdict {
+    let before = before + 0.0; // (no -0.0)
+    let after = value::proven(proofs.played).unwrap_or(0.0 - next) + 0.0;
+    let loss = if played == best {
+        0.0
+    } else {
+        (before - after).max(0.0)
+    };
+    let into_loss = proofs.played == Outcome::Loss || next >= 1.0;
+    let class = if forced == Some(played) {
+        Class::Forced
+    } else if into_loss && proofs.position != Outcome::Loss {
+        match Class::of(loss) {
+            Class::Blunder => Class::Blunder,
+            _ => Class::Mistake,
+        }
+    } else {
+        Class::of(loss)
+    };
+    Verdict {
+        value_before: before,
+        value_after: after,
+        best,
+        best_value: before,
+        loss,
+        class,
+    }
+}
+
+/// The accuracy of a player's moves (their losses), in percent; `None` without moves.
+pub fn accuracy(losses: &[f64]) -> Option<f64> {
+    if losses.is_empty() {
+        return None;
+    }
+    let sum: f64 = losses.iter().map(|l| (1.0 - l).max(0.0)).sum();
+    Some(100.0 * sum / losses.len() as f64)
+}
+
+/// The time of the next position's search: what is `left` of the review's budget over
+/// the `positions` still to search, at most `per_position` (the time asked for each).
+pub fn spread(left: Duration, positions: usize, per_position: Duration) -> Duration {
+    (left / positions.max(1) as u32)
+        .min(per_position)
+        .max(Duration::from_millis(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kinrow_game::{Player, Rules};
+
+    fn position(rows: &str, k: u64) -> Position {
+        let rows: Vec<&str> = rows.split('/').collect();
+        let rules = Rules::mnk(rows[0].len() as u64, rows.len() as u64, k).unwrap();
+        Position::new(&rules, Some(rows.as_slice()), None).unwrap()
+    }
+
+    #[test]
+    fn classes_follow_the_thresholds() {
+        let table = [
+            (0.0, Class::Best),
+            (0.02, Class::Best),
+            (0.05, Class::Good),
+            (0.1, Class::Good),
+            (0.15, Class::Inaccuracy),
+            (0.3, Class::Mistake),
+            (0.4, Class::Mistake),
+            (0.41, Class::Blunder),
+            (2.0, Class::Blunder),
+        ];
+        for (loss, want) in table {
+            assert_eq!(Class::of(loss), want, "loss {loss}");
+        }
+    }
+
+    #[test]
+    fn a_threat_leaves_one_safe_move() {
+        // o threatens the top row's right end; x must take it.
+        let p = position("oo./x../x..", 3);
+        assert_eq!(forced(&p), Some(Move::mark(2)));
+        // Nothing threatened: several moves, none forced.
+        let q = position(".../.x./...", 3);
+        assert_eq!(forced(&q), None);
+        // Two threats: every move loses; none is forced.
+        let r = position("oo./oxx/.x.", 3);
+        assert_eq!(forced(&r), None);
+        // A threat, but x wins at once in two ways: nothing forced either.
+        let t = position("xx./xo./.oo", 3);
+        assert_eq!(forced(&t), None);
+        // With special pieces every move is tried: the same single answer.
+        let rules = Rules::new(
+            3,
+            3,
+            3,
+            true,
+            [
+                kinrow_game::Hand::new(0, 0, 0),
+                kinrow_game::Hand::new(1, 0, 0),
+            ],
+        )
+        .unwrap();
+        let rows = ["oo.", "x..", "x.."];
+        let p = Position::new(&rules, Some(&rows[..]), Some(Player::X)).unwrap();
+        assert_eq!(safe_moves(&p), vec![Move::mark(2)]);
+    }
+
+    #[test]
+    fn a_best_move_loses_nothing_and_a_thrown_win_is_a_blunder() {
+        let best = (Move::mark(4), 0.3);
+        let v = judge(Move::mark(4), best, 0.5, None, Proofs::NONE);
+        assert_eq!((v.loss, v.class), (0.0, Class::Best));
+        let v = judge(Move::mark(0), (Move::mark(4), 1.0), 1.0, None, Proofs::NONE);
+        assert_eq!(
+            (v.loss, v.value_after, v.class),
+            (2.0, -1.0, Class::Blunder)
+        );
+        let v = judge(
+            Move::mark(0),
+            (Move::mark(4), 0.0),
+            -0.2,
+            Some(Move::mark(0)),
+            Proofs::NONE,
+        );
+        assert_eq!(v.class, Class::Forced);
+        assert_eq!(accuracy(&[0.0, 0.5, 2.0]), Some(50.0));
+        assert_eq!(accuracy(&[]), None);
+    }
+
+    #[test]
+    fn a_move_into_a_proven_loss_is_at_least_a_mistake_and_a_proven_win_loses_nothing() {
+        // From an unproven -0.99 into a proven loss, another move not proven lost.
+        let lost_here = Proofs {
+            position: Outcome::Unknown,
+            played: Outcome::Unknown,
+        };
+        let v = judge(Move::mark(0), (Move::mark(4), -0.99), 1.0, None, lost_here);
+        assert_eq!((v.class, v.value_after), (Class::Mistake, -1.0));
+        // The same move when every move lost: its loss decides.
+        let all_lost = Proofs {
+            position: Outcome::Loss,
+            played: Outcome::Loss,
+        };
+        let v = judge(Move::mark(0), (Move::mark(4), -1.0), 1.0, None, all_lost);
+        assert_eq!(v.class, Class::Best);
+        // A win the mover's search proved, the opponent's search seeing only -0.86.
+        let won = Proofs {
+            position: Outcome::Win,
+            played: Outcome::Win,
+        };
+        let v = judge(Move::mark(0), (Move::mark(4), 1.0), -0.86, None, won);
+        assert_eq!((v.loss, v.class), (0.0, Class::Best));
+        // Without a proof, 0.95 down to 0.86 is a loss, no longer waved through.
+        let v = judge(
+            Move::mark(0),
+            (Move::mark(4), 0.95),
+            -0.5,
+            None,
+            Proofs::NONE,
+        );
+        assert_eq!(v.class, Class::Blunder);
+    }
+
+    #[test]
+    fn the_budget_is_spread_over_the_positions_left() {
+        let ms = Duration::from_millis;
+        assert_eq!(spread(ms(1000), 10, ms(500)), ms(100));
+        assert_eq!(spread(ms(1000), 2, ms(300)), ms(300));
+        assert_eq!(spread(ms(0), 5, ms(300)), ms(1));
+    }
+}

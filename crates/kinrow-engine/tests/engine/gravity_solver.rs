@@ -1,0 +1,259 @@
+//! `perfect` under gravity against an independent brute-force solver: a plain negamax
+//! over its own column-height board (not the rules core), every position remembered.
+//! Every playable column of the checked positions must get the same outcome and plies
+//! to the end. Also the known values of the empty Connect Four board (slow: ignored,
+//! run with `cargo test --release --test gravity_solver -- --ignored`).
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use kinrow_engine::core::analyze::Engine;
+use kinrow_engine::core::types::{Limits, Outcome};
+use kinrow_engine::search::perfect::Perfect;
+use kinrow_game::{Position, Rules};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+/// A gravity board of its own: `grid[col][height]`, 0 empty, 1 x, 2 o.
+#[derive(Clone)]
+struct Brute {
+    m: usize,
+    n: usize,
+    k: usize,
+    grid: Vec<Vec<u8>>,
+    to_move: u8,
+    stones: usize,
+}
+
+impl Brute {
+    fn new(m: usize, n: usize, k: usize) -> Brute {
+        Brute {
+            m,
+            n,
+            k,
+            grid: vec![Vec::new(); m],
+            to_move: 1,
+            stones: 0,
+        }
+    }
+
+    fn at(&self, c: isize, h: isize) -> u8 {
+        if c < 0 || h < 0 || c as usize >= self.m {
+            return 0;
+        }
+        *self.grid[c as usize].get(h as usize).unwrap_or(&0)
+    }
+
+    /// True when the stone just dropped in column `c` makes k in a row (or more).
+    fn wins(&self, c: usize) -> bool {
+        let h = self.grid[c].len() as isize - 1;
+        let me = self.grid[c][h as usize];
+        [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dc, dh)| {
+            let mut run = 1;
+            for s in [1isize, -1] {
+                let (mut cc, mut hh) = (c as isize + s * dc, h + s * dh);
+                while self.at(cc, hh) == me {
+                    run += 1;
+                    cc += s * dc;
+                    hh += s * dh;
+                }
+            }
+            run >= self.k
+        })
+    }
+
+    fn drop(&mut self, c: usize) {
+        self.grid[c].push(self.to_move);
+        self.to_move = 3 - self.to_move;
+        self.stones += 1;
+    }
+
+    fn lift(&mut self, c: usize) {
+        self.grid[c].pop();
+        self.to_move = 3 - self.to_move;
+        self.stones -= 1;
+    }
+
+    /// The value of dropping in column `c` for the mover: (outcome, plies to the end).
+    fn column(
+        &mut self,
+        c: usize,
+        memo: &mut HashMap<Vec<Vec<u8>>, (Outcome, u32)>,
+    ) -> (Outcome, u32) {
+        self.drop(c);
+        let v = if self.wins(c) {
+            (Outcome::Win, 1)
+        } else {
+            let (o, p) = self.value(memo);
+            let o = match o {
+                Outcome::Win => Outcome::Loss,
+                Outcome::Loss => Outcome::Win,
+                d => d,
+            };
+            (o, p + 1)
+        };
+        self.lift(c);
+        v
+    }
+
+    /// The value of the position for its mover: fastest win, slowest loss.
+    fn value(&mut self, memo: &mut HashMap<Vec<Vec<u8>>, (Outcome, u32)>) -> (Outcome, u32) {
+        if let Some(&v) = memo.get(&self.grid) {
+            return v;
+        }
+        let mut best: Option<(Outcome, u32)> = None;
+        for c in 0..self.m {
+            if self.grid[c].len() < self.n {
+                let v = self.column(c, memo);
+                if best.is_none_or(|b| rank(v) > rank(b)) {
+                    best = Some(v);
+                }
+            }
+        }
+        let v = best.unwrap_or((Outcome::Draw, 0));
+        memo.insert(self.grid.clone(), v);
+        v
+    }
+
+    /// The board in the API notation (row 0 on top).
+    fn rows(&self) -> String {
+        (0..self.n)
+            .rev()
+            .map(|h| {
+                (0..self.m)
+                    .map(|c| match self.at(c as isize, h as isize) {
+                        1 => 'x',
+                        2 => 'o',
+                        _ => '.',
+                    })
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+}
+
+fn rank(v: (Outcome, u32)) -> i64 {
+    match v.0 {
+        Outcome::Win => 1000 - v.1 as i64,
+        Outcome::Draw => 0,
+        Outcome::Loss => -1000 + v.1 as i64,
+        Outcome::Unknown => unreachable!("the brute force proves everything"),
+    }
+}
+
+fn gravity_rules(m: usize, n: usize, k: usize) -> Rules {
+    Rules::mnk(m as u64, n as u64, k as u64)
+        .and_then(|r| r.with_gravity(true))
+        .unwrap()
+}
+
+/// Every playable column of `b` judged by `perfect` and by the brute force.
+fn check(b: &mut Brute) {
+    let rules = gravity_rules(b.m, b.n, b.k);
+    let board = b.rows();
+    let rows: Vec<&str> = board.split('/').collect();
+    let position = Position::new(&rules, Some(&rows), None).unwrap();
+    let limits = Limits::with_time(Duration::from_secs(60));
+    let analysis = Perfect.analyze(&position, &limits, &mut StdRng::seed_from_u64(1));
+    assert!(analysis.stats.complete, "{board}: not solved");
+    let mut memo = HashMap::new();
+    let mut checked = 0;
+    for c in 0..b.m {
+        if b.grid[c].len() == b.n {
+            continue;
+        }
+        let want = b.column(c, &mut memo);
+        let row = b.n - 1 - b.grid[c].len();
+        let got = analysis
+            .moves
+            .iter()
+            .find(|e| e.mv.cell() == row * b.m + c)
+            .unwrap_or_else(|| panic!("{board}: column {c} missing"));
+        assert_eq!(got.eval.outcome, want.0, "{board}: column {c}");
+        if want.0 != Outcome::Draw {
+            assert_eq!(got.eval.plies, Some(want.1), "{board}: column {c} plies");
+        }
+        checked += 1;
+    }
+    assert_eq!(
+        checked,
+        analysis.moves.len(),
+        "{board}: only playable columns"
+    );
+}
+
+/// Random games of `stones` stones that nobody has won yet.
+fn random_position(m: usize, n: usize, k: usize, stones: usize, rng: &mut StdRng) -> Brute {
+    'again: loop {
+        let mut b = Brute::new(m, n, k);
+        while b.stones < stones {
+            let open: Vec<usize> = (0..m).filter(|&c| b.grid[c].len() < n).collect();
+            let c = open[rng.random_range(0..open.len())];
+            b.drop(c);
+            if b.wins(c) {
+                continue 'again;
+            }
+        }
+        return b;
+    }
+}
+
+#[test]
+fn empty_small_boards_match_the_brute_force() {
+    for (m, n, k) in [
+        (4, 4, 3),
+        (4, 4, 4),
+        (5, 4, 4),
+        (4, 5, 3),
+        (3, 3, 3),
+        (5, 4, 3),
+    ] {
+        check(&mut Brute::new(m, n, k));
+    }
+}
+
+#[test]
+fn random_positions_match_the_brute_force() {
+    let mut rng = StdRng::seed_from_u64(39);
+    for (m, n, k, stones, count) in [
+        (4, 4, 3, 3, 20),
+        (5, 4, 4, 4, 20),
+        (5, 5, 4, 9, 15),
+        (6, 5, 4, 14, 6),
+        (7, 6, 4, 28, 10),
+    ] {
+        for _ in 0..count {
+            check(&mut random_position(m, n, k, stones, &mut rng));
+        }
+    }
+}
+
+/// The empty Connect Four board: x wins in 41 plies by the centre; columns 3 and 5
+/// draw; 2 and 6 lose in 42 plies, 1 and 7 in 40 (John Tromp's and Pascal Pons'
+/// published values). Minutes in a release build: run with `--ignored`.
+#[test]
+#[ignore]
+fn the_empty_connect_four_board() {
+    let position = Position::empty(&gravity_rules(7, 6, 4));
+    let limits = Limits::with_time(Duration::from_secs(3600));
+    let analysis = Perfect.analyze(&position, &limits, &mut StdRng::seed_from_u64(1));
+    let want = [
+        (Outcome::Loss, Some(40)),
+        (Outcome::Loss, Some(42)),
+        (Outcome::Draw, Some(42)),
+        (Outcome::Win, Some(41)),
+        (Outcome::Draw, Some(42)),
+        (Outcome::Loss, Some(42)),
+        (Outcome::Loss, Some(40)),
+    ];
+    for (c, w) in want.iter().enumerate() {
+        let e = analysis
+            .moves
+            .iter()
+            .find(|e| e.mv.cell() == 35 + c)
+            .unwrap();
+        assert_eq!((e.eval.outcome, e.eval.plies), *w, "column {}", c + 1);
+    }
+    assert_eq!(analysis.best.cell(), 38);
+}

@@ -1,0 +1,22 @@
+//! The engine crate's tests, one binary: every engine through the tactics suite, the
+//! exact solvers against independent results, proofs replayed against every defence,
+//! budgets, levels and the house's layers.
+
+mod auto;
+mod budget;
+#[path = "../../../kinrow-game/tests/game/diagrams.rs"]
+mod diagrams;
+mod gravity_book;
+mod gravity_solver;
+mod heuristics;
+mod layers;
+mod levels;
+mod mates;
+mod opening;
+mod proofs;
+mod reference;
+mod search;
+mod steady;
+mod threat_space;
+mod tss;
+mod variants;

@@ -1,0 +1,89 @@
+//! Gravity in the rules core, as tables: where a stone lands, which boards float, what
+//! the digit notation gives, and which rule combinations are refused.
+
+use kinrow_game::{GameErrorKind, Hand, Move, Position, Rules, Variant};
+
+fn c4() -> Rules {
+    Rules::mnk(7, 6, 4)
+        .and_then(|r| r.with_gravity(true))
+        .unwrap()
+}
+
+#[test]
+fn digit_sequences_give_boards_and_landing_rows() {
+    // (moves, the board's bottom two rows, each column's landing row)
+    let table = [
+        ("", [".......", "......."], [5, 5, 5, 5, 5, 5, 5]),
+        ("4", [".......", "...x..."], [5, 5, 5, 4, 5, 5, 5]),
+        ("4453", ["...o...", "..oxx.."], [5, 5, 4, 3, 4, 5, 5]),
+        ("1717", ["x.....o", "x.....o"], [3, 5, 5, 5, 5, 5, 3]),
+    ];
+    for (moves, bottom, landing) in table {
+        let p = Position::from_column_digits(&c4(), moves, "board").unwrap();
+        assert_eq!(&p.to_rows()[4..], &bottom, "{moves}");
+        let rows: Vec<usize> = (0..7).map(|c| p.landing_row(c).unwrap()).collect();
+        assert_eq!(rows, landing, "{moves}");
+        assert_eq!(p.legal_moves().len(), 7, "{moves}");
+        for (c, &row) in landing.iter().enumerate() {
+            assert!(p.is_legal(Move::mark(row * 7 + c)), "{moves}: column {c}");
+            if row > 0 {
+                let above = Move::mark((row - 1) * 7 + c);
+                assert!(!p.is_legal(above), "{moves}: above column {c}");
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_sequences_and_floating_stones_are_refused_naming_the_place() {
+    for (moves, why) in [
+        ("48", "not a column"),
+        ("0", "not a column"),
+        ("444444", ""),
+        ("4444444", "column 4 is full"),
+        ("1212121", ""), // x wins with the last move: a finished game
+        ("12121212", "already over"),
+        ("4a", "not a column"),
+    ] {
+        let r = Position::from_column_digits(&c4(), moves, "board");
+        if why.is_empty() {
+            assert!(r.is_ok(), "{moves}");
+        } else {
+            let e = r.unwrap_err();
+            assert_eq!(e.kind, GameErrorKind::InvalidBoard, "{moves}");
+            assert!(e.message.contains(why), "{moves}: {}", e.message);
+        }
+    }
+    let floating = [
+        ".......", ".......", ".......", ".......", "..x....", ".......",
+    ];
+    let e = Position::new(&c4(), Some(&floating), None).unwrap_err();
+    assert_eq!(
+        (e.kind, e.field.as_str()),
+        (GameErrorKind::InvalidBoard, "board[4]")
+    );
+    assert!(e.message.contains("row 4, column 2"), "{}", e.message);
+}
+
+#[test]
+fn gravity_refuses_special_pieces_renju_and_caro() {
+    let hands = [Hand::new(1, 0, 0), Hand::default()];
+    let e = Rules::new(7, 6, 4, true, hands)
+        .unwrap()
+        .with_gravity(true)
+        .unwrap_err();
+    assert_eq!(e.field, "rules.gravity");
+    let renju = Rules::mnk(15, 15, 5)
+        .unwrap()
+        .with_variant(Variant::Renju)
+        .unwrap();
+    assert_eq!(renju.with_gravity(true).unwrap_err().field, "rules.gravity");
+    let e = Rules::mnk(15, 15, 5)
+        .unwrap()
+        .with_gravity(true)
+        .unwrap()
+        .with_variant(Variant::Caro);
+    assert_eq!(e.unwrap_err().field, "rules.variant");
+    // Written back by the position's rules.
+    assert!(Position::empty(&c4()).rules().gravity());
+}

@@ -1,0 +1,9 @@
+//! The rules crate's tests, one binary: tables of positions with their known results
+//! (`rules`, `variants` with renju's and caro's diagrams, `gravity`) and property tests
+//! (`props`).
+
+mod diagrams;
+mod gravity;
+mod props;
+mod rules;
+mod variants;

@@ -1,0 +1,32 @@
+//! kinrow's commands that measure and train engines, built on the engine and rules
+//! crates (never on the server):
+//!
+//! - matches: [`arena`] (engines against each other or external ones, openings, swap2,
+//!   the judge of recorded games), [`bench`] (node rates and search digests),
+//!   [`replay`], [`calibrate`] (the value fits);
+//! - training: [`selfplay`] makes the games the learned evaluation is fitted on,
+//!   [`tune`] fits it, [`steady`] counts how often values reverse in self-play;
+//!   [`record`] is the games' JSON-lines format;
+//! - openings: [`opening_table`] makes the balanced-opening tables, [`opening_check`]
+//!   measures the swap decisions; [`book`] and [`connect`] serve Connect Four's book;
+//! - the Gomocup protocol both ways: [`pbrain`] (kinrow as a brain) and the external
+//!   engines of [`arena`] (kinrow as a manager);
+//! - [`output`]: the progress lines and JSON-lines results every long command writes.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod arena;
+pub mod bench;
+pub mod book;
+pub mod calibrate;
+pub mod connect;
+pub mod opening_check;
+pub mod opening_table;
+pub mod output;
+pub mod pbrain;
+pub mod record;
+pub mod replay;
+pub mod selfplay;
+pub mod steady;
+pub mod tune;

@@ -1,0 +1,150 @@
+//! kinrow's own Prometheus metrics, next to the per-route request counters and
+//! latency histograms that actix-web-prom keeps in the same registry.
+
+use std::sync::Arc;
+
+use prometheus::{
+    Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, Opts, Registry,
+    TextEncoder,
+};
+
+use kinrow_engine::registry::EngineKind;
+
+/// What a finished search of one engine updates: its `ok` count, its nodes and its time.
+#[derive(Clone)]
+pub struct SearchMetrics {
+    /// Searches that answered.
+    pub ok: IntCounter,
+    /// Nodes they searched.
+    pub nodes: IntCounter,
+    /// Their time, in seconds.
+    pub seconds: Histogram,
+}
+
+/// The search metrics; cheap to clone (every field is a handle).
+#[derive(Clone)]
+pub struct Metrics {
+    /// Every metric of the server, `/metrics`'s text.
+    pub registry: Registry,
+    /// Searches by engine and result (`ok`; `overloaded`: no slot or queue place;
+    /// `starved`: too little of the budget left to search; `overrun`; `panic`).
+    pub searches: IntCounterVec,
+    /// Nodes searched, by engine.
+    pub nodes: IntCounterVec,
+    /// Engine time per search, by engine.
+    pub search_seconds: HistogramVec,
+    /// Time spent waiting for a search slot.
+    pub queue_seconds: Histogram,
+    /// Searches running now.
+    pub in_flight: IntGauge,
+    /// Searches waiting for a slot now.
+    pub queued: IntGauge,
+    /// The [`SearchMetrics`] of every engine of the registry, looked up once (a lookup by
+    /// label hashes the labels and takes a lock, on every request).
+    by_engine: Arc<Vec<(&'static str, SearchMetrics)>>,
+}
+
+impl Metrics {
+    /// Creates the metrics and registers them in a fresh registry.
+    pub fn new() -> Metrics {
+        let registry = Registry::new();
+        let searches = IntCounterVec::new(
+            Opts::new("kinrow_searches_total", "Searches by engine and result"),
+            &["engine", "result"],
+        )
+        .expect("metric");
+        let nodes = IntCounterVec::new(
+            Opts::new("kinrow_search_nodes_total", "Nodes searched, by engine"),
+            &["engine"],
+        )
+        .expect("metric");
+        let search_seconds = HistogramVec::new(
+            HistogramOpts::new("kinrow_search_duration_seconds", "Engine time per search").buckets(
+                vec![
+                    0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
+                ],
+            ),
+            &["engine"],
+        )
+        .expect("metric");
+        let queue_seconds = Histogram::with_opts(
+            HistogramOpts::new(
+                "kinrow_search_queue_seconds",
+                "Time a search waited for a free slot",
+            )
+            .buckets(vec![0.0001, 0.001, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0]),
+        )
+        .expect("metric");
+        let in_flight =
+            IntGauge::new("kinrow_searches_in_flight", "Searches running now").expect("metric");
+        let queued = IntGauge::new(
+            "kinrow_searches_queued",
+            "Searches waiting for a free slot now",
+        )
+        .expect("metric");
+        registry
+            .register(Box::new(searches.clone()))
+            .expect("register");
+        registry
+            .register(Box::new(nodes.clone()))
+            .expect("register");
+        registry
+            .register(Box::new(search_seconds.clone()))
+            .expect("register");
+        registry
+            .register(Box::new(queue_seconds.clone()))
+            .expect("register");
+        registry
+            .register(Box::new(in_flight.clone()))
+            .expect("register");
+        registry
+            .register(Box::new(queued.clone()))
+            .expect("register");
+        let mut metrics = Metrics {
+            by_engine: Arc::new(Vec::new()),
+            registry,
+            searches,
+            nodes,
+            search_seconds,
+            queue_seconds,
+            in_flight,
+            queued,
+        };
+        let by_engine = EngineKind::ALL
+            .iter()
+            .map(|kind| (kind.name(), metrics.labelled(kind.name())))
+            .collect();
+        metrics.by_engine = Arc::new(by_engine);
+        metrics
+    }
+
+    /// The [`SearchMetrics`] of engine `name`, looked up by label.
+    fn labelled(&self, name: &str) -> SearchMetrics {
+        SearchMetrics {
+            ok: self.searches.with_label_values(&[name, "ok"]),
+            nodes: self.nodes.with_label_values(&[name]),
+            seconds: self.search_seconds.with_label_values(&[name]),
+        }
+    }
+
+    /// The metrics a finished search of engine `name` updates.
+    pub fn search(&self, name: &str) -> SearchMetrics {
+        match self.by_engine.iter().find(|(n, _)| *n == name) {
+            Some((_, metrics)) => metrics.clone(),
+            None => self.labelled(name),
+        }
+    }
+
+    /// Every metric of the registry in the Prometheus text format.
+    pub fn render(&self) -> String {
+        TextEncoder::new()
+            .encode_to_string(&self.registry.gather())
+            .unwrap_or_default()
+    }
+}
+
+impl Default for Metrics {
+    fn default() -> Metrics {
+        Metrics::new()
+    }
+}

@@ -1,0 +1,174 @@
+//! The [`SearchPlan`] of a request (`engine`, or `/v1/play`'s `reply`): engine, limits,
+//! level, multipv and seed, with the server's defaults and caps applied. Every error
+//! names its field under the request's own key (`engine.time_ms`, `reply.depth`).
+
+use std::time::Duration;
+
+use rand::RngExt;
+
+use crate::api::dto::{default_engine, EngineParams};
+use crate::api::error::{ApiError, ErrorCode};
+use crate::config::{Config, MAX_DEPTH, MAX_NODES};
+use kinrow_engine::core::progress::MAX_LINES;
+use kinrow_engine::core::types::Limits;
+use kinrow_engine::registry::EngineKind;
+use kinrow_engine::service::level;
+use kinrow_engine::service::plan::SearchPlan;
+
+/// An `invalid_limits` error at `{at}.{field}`.
+fn invalid_limit(at: &str, field: &str, message: String) -> ApiError {
+    ApiError::at(ErrorCode::InvalidLimits, format!("{at}.{field}"), message)
+}
+
+/// The search plan of a request's engine parameters found at `at` (`engine`, or `reply`
+/// in `/v1/play`), with the server's defaults and caps applied. The limits are checked
+/// before the engine name, so their errors do not depend on the registry.
+pub fn search_plan(
+    params: &EngineParams,
+    config: &Config,
+    at: &str,
+) -> Result<SearchPlan, ApiError> {
+    let time = match params.time_ms {
+        None => config.default_time,
+        Some(t) if t < 1 => {
+            return Err(invalid_limit(
+                at,
+                "time_ms",
+                format!("time_ms is {t}, but it must be at least 1"),
+            ))
+        }
+        Some(t) => Duration::from_millis(t as u64).min(config.max_time),
+    };
+    let depth = match params.depth {
+        None => None,
+        Some(d) if (1..=MAX_DEPTH).contains(&d) => Some(d as u32),
+        Some(d) => {
+            return Err(invalid_limit(
+                at,
+                "depth",
+                format!("depth is {d}, but it must be between 1 and {MAX_DEPTH}"),
+            ))
+        }
+    };
+    let nodes = match params.nodes {
+        None => None,
+        Some(n) if (1..=MAX_NODES).contains(&n) => Some(n as u64),
+        Some(n) => {
+            return Err(invalid_limit(
+                at,
+                "nodes",
+                format!("nodes is {n}, but it must be between 1 and {MAX_NODES}"),
+            ))
+        }
+    };
+    let mistake_probability = match params.mistake_probability {
+        None => 0.0,
+        Some(p) if (0.0..=1.0).contains(&p) => p,
+        Some(p) => {
+            return Err(invalid_limit(
+                at,
+                "mistake_probability",
+                format!("mistake_probability is {p}, but it must be between 0 and 1"),
+            ))
+        }
+    };
+    let threads = match params.threads {
+        None => 1,
+        Some(t) if t >= 1 => t.min(config.max_threads as i64) as usize,
+        Some(t) => {
+            return Err(invalid_limit(
+                at,
+                "threads",
+                format!("threads is {t}, but it must be at least 1"),
+            ))
+        }
+    };
+    let kind = match &params.name {
+        // Names are case-insensitive: "Minimax" is "minimax".
+        Some(name) => EngineKind::parse(&name.0.to_ascii_lowercase()).ok_or_else(|| {
+            let known: Vec<&str> = EngineKind::ALL.iter().map(|k| k.name()).collect();
+            ApiError::at(
+                ErrorCode::UnknownEngine,
+                format!("{at}.name"),
+                format!(
+                    "there is no engine {:?}; the engines are: {}",
+                    name.0,
+                    known.join(", ")
+                ),
+            )
+        })?,
+        None => default_engine().ok_or_else(|| {
+            ApiError::at(
+                ErrorCode::UnknownEngine,
+                format!("{at}.name"),
+                "this server has no engine built in",
+            )
+        })?,
+    };
+    let level = level_of(params, at)?;
+    let multipv = multipv_of(params, at)?;
+    if mistake_probability > 0.0 && !level::honours_mistakes(kind) {
+        return Err(invalid_limit(
+            at,
+            "mistake_probability",
+            format!(
+                "the {} engine cannot honour mistake_probability (only perfect, threat, \
+                 priority and greedy overlook branches); use level 1 to 9 for a weaker {}",
+                kind.name(),
+                kind.name()
+            ),
+        ));
+    }
+    // Drawn seeds stay below 2^53 so that JavaScript clients can send them back exactly.
+    let seed = match params.seed {
+        None => rand::rng().random_range(0..1u64 << 53),
+        Some(s) => u64::try_from(s).map_err(|_| {
+            invalid_limit(
+                at,
+                "seed",
+                format!("seed is {s}, but it must be at least 0"),
+            )
+        })?,
+    };
+    let limits = Limits {
+        time,
+        depth,
+        nodes,
+        mistake_probability,
+        threads,
+        target: None,
+    };
+    Ok(SearchPlan {
+        kind,
+        limits,
+        level,
+        multipv,
+        seed,
+    })
+}
+
+/// The request's `level` (under `at`), 1 to 10 (10, full strength, when omitted).
+fn level_of(params: &EngineParams, at: &str) -> Result<u8, ApiError> {
+    match params.level {
+        None => Ok(level::FULL),
+        Some(l) if (i64::from(level::MIN)..=i64::from(level::FULL)).contains(&l) => Ok(l as u8),
+        Some(l) => Err(invalid_limit(
+            at,
+            "level",
+            format!("level is {l}, but it must be between 1 (weakest) and 10 (full strength)"),
+        )),
+    }
+}
+
+/// The request's `multipv` (under `at`), 1 to [`MAX_LINES`] (1 when omitted).
+fn multipv_of(params: &EngineParams, at: &str) -> Result<usize, ApiError> {
+    match params.multipv {
+        None => Ok(1),
+        Some(n) if (1..=MAX_LINES as i64).contains(&n) => Ok(n as usize),
+        Some(n) => Err(invalid_limit(
+            at,
+            "multipv",
+            format!("multipv is {n}, but it must be between 1 and {MAX_LINES}"),
+        )),
+    }
+}

@@ -1,0 +1,173 @@
+//! Start-up: [`Application::build`] binds the listener (port 0 picks a free port) and
+//! builds the server; [`Application::run`] serves until SIGTERM or SIGINT, then stops
+//! accepting, lets in-flight requests finish within the grace period and returns.
+//! The binary and the black-box tests start the server the same way.
+
+use std::net::TcpListener;
+use std::time::Duration;
+
+use actix_cors::Cors;
+use actix_web::dev::Server;
+use actix_web::http::KeepAlive;
+use actix_web::middleware::{from_fn, ErrorHandlers, Logger};
+use actix_web::{web, App, HttpServer};
+use actix_web_prom::PrometheusMetricsBuilder;
+
+use crate::api::{self, metrics::Metrics, routes::run::EngineLabel, AppState};
+use crate::config::{Config, MAX_BODY_BYTES};
+
+/// A bound, ready-to-run server.
+pub struct Application {
+    port: u16,
+    server: Server,
+}
+
+fn cors(config: &Config) -> Cors {
+    let cors = Cors::default()
+        .allow_any_method()
+        .allow_any_header()
+        .expose_headers(["Retry-After"])
+        .max_age(3600);
+    if config.cors_origins.is_empty() {
+        cors.allow_any_origin()
+    } else {
+        config
+            .cors_origins
+            .iter()
+            .fold(cors, |c, origin| c.allowed_origin(origin))
+    }
+}
+
+impl Application {
+    /// Binds `config.addr` and builds the server (not yet running).
+    ///
+    /// Connections: a client has `head_timeout` to send a request's line and headers
+    /// (408 past it; also the keep-alive idle limit) and `body_timeout` for its body (408
+    /// from the extractor), so a stalled client cannot hold a connection, nor delay a
+    /// shutdown, past them; each worker serves at most `max_connections_per_worker`
+    /// connections at once. The errors the HTTP layer answers itself, before any handler
+    /// runs (400 for a broken request line or framing, 408 for a head that never came,
+    /// 431 for oversized headers), keep actix's plain answer with an empty body
+    /// (docs/deployment.md; `deploy/nginx.conf` gives them JSON bodies).
+    pub fn build(config: Config) -> std::io::Result<Application> {
+        // The evaluation's tables are built once per process: before the first request,
+        // which would otherwise pay for them inside its time budget.
+        kinrow_engine::search::auto::warm_up();
+        let listener = TcpListener::bind(&config.addr)?;
+        let port = listener.local_addr()?.port();
+        let metrics = Metrics::new();
+        let prometheus = PrometheusMetricsBuilder::new("kinrow")
+            .registry(metrics.registry.clone())
+            .mask_unmatched_patterns("UNKNOWN")
+            // The docs' assets: one wildcard route, not worth a label each.
+            .exclude_regex("^/docs/")
+            .build()
+            .map_err(|e| std::io::Error::other(e.to_string()))?;
+        let head_timeout = config.head_timeout;
+        let (workers, grace) = (config.workers, config.shutdown_grace_secs);
+        let connections = config.max_connections_per_worker;
+        let state = web::Data::new(AppState::new(config, metrics, api::openapi_json()));
+        let server =
+            HttpServer::new(move || {
+                App::new()
+                    .app_data(state.clone())
+                    .app_data(web::PayloadConfig::new(MAX_BODY_BYTES))
+                    .configure(api::configure)
+                    .default_service(web::to(api::not_found))
+                    .wrap(from_fn(api::head_as_get))
+                    .wrap(from_fn(api::deadline::request_clock))
+                    .wrap(cors(&state.config))
+                    .wrap(ErrorHandlers::new().default_handler(api::json_errors))
+                    // Outside the error handler: JSON error bodies are compressed too.
+                    .wrap(actix_web::middleware::Compress::default())
+                    .wrap(prometheus.clone())
+                    .wrap(
+                        Logger::new("%a \"%r\" %s %b %Dms engine=%{engine}xo")
+                            .custom_response_replace("engine", |res| {
+                                res.response()
+                                    .extensions()
+                                    .get::<EngineLabel>()
+                                    .map_or("-".to_string(), |e| e.0.to_string())
+                            }),
+                    )
+            })
+            .workers(workers)
+            .shutdown_timeout(grace)
+            .disable_signals()
+            .max_connections(connections)
+            .keep_alive(KeepAlive::Timeout(head_timeout))
+            .client_request_timeout(head_timeout)
+            .client_disconnect_timeout(Duration::from_secs(1))
+            // Compressed answers go out chunked, in several writes: without TCP_NODELAY a
+            // keep-alive client waits for Nagle against its delayed ACK (15-40 ms).
+            .tcp_nodelay(true)
+            .listen(listener)?
+            .run();
+        Ok(Application { port, server })
+    }
+
+    /// The port the server listens on.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Serves until SIGTERM or SIGINT (both stop gracefully), then returns.
+    pub async fn run(self) -> std::io::Result<()> {
+        stop_on_signals(&self.server)?;
+        self.server.await
+    }
+
+    /// The server future without signal handling (tests run several in one process and
+    /// stop them through [`Server::handle`]).
+    pub fn into_server(self) -> Server {
+        self.server
+    }
+}
+
+/// On SIGTERM or SIGINT: stop accepting, let in-flight requests finish (up to the grace
+/// period), then let the server future complete.
+#[cfg(unix)]
+fn stop_on_signals(server: &Server) -> std::io::Result<()> {
+    use tokio::signal::unix::{signal, SignalKind};
+    for (kind, name) in [
+        (SignalKind::terminate(), "SIGTERM"),
+        (SignalKind::interrupt(), "SIGINT"),
+    ] {
+        let mut stream = signal(kind)?;
+        let handle = server.handle();
+        actix_web::rt::spawn(async move {
+            if stream.recv().await.is_some() {
+                log::info!("{name}: no new connections; finishing in-flight requests");
+                handle.stop(true).await;
+            }
+        });
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn stop_on_signals(server: &Server) -> std::io::Result<()> {
+    let handle = server.handle();
+    actix_web::rt::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            handle.stop(true).await;
+        }
+    });
+    Ok(())
+}
+
+/// Runs the server of `config` on a new actix system until a signal stops it.
+pub fn serve(config: Config) -> std::io::Result<()> {
+    actix_web::rt::System::new().block_on(async move {
+        let app = Application::build(config.clone())?;
+        log::info!(
+            "kinrow listening on http://{}:{} ({} workers, {} concurrent searches, queue {})",
+            config.addr.rsplit_once(':').map_or("127.0.0.1", |(h, _)| h),
+            app.port(),
+            config.workers,
+            config.max_concurrent_searches,
+            config.search_queue
+        );
+        app.run().await
+    })
+}

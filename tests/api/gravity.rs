@@ -1,0 +1,173 @@
+//! Gravity through the API: `rules.gravity` written back, `/v1/state` lists the landing
+//! cells, `/v1/play` with `col` alone (and a wrong `row` refused naming the landing
+//! row), floating stones and nonsensical combinations refused naming the field, the
+//! Connect Four digit notation, every engine's suggestion on a landing cell, values on
+//! the landing cells only, the `after` round trip, `review` and `analyse`.
+
+use crate::support::{assert_error, spawn};
+use kinrow_engine::registry::EngineKind;
+use serde_json::{json, Value};
+
+fn c4() -> Value {
+    json!({"m": 7, "n": 6, "k": 4, "gravity": true})
+}
+
+fn cells(list: &Value) -> Vec<(u64, u64)> {
+    let mut out: Vec<(u64, u64)> = list
+        .as_array()
+        .expect("a list of cells")
+        .iter()
+        .map(|c| (c["row"].as_u64().unwrap(), c["col"].as_u64().unwrap()))
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn state_lists_the_landing_cells_and_reads_the_digit_notation() {
+    let s = spawn();
+    let (status, body) = s.call("/v1/state", &json!({"rules": c4(), "board": "4453"}));
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["rules"]["gravity"], true);
+    assert_eq!(body["to_move"], "x");
+    assert_eq!(
+        body["board"],
+        json!([".......", ".......", ".......", ".......", "...o...", "..oxx.."])
+    );
+    assert_eq!(
+        cells(&body["playable"]),
+        vec![(3, 3), (4, 2), (4, 4), (5, 0), (5, 1), (5, 5), (5, 6)]
+    );
+    assert_eq!(body["legal_moves"], 7);
+    // Without gravity the list is empty.
+    let (_, plain) = s.call("/v1/state", &json!({"rules": {"m": 3, "n": 3, "k": 3}}));
+    assert_eq!(plain["playable"], json!([]));
+    assert_eq!(plain["rules"]["gravity"], false);
+}
+
+#[test]
+fn refusals_name_the_field() {
+    let s = spawn();
+    let floating =
+        json!({"rules": c4(), "board": "......./......./......./......./...x.../......."});
+    let (status, body) = s.call("/v1/state", &floating);
+    assert_error(status, &body, 422, "invalid_board", Some("board[4]"));
+    let (status, body) = s.call("/v1/state", &json!({"rules": c4(), "board": "4448"}));
+    assert_error(status, &body, 422, "invalid_board", Some("board"));
+    let (status, body) = s.call("/v1/state", &json!({"rules": c4(), "board": "1111111"}));
+    assert_error(status, &body, 422, "invalid_board", Some("board"));
+    let with_pieces = json!({"rules": {"m": 7, "n": 6, "k": 4, "gravity": true,
+        "pieces": {"x": {"block": 1}}}, "to_move": "x"});
+    let (status, body) = s.call("/v1/state", &with_pieces);
+    assert_error(status, &body, 422, "invalid_rules", Some("rules.gravity"));
+    let renju = json!({"rules": {"m": 15, "n": 15, "k": 5, "gravity": true, "variant": "renju"}});
+    let (status, body) = s.call("/v1/state", &renju);
+    assert_error(status, &body, 422, "invalid_rules", Some("rules.gravity"));
+    let wrong_row = json!({"rules": c4(), "board": "44", "move": {"row": 0, "col": 3}});
+    let (status, body) = s.call("/v1/play", &wrong_row);
+    assert_error(status, &body, 422, "illegal_move", Some("move.row"));
+    assert!(
+        body["error"]["message"].as_str().unwrap().contains("row 3"),
+        "{body}"
+    );
+    let full = json!({"rules": c4(), "board": "444444", "move": {"col": 3}});
+    let (status, body) = s.call("/v1/play", &full);
+    assert_error(status, &body, 422, "illegal_move", Some("move.col"));
+    let no_row = json!({"rules": {"m": 3, "n": 3, "k": 3}, "move": {"col": 1}});
+    let (status, body) = s.call("/v1/play", &no_row);
+    assert_error(status, &body, 422, "illegal_move", Some("move.row"));
+}
+
+#[test]
+fn play_drops_the_stone_and_replies_on_a_landing_cell() {
+    let s = spawn();
+    let req = json!({"rules": c4(), "board": "44", "move": {"col": 3},
+        "reply": {"name": "auto", "time_ms": 500}});
+    let (status, body) = s.call("/v1/play", &req);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["move"]["row"], 3);
+    let board = body["board"].as_array().unwrap();
+    assert_eq!(board[3].as_str().unwrap().chars().nth(3), Some('x'));
+    assert_eq!(body["to_move"], "o");
+    assert_eq!(cells(&body["playable"]).len(), 7);
+    // The reply landed: the board after it has no floating stone (state accepts it).
+    let (status, again) = s.call("/v1/state", &body["after"]);
+    assert_eq!(status, 200, "{again}");
+    assert_eq!(again["to_move"], "x");
+}
+
+#[test]
+fn every_engine_suggests_a_landing_cell_and_values_sit_on_landing_cells() {
+    let s = spawn();
+    for &kind in EngineKind::ALL {
+        let req = json!({"rules": c4(), "board": "4453",
+            "engine": {"name": kind.name(), "time_ms": 300, "seed": 7}});
+        let (status, body) = s.call("/v1/suggest", &req);
+        assert_eq!(status, 200, "{}: {body}", kind.name());
+        let (row, col) = (
+            body["move"]["row"].as_u64().unwrap(),
+            body["move"]["col"].as_u64().unwrap(),
+        );
+        let playable = [(3, 3), (4, 2), (4, 4), (5, 0), (5, 1), (5, 5), (5, 6)];
+        assert!(
+            playable.contains(&(row, col)),
+            "{}: ({row}, {col})",
+            kind.name()
+        );
+        for (r, line) in body["scores"].as_array().unwrap().iter().enumerate() {
+            for (c, v) in line.as_array().unwrap().iter().enumerate() {
+                if !v.is_null() {
+                    assert!(
+                        playable.contains(&(r as u64, c as u64)),
+                        "{}: value at ({r}, {c})",
+                        kind.name()
+                    );
+                }
+            }
+        }
+        // The answer's `after` goes back in as it is.
+        let (status, after) = s.call("/v1/state", &body["after"]);
+        assert_eq!(status, 200, "{}: {after}", kind.name());
+        assert_eq!(after["rules"]["gravity"], true);
+    }
+}
+
+#[test]
+fn perfect_answers_every_column_with_outcome_and_plies() {
+    let s = spawn();
+    // x to move wins at once in column 4 (index 3) on top of its three.
+    let req = json!({"rules": c4(), "board": "454545",
+        "engine": {"name": "perfect", "time_ms": 2000}});
+    let (status, body) = s.call("/v1/suggest", &req);
+    assert_eq!(status, 200, "{body}");
+    let moves = body["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 7);
+    // Every column but the win now and the block under o's three hands o a win at once.
+    let lost = moves
+        .iter()
+        .filter(|m| m["outcome"] == "loss" && m["plies"] == 2);
+    assert_eq!(lost.count(), 5, "{body}");
+    assert_eq!(body["move"]["col"], 3);
+    assert_eq!(moves[0]["outcome"], "win");
+    assert_eq!(moves[0]["plies"], 1);
+}
+
+#[test]
+fn review_and_analyse_take_columns() {
+    let s = spawn();
+    let req = json!({"rules": c4(), "moves": [{"col": 3}, {"col": 3}, {"col": 4}, {"col": 2}],
+        "engine": {"name": "perfect", "time_ms": 300}});
+    let (status, body) = s.call("/v1/review", &req);
+    assert_eq!(status, 200, "{body}");
+    let res = s.post(
+        "/v1/analyse",
+        &json!({"rules": c4(), "board": "444",
+        "engine": {"name": "auto", "time_ms": 300}}),
+    );
+    assert_eq!(res.status().as_u16(), 200);
+    let text = res.text().unwrap();
+    assert!(
+        text.contains("event: result") || text.contains("\"move\""),
+        "{text}"
+    );
+}

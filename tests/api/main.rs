@@ -1,0 +1,31 @@
+//! The black-box tests of the whole service as users meet it, one binary: the real
+//! server on port 0 over HTTP (every endpoint, errors, limits, shutdown), and the
+//! `kinrow` command line (arena, judge, the Gomocup brain, opening checks).
+
+mod analysis;
+mod anytime;
+mod arena;
+mod arena_swap2;
+#[path = "../../crates/kinrow-game/tests/game/diagrams.rs"]
+mod diagrams;
+mod endpoints;
+mod errors;
+mod fuzz;
+mod gravity;
+mod harden_admission;
+mod harden_http;
+mod judge;
+mod openapi;
+mod opening;
+mod opening_check;
+mod overload;
+mod pbrain;
+mod pool;
+mod proofs;
+mod review;
+mod shutdown;
+mod support;
+mod threads;
+mod turns;
+mod value;
+mod variants;

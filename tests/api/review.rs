@@ -1,0 +1,166 @@
+//! A review a player can trust: the same game with the same seed gets the same classes,
+//! a 20-move review answers within about 3 s by default with its budget in `stats`, and
+//! a level's node cap shows in a suggestion's `limits`; moves not searched have no value.
+
+use std::time::Instant;
+
+use crate::support::spawn;
+use serde_json::{json, Value};
+
+fn mv(row: u32, col: u32) -> Value {
+    json!({"row": row, "col": col})
+}
+
+/// Twenty moves of a 15x15 game: both sides build lines near the centre.
+fn game20() -> Vec<Value> {
+    [
+        (7, 7),
+        (7, 8),
+        (8, 8),
+        (6, 6),
+        (8, 6),
+        (8, 7),
+        (9, 5),
+        (6, 8),
+        (10, 4),
+        (11, 3),
+        (6, 7),
+        (5, 8),
+        (9, 7),
+        (4, 8),
+        (3, 8),
+        (5, 6),
+        (9, 6),
+        (9, 8),
+        (9, 4),
+        (9, 3),
+    ]
+    .iter()
+    .map(|&(r, c)| mv(r, c))
+    .collect()
+}
+
+fn classes(b: &Value) -> Vec<String> {
+    b["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["class"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn the_same_game_and_seed_get_the_same_classes() {
+    let s = spawn();
+    let body = json!({"rules": {"m": 15, "n": 15, "k": 5}, "moves": game20()[..12],
+                      "engine": {"name": "auto", "seed": 7, "nodes": 4000},
+                      "time_ms_per_move": 5000});
+    let (st, first) = s.call("/v1/review", &body);
+    assert_eq!(st, 200, "{first}");
+    assert_eq!(first["stats"]["nodes_per_move"], 4000);
+    // Another search in between must not change the next review.
+    let (st, _) = s.call(
+        "/v1/suggest",
+        &json!({"rules": {"m": 15, "n": 15, "k": 5}, "engine": {"nodes": 20000, "seed": 3}}),
+    );
+    assert_eq!(st, 200);
+    for _ in 0..2 {
+        let (st, again) = s.call("/v1/review", &body);
+        assert_eq!(st, 200, "{again}");
+        assert_eq!(classes(&first), classes(&again));
+        assert_eq!(first["values"], again["values"]);
+    }
+}
+
+/// By default the node cap binds before the time (the time is only the safety net):
+/// two default reviews of the same game and seed agree on every class and value. A debug
+/// build on a busy machine can reach a move's 120 ms before its nodes; such a pair proves
+/// nothing either way, so up to three pairs are tried for one the clock did not touch.
+#[test]
+fn two_default_reviews_of_the_same_game_and_seed_agree() {
+    let s = spawn();
+    let body =
+        json!({"rules": {"m": 15, "n": 15, "k": 5}, "moves": game20(), "engine": {"seed": 5}});
+    let mut untouched = 0;
+    for _ in 0..3 {
+        let (st, first) = s.call("/v1/review", &body);
+        assert_eq!(st, 200, "{first}");
+        assert_eq!(
+            first["stats"]["nodes_per_move"], 24_000,
+            "{}",
+            first["stats"]
+        );
+        let (st, again) = s.call("/v1/review", &body);
+        assert_eq!(st, 200, "{again}");
+        if first["stats"]["stopped_by_time"] != 0 || again["stats"]["stopped_by_time"] != 0 {
+            continue;
+        }
+        untouched += 1;
+        assert_eq!(classes(&first), classes(&again));
+        assert_eq!(first["values"], again["values"]);
+        break;
+    }
+    assert_eq!(
+        untouched, 1,
+        "every pair had a position stopped by the clock"
+    );
+}
+
+#[test]
+fn a_twenty_move_review_answers_within_three_seconds_by_default() {
+    let s = spawn();
+    let start = Instant::now();
+    let (st, b) = s.call(
+        "/v1/review",
+        &json!({"rules": {"m": 15, "n": 15, "k": 5}, "moves": game20(), "engine": {"seed": 1}}),
+    );
+    let took = start.elapsed();
+    assert_eq!(st, 200, "{b}");
+    assert_eq!(b["moves"].as_array().unwrap().len(), 20);
+    assert_eq!(b["stats"]["time_ms_per_move"], 120, "{}", b["stats"]);
+    assert!(
+        b["stats"]["nodes_per_move"].as_u64().is_some(),
+        "{}",
+        b["stats"]
+    );
+    assert!(
+        took.as_secs_f64() < 3.0,
+        "a 20-move review took {took:?}: {}",
+        b["stats"]
+    );
+}
+
+#[test]
+fn a_level_reports_its_node_cap_and_unsearched_moves_have_no_value() {
+    let s = spawn();
+    let mut board = vec!["...............".to_string(); 15];
+    board[7] = ".......x.......".to_string();
+    let (st, b) = s.call(
+        "/v1/suggest",
+        &json!({"rules": {"m": 15, "n": 15, "k": 5}, "board": board,
+                "engine": {"level": 7, "nodes": 40000, "seed": 1}}),
+    );
+    assert_eq!(st, 200, "{b}");
+    assert_eq!(b["limits"]["level"], 7);
+    // 40000 cut by a quarter per level below 10: 40000 / 64.
+    assert_eq!(b["limits"]["nodes"], 625, "{}", b["limits"]);
+    let moves = b["moves"].as_array().unwrap();
+    let unsearched: Vec<&Value> = moves.iter().filter(|m| m["evaluated"] == false).collect();
+    assert!(
+        !unsearched.is_empty(),
+        "a 625-node search searched every move"
+    );
+    for m in &unsearched {
+        assert!(m["value"].is_null(), "{m}");
+        let (r, c) = (m["row"].as_u64().unwrap(), m["col"].as_u64().unwrap());
+        let searched_here = moves
+            .iter()
+            .any(|o| o["evaluated"] == true && o["row"] == r && o["col"] == c);
+        if !searched_here {
+            assert!(b["scores"][r as usize][c as usize].is_null(), "{m}");
+        }
+    }
+    for m in moves.iter().filter(|m| m["evaluated"] == true) {
+        assert!(m["value"].is_number(), "{m}");
+    }
+}
