@@ -1,11 +1,16 @@
-//! The command line: `kinrow serve` (the default), `kinrow state`, and the tools
-//! built on the library. `main.rs` only parses and calls [`run`].
+//! The command line: `kinrow serve` (the default), `kinrow state`, `kinrow review`, and
+//! the tools built on the crates. `main.rs` only parses and calls [`run`].
+
+use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-use kinrow_game::{parse_board_string, Hand, Player, Position, Rules, Status};
+use kinrow_game::{parse_board_string, Hand, Player, Position, Rules};
 use kinrow_lab::output::print_line;
-use kinrow_server::config::ServeArgs;
+use kinrow_server::api::dto::review::ReviewRequest;
+use kinrow_server::api::extract::parse_body;
+use kinrow_server::api::routes::review::review_here;
+use kinrow_server::config::{Config, ServeArgs};
 
 /// kinrow: move suggestions for m,n,k-games over HTTP.
 #[derive(Parser, Debug)]
@@ -27,8 +32,10 @@ pub enum Command {
     Serve(ServeArgs),
     /// Print the OpenAPI document (what `GET /openapi.json` serves).
     Openapi,
-    /// Print the status of a position as JSON.
+    /// Print the status of a position as JSON (what `POST /v1/state` answers).
     State(StateArgs),
+    /// Review a game without a server: a `POST /v1/review` body in, its answer out.
+    Review(ReviewArgs),
     /// Play two engines against each other and report the score and Elo difference.
     Arena(kinrow_lab::arena::ArenaArgs),
     /// Make a balanced opening set for `arena --openings`, judged by an external engine.
@@ -90,6 +97,14 @@ pub struct StateArgs {
     /// The position.
     #[command(flatten)]
     pub position: PositionArgs,
+}
+
+/// The flags of `kinrow review`.
+#[derive(clap::Args, Debug)]
+pub struct ReviewArgs {
+    /// A file holding the body of a `POST /v1/review` request (`-`: standard input).
+    #[arg(value_name = "FILE")]
+    pub request: PathBuf,
 }
 
 fn parse_numbers(s: &str, what: &str, count: usize) -> Result<Vec<u64>, String> {
@@ -159,42 +174,6 @@ impl PositionArgs {
     }
 }
 
-fn state_json(position: &Position) -> serde_json::Value {
-    let mut moves = Vec::new();
-    position.legal_moves_into(&mut moves);
-    let (status, winner, line) = match position.status() {
-        Status::InProgress => ("in_progress", None, None),
-        Status::Draw => ("draw", None, None),
-        Status::Won { winner, line } => (
-            if winner == Player::X {
-                "x_wins"
-            } else {
-                "o_wins"
-            },
-            Some(winner.as_str()),
-            Some(
-                line.iter()
-                    .map(|c| serde_json::json!({ "row": c.row, "col": c.col }))
-                    .collect::<Vec<_>>(),
-            ),
-        ),
-    };
-    serde_json::json!({
-        "board": position.to_rows(),
-        "to_move": position.to_move().as_str(),
-        "status": status,
-        "winner": winner,
-        "winning_line": line,
-        "legal_moves": moves.len(),
-        "gravity": position.gravity(),
-        "playable": position.gravity().then(|| position
-            .playable_cells()
-            .iter()
-            .map(|c| serde_json::json!({ "row": c.row, "col": c.col }))
-            .collect::<Vec<_>>()),
-    })
-}
-
 /// Runs the command line; returns the process exit code.
 pub fn run(cli: Cli) -> i32 {
     match cli.command.unwrap_or(Command::Serve(cli.serve)) {
@@ -216,9 +195,12 @@ pub fn run(cli: Cli) -> i32 {
         Command::Selfplay(args) => kinrow_lab::selfplay::main(args),
         Command::Tune(args) => kinrow_lab::tune::main(args),
         Command::Steadiness(args) => kinrow_lab::steady::main(args),
+        Command::Review(args) => review(&args),
         Command::State(args) => match args.position.position() {
             Ok(p) => {
-                print_line(&serde_json::to_string_pretty(&state_json(&p)).expect("json"));
+                // The same answer as `POST /v1/state`.
+                let state = kinrow_server::api::dto::state::StateResponse::new(&p);
+                print_line(&serde_json::to_string_pretty(&state).expect("json"));
                 0
             }
             Err(e) => {
@@ -226,6 +208,40 @@ pub fn run(cli: Cli) -> i32 {
                 2
             }
         },
+    }
+}
+
+/// `kinrow review`: reads the request, reviews the game on this thread under the
+/// server's default configuration and prints the answer `POST /v1/review` gives (an
+/// error as the API's error body, exit code 2).
+fn review(args: &ReviewArgs) -> i32 {
+    let body = if args.request.as_os_str() == "-" {
+        let mut s = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut s).map(|_| s)
+    } else {
+        std::fs::read(&args.request)
+    };
+    let body = match body {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("kinrow review: {}: {e}", args.request.display());
+            return 2;
+        }
+    };
+    let answer =
+        parse_body::<ReviewRequest>(&body).and_then(|req| review_here(&req, &Config::default()));
+    match answer {
+        Ok(answer) => {
+            print_line(&serde_json::to_string_pretty(&answer).expect("json"));
+            0
+        }
+        Err(e) => {
+            eprintln!(
+                "kinrow review: {}",
+                serde_json::to_string(&e.body()).expect("json")
+            );
+            2
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 //! A game's review: every position of a game searched by an engine, every move
-//! classified by how much of the expected result it gave away.
+//! classified by how much of the expected result it gave away ([`judge_game`]; `POST
+//! /v1/review` and `kinrow review` both run it).
 //!
 //! The positions `P_0 .. P_n` of a game of `n` moves are searched in turn, each within
 //! its share of one time budget ([`spread`]: the time left divided by the positions
@@ -26,11 +27,11 @@
 //! percent: 100 for a game of best moves, 0 for a game of moves that each throw away a
 //! win (or a draw, and half of one...).
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::value;
-use crate::core::types::Outcome;
-use kinrow_game::{Cell, Move, Position};
+use crate::core::types::{Analysis, Outcome};
+use kinrow_game::{Cell, Move, Player, Position};
 
 /// The largest loss of each class, in order; a larger loss is a blunder.
 pub const THRESHOLDS: [(Class, f64); 4] = [
@@ -252,6 +253,161 @@ pub fn spread(left: Duration, positions: usize, per_position: Duration) -> Durat
     (left / positions.max(1) as u32)
         .min(per_position)
         .max(Duration::from_millis(1))
+}
+
+/// A game to review: every position from the start (the start first) and the move
+/// played in each but the last.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// The positions, one more than the moves.
+    pub positions: Vec<Position>,
+    /// The moves, in order.
+    pub moves: Vec<Move>,
+}
+
+/// One judged move of a game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReviewedMove {
+    /// Its place in the game's moves, from 0.
+    pub index: usize,
+    /// Who made it.
+    pub player: Player,
+    /// The move.
+    pub mv: Move,
+    /// Its values, the engine's best move there, the loss and the class.
+    pub verdict: Verdict,
+}
+
+/// A reviewed game: every move judged, each player's accuracy, the values for a graph
+/// and what the searches cost.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Review {
+    /// Every move, judged, in order.
+    pub moves: Vec<ReviewedMove>,
+    /// Each player's accuracy ([`accuracy`]; a forced move loses nothing), by player
+    /// index; `None` for a player who made no move.
+    pub accuracy: [Option<f64>; 2],
+    /// Every position's value for x (-1 to 1), the start first.
+    pub values_for_x: Vec<f64>,
+    /// Nodes searched over all the positions.
+    pub nodes: u64,
+    /// True when every position's search finished rather than hit a limit.
+    pub complete: bool,
+    /// Positions whose search the time stopped (rather than a node cap).
+    pub stopped_by_time: usize,
+    /// The time the whole review took.
+    pub elapsed: Duration,
+}
+
+/// How a review spreads its time over the positions it searches.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Spread {
+    /// The whole review's time.
+    pub budget: Duration,
+    /// Each position's most ([`spread`]: what is left divided by the positions left, at
+    /// most this); `None`: each may use what is left but `reserve` for each later one.
+    pub per_position: Option<Duration>,
+    /// With `per_position` `None`, the time kept for each later position.
+    pub reserve: Duration,
+}
+
+/// Reviews `game`: searches every position not yet over in turn with `run` (a position
+/// and its time give the engine's analysis and the position's value for its side to
+/// move), within `spread`, and judges every move as soon as the position after it is
+/// searched, handing each to `on_move` then (a stream shows the review as it goes).
+pub fn judge_game(
+    game: &Game,
+    spread_by: Spread,
+    mut run: impl FnMut(&Position, Duration) -> (Analysis, f64),
+    mut on_move: impl FnMut(&ReviewedMove),
+) -> Review {
+    let start = Instant::now();
+    let mut left = game.positions.iter().filter(|p| !p.is_over()).count();
+    let mut review = Review {
+        moves: Vec::with_capacity(game.moves.len()),
+        accuracy: [None, None],
+        values_for_x: Vec::with_capacity(game.positions.len()),
+        nodes: 0,
+        complete: true,
+        stopped_by_time: 0,
+        elapsed: Duration::ZERO,
+    };
+    // Each position's value for its side to move, the engine's move there and what its
+    // search proved.
+    let mut values: Vec<f64> = Vec::with_capacity(game.positions.len());
+    let mut bests: Vec<Option<Move>> = Vec::with_capacity(game.positions.len());
+    let mut proofs: Vec<Proofs> = Vec::with_capacity(game.positions.len());
+    let mut losses: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+    for (i, p) in game.positions.iter().enumerate() {
+        if p.is_over() {
+            values.push(final_value(p));
+            bests.push(None);
+            proofs.push(Proofs::NONE);
+        } else {
+            let unspent = spread_by.budget.saturating_sub(start.elapsed());
+            let time = match spread_by.per_position {
+                Some(most) => spread(unspent, left, most),
+                None => unspent
+                    .saturating_sub(spread_by.reserve * left.saturating_sub(1) as u32)
+                    .max(Duration::from_millis(1)),
+            };
+            left -= 1;
+            let (analysis, v) = run(p, time);
+            review.nodes += analysis.stats.nodes;
+            review.complete &= analysis.stats.complete;
+            if analysis.stats.elapsed >= time {
+                review.stopped_by_time += 1;
+            }
+            values.push(v);
+            bests.push(Some(analysis.best));
+            let played = game.moves.get(i).and_then(|&mv| {
+                analysis
+                    .moves
+                    .iter()
+                    .find(|e| e.mv == mv)
+                    .map(|e| e.eval.outcome)
+            });
+            proofs.push(Proofs {
+                position: analysis.evaluation.outcome,
+                played: played.unwrap_or(Outcome::Unknown),
+            });
+        }
+        // The move that led here can be judged now.
+        let Some(j) = i.checked_sub(1) else { continue };
+        let before = &game.positions[j];
+        let played = game.moves[j];
+        let best = bests[j].unwrap_or(played);
+        let verdict = judge(
+            played,
+            (best, values[j]),
+            values[i],
+            forced(before),
+            proofs[j],
+        );
+        let mover = before.to_move();
+        losses[mover.index()].push(if verdict.class == Class::Forced {
+            0.0
+        } else {
+            verdict.loss
+        });
+        let judged = ReviewedMove {
+            index: j,
+            player: mover,
+            mv: played,
+            verdict,
+        };
+        on_move(&judged);
+        review.moves.push(judged);
+    }
+    review.accuracy = [accuracy(&losses[0]), accuracy(&losses[1])];
+    review.values_for_x = game
+        .positions
+        .iter()
+        .zip(&values)
+        .map(|(p, &v)| if p.to_move() == Player::X { v } else { 0.0 - v })
+        .collect();
+    review.elapsed = start.elapsed();
+    review
 }
 
 #[cfg(test)]

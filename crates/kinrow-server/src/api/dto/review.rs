@@ -7,7 +7,8 @@ use utoipa::ToSchema;
 use super::engine::EngineParams;
 use super::forms::{object, BoardInput};
 use super::position::{int, MoveDto, MoveRequest, RulesDto, Side};
-use kinrow_engine::service::review::Class;
+use kinrow_engine::service::review::{Class, Review, ReviewedMove};
+use kinrow_game::Player;
 
 /// A game to review: the start position and the moves played from it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
@@ -203,4 +204,48 @@ pub struct ReviewResponse {
     pub values: Vec<f64>,
     /// What the review cost.
     pub stats: ReviewStatsDto,
+}
+
+impl ReviewedMoveDto {
+    /// A judged move on a board of `m` columns.
+    pub fn new(judged: &ReviewedMove, m: usize) -> ReviewedMoveDto {
+        let v = &judged.verdict;
+        ReviewedMoveDto {
+            index: judged.index,
+            player: judged.player.into(),
+            mv: MoveDto::new(judged.mv, m),
+            value_before: v.value_before,
+            value_after: v.value_after,
+            best: MoveDto::new(v.best, m),
+            best_value: v.best_value,
+            loss: v.loss,
+            class: v.class.into(),
+        }
+    }
+}
+
+impl ReviewResponse {
+    /// The answer for `review` of a game on a board of `m` columns, with its `stats`.
+    pub fn new(review: &Review, m: usize, stats: ReviewStatsDto) -> ReviewResponse {
+        let moves: Vec<ReviewedMoveDto> = review
+            .moves
+            .iter()
+            .map(|judged| ReviewedMoveDto::new(judged, m))
+            .collect();
+        let mut summary = ReviewSummary::default();
+        for judged in &moves {
+            match judged.player {
+                Side::X => summary.x.count(judged.class),
+                Side::O => summary.o.count(judged.class),
+            }
+        }
+        summary.x.accuracy = review.accuracy[Player::X.index()];
+        summary.o.accuracy = review.accuracy[Player::O.index()];
+        ReviewResponse {
+            moves,
+            summary,
+            values: review.values_for_x.clone(),
+            stats,
+        }
+    }
 }

@@ -10,7 +10,7 @@
 //! answer, as `/v1/analyse` streams a search.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use actix_web::http::header;
 use actix_web::web::{self, Bytes};
@@ -23,22 +23,21 @@ use super::plan::search_plan;
 use super::run::EngineLabel;
 use crate::api::dto::analyse::StreamEvent;
 use crate::api::dto::position;
-use crate::api::dto::review::{
-    ClassName, ReviewRequest, ReviewResponse, ReviewStatsDto, ReviewSummary, ReviewedMoveDto,
-};
-use crate::api::dto::MoveDto;
+use crate::api::dto::review::{ReviewRequest, ReviewResponse, ReviewStatsDto, ReviewedMoveDto};
 use crate::api::error::{ApiError, ErrorBody, ErrorCode};
 use crate::api::extract::ApiJson;
 use crate::api::search::StopOnDrop;
 use crate::api::state::AppState;
+use crate::config::Config;
 use kinrow_engine::core::budget::Budget;
 use kinrow_engine::core::context::SearchContext;
 use kinrow_engine::core::progress::Watch;
 use kinrow_engine::core::types::Limits;
+use kinrow_engine::service::plan::SearchPlan;
 use kinrow_engine::service::review;
-use kinrow_engine::service::review::{final_value, forced, judge, Proofs};
+use kinrow_engine::service::review::{Game, Spread};
 use kinrow_engine::service::{level, value};
-use kinrow_game::{Move, Player, Position};
+use kinrow_game::Position;
 
 /// The most moves one review takes.
 pub const MAX_REVIEW_MOVES: usize = 1000;
@@ -55,12 +54,6 @@ pub const RESERVE: Duration = Duration::from_millis(20);
 /// of the time per position: the cap binds first, with room for a loaded machine, so
 /// the same game and seed get the same classes; the time is only the safety net.
 pub const NODE_SHARE: f64 = 0.5;
-
-/// The replayed game: every position (the start first) and every move.
-struct Game {
-    positions: Vec<Position>,
-    moves: Vec<Move>,
-}
 
 /// Replays `req.moves` from the start position; the first illegal move is an error
 /// naming `moves[i]`.
@@ -162,66 +155,20 @@ pub async fn review(
     http: HttpRequest,
     body: ApiJson<ReviewRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let req = body.0;
-    let game = replay(&req)?;
-    let params = req.engine.clone().unwrap_or_default();
-    let plan = search_plan(&params, &state.config, "engine")?;
-    let (kind, seed, build) = (plan.kind, plan.seed, plan.builder());
-    let limits = plan.limits;
-    let per_move = match req.time_ms_per_move {
-        None if params.time_ms.is_none() => Duration::from_millis(DEFAULT_MS_PER_MOVE),
-        None => limits.time,
-        Some(t) if t >= 1 => Duration::from_millis(t as u64).min(state.config.max_time),
-        Some(t) => {
-            return Err(ApiError::at(
-                ErrorCode::InvalidLimits,
-                "time_ms_per_move",
-                format!("time_ms_per_move is {t}, but it must be at least 1"),
-            ))
-        }
-    };
-    // A node cap per position makes the review repeat with its seed.
-    let limits = Limits {
-        nodes: limits.nodes.or_else(|| {
-            level::nodes_per_second(kind)
-                .map(|rate| (rate * per_move.as_secs_f64() * NODE_SHARE).max(1.0) as u64)
-        }),
-        ..limits
-    };
-    let searched = game.positions.iter().filter(|p| !p.is_over()).count();
-    let total = (per_move * searched.max(1) as u32).min(state.config.max_time);
-    // A position's time: an even share of what is left, at most what the client asked
-    // for; by default (the node cap binds first) what is left less a reserve for each
-    // later position, so that a slow position (or a loaded machine) borrows what the
-    // others do not use rather than be stopped by the time.
-    let defaulted = req.time_ms_per_move.is_none() && params.time_ms.is_none();
-    let most = (!defaulted).then_some(per_move);
+    let review = PreparedReview::new(&body.0, &state.config)?;
+    let kind = review.plan.kind;
     let slot = state
         .search
         .admit(
             kind.name(),
             Limits {
-                time: total,
-                ..limits.clone()
+                time: review.total,
+                ..review.plan.limits.clone()
             },
         )
         .await?;
     let queued = slot.queued();
     let metrics = slot.metrics().clone();
-    let stats = ReviewStatsDto {
-        engine: kind.name().to_string(),
-        positions: searched,
-        time_ms_per_move: per_move.as_millis() as u64,
-        nodes_per_move: limits.nodes,
-        max_total_ms: state.config.max_time.as_millis() as u64,
-        budget_ms: slot.limits().time.as_millis() as u64,
-        elapsed_ms: 0.0,
-        queued_ms: queued.as_secs_f64() * 1000.0,
-        nodes: 0,
-        seed,
-        complete: true,
-        stopped_by_time: 0,
-    };
     let watch = Arc::new(Watch::new(1));
     let stop = StopOnDrop(Arc::clone(&watch));
     let streamed = wants_stream(&http);
@@ -232,21 +179,7 @@ pub async fn review(
         }
     };
     let job = move |_contexts: &Arc<kinrow_engine::core::context::ContextPool>, budget: &Limits| {
-        let engine = build();
-        let run = |p: &Position, time: Duration| {
-            let limits = Limits {
-                time,
-                ..limits.clone()
-            };
-            // A fresh context: nothing kept from other requests changes the review.
-            let mut ctx = SearchContext::new();
-            let mut budget = Budget::new(&limits).watched(Arc::clone(&watch));
-            let mut rng = StdRng::seed_from_u64(seed);
-            let mut analysis = engine.analyze_in(p, &limits, &mut budget, &mut ctx, &mut rng);
-            let v = value::values(kind, p, &mut analysis).evaluation;
-            (analysis, v)
-        };
-        judge_game(&game, (most, budget.time), stats, run, on_move)
+        review.run(budget.time, queued, &watch, on_move)
     };
     let result = async move {
         let _stop = stop;
@@ -282,111 +215,122 @@ fn wants_stream(http: &HttpRequest) -> bool {
         .is_some_and(|v| v.contains("text/event-stream"))
 }
 
-/// Searches every position of `game` in turn with `run` (a position and its time: the
-/// analysis and its value), within `budget` spread over them (evenly, each at most
-/// `most`; without `most`, each may use what is left but [`RESERVE`] per later one), and
-/// judges every move, handing each to `on_move` as soon as it is judged.
-fn judge_game(
-    game: &Game,
-    (most, budget): (Option<Duration>, Duration),
-    mut stats: ReviewStatsDto,
-    run: impl Fn(&Position, Duration) -> (kinrow_engine::core::types::Analysis, f64),
-    on_move: impl Fn(&ReviewedMoveDto),
-) -> ReviewResponse {
-    let start = Instant::now();
-    let mut left = stats.positions;
-    // Each position's value for its side to move, and the engine's move there.
-    let mut values: Vec<f64> = Vec::with_capacity(game.positions.len());
-    let mut bests: Vec<Option<Move>> = Vec::with_capacity(game.positions.len());
-    let mut proofs: Vec<Proofs> = Vec::with_capacity(game.positions.len());
-    let mut moves = Vec::with_capacity(game.moves.len());
-    let mut summary = ReviewSummary::default();
-    let mut losses: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
-    for (i, p) in game.positions.iter().enumerate() {
-        if p.is_over() {
-            values.push(final_value(p));
-            bests.push(None);
-            proofs.push(Proofs::NONE);
-        } else {
-            let unspent = budget.saturating_sub(start.elapsed());
-            let time = match most {
-                Some(most) => review::spread(unspent, left, most),
-                None => unspent
-                    .saturating_sub(RESERVE * left.saturating_sub(1) as u32)
-                    .max(Duration::from_millis(1)),
-            };
-            left -= 1;
-            let (analysis, v) = run(p, time);
-            stats.nodes += analysis.stats.nodes;
-            stats.complete &= analysis.stats.complete;
-            if analysis.stats.elapsed >= time {
-                stats.stopped_by_time += 1;
+/// A review ready to run: the replayed game, the engine's plan with the node cap of
+/// each position, and how the time is spread.
+pub struct PreparedReview {
+    game: Game,
+    plan: SearchPlan,
+    /// The time asked for each position.
+    per_move: Duration,
+    /// Each position's most (`None` by default: the node cap binds first, see
+    /// [`Spread`]).
+    most: Option<Duration>,
+    /// The whole review's time: the positions times `per_move`, at most the server's
+    /// maximum.
+    total: Duration,
+    /// The server's maximum.
+    max_time: Duration,
+}
+
+impl PreparedReview {
+    /// Replays the game of `req` and plans its searches under `config`; every problem is
+    /// an error naming its field.
+    pub fn new(req: &ReviewRequest, config: &Config) -> Result<PreparedReview, ApiError> {
+        let game = replay(req)?;
+        let params = req.engine.clone().unwrap_or_default();
+        let mut plan = search_plan(&params, config, "engine")?;
+        let kind = plan.kind;
+        let per_move = match req.time_ms_per_move {
+            None if params.time_ms.is_none() => Duration::from_millis(DEFAULT_MS_PER_MOVE),
+            None => plan.limits.time,
+            Some(t) if t >= 1 => Duration::from_millis(t as u64).min(config.max_time),
+            Some(t) => {
+                return Err(ApiError::at(
+                    ErrorCode::InvalidLimits,
+                    "time_ms_per_move",
+                    format!("time_ms_per_move is {t}, but it must be at least 1"),
+                ))
             }
-            values.push(v);
-            bests.push(Some(analysis.best));
-            let played = game.moves.get(i).and_then(|&mv| {
-                analysis
-                    .moves
-                    .iter()
-                    .find(|e| e.mv == mv)
-                    .map(|e| e.eval.outcome)
-            });
-            proofs.push(Proofs {
-                position: analysis.evaluation.outcome,
-                played: played.unwrap_or(kinrow_engine::core::types::Outcome::Unknown),
-            });
-        }
-        // The move that led here can be judged now.
-        let Some(j) = i.checked_sub(1) else { continue };
-        let before = &game.positions[j];
-        let played = game.moves[j];
-        let best = bests[j].unwrap_or(played);
-        let verdict = judge(
-            played,
-            (best, values[j]),
-            values[i],
-            forced(before),
-            proofs[j],
-        );
-        let m = before.m();
-        let mover = before.to_move();
-        let dto = ReviewedMoveDto {
-            index: j,
-            player: mover.into(),
-            mv: MoveDto::new(played, m),
-            value_before: verdict.value_before,
-            value_after: verdict.value_after,
-            best: MoveDto::new(verdict.best, m),
-            best_value: verdict.best_value,
-            loss: verdict.loss,
-            class: verdict.class.into(),
         };
-        let side = match mover {
-            Player::X => &mut summary.x,
-            Player::O => &mut summary.o,
-        };
-        side.count(dto.class);
-        losses[mover.index()].push(if dto.class == ClassName::Forced {
-            0.0
-        } else {
-            dto.loss
+        // A node cap per position makes the review repeat with its seed.
+        plan.limits.nodes = plan.limits.nodes.or_else(|| {
+            level::nodes_per_second(kind)
+                .map(|rate| (rate * per_move.as_secs_f64() * NODE_SHARE).max(1.0) as u64)
         });
-        on_move(&dto);
-        moves.push(dto);
+        let searched = game.positions.iter().filter(|p| !p.is_over()).count();
+        let total = (per_move * searched.max(1) as u32).min(config.max_time);
+        // A position's time: an even share of what is left, at most what the client
+        // asked for; by default (the node cap binds first) what is left less a reserve
+        // for each later position, so that a slow position (or a loaded machine)
+        // borrows what the others do not use rather than be stopped by the time.
+        let defaulted = req.time_ms_per_move.is_none() && params.time_ms.is_none();
+        Ok(PreparedReview {
+            game,
+            plan,
+            per_move,
+            most: (!defaulted).then_some(per_move),
+            total,
+            max_time: config.max_time,
+        })
     }
-    summary.x.accuracy = review::accuracy(&losses[Player::X.index()]);
-    summary.o.accuracy = review::accuracy(&losses[Player::O.index()]);
-    let for_x = game
-        .positions
-        .iter()
-        .zip(&values)
-        .map(|(p, &v)| if p.to_move() == Player::X { v } else { 0.0 - v })
-        .collect();
-    stats.elapsed_ms = start.elapsed().as_secs_f64() * 1000.0;
-    ReviewResponse {
-        moves,
-        summary,
-        values: for_x,
-        stats,
+
+    /// Runs the review on this thread within `budget` (after `queued` waiting for a
+    /// slot), each position with a fresh context and the plan's seed, stopping when
+    /// `watch` is stopped; hands every judged move to `on_move` as it is judged.
+    pub fn run(
+        self,
+        budget: Duration,
+        queued: Duration,
+        watch: &Arc<Watch>,
+        mut on_move: impl FnMut(&ReviewedMoveDto),
+    ) -> ReviewResponse {
+        let (kind, seed) = (self.plan.kind, self.plan.seed);
+        let engine = self.plan.builder()();
+        let limits = self.plan.limits.clone();
+        let m = self.game.positions[0].m();
+        let run = |p: &Position, time: Duration| {
+            let limits = Limits {
+                time,
+                ..limits.clone()
+            };
+            // A fresh context: nothing kept from other requests changes the review.
+            let mut ctx = SearchContext::new();
+            let mut budget = Budget::new(&limits).watched(Arc::clone(watch));
+            let mut rng = StdRng::seed_from_u64(seed);
+            let mut analysis = engine.analyze_in(p, &limits, &mut budget, &mut ctx, &mut rng);
+            let v = value::values(kind, p, &mut analysis).evaluation;
+            (analysis, v)
+        };
+        let spread = Spread {
+            budget,
+            per_position: self.most,
+            reserve: RESERVE,
+        };
+        let review = review::judge_game(&self.game, spread, run, |judged| {
+            on_move(&ReviewedMoveDto::new(judged, m))
+        });
+        let stats = ReviewStatsDto {
+            engine: kind.name().to_string(),
+            positions: self.game.positions.iter().filter(|p| !p.is_over()).count(),
+            time_ms_per_move: self.per_move.as_millis() as u64,
+            nodes_per_move: limits.nodes,
+            max_total_ms: self.max_time.as_millis() as u64,
+            budget_ms: budget.as_millis() as u64,
+            elapsed_ms: review.elapsed.as_secs_f64() * 1000.0,
+            queued_ms: queued.as_secs_f64() * 1000.0,
+            nodes: review.nodes,
+            seed,
+            complete: review.complete,
+            stopped_by_time: review.stopped_by_time,
+        };
+        ReviewResponse::new(&review, m, stats)
     }
+}
+
+/// A review on this thread, without a server: what `POST /v1/review` answers for `req`
+/// under `config` (`kinrow review`). Its budget is the whole review's time.
+pub fn review_here(req: &ReviewRequest, config: &Config) -> Result<ReviewResponse, ApiError> {
+    let review = PreparedReview::new(req, config)?;
+    let budget = review.total;
+    Ok(review.run(budget, Duration::ZERO, &Arc::new(Watch::new(1)), |_| {}))
 }
