@@ -155,7 +155,8 @@ fn a_win_now_is_worth_exactly_one_for_every_engine() {
 
 #[test]
 fn the_fitted_mappings_rise_with_the_score_and_stay_inside_the_proofs() {
-    use value::{fit, Family, Scale};
+    use kinrow_engine::core::types::Scale;
+    use value::{fit, Family};
     let scales = [
         Scale::Pattern,
         Scale::Minimax,

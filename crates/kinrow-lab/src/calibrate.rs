@@ -26,11 +26,12 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 
 use crate::arena::{self, EngineSpec};
+use kinrow_engine::core::types::Scale;
 use kinrow_engine::core::types::{Limits, Outcome};
 use kinrow_engine::eval::weights::UNIT;
 use kinrow_engine::registry::EngineKind;
 use kinrow_engine::service::value;
-use kinrow_engine::service::value::{Family, Logistic, Scale};
+use kinrow_engine::service::value::{Family, Logistic};
 use kinrow_game::{Player, Position, Rules};
 
 /// One position of a game: the engine's score and what came of it.

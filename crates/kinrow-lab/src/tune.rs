@@ -17,12 +17,13 @@ use std::time::Instant;
 use super::record::{parse_cell, GameLine};
 use crate::output::{duration, Progress};
 use kinrow_engine::board::PatternBoard;
+use kinrow_engine::core::types::Scale;
 use kinrow_engine::eval::cells::{classes_of, Threat, CODES};
 use kinrow_engine::eval::classes::CLASSES;
 use kinrow_engine::eval::weights::{threat_mask, LearnedWeights, MASKS, MASK_THREATS, UNIT};
 use kinrow_engine::search::auto::window_value;
 use kinrow_engine::service::value;
-use kinrow_engine::service::value::{Family, Scale};
+use kinrow_engine::service::value::Family;
 use kinrow_game::codes::{stone, EMPTY};
 use kinrow_game::Position;
 

@@ -28,7 +28,7 @@ const OFF: u32 = BLOCK as u32;
 /// The codes of one board, updated move by move.
 #[derive(Clone)]
 pub struct LineCodes {
-    table: &'static [Line],
+    table: &'static [LineReading],
     /// `codes[cell][direction]`.
     codes: Vec<[u32; 4]>,
     /// For each cell, the codes a mark there changes: `(cell, direction, shift)`.
@@ -160,7 +160,7 @@ impl LineCodes {
 
     /// What the four lines through the empty `cell` say of a mark there.
     #[inline]
-    pub fn lines(&self, cell: usize) -> [&Line; 4] {
+    pub fn lines(&self, cell: usize) -> [&LineReading; 4] {
         self.codes[cell].map(|code| &self.table[code as usize])
     }
 }
@@ -192,7 +192,7 @@ pub enum Shape {
 
 /// What one line's code says about a mark on its centre.
 #[derive(Copy, Clone, Default)]
-pub struct Line {
+pub struct LineReading {
     /// What it adds to each player's window score (at most 45 000 for k = 5: five
     /// windows that each go from four marks to five). The table is read at random for
     /// every candidate cell, so it is kept small (6 bytes an entry).
@@ -209,15 +209,15 @@ fn shift_of(o: isize, reach: isize) -> u8 {
 
 /// The table for `k` (built once per k): for each code, what a mark on the centre adds
 /// to each player's score over the k-windows through it along that line.
-fn gain_table(k: usize) -> Option<&'static [Line]> {
-    static TABLES: [OnceLock<Vec<Line>>; MAX_K + 1] = [const { OnceLock::new() }; MAX_K + 1];
+fn gain_table(k: usize) -> Option<&'static [LineReading]> {
+    static TABLES: [OnceLock<Vec<LineReading>>; MAX_K + 1] = [const { OnceLock::new() }; MAX_K + 1];
     if !(2..=MAX_K).contains(&k) {
         return None;
     }
     Some(TABLES[k].get_or_init(|| build_table(k)))
 }
 
-fn build_table(k: usize) -> Vec<Line> {
+fn build_table(k: usize) -> Vec<LineReading> {
     let reach = k as isize - 1;
     let span = 2 * k - 1;
     (0..1u32 << (4 * (k - 1)))
@@ -237,7 +237,7 @@ fn build_table(k: usize) -> Vec<Line> {
                     *total += pattern_gain(k, count, p);
                 }
             }
-            Line {
+            LineReading {
                 gain: sum.map(|v| u16::try_from(v).expect("a line's gain fits 16 bits")),
                 shape: [1, 2].map(|own| shape_of(&mut line, k, own)),
             }

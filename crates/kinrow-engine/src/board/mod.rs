@@ -39,7 +39,7 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 pub use cells::CellEval;
-pub use codes::{Line, LineCodes, Shape};
+pub use codes::{LineCodes, LineReading, Shape};
 pub use scheme::{pattern_gain, Pattern, Playout, Potential, WeightScheme, COMPLETES};
 use table::{kind, Growth, Kind};
 

@@ -60,7 +60,7 @@ impl Family {
     }
 }
 
-pub use crate::core::types::Scale;
+use crate::core::types::Scale;
 
 impl Scale {
     /// The scale of `kind`'s answer `analysis` (its registry row's; for `auto`, from

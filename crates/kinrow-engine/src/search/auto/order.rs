@@ -7,7 +7,7 @@
 //! window score. The line codes' table holds each line's shapes and gains, so a cell's
 //! score is four table reads and a few small-table lookups.
 
-use crate::board::{Line, Shape};
+use crate::board::{LineReading, Shape};
 
 /// What the ordering counts for one player, in thousandths of a logit.
 struct OrderWeights {
@@ -88,7 +88,7 @@ const fn combinations(side: usize) -> [i32; 1 << 12] {
 
 /// A candidate cell's score for the side to move `me`, from its four lines.
 #[inline]
-pub fn order_score(lines: [&Line; 4], me: usize) -> i64 {
+pub fn order_score(lines: [&LineReading; 4], me: usize) -> i64 {
     let (mut score, mut key, mut gain) = (0i64, [0u32; 2], [0i64; 2]);
     for line in lines {
         score += WEIGHTS[0].shape[line.shape[me] as usize]

@@ -114,7 +114,7 @@ impl Engine for Late {
                 win_rate: None,
                 pv: vec![mv],
             };
-            budget.report(4, kinrow_engine::service::value::Scale::Minimax, vec![line]);
+            budget.report(4, kinrow_engine::core::types::Scale::Minimax, vec![line]);
         }
         std::thread::sleep(Duration::from_millis(400));
         Analysis {
