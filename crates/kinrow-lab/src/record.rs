@@ -261,25 +261,13 @@ pub fn rules_from_text(mnk: &str, variant: &str, exact: bool) -> Result<Rules, S
         .map_err(|e| e.to_string())
 }
 
-/// An outcome as the record writes it: `w`, `l`, `d` or `u` (unknown).
-pub fn outcome_letter(outcome: Outcome) -> char {
+fn outcome_letter(outcome: Outcome) -> char {
     match outcome {
         Outcome::Win => 'w',
         Outcome::Loss => 'l',
         Outcome::Draw => 'd',
         Outcome::Unknown => 'u',
     }
-}
-
-/// A cell as a column letter and a 1-based row (boards of up to 26 columns).
-pub fn cell_name(cell: usize, m: usize) -> String {
-    let (row, col) = (cell / m, cell % m);
-    format!("{}{}", (b'a' + col as u8) as char, row + 1)
-}
-
-/// The result's name: `x`, `o` or `draw`.
-pub fn result_name(winner: Option<Player>) -> &'static str {
-    winner.map_or("draw", Player::as_str)
 }
 
 fn outcome_of_letter(letter: char) -> Result<Outcome, String> {
