@@ -112,3 +112,73 @@ impl GameRecord {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::{Contestant, GameResult};
+    use kinrow_game::{Player, Rules};
+
+    fn config() -> ArenaConfig {
+        ArenaConfig {
+            engines: [
+                Contestant::parse("greedy").unwrap(),
+                Contestant::parse("threat").unwrap(),
+            ],
+            rules: Rules::mnk(7, 7, 4).unwrap(),
+            games: 2,
+            time: Duration::from_millis(10),
+            seed: 1,
+            threads: 1,
+            opening_plies: None,
+            fixed_openings: None,
+        }
+    }
+
+    /// A game goes to its line and comes back as the same game of the match.
+    #[test]
+    fn a_game_comes_back_from_the_file() {
+        let config = config();
+        let openings = vec![vec![Move::mark(24)]];
+        let game = GameRecord {
+            index: 1,
+            x_engine: 1,
+            opening: openings[0].clone(),
+            moves: vec![Move::mark(16), Move::mark(17)],
+            result: GameResult::Won(Player::O),
+            think: [Duration::from_millis(3), Duration::from_millis(8)],
+            counts: [1, 1],
+            forfeit: Some("x: no answer".into()),
+            decisions: Vec::new(),
+        };
+        let line = game.to_recorded(&config).to_line();
+        let back = recorded_games(&config, &openings, &line).unwrap();
+        let read = &back[&1];
+        assert_eq!(
+            (read.x_engine, &read.moves, read.result, read.counts),
+            (1, &game.moves, game.result, game.counts)
+        );
+        assert_eq!((read.think, &read.forfeit), (game.think, &game.forfeit));
+        // Another match's engines are refused.
+        let mut other = config.clone();
+        other.engines.swap(0, 1);
+        let err = recorded_games(&other, &openings, &line).unwrap_err();
+        assert!(err.contains("another match"), "{err}");
+    }
+
+    /// A line as the arena wrote it before the rules carried a variant, gravity, an
+    /// opening rule and pieces still resumes its match.
+    #[test]
+    fn an_earlier_line_resumes() {
+        let line = r#"{"game":0,"rules":{"m":7,"n":7,"k":4,"overline":true},"x":"greedy","o":"threat","opening":[{"row":3,"col":3,"piece":"mark"}],"moves":[{"row":2,"col":2,"piece":"mark"}],"result":"draw","winner":null,"forfeit":null,"decisions":[],"mean_ms":{"x":2.0,"o":0.0},"counts":[1,0],"think_ms":[2.0,0.0]}"#;
+        let openings = vec![vec![Move::mark(24)]];
+        let games = recorded_games(&config(), &openings, line).unwrap();
+        let g = &games[&0];
+        assert_eq!(
+            (g.x_engine, g.result, g.counts),
+            (0, GameResult::Draw, [1, 0])
+        );
+        assert_eq!(g.think[0], Duration::from_millis(2));
+        assert_eq!(g.moves, vec![Move::mark(2 * 7 + 2)]);
+    }
+}
