@@ -171,7 +171,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub opening_plies: Option<usize>,
     /// Instead of the table: replay every position of these recorded games (`kinrow arena
-    /// --out`) at `--nodes` per position (default 60000) and print each engine's digest of
+    /// --out`, `kinrow selfplay`) at `--nodes` per position (default 60000) and print each engine's digest of
     /// moves, nodes and depths with its time (same digest = same search).
     #[arg(long, value_name = "FILE")]
     pub replay: Option<std::path::PathBuf>,

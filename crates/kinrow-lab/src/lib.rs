@@ -6,7 +6,8 @@
 //!   [`replay`], [`calibrate`] (the value fits);
 //! - training: [`selfplay`] makes the games the learned evaluation is fitted on,
 //!   [`tune`] fits it, [`steady`] counts how often values reverse in self-play;
-//!   [`record`] is the games' JSON-lines format;
+//! - [`record`]: the one JSON-lines game record that every command writing or reading
+//!   games uses (arena, judge, replay, selfplay, tune, steadiness);
 //! - openings: [`opening_table`] makes the balanced-opening tables, [`opening_check`]
 //!   measures the swap decisions; [`book`] and [`connect`] serve Connect Four's book;
 //! - the Gomocup protocol both ways: [`pbrain`] (kinrow as a brain) and the external

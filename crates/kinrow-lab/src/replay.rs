@@ -1,9 +1,9 @@
 //! `kinrow bench --replay FILE`: replays the positions of recorded games (the JSON lines
-//! that `kinrow arena --out` writes) through engines at a fixed node budget and seed, and
-//! prints a digest of what each engine answered (move, nodes, depth) with the time it
-//! took. Two builds that give the same digest searched the same trees; the time says
-//! which is faster. This is how a refactoring of the engines shows that it keeps their
-//! behaviour.
+//! of [`crate::record`], as `kinrow arena --out` and `kinrow selfplay` write them)
+//! through engines at a fixed node budget and seed, and prints a digest of what each
+//! engine answered (move, nodes, depth) with the time it took. Two builds that give the
+//! same digest searched the same trees; the time says which is faster. This is how a
+//! refactoring of the engines shows that it keeps their behaviour.
 
 use std::time::{Duration, Instant};
 
@@ -38,9 +38,9 @@ pub struct ReplayRow {
 /// Reads every position of the recorded games in `text` (one game per line): the
 /// position before each move after the opening, skipping finished ones.
 pub fn positions(text: &str) -> Result<Vec<Position>, String> {
-    Ok(crate::arena::read_games(text)?
+    Ok(crate::record::read_games(text)?
         .iter()
-        .flat_map(|g| g.turns().into_iter().map(|t| t.position))
+        .flat_map(|(_, g)| g.turns().into_iter().map(|t| t.position))
         .collect())
 }
 

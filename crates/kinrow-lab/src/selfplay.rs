@@ -4,7 +4,7 @@
 //! under a node limit drawn afresh for every move from `--nodes MIN,MAX` (node limits
 //! replay exactly, and the spread varies the games). A game ends when it is over or
 //! when the search proves its outcome. Games go to `--out` one a line
-//! ([`GameLine`]); a run that stops can be started again with the same command and
+//! ([`RecordedGame`], with `values`, `outcomes` and `siblings`); a run that stops can be started again with the same command and
 //! plays only the games the file lacks.
 
 use std::collections::HashSet;
@@ -18,12 +18,12 @@ use std::time::{Duration, Instant};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use super::record::{cell_name, outcome_letter, result_name, GameLine, Sibling};
 use crate::arena::{default_opening_plies, opening_judged, EngineSpec, Judge};
 use crate::output::Progress;
+use crate::record::{rules_from_text, GameResult, RecordedGame, Sibling};
 use kinrow_engine::core::types::Outcome;
 use kinrow_engine::service::value;
-use kinrow_game::{Position, Rules, Variant};
+use kinrow_game::{Position, Rules};
 
 /// `kinrow selfplay`'s flags.
 #[derive(clap::Args, Debug)]
@@ -31,7 +31,8 @@ pub struct SelfplayArgs {
     /// Games to have in `--out` when done (games already there are kept and skipped).
     #[arg(long, default_value_t = 1000)]
     pub games: usize,
-    /// The file the games go to, one JSON line each (appended to; resumable).
+    /// The file the games go to, one line of the game record each (appended to;
+    /// resumable).
     #[arg(long)]
     pub out: PathBuf,
     /// The engine and its parameters, as for `kinrow arena` (its node limit is replaced
@@ -70,7 +71,6 @@ pub struct SelfplayArgs {
 struct Run {
     spec: EngineSpec,
     rules: Rules,
-    exact: bool,
     nodes: (u64, u64),
     plies: usize,
     seed: u64,
@@ -79,22 +79,7 @@ struct Run {
 
 fn parse(args: &SelfplayArgs) -> Result<Run, String> {
     let spec = EngineSpec::parse(&args.engine)?;
-    let line = GameLine {
-        game: 0,
-        rules: args.rules.clone(),
-        variant: args.variant.clone(),
-        exact: args.exact,
-        opening: 0,
-        moves: String::new(),
-        values: Vec::new(),
-        outcomes: String::new(),
-        result: String::new(),
-        siblings: Vec::new(),
-    };
-    let rules = line.rules()?;
-    if rules.m() > 26 {
-        return Err("--rules: the record's notation names at most 26 columns".into());
-    }
+    let rules = rules_from_text(&args.rules, &args.variant, args.exact)?;
     let (lo, hi) = args
         .nodes
         .split_once(',')
@@ -112,7 +97,6 @@ fn parse(args: &SelfplayArgs) -> Result<Run, String> {
             .opening_plies
             .unwrap_or_else(|| default_opening_plies(&rules)),
         rules,
-        exact: args.exact,
         nodes: (lo, hi),
         seed: args.seed,
         siblings: args.siblings,
@@ -120,7 +104,7 @@ fn parse(args: &SelfplayArgs) -> Result<Run, String> {
 }
 
 /// Plays game `index` of `run`.
-fn play(run: &Run, index: usize) -> GameLine {
+fn play(run: &Run, index: usize) -> RecordedGame {
     let opening = opening_judged(&run.rules, run.plies, run.seed, index, Judge::Quick);
     let mut rng =
         StdRng::seed_from_u64(run.seed ^ (index as u64).wrapping_mul(0xA24B_AED4_963E_E407));
@@ -128,14 +112,12 @@ fn play(run: &Run, index: usize) -> GameLine {
     let kind = run.spec.kind;
     let mut ctx = run.spec.context();
     let mut p = Position::empty(&run.rules);
-    let m = run.rules.m();
-    let mut names: Vec<String> = Vec::new();
     for &mv in &opening {
         p.play(mv);
-        names.push(cell_name(mv.cell(), m));
     }
+    let mut moves = Vec::new();
     let mut values = Vec::new();
-    let mut outcomes = String::new();
+    let mut outcomes = Vec::new();
     let mut siblings = Vec::new();
     let mut winner = p.winner();
     while !p.is_over() {
@@ -145,7 +127,7 @@ fn play(run: &Run, index: usize) -> GameLine {
         let v = value::values(kind, &p, &mut analysis).evaluation;
         values.push((v * 1000.0).round() as i16);
         let outcome = analysis.evaluation.outcome;
-        outcomes.push(outcome_letter(outcome));
+        outcomes.push(outcome);
         if run.siblings > 0 {
             // A few of the engine's best dozen searched moves besides its choice, where
             // the search proved nothing (a proven position is never a sample).
@@ -166,17 +148,17 @@ fn play(run: &Run, index: usize) -> GameLine {
                 }
                 let mut a = engine.analyze_with(&child, &limits, &mut ctx, &mut rng);
                 let v = value::values(kind, &child, &mut a).evaluation;
-                siblings.push(Sibling(
-                    values.len() - 1,
-                    cell_name(mv.cell(), m),
-                    (v * 1000.0).round() as i16,
-                    outcome_letter(a.evaluation.outcome),
-                ));
+                siblings.push(Sibling {
+                    at: values.len() - 1,
+                    mv,
+                    value: (v * 1000.0).round() as i16,
+                    outcome: a.evaluation.outcome,
+                });
             }
         }
         let mover = p.to_move();
         p.play(analysis.best);
-        names.push(cell_name(analysis.best.cell(), m));
+        moves.push(analysis.best);
         winner = p.winner();
         // A proven outcome ends the game: what is left is known, and costs the most.
         match outcome {
@@ -187,17 +169,15 @@ fn play(run: &Run, index: usize) -> GameLine {
         }
         break;
     }
-    GameLine {
-        game: index,
-        rules: format!("{},{},{}", run.rules.m(), run.rules.n(), run.rules.k()),
-        variant: run.rules.variant().as_str().to_string(),
-        exact: run.exact && run.rules.variant() == Variant::Free,
-        opening: opening.len(),
-        moves: names.join(" "),
+    RecordedGame {
+        x: run.spec.label.clone(),
+        o: run.spec.label.clone(),
+        opening,
+        moves,
         values,
         outcomes,
-        result: result_name(winner).to_string(),
         siblings,
+        ..RecordedGame::new(index, run.rules.clone(), GameResult::of(winner))
     }
 }
 
@@ -210,7 +190,7 @@ fn games_done(path: &PathBuf) -> Result<HashSet<usize>, String> {
     let mut done = HashSet::new();
     let mut good = 0;
     for line in text.split_inclusive('\n') {
-        match serde_json::from_str::<GameLine>(line.trim()) {
+        match crate::record::read_game(line.trim()) {
             Ok(g) if line.ends_with('\n') => {
                 done.insert(g.game);
                 good += line.len();
@@ -268,7 +248,7 @@ pub fn main(args: SelfplayArgs) -> i32 {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(&index) = todo.get(i) else { break };
                 let g = play(&run, index);
-                let line = serde_json::to_string(&g).expect("a game line is JSON") + "\n";
+                let line = g.to_line() + "\n";
                 if let Err(e) = file
                     .lock()
                     .expect("no panic holding it")
@@ -278,10 +258,9 @@ pub fn main(args: SelfplayArgs) -> i32 {
                     break;
                 }
                 let mut t = tally.lock().expect("no panic holding it");
-                t[match g.result.as_str() {
-                    "x" => 0,
-                    "o" => 1,
-                    _ => 2,
+                t[match g.result {
+                    GameResult::Won(p) => p.index(),
+                    GameResult::Draw => 2,
                 }] += 1;
                 progress.advance(&format!("x {} o {} draw {} (this run)", t[0], t[1], t[2]));
             });

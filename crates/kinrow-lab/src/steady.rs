@@ -24,9 +24,9 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
-use super::record::{cell_name, outcome_letter, result_name};
 use crate::arena::{read_openings, EngineSpec};
 use crate::output::Progress;
+use crate::record::{rules_from_text, GameResult, RecordedGame};
 use kinrow_engine::core::types::{Analysis, Outcome};
 use kinrow_engine::service::value;
 use kinrow_game::{Position, Rules};
@@ -56,8 +56,9 @@ pub struct SteadinessArgs {
     /// The rules as `M,N,K` (freestyle).
     #[arg(long, default_value = "15,15,5", value_name = "M,N,K")]
     pub rules: String,
-    /// Games also go to this file, one JSON line each; a run started again with the
-    /// same command reads the games there and plays only the missing ones.
+    /// Games also go to this file, one line of the game record each (with `values`,
+    /// `last_depth` and `outcomes`); a run started again with the same command reads
+    /// the games there and plays only the missing ones.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// The seed of the engines' random choices.
@@ -158,45 +159,24 @@ pub fn swings(turns: &[Turn]) -> Swings {
     s
 }
 
-/// One game as played: the values in thousandths, as answered and of the last depth.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct SteadyGame {
-    game: usize,
-    moves: String,
-    values: Vec<i16>,
-    last_depth: Vec<i16>,
-    outcomes: String,
-    result: String,
-}
-
-impl SteadyGame {
-    /// The turns of one series (answered, or of the last depth), with the end of the game.
-    fn turns(&self, answered: bool) -> Vec<Turn> {
-        let values = if answered {
-            &self.values
-        } else {
-            &self.last_depth
-        };
-        let mut turns: Vec<Turn> = values
-            .iter()
-            .zip(self.outcomes.chars())
-            .map(|(&v, o)| Turn {
-                value: v as f64 / 1000.0,
-                outcome: match o {
-                    'w' => Outcome::Win,
-                    'l' => Outcome::Loss,
-                    'd' => Outcome::Draw,
-                    _ => Outcome::Unknown,
-                },
-            })
-            .collect();
-        let (value, outcome) = match self.result.as_str() {
-            "draw" => (0.0, Outcome::Draw),
-            _ => (-1.0, Outcome::Loss),
-        };
-        turns.push(Turn { value, outcome });
-        turns
-    }
+/// The turns of one series of `g` (`values` as answered, or `last_depth`), with the end
+/// of the game.
+fn turns(g: &RecordedGame, answered: bool) -> Vec<Turn> {
+    let values = if answered { &g.values } else { &g.last_depth };
+    let mut turns: Vec<Turn> = values
+        .iter()
+        .zip(&g.outcomes)
+        .map(|(&v, &outcome)| Turn {
+            value: v as f64 / 1000.0,
+            outcome,
+        })
+        .collect();
+    let (value, outcome) = match g.result {
+        GameResult::Draw => (0.0, Outcome::Draw),
+        GameResult::Won(_) => (-1.0, Outcome::Loss),
+    };
+    turns.push(Turn { value, outcome });
+    turns
 }
 
 /// `analysis` as the last completed depth alone would have answered: the parity shift
@@ -221,18 +201,17 @@ fn play(
     opening: &[kinrow_game::Move],
     args: &SteadinessArgs,
     index: usize,
-) -> SteadyGame {
+) -> RecordedGame {
     let engine = spec.build();
     let mut contexts = [spec.context(), spec.context()];
     let mut rng =
         StdRng::seed_from_u64(args.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let mut p = Position::empty(rules);
-    let mut names = Vec::new();
     for &mv in opening {
         p.play(mv);
-        names.push(cell_name(mv.cell(), rules.m()));
     }
-    let (mut values, mut raw, mut outcomes) = (Vec::new(), Vec::new(), String::new());
+    let (mut moves, mut values, mut raw, mut outcomes) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let milli = |v: f64| (v * 1000.0).round() as i16;
     while !p.is_over() {
         let limits = spec.limits(Duration::from_millis(args.time_ms));
@@ -243,27 +222,29 @@ fn play(
         values.push(milli(
             value::values(spec.kind, &p, &mut analysis).evaluation,
         ));
-        outcomes.push(outcome_letter(analysis.evaluation.outcome));
+        outcomes.push(analysis.evaluation.outcome);
         p.play(analysis.best);
-        names.push(cell_name(analysis.best.cell(), rules.m()));
+        moves.push(analysis.best);
     }
-    SteadyGame {
-        game: index,
-        moves: names.join(" "),
+    RecordedGame {
+        x: spec.label.clone(),
+        o: spec.label.clone(),
+        opening: opening.to_vec(),
+        moves,
         values,
-        last_depth: raw,
         outcomes,
-        result: result_name(p.winner()).to_string(),
+        last_depth: raw,
+        ..RecordedGame::new(index, rules.clone(), GameResult::of(p.winner()))
     }
 }
 
 /// The games already in `out`, by index (unreadable lines are skipped).
-fn games_done(out: Option<&PathBuf>) -> Vec<SteadyGame> {
+fn games_done(out: Option<&PathBuf>) -> Vec<RecordedGame> {
     let Some(text) = out.and_then(|p| std::fs::read_to_string(p).ok()) else {
         return Vec::new();
     };
     text.lines()
-        .filter_map(|l| serde_json::from_str::<SteadyGame>(l).ok())
+        .filter_map(|l| crate::record::read_game(l).ok())
         .collect()
 }
 
@@ -271,19 +252,7 @@ fn setup(
     args: &SteadinessArgs,
 ) -> Result<(EngineSpec, Rules, Vec<Vec<kinrow_game::Move>>), String> {
     let spec = EngineSpec::parse(&args.engine)?;
-    let mnk: Vec<u64> = args
-        .rules
-        .split(',')
-        .map(|w| {
-            w.trim()
-                .parse()
-                .map_err(|_| format!("--rules: {:?} is not M,N,K", args.rules))
-        })
-        .collect::<Result<_, _>>()?;
-    let [m, n, k] = mnk[..] else {
-        return Err(format!("--rules: {:?} is not M,N,K", args.rules));
-    };
-    let rules = Rules::mnk(m, n, k).map_err(|e| format!("--rules: {e}"))?;
+    let rules = rules_from_text(&args.rules, "free", false).map_err(|e| format!("--rules: {e}"))?;
     let text = std::fs::read_to_string(&args.openings)
         .map_err(|e| format!("--openings {}: {e}", args.openings.display()))?;
     let openings = read_openings(&text, &rules).map_err(|e| format!("--openings: {e}"))?;
@@ -331,17 +300,17 @@ pub fn main(args: SteadinessArgs) -> i32 {
             index,
         );
         if let Some(f) = file.as_mut() {
-            let line = serde_json::to_string(&g).expect("a game is JSON") + "\n";
+            let line = g.to_line() + "\n";
             if let Err(e) = f.write_all(line.as_bytes()) {
                 eprintln!("kinrow steadiness: writing: {e}");
                 return 1;
             }
         }
-        let (now, then) = (reversals(&g.turns(true)), reversals(&g.turns(false)));
+        let (now, then) = (reversals(&turns(&g, true)), reversals(&turns(&g, false)));
         progress.advance(&format!(
             "game {index}: {} plies, result {}, reversals {} answered / {} last depth (load {})",
             g.values.len(),
-            g.result,
+            g.result.as_str(),
             now.counted(),
             then.counted(),
             load()
@@ -351,8 +320,8 @@ pub fn main(args: SteadinessArgs) -> i32 {
     let mut totals = [(Reversals::default(), Swings::default()); 2];
     for g in &games {
         for (answered, t) in [true, false].into_iter().zip(totals.iter_mut()) {
-            t.0.add(reversals(&g.turns(answered)));
-            t.1.add(swings(&g.turns(answered)));
+            t.0.add(reversals(&turns(g, answered)));
+            t.1.add(swings(&turns(g, answered)));
         }
     }
     let [answered, last] = totals;

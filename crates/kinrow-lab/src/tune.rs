@@ -14,10 +14,10 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::record::{parse_cell, GameLine};
 use crate::output::{duration, Progress};
+use crate::record::{read_games, RecordedGame};
 use kinrow_engine::board::PatternBoard;
-use kinrow_engine::core::types::Scale;
+use kinrow_engine::core::types::{Outcome, Scale};
 use kinrow_engine::eval::cells::{classes_of, Threat, CODES};
 use kinrow_engine::eval::classes::CLASSES;
 use kinrow_engine::eval::weights::{threat_mask, LearnedWeights, MASKS, MASK_THREATS, UNIT};
@@ -30,7 +30,8 @@ use kinrow_game::Position;
 /// `kinrow tune`'s flags.
 #[derive(clap::Args, Debug)]
 pub struct TuneArgs {
-    /// Game files written by `kinrow selfplay` (one or more).
+    /// Game files written by `kinrow selfplay` (one or more; any game record with
+    /// `values` will do).
     #[arg(long, required = true, num_args = 1..)]
     pub games: Vec<PathBuf>,
     /// Where the weights go.
@@ -127,21 +128,22 @@ fn probability(value: i16) -> f64 {
     (value as f64 / 1000.0 + 1.0) / 2.0
 }
 
-/// The samples of one game line: its positions after the opening and its siblings.
-fn samples(g: &GameLine, mix: f64) -> Result<Vec<Sample>, String> {
-    let rules = g.rules()?;
-    let moves = g.replay(&rules)?;
-    let winner = g.winner()?;
-    let mut p = Position::empty(&rules);
-    for &mv in &moves[..g.opening.min(moves.len())] {
+/// The samples of one game: its positions after the opening and its siblings.
+fn samples(g: &RecordedGame, mix: f64) -> Result<Vec<Sample>, String> {
+    let mut p = Position::empty(&g.rules);
+    for &mv in &g.opening {
         p.play(mv);
     }
+    let winner = g.result.winner();
     let mut board = PatternBoard::new(&p).with_cells(None);
     let mut out = Vec::new();
     let mut siblings = g.siblings.iter().peekable();
-    for (j, &mv) in moves[g.opening.min(moves.len())..].iter().enumerate() {
+    for (j, &mv) in g.moves.iter().enumerate() {
+        if p.is_over() {
+            break;
+        }
         let me = p.to_move().index();
-        let proven = g.outcomes.as_bytes().get(j).is_some_and(|&o| o != b'u');
+        let proven = g.outcomes.get(j).is_some_and(|&o| o != Outcome::Unknown);
         if !proven && !forcing(&board) {
             let result = match winner {
                 None => 0.5,
@@ -155,19 +157,23 @@ fn samples(g: &GameLine, mix: f64) -> Result<Vec<Sample>, String> {
                 window: window_value(board.score(), me) as f64,
             });
         }
-        while let Some(sib) = siblings.next_if(|s| s.0 <= j) {
-            if sib.0 < j || sib.3 != 'u' {
+        while let Some(sib) = siblings.next_if(|s| s.at <= j) {
+            if sib.at < j || sib.outcome != Outcome::Unknown {
                 continue;
             }
-            let cell = parse_cell(&sib.1, rules.m(), rules.n())
-                .filter(|&c| board.cells()[c] == EMPTY)
-                .ok_or_else(|| format!("sibling {:?} is not an empty cell", sib.1))?;
+            let cell = sib.mv.cell();
+            if board.cells().get(cell) != Some(&EMPTY) {
+                return Err(format!(
+                    "sibling {} of move {j} is not on an empty cell",
+                    cell
+                ));
+            }
             board.put(cell, stone(me));
             if !forcing(&board) {
                 out.push(Sample {
                     features: features(&board, me ^ 1).ok_or("no cell codes")?,
                     result: None,
-                    target: probability(sib.2),
+                    target: probability(sib.value),
                     window: window_value(board.score(), me ^ 1) as f64,
                 });
             }
@@ -292,19 +298,14 @@ fn target_loss(set: &[Sample], p: impl Fn(&Sample) -> f64) -> f64 {
     set.iter().map(|s| log_loss(p(s), s.target)).sum::<f64>() / set.len().max(1) as f64
 }
 
-/// The log-loss on the results of the games in `text` (one [`GameLine`] a line) of
+/// The log-loss on the results of the games in `text` (one [`RecordedGame`] a line) of
 /// `weights` and of the window count under the value mapping `auto` used with it
 /// ([`value::fit`]): `(learned, window, samples)`. What the held-out test measures.
 pub fn held_out_losses(text: &str, weights: &LearnedWeights) -> Result<(f64, f64, usize), String> {
     let window_fit = value::fit(Scale::Pattern, Family::Large).ok_or("no window fit")?;
     let mut set = Vec::new();
-    for (i, line) in text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-    {
-        let g: GameLine = serde_json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1))?;
-        set.extend(samples(&g, 1.0).map_err(|e| format!("line {}: {e}", i + 1))?);
+    for (line, g) in read_games(text)? {
+        set.extend(samples(&g, 1.0).map_err(|e| format!("line {line}: {e}"))?);
     }
     let learned = mean_loss(&set, |t| {
         let score: f64 = t
@@ -344,15 +345,9 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
     let mut games = 0;
     for path in &args.games {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        for (i, line) in text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-        {
-            let g: GameLine = serde_json::from_str(line)
-                .map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
-            let s =
-                samples(&g, args.mix).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
+        for (line, g) in read_games(&text).map_err(|e| format!("{}: {e}", path.display()))? {
+            let s = samples(&g, args.mix)
+                .map_err(|e| format!("{}: line {line}: {e}", path.display()))?;
             if g.game % args.holdout.max(2) == 0 {
                 held.extend(s);
             } else {

@@ -6,6 +6,7 @@ use std::time::Duration;
 use super::external::ExternalSpec;
 use super::script::ScriptSpec;
 use super::spec::EngineSpec;
+use crate::record::GameResult;
 use kinrow_game::{Move, Player, Rules};
 
 /// One side of a match: a kinrow engine (`name[:key=value]*`), an external Gomocup
@@ -76,15 +77,6 @@ pub struct ArenaConfig {
     /// Openings read from a file (`--openings`): pair `i` plays `fixed[i]`, and no
     /// random openings are drawn.
     pub fixed_openings: Option<Vec<Vec<Move>>>,
-}
-
-/// How a game ended.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum GameResult {
-    /// A line (or the other side's forfeit) for this player.
-    Won(Player),
-    /// Nobody won.
-    Draw,
 }
 
 /// One played game.

@@ -1,7 +1,7 @@
 //! `kinrow judge`: the quiet-move judgement, an "average eval loss" as chess reviews use.
 //!
-//! The positions come from games recorded by `kinrow arena --out`: the position before
-//! every move a contestant played after the opening. Only *quiet* ones are judged, as
+//! The positions come from recorded games ([`crate::record`], as `kinrow arena --out`
+//! writes them): the position before every move a contestant played after the opening. Only *quiet* ones are judged, as
 //! far as kinrow can tell ([`loudness`]): the game is not over, no empty cell completes
 //! a line for either player (no four or five on the board), and kinrow's threat-space
 //! search proves no forced win (VCF or VCT) for the side to move, nor for its opponent
@@ -32,7 +32,7 @@ use rand::SeedableRng;
 
 use super::balance::{judge_position, judge_spec, MAX_FAILURES};
 use super::external::{Eval, ExternalSpec};
-use super::record::{read_games, Turn};
+use crate::record::{read_games, Turn};
 use kinrow_engine::core::budget::Budget;
 use kinrow_engine::search::tss::{Tss, Verdict};
 use kinrow_game::{Cell, Move, Player, Position};
@@ -43,7 +43,7 @@ const QUIET_VCT_DEPTH: u32 = 8;
 /// `kinrow judge` on the command line.
 #[derive(clap::Args, Debug)]
 pub struct JudgeArgs {
-    /// Games recorded by `kinrow arena --out` (JSON lines).
+    /// Recorded games, as `kinrow arena --out` writes them (the lab's game record).
     #[arg(long)]
     pub games: PathBuf,
     /// The judge: `pbrain:PATH[:arg=TEXT]*`, a Gomocup engine that prints its evaluation.
@@ -226,11 +226,10 @@ fn candidates(args: &JudgeArgs, text: &str) -> Result<Vec<Vec<Drawn>>, String> {
         .as_deref()
         .map(|e| e.split(',').map(str::trim).collect());
     let mut by_label: BTreeMap<String, Vec<Drawn>> = BTreeMap::new();
-    for game in read_games(text).map_err(|e| format!("--games: {e}"))? {
+    for (line, game) in read_games(text).map_err(|e| format!("--games: {e}"))? {
         for turn in game.turns() {
             let label = game.label(turn.position.to_move()).to_string();
             if wanted.as_ref().is_none_or(|w| w.contains(&label.as_str())) {
-                let line = game.line;
                 by_label
                     .entry(label.clone())
                     .or_default()

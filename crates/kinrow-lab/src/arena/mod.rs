@@ -25,21 +25,19 @@ mod judge;
 mod mover;
 mod openings;
 mod parallel;
-mod record;
 mod resume;
 mod script;
 mod spec;
 mod summary;
 mod swap;
 
+pub use crate::record::GameResult;
 pub use balance::{judge_position, OpeningsArgs};
-pub use contest::{ArenaConfig, Contestant, GameRecord, GameResult};
+pub use contest::{ArenaConfig, Contestant, GameRecord};
 pub use external::StepAnswer;
 pub use external::{Eval, ExternalEngine, ExternalSpec};
 pub use judge::{JudgeArgs, Judgement};
 pub use openings::*;
-pub use record::{read_games, RecordedGame, Turn};
-pub use resume::game_json;
 pub use script::{script_move, ScriptSpec};
 pub use spec::EngineSpec;
 pub use summary::*;
@@ -197,7 +195,8 @@ pub struct ArenaArgs {
     /// opening a line, moves as `x,y` (column, row, from 0) separated by spaces, x's first.
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
-    /// Write every game as a JSON line to this file, each as it ends; a run with the same
+    /// Write every game to this file as a line of the game record (`kinrow_lab::record`),
+    /// each as it ends; a run with the same
     /// file later plays only the games not yet in it (the same match: same engines,
     /// rules, seed and openings).
     #[arg(long)]
@@ -408,7 +407,7 @@ pub fn main(args: ArenaArgs) -> i32 {
         // The whole match written again in game order, whatever order the games ended in.
         let text: String = games
             .iter()
-            .map(|g| format!("{}\n", game_json(&config, g)))
+            .map(|g| format!("{}\n", g.to_recorded(&config).to_line()))
             .collect();
         let tmp = path.with_extension("partial");
         if let Err(e) = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path)) {

@@ -11,9 +11,9 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use super::contest::{ArenaConfig, GameRecord, GameResult};
-use super::record::read_games;
-use kinrow_game::{Move, Player};
+use super::contest::{ArenaConfig, GameRecord};
+use crate::record::{read_games, RecordedGame};
+use kinrow_game::Move;
 
 /// The games of `text` (an `--out` file of an earlier run of this match), by game number.
 pub fn recorded_games(
@@ -21,33 +21,24 @@ pub fn recorded_games(
     openings: &[Vec<Move>],
     text: &str,
 ) -> Result<BTreeMap<usize, GameRecord>, String> {
-    let games = read_games(text)?;
     let mut out = BTreeMap::new();
-    for (line, read) in text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .zip(games)
-    {
-        let at = |why: String| format!("line {}: {why}", line.0 + 1);
-        let v: serde_json::Value = serde_json::from_str(line.1).map_err(|e| at(e.to_string()))?;
-        let index = v["game"]
-            .as_u64()
-            .map(|i| i as usize)
-            .filter(|&i| i < config.games)
-            .ok_or_else(|| at(format!("no game number below {}", config.games)))?;
+    for (line, read) in read_games(text)? {
+        let at = |why: String| format!("line {line}: {why}");
+        let index = read.game;
+        if index >= config.games {
+            return Err(at(format!("no game number below {}", config.games)));
+        }
         // Under swap and swap2 the opening's decisions gave x to one engine; otherwise
         // colours alternate.
-        let x_engine = match v["x_engine"].as_u64() {
-            Some(e @ (0 | 1)) if config.rules.opening().has_phase() => e as usize,
+        let x_engine = match read.x_engine {
+            Some(e @ (0 | 1)) if config.rules.opening().has_phase() => e,
             _ => index % 2,
         };
         let (x, o) = (
             config.engines[x_engine].label(),
             config.engines[1 - x_engine].label(),
         );
-        let r = &config.rules;
-        let same_rules = read.rules == *r;
+        let same_rules = read.rules == config.rules;
         let same_opening =
             config.rules.opening().has_phase() || read.opening == openings[index / 2];
         if read.x != x || read.o != o || !same_rules || !same_opening {
@@ -55,34 +46,17 @@ pub fn recorded_games(
                 "game {index} was played by another match (contestants, rules or opening differ)"
             )));
         }
-        let result = match v["result"].as_str() {
-            Some("x") => GameResult::Won(Player::X),
-            Some("o") => GameResult::Won(Player::O),
-            Some("draw") => GameResult::Draw,
-            other => return Err(at(format!("result {other:?} is not x, o or draw"))),
-        };
-        let pair = |key: &str| -> [f64; 2] {
-            let a = &v[key];
-            [a[0].as_f64().unwrap_or(0.0), a[1].as_f64().unwrap_or(0.0)]
-        };
-        let (counts, think_ms) = (pair("counts"), pair("think_ms"));
+        let think_ms = read.think_ms.unwrap_or_default();
         let game = GameRecord {
             index,
             x_engine,
             opening: read.opening,
             moves: read.moves,
-            result,
+            result: read.result,
             think: think_ms.map(|ms| Duration::from_secs_f64(ms.max(0.0) / 1000.0)),
-            counts: counts.map(|c| c as u32),
-            forfeit: v["forfeit"].as_str().map(str::to_string),
-            decisions: v["decisions"]
-                .as_array()
-                .map(|d| {
-                    d.iter()
-                        .filter_map(|s| s.as_str().map(str::to_string))
-                        .collect()
-                })
-                .unwrap_or_default(),
+            counts: read.counts.unwrap_or_default(),
+            forfeit: read.forfeit,
+            decisions: read.decisions,
         };
         if out.insert(index, game).is_some() {
             return Err(at(format!("game {index} is recorded twice")));
@@ -112,52 +86,99 @@ impl Ledger {
     /// Appends `game` as one line and flushes it, so that a run stopped at any moment
     /// leaves only whole games behind.
     pub fn append(&self, config: &ArenaConfig, game: &GameRecord) -> std::io::Result<()> {
-        let line = format!("{}\n", game_json(config, game));
+        let line = format!("{}\n", game.to_recorded(config).to_line());
         let mut f = self.file.lock().expect("no panic while writing");
         f.write_all(line.as_bytes())?;
         f.flush()
     }
 }
 
-fn move_json(mv: Move, m: usize) -> serde_json::Value {
-    let c = mv.coord(m);
-    serde_json::json!({ "row": c.row, "col": c.col, "piece": mv.piece.as_str() })
+impl GameRecord {
+    /// The game as the record holds it (one line of the `--out` file).
+    pub fn to_recorded(&self, config: &ArenaConfig) -> RecordedGame {
+        let label = |e: usize| config.engines[e].label().to_string();
+        RecordedGame {
+            x: label(self.x_engine),
+            o: label(1 - self.x_engine),
+            x_engine: Some(self.x_engine),
+            opening: self.opening.clone(),
+            moves: self.moves.clone(),
+            forfeit: self.forfeit.clone(),
+            decisions: self.decisions.clone(),
+            // Engine A's and B's moves and total thinking time, read back on resuming.
+            counts: Some(self.counts),
+            think_ms: Some(self.think.map(|t| t.as_secs_f64() * 1000.0)),
+            ..RecordedGame::new(self.index, config.rules.clone(), self.result)
+        }
+    }
 }
 
-/// One game as a JSON object (one line of the `--out` file).
-pub fn game_json(config: &ArenaConfig, g: &GameRecord) -> serde_json::Value {
-    let m = config.rules.m();
-    let label = |e: usize| config.engines[e].label().to_string();
-    let ms = |e: usize| {
-        if g.counts[e] == 0 {
-            0.0
-        } else {
-            g.think[e].as_secs_f64() * 1000.0 / f64::from(g.counts[e])
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::{Contestant, GameResult};
+    use kinrow_game::{Player, Rules};
+
+    fn config() -> ArenaConfig {
+        ArenaConfig {
+            engines: [
+                Contestant::parse("greedy").unwrap(),
+                Contestant::parse("threat").unwrap(),
+            ],
+            rules: Rules::mnk(7, 7, 4).unwrap(),
+            games: 2,
+            time: Duration::from_millis(10),
+            seed: 1,
+            threads: 1,
+            opening_plies: None,
+            fixed_openings: None,
         }
-    };
-    serde_json::json!({
-        "game": g.index,
-        "rules": { "m": config.rules.m(), "n": config.rules.n(), "k": config.rules.k(),
-                   "overline": config.rules.overline(),
-                   "variant": config.rules.variant().as_str(),
-                   "gravity": config.rules.gravity(),
-                   "opening": config.rules.opening().as_str(),
-                   "pieces": config.rules.hands().map(|h| [h.block, h.remove, h.bomb]) },
-        "x": label(g.x_engine),
-        "x_engine": g.x_engine,
-        "o": label(1 - g.x_engine),
-        "opening": g.opening.iter().map(|&mv| move_json(mv, m)).collect::<Vec<_>>(),
-        "moves": g.moves.iter().map(|&mv| move_json(mv, m)).collect::<Vec<_>>(),
-        "result": match g.result {
-            GameResult::Won(p) => p.as_str(),
-            GameResult::Draw => "draw",
-        },
-        "winner": g.winner_engine().map(label),
-        "forfeit": g.forfeit,
-        "decisions": g.decisions,
-        "mean_ms": { "x": ms(g.x_engine), "o": ms(1 - g.x_engine) },
-        // Engine A's and B's moves and total thinking time, read back on resuming.
-        "counts": g.counts,
-        "think_ms": g.think.map(|t| t.as_secs_f64() * 1000.0),
-    })
+    }
+
+    /// A game goes to its line and comes back as the same game of the match.
+    #[test]
+    fn a_game_comes_back_from_the_file() {
+        let config = config();
+        let openings = vec![vec![Move::mark(24)]];
+        let game = GameRecord {
+            index: 1,
+            x_engine: 1,
+            opening: openings[0].clone(),
+            moves: vec![Move::mark(16), Move::mark(17)],
+            result: GameResult::Won(Player::O),
+            think: [Duration::from_millis(3), Duration::from_millis(8)],
+            counts: [1, 1],
+            forfeit: Some("x: no answer".into()),
+            decisions: Vec::new(),
+        };
+        let line = game.to_recorded(&config).to_line();
+        let back = recorded_games(&config, &openings, &line).unwrap();
+        let read = &back[&1];
+        assert_eq!(
+            (read.x_engine, &read.moves, read.result, read.counts),
+            (1, &game.moves, game.result, game.counts)
+        );
+        assert_eq!((read.think, &read.forfeit), (game.think, &game.forfeit));
+        // Another match's engines are refused.
+        let mut other = config.clone();
+        other.engines.swap(0, 1);
+        let err = recorded_games(&other, &openings, &line).unwrap_err();
+        assert!(err.contains("another match"), "{err}");
+    }
+
+    /// A line as the arena wrote it before the rules carried a variant, gravity, an
+    /// opening rule and pieces still resumes its match.
+    #[test]
+    fn an_earlier_line_resumes() {
+        let line = r#"{"game":0,"rules":{"m":7,"n":7,"k":4,"overline":true},"x":"greedy","o":"threat","opening":[{"row":3,"col":3,"piece":"mark"}],"moves":[{"row":2,"col":2,"piece":"mark"}],"result":"draw","winner":null,"forfeit":null,"decisions":[],"mean_ms":{"x":2.0,"o":0.0},"counts":[1,0],"think_ms":[2.0,0.0]}"#;
+        let openings = vec![vec![Move::mark(24)]];
+        let games = recorded_games(&config(), &openings, line).unwrap();
+        let g = &games[&0];
+        assert_eq!(
+            (g.x_engine, g.result, g.counts),
+            (0, GameResult::Draw, [1, 0])
+        );
+        assert_eq!(g.think[0], Duration::from_millis(2));
+        assert_eq!(g.moves, vec![Move::mark(2 * 7 + 2)]);
+    }
 }
