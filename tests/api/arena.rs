@@ -454,3 +454,67 @@ fn the_binary_takes_a_variant() {
         assert!(err.contains("variant") || err.contains("renju"), "{err}");
     }
 }
+
+/// `kinrow arena --sprt` with `extra` flags on a match whose result is plain (`auto`
+/// against the one-ply `greedy` on 9x9, five in a row); its exit code, stdout, stderr.
+fn sprt_run(extra: &[&str]) -> (Option<i32>, String, String) {
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_kinrow"))
+        .args(["arena", "--engines", "auto,greedy", "--rules", "9,9,5"])
+        .args(["--sprt", "0,100", "--nodes", "2000", "--concurrency", "2"])
+        .args(["--games", "60", "--seed", "5"])
+        .args(extra)
+        .output()
+        .unwrap();
+    (
+        run.status.code(),
+        String::from_utf8_lossy(&run.stdout).into(),
+        String::from_utf8_lossy(&run.stderr).into(),
+    )
+}
+
+#[test]
+fn an_sprt_match_stops_when_the_test_decides_and_resumes_decided() {
+    let dir = std::env::temp_dir();
+    let out = dir.join(format!("kinrow-sprt-{}.jsonl", std::process::id()));
+    let summary = dir.join(format!("kinrow-sprt-{}.json", std::process::id()));
+    let (code, stdout, stderr) = sprt_run(&[
+        "--out",
+        out.to_str().unwrap(),
+        "--summary",
+        summary.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("H1 accepted: A passes"), "{stdout}");
+    // The progress line shows the Elo and the LLR against its bounds.
+    assert!(
+        stderr.contains("LLR") && stderr.contains("(-2.94, 2.94)"),
+        "{stderr}"
+    );
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    assert_eq!(s["sprt"]["decision"], "H1");
+    assert!(s["sprt"]["llr"].as_f64().unwrap() >= 2.94);
+    let pairs: u64 = s["sprt"]["pentanomial"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .sum();
+    let played = s["games"].as_u64().unwrap();
+    // It stopped early: the pairs under way finished, nothing more started.
+    assert!(played < 60 && played >= 2 * pairs && pairs >= 3, "{s}");
+    let lines = std::fs::read_to_string(&out).unwrap().lines().count() as u64;
+    assert_eq!(lines, played);
+    // Run again on the same file: the recorded games decide, nothing more is played.
+    let (code, stdout, stderr) = sprt_run(&["--out", out.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    let again = std::fs::read_to_string(&out).unwrap().lines().count() as u64;
+    assert_eq!(again, lines);
+    std::fs::remove_file(&out).ok();
+    std::fs::remove_file(&summary).ok();
+    // Nonsense bounds are refused.
+    let (code, _, stderr) = sprt_run(&["--sprt", "5,0"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("--sprt"), "{stderr}");
+}

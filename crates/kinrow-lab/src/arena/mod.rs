@@ -27,7 +27,9 @@ mod openings;
 mod parallel;
 mod resume;
 mod script;
+mod sequential;
 mod spec;
+mod sprt;
 mod summary;
 mod swap;
 
@@ -40,6 +42,7 @@ pub use judge::{JudgeArgs, Judgement};
 pub use openings::*;
 pub use script::{script_move, ScriptSpec};
 pub use spec::EngineSpec;
+pub use sprt::{Decision, Sprt};
 pub use summary::*;
 
 use mover::Mover;
@@ -178,14 +181,36 @@ pub struct ArenaArgs {
     /// `--openings` two per opening.
     #[arg(long)]
     pub games: Option<usize>,
-    /// Time per move in milliseconds (an engine's own `time_ms` overrides it).
-    #[arg(long, default_value_t = 100)]
-    pub time_ms: u64,
+    /// Time per move in milliseconds (an engine's own `time_ms` overrides it). Default
+    /// 100; under `--sprt` 10 000, a safety net behind the node budget.
+    #[arg(long)]
+    pub time_ms: Option<u64>,
+    /// Nodes per move for each kinrow engine without a `time_ms` or `nodes` of its own
+    /// (engines that count no nodes play on time). Under `--sprt` the default is 20 000:
+    /// an A/B test at fixed nodes replays exactly and does not depend on the machine.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Play pairs until the sequential probability ratio test decides between engine A
+    /// being `ELO0` and `ELO1` Elo stronger than B (`--games` is then the most, default
+    /// 20 000): H1 accepted means the change (A) passes.
+    #[arg(long, value_name = "ELO0,ELO1")]
+    pub sprt: Option<String>,
+    /// The SPRT's chance of a false pass.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// The SPRT's chance of a false fail.
+    #[arg(long, default_value_t = 0.05)]
+    pub beta: f64,
+    /// Write the match's summary as JSON to this file (the SPRT's counts and decision
+    /// with `--sprt`).
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
     /// Seed of the openings and of every engine's RNG.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1)]
+    /// Games played at once (`--concurrency` says the same, as fastchess and
+    /// c-gomoku-cli spell it).
+    #[arg(long, alias = "concurrency", default_value_t = 1)]
     pub threads: usize,
     /// Random marks per opening (default: 1 up to 16 cells, 2 up to 64, else 5: odd on
     /// large boards, so o moves next with one mark fewer).
@@ -214,7 +239,22 @@ fn parse_config(args: &ArenaArgs) -> Result<ArenaConfig, String> {
             args.engines
         ));
     }
-    let engines = [Contestant::parse(specs[0])?, Contestant::parse(specs[1])?];
+    let mut engines = [Contestant::parse(specs[0])?, Contestant::parse(specs[1])?];
+    let nodes = match (args.nodes, &args.sprt) {
+        (Some(0), _) => return Err("--nodes must be at least 1".into()),
+        (Some(n), _) => Some(n),
+        (None, Some(_)) => Some(SPRT_NODES),
+        (None, None) => None,
+    };
+    if let Some(n) = nodes {
+        for e in &mut engines {
+            if let Contestant::Kinrow(spec) = e {
+                if spec.nodes.is_none() && spec.time_ms.is_none() {
+                    spec.nodes = Some(n);
+                }
+            }
+        }
+    }
     let nums: Vec<u64> = args
         .rules
         .split(',')
@@ -276,19 +316,27 @@ fn parse_config(args: &ArenaArgs) -> Result<ArenaConfig, String> {
         (Some(g), Some(o)) => g.min(2 * o.len()),
         (Some(g), None) => g,
         (None, Some(o)) => 2 * o.len(),
+        (None, None) if args.sprt.is_some() => SPRT_GAMES,
         (None, None) => 10,
     };
+    let default_ms = if args.sprt.is_some() { 10_000 } else { 100 };
     Ok(ArenaConfig {
         engines,
         rules,
         games,
-        time: Duration::from_millis(args.time_ms),
+        time: Duration::from_millis(args.time_ms.unwrap_or(default_ms)),
         seed: args.seed,
         threads: args.threads.max(1),
         opening_plies: args.opening_plies,
         fixed_openings,
     })
 }
+
+/// The node budget per move of an SPRT match's kinrow engines without `--nodes`.
+pub const SPRT_NODES: u64 = 20_000;
+
+/// The most games of an SPRT match without `--games`.
+pub const SPRT_GAMES: usize = 20_000;
 
 /// Refuses what cannot play an opening phase of `opening`: fixed or random openings
 /// beside it, the scripted player, an external engine under swap (it only knows
@@ -347,10 +395,19 @@ pub fn main(args: ArenaArgs) -> i32 {
             return 2;
         }
     };
+    if let Some(bounds) = &args.sprt {
+        return match Sprt::new(bounds, args.alpha, args.beta) {
+            Ok(test) => sequential::main(&args, &config, &test),
+            Err(e) => {
+                eprintln!("kinrow arena: {e}");
+                2
+            }
+        };
+    }
     let openings = openings(&config);
     let (recorded, ledger) = match &args.out {
         None => (Default::default(), None),
-        Some(path) => match resume_from(&config, &openings, path) {
+        Some(path) => match resume_from(&config, &|p| openings[p].clone(), path) {
             Ok((games, ledger)) => (games, Some(ledger)),
             Err(e) => {
                 eprintln!("kinrow arena: --out: {e}");
@@ -415,15 +472,28 @@ pub fn main(args: ArenaArgs) -> i32 {
             return 1;
         }
     }
-    crate::output::print_line(&report(&config, &summarize(&games)));
+    let summary = summarize(&games);
+    if let Some(path) = &args.summary {
+        if let Err(e) = write_summary(path, &summary_json(&config, &summary)) {
+            eprintln!("kinrow arena: {e}");
+            return 1;
+        }
+    }
+    crate::output::print_line(&report(&config, &summary));
     0
+}
+
+/// Writes the JSON summary `value` to `path`.
+fn write_summary(path: &std::path::Path, value: &serde_json::Value) -> Result<(), String> {
+    std::fs::write(path, format!("{value}\n"))
+        .map_err(|e| format!("--summary: cannot write {}: {e}", path.display()))
 }
 
 /// The games an earlier run left in `path` (none when it does not exist yet), and the
 /// file opened to append the rest. A line cut short by a stopped run is dropped.
 fn resume_from(
     config: &ArenaConfig,
-    openings: &[Vec<Move>],
+    opening_of: &dyn Fn(usize) -> Vec<Move>,
     path: &std::path::Path,
 ) -> Result<
     (
@@ -433,7 +503,7 @@ fn resume_from(
     String,
 > {
     let whole = crate::output::whole_lines(path)?;
-    let games = resume::recorded_games(config, openings, &whole)?;
+    let games = resume::recorded_games(config, opening_of, &whole)?;
     Ok((games, resume::Ledger::open(path)?))
 }
 

@@ -18,7 +18,7 @@ use kinrow_game::Move;
 /// The games of `text` (an `--out` file of an earlier run of this match), by game number.
 pub fn recorded_games(
     config: &ArenaConfig,
-    openings: &[Vec<Move>],
+    opening_of: &dyn Fn(usize) -> Vec<Move>,
     text: &str,
 ) -> Result<BTreeMap<usize, GameRecord>, String> {
     let mut out = BTreeMap::new();
@@ -40,7 +40,7 @@ pub fn recorded_games(
         );
         let same_rules = read.rules == config.rules;
         let same_opening =
-            config.rules.opening().has_phase() || read.opening == openings[index / 2];
+            config.rules.opening().has_phase() || read.opening == opening_of(index / 2);
         if read.x != x || read.o != o || !same_rules || !same_opening {
             return Err(at(format!(
                 "game {index} was played by another match (contestants, rules or opening differ)"
@@ -139,7 +139,7 @@ mod tests {
     #[test]
     fn a_game_comes_back_from_the_file() {
         let config = config();
-        let openings = vec![vec![Move::mark(24)]];
+        let openings = [vec![Move::mark(24)]];
         let game = GameRecord {
             index: 1,
             x_engine: 1,
@@ -152,7 +152,7 @@ mod tests {
             decisions: Vec::new(),
         };
         let line = game.to_recorded(&config).to_line();
-        let back = recorded_games(&config, &openings, &line).unwrap();
+        let back = recorded_games(&config, &|p| openings[p].clone(), &line).unwrap();
         let read = &back[&1];
         assert_eq!(
             (read.x_engine, &read.moves, read.result, read.counts),
@@ -162,7 +162,7 @@ mod tests {
         // Another match's engines are refused.
         let mut other = config.clone();
         other.engines.swap(0, 1);
-        let err = recorded_games(&other, &openings, &line).unwrap_err();
+        let err = recorded_games(&other, &|p| openings[p].clone(), &line).unwrap_err();
         assert!(err.contains("another match"), "{err}");
     }
 
@@ -171,8 +171,8 @@ mod tests {
     #[test]
     fn an_earlier_line_resumes() {
         let line = r#"{"game":0,"rules":{"m":7,"n":7,"k":4,"overline":true},"x":"greedy","o":"threat","opening":[{"row":3,"col":3,"piece":"mark"}],"moves":[{"row":2,"col":2,"piece":"mark"}],"result":"draw","winner":null,"forfeit":null,"decisions":[],"mean_ms":{"x":2.0,"o":0.0},"counts":[1,0],"think_ms":[2.0,0.0]}"#;
-        let openings = vec![vec![Move::mark(24)]];
-        let games = recorded_games(&config(), &openings, line).unwrap();
+        let openings = [vec![Move::mark(24)]];
+        let games = recorded_games(&config(), &|p| openings[p].clone(), line).unwrap();
         let g = &games[&0];
         assert_eq!(
             (g.x_engine, g.result, g.counts),

@@ -191,3 +191,31 @@ pub fn report(config: &ArenaConfig, s: &Summary) -> String {
         s.mean_move[1].as_secs_f64() * 1000.0,
     )
 }
+
+/// The match's summary as JSON (`--summary`): the contestants, the rules, the counts,
+/// the score and the Elo difference with its interval.
+pub fn summary_json(config: &ArenaConfig, s: &Summary) -> serde_json::Value {
+    let finite = |x: f64| x.is_finite().then_some(x);
+    serde_json::json!({
+        "engines": [config.engines[0].label(), config.engines[1].label()],
+        "rules": { "m": config.rules.m(), "n": config.rules.n(), "k": config.rules.k(),
+                   "overline": config.rules.overline(),
+                   "variant": config.rules.variant().as_str(),
+                   "gravity": config.rules.gravity(),
+                   "opening": config.rules.opening().as_str() },
+        "seed": config.seed,
+        "games": s.wins + s.draws + s.losses,
+        "wins": s.wins,
+        "draws": s.draws,
+        "losses": s.losses,
+        "score": s.score,
+        "elo": finite(s.elo),
+        "elo_low": finite(s.elo_low),
+        "elo_high": finite(s.elo_high),
+        "pairs": { "won_both": s.pairs.won_both, "split": s.pairs.split,
+                   "lost_both": s.pairs.lost_both, "other": s.pairs.other },
+        "mean_move_ms": [s.mean_move[0].as_secs_f64() * 1000.0,
+                         s.mean_move[1].as_secs_f64() * 1000.0],
+        "forfeits": s.forfeits,
+    })
+}
