@@ -9,6 +9,17 @@ use crate::core::budget::Budget;
 use crate::core::types::{Analysis, MoveEval};
 use kinrow_game::{Cell, Move, Piece, Player, Position, DIRECTIONS};
 
+/// The cells where `player` would win with their next mark: [`winning_cells`] that a mark
+/// can go on now. Under gravity a winning cell with an empty cell below it is a threat
+/// for later, not a win now.
+pub fn wins_now(position: &Position, player: Player) -> Vec<usize> {
+    let mut cells = winning_cells(position, player);
+    if position.gravity() {
+        cells.retain(|&c| position.playable(c));
+    }
+    cells
+}
+
 /// The empty cells where a mark of `player` would complete a winning line now.
 /// For `k >= 2` such a cell touches one of `player`'s marks, so only those are tried.
 pub fn winning_cells(position: &Position, player: Player) -> Vec<usize> {

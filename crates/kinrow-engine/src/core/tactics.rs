@@ -12,8 +12,11 @@
 //! The checks read only the lines through the cells involved: a mark can make new
 //! winning cells only in the k-windows that contain it. With special pieces in play a
 //! four can be answered by a removal or a bomb, so only the fives are checked then.
+//! Under gravity a winning cell is a win now only where a mark can drop on it
+//! ([`wins_now`]); one with an empty cell below is a threat for later, and two wins are
+//! sure only when both can be taken now, or when one sits right above the other.
 
-use super::patterns::winning_cells;
+use super::patterns::{winning_cells, wins_now};
 use kinrow_game::{Cell, Move, Player, Position, DIRECTIONS};
 
 /// What a player sees.
@@ -36,7 +39,7 @@ pub fn must_play(position: &Position, sight: Sight) -> Option<Vec<Move>> {
         return None;
     }
     let me = position.to_move();
-    let wins: Vec<Move> = winning_cells(position, me)
+    let wins: Vec<Move> = wins_now(position, me)
         .into_iter()
         .map(Move::mark)
         .filter(|&mv| position.is_legal(mv))
@@ -45,13 +48,13 @@ pub fn must_play(position: &Position, sight: Sight) -> Option<Vec<Move>> {
         return Some(wins);
     }
     let mut pos = position.clone();
-    if !winning_cells(position, me.opponent()).is_empty() {
+    if !wins_now(position, me.opponent()).is_empty() {
         let saving: Vec<Move> = position
             .legal_moves()
             .into_iter()
             .filter(|&mv| {
                 let undo = pos.play_unchecked(mv);
-                let safe = !pos.is_over() && winning_cells(&pos, me.opponent()).is_empty();
+                let safe = !pos.is_over() && wins_now(&pos, me.opponent()).is_empty();
                 pos.undo(undo);
                 safe
             })
@@ -80,7 +83,7 @@ pub fn sure_double_threats(position: &Position) -> Vec<Move> {
     if position.is_over()
         || position.has_special_pieces()
         || position.rules().variant() != kinrow_game::Variant::Free
-        || !winning_cells(position, position.to_move().opponent()).is_empty()
+        || !wins_now(position, position.to_move().opponent()).is_empty()
     {
         return Vec::new();
     }
@@ -149,6 +152,34 @@ fn four_makers(pos: &Position) -> Vec<Move> {
         .collect()
 }
 
+/// [`wins_through`] that `p` could take with their next mark (under gravity, those with
+/// no empty cell below): after a mark on `cell`, the wins now it made.
+fn threats_through(position: &Position, cell: usize, p: Player) -> Vec<usize> {
+    let mut wins = wins_through(position, cell, p);
+    if position.gravity() {
+        wins.retain(|&c| position.playable(c));
+    }
+    wins
+}
+
+/// True when, after `p`'s mark on `cell`, the opponent cannot stop `p` winning with
+/// `p`'s next mark: two wins now on the lines through the mark, or under gravity two
+/// wins now anywhere (the mark may uncover one above it) or a win now with another of
+/// `p`'s winning cells right above it (the block uncovers the second).
+fn leaves_two_wins(position: &Position, cell: usize, p: Player) -> bool {
+    if !position.gravity() {
+        return wins_through(position, cell, p).len() >= 2;
+    }
+    let all = winning_cells(position, p);
+    let now: Vec<usize> = all
+        .iter()
+        .copied()
+        .filter(|&c| position.playable(c))
+        .collect();
+    let m = position.m();
+    now.len() >= 2 || now.iter().any(|&c| c >= m && all.contains(&(c - m)))
+}
+
 /// The marks of the side to move that leave it two or more winning cells (the
 /// opponent having no win now to answer with).
 fn double_threats(pos: &mut Position) -> Vec<Move> {
@@ -158,8 +189,8 @@ fn double_threats(pos: &mut Position) -> Vec<Move> {
         .filter(|&mv| {
             let undo = pos.play_unchecked(mv);
             let double = !pos.is_over()
-                && wins_through(pos, mv.cell(), me).len() >= 2
-                && winning_cells(pos, me.opponent()).is_empty();
+                && leaves_two_wins(pos, mv.cell(), me)
+                && wins_now(pos, me.opponent()).is_empty();
             pos.undo(undo);
             double
         })
@@ -175,13 +206,13 @@ fn four_threes(pos: &mut Position) -> Vec<Move> {
         .filter(|&mv| {
             let undo = pos.play_unchecked(mv);
             let mut found = false;
-            let wins = wins_through(pos, mv.cell(), me);
-            if !pos.is_over() && wins.len() == 1 && winning_cells(pos, me.opponent()).is_empty() {
+            let wins = threats_through(pos, mv.cell(), me);
+            if !pos.is_over() && wins.len() == 1 && wins_now(pos, me.opponent()).is_empty() {
                 let block = Move::mark(wins[0]);
                 if pos.is_legal(block) {
                     let undo_block = pos.play_unchecked(block);
                     found = !pos.is_over()
-                        && winning_cells(pos, me.opponent()).is_empty()
+                        && wins_now(pos, me.opponent()).is_empty()
                         && !double_threats(pos).is_empty();
                     pos.undo(undo_block);
                 }
@@ -240,7 +271,7 @@ fn defences(pos: &mut Position) -> Option<Vec<Move>> {
     let mut safe = |mv: Move| {
         let undo = pos.play_unchecked(mv);
         let ok = !pos.is_over()
-            && (!wins_through(pos, mv.cell(), me).is_empty() || !opponent_attacks(pos));
+            && (!threats_through(pos, mv.cell(), me).is_empty() || !opponent_attacks(pos));
         pos.undo(undo);
         ok
     };

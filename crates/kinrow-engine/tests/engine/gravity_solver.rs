@@ -9,7 +9,9 @@ use std::time::Duration;
 
 use kinrow_engine::core::analyze::Engine;
 use kinrow_engine::core::types::{Limits, Outcome};
+use kinrow_engine::registry::EngineKind;
 use kinrow_engine::search::perfect::Perfect;
+use kinrow_engine::service::value;
 use kinrow_game::{Position, Rules};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -256,4 +258,56 @@ fn the_empty_connect_four_board() {
         assert_eq!((e.eval.outcome, e.eval.plies), *w, "column {}", c + 1);
     }
     assert_eq!(analysis.best.cell(), 38);
+}
+
+/// Connect Four positions where a column was labelled a win in 3 plies that is not one
+/// (issue 52): the move makes one playable threat and a second whose cell is not
+/// playable yet. The engine's own labels were right; the value layer's "sure double
+/// threat" shortcut, blind to gravity, overwrote them. Every column through the value
+/// layer against the brute force, and on the longer positions, against the engine's own
+/// proofs (which the value layer must leave as they are).
+#[test]
+fn an_unplayable_second_threat_is_no_win_in_three() {
+    let rules = gravity_rules(7, 6, 4);
+    for digits in [
+        "1251211227266116753723435",
+        "664111771115734446237",
+        "4442424463577",
+        "755162543527535",
+    ] {
+        let position = Position::from_column_digits(&rules, digits, "board").unwrap();
+        let limits = Limits::with_time(Duration::from_secs(20));
+        let mut analysis = Perfect.analyze(&position, &limits, &mut StdRng::seed_from_u64(1));
+        let proven = analysis.clone();
+        value::values(EngineKind::Perfect, &position, &mut analysis);
+        for (before, after) in proven.moves.iter().zip(&analysis.moves) {
+            if before.eval.outcome != Outcome::Unknown && before.eval.plies.is_some() {
+                assert_eq!(
+                    (after.eval.outcome, after.eval.plies),
+                    (before.eval.outcome, before.eval.plies),
+                    "{digits}: {:?}",
+                    after.mv
+                );
+            }
+            if after.eval.outcome == Outcome::Win && after.eval.plies == Some(3) {
+                assert_eq!(before.eval.plies, Some(3), "{digits}: {:?}", after.mv);
+            }
+        }
+        // The first is small enough for the brute force: every column exact.
+        if digits.len() == 25 {
+            let mut b = Brute::new(7, 6, 4);
+            for ch in digits.chars() {
+                b.drop(ch.to_digit(10).unwrap() as usize - 1);
+            }
+            let mut memo = HashMap::new();
+            let want = b.column(2, &mut memo);
+            let got = analysis
+                .moves
+                .iter()
+                .find(|e| e.mv.cell() % 7 == 2)
+                .unwrap();
+            assert_eq!((got.eval.outcome, got.eval.plies), (want.0, Some(want.1)));
+            assert_eq!(want, (Outcome::Win, 11));
+        }
+    }
 }
