@@ -94,6 +94,9 @@ fn play_drops_the_stone_and_replies_on_a_landing_cell() {
     let (status, again) = s.call("/v1/state", &body["after"]);
     assert_eq!(status, 200, "{again}");
     assert_eq!(again["to_move"], "x");
+    // `after` carries the landing cells, as the state of that position lists them.
+    assert_eq!(cells(&body["after"]["playable"]), cells(&again["playable"]));
+    assert_eq!(cells(&body["after"]["playable"]).len(), 7);
 }
 
 #[test]

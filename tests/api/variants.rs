@@ -211,3 +211,27 @@ fn the_documented_renju_example_lists_its_forbidden_cell() {
         json!([{"row": 7, "col": 7, "reason": "double_three"}])
     );
 }
+
+/// `after` lists x's forbidden cells as `/v1/state` does, so a frontend can mark them
+/// without a second call.
+#[test]
+fn after_lists_the_forbidden_cells_of_the_side_to_move() {
+    let server = spawn();
+    let (what, diagram, _) = FORBIDDEN_SHAPES
+        .iter()
+        .find(|s| s.2.is_some())
+        .expect("a forbidden shape");
+    let (p, _) = board(Variant::Renju, diagram, Player::O);
+    let mut play = body(&p, "renju");
+    // o plays in the far corner, away from the shape.
+    play["move"] = json!({"row": 0, "col": 0});
+    let (status, answer) = server.call("/v1/play", &play);
+    assert_eq!(status, 200, "{what}: {answer}");
+    let after = &answer["after"];
+    assert_eq!(after["to_move"], "x");
+    let (status, state) = server.call("/v1/state", after);
+    assert_eq!(status, 200, "{what}: {state}");
+    assert!(!forbidden_list(&state).is_empty(), "{what}: {state}");
+    assert_eq!(forbidden_list(after), forbidden_list(&state), "{what}");
+    assert_eq!(after["playable"], json!([]));
+}

@@ -196,19 +196,24 @@ impl StateResponse {
             winning_line: line,
             legal_moves: legal,
             forbidden: forbidden_cells(p),
-            playable: if p.gravity() && status == GameStatus::InProgress {
-                p.playable_cells().into_iter().map(CellDto::from).collect()
-            } else {
-                Vec::new()
-            },
+            playable: playable_cells(p, status),
             opening: super::opening_rule::OpeningStateDto::of(p),
         }
     }
 }
 
+/// Under gravity and while the game goes on, the cells a stone may drop to.
+fn playable_cells(p: &Position, status: GameStatus) -> Vec<CellDto> {
+    if p.gravity() && status == GameStatus::InProgress {
+        p.playable_cells().into_iter().map(CellDto::from).collect()
+    } else {
+        Vec::new()
+    }
+}
+
 /// The position after the move, in request shape: send it back as the next request's
-/// `rules`, `board` and `to_move` (adding `engine` or `move`); `status`, `winner` and
-/// `winning_line` are answer-only and ignored there.
+/// `rules`, `board` and `to_move` (adding `engine` or `move`); `status`, `winner`,
+/// `winning_line`, `forbidden` and `playable` are answer-only and ignored there.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[schema(as = After)]
 pub struct AfterDto {
@@ -224,11 +229,19 @@ pub struct AfterDto {
     pub winner: Option<Side>,
     /// The cells of a winning line, null when nobody has won.
     pub winning_line: Option<Vec<CellDto>>,
+    /// What a frontend draws next, as `/v1/state` gives it: the cells where the side to
+    /// move may not put a mark, with the reason (renju's forbidden cells for x; under pro
+    /// and long pro x's cells off the centre or too near it); an empty list otherwise.
+    /// Answer-only: ignored when the position is sent back.
+    pub forbidden: Vec<ForbiddenDto>,
+    /// Under gravity, the cells a stone may drop to (every column's lowest empty cell;
+    /// none when the game is over); an empty list without gravity. Answer-only.
+    pub playable: Vec<CellDto>,
 }
 
 impl AfterDto {
-    /// `p` in request shape, with its status (none of the state's move lists: every
-    /// suggestion carries one of these).
+    /// `p` in request shape, with its status and the cells a frontend marks next (not
+    /// the count of legal moves or the opening step: `/v1/state` has those).
     pub fn new(p: &Position) -> AfterDto {
         let (status, winner, winning_line) = standing(p);
         AfterDto {
@@ -238,6 +251,8 @@ impl AfterDto {
             status,
             winner,
             winning_line,
+            forbidden: forbidden_cells(p),
+            playable: playable_cells(p, status),
         }
     }
 }
@@ -251,6 +266,8 @@ impl From<StateResponse> for AfterDto {
             status: s.status,
             winner: s.winner,
             winning_line: s.winning_line,
+            forbidden: s.forbidden,
+            playable: s.playable,
         }
     }
 }

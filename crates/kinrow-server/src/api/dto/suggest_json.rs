@@ -175,6 +175,10 @@ impl Writer<'_> {
         }
         self.raw(b",\"winning_line\":");
         self.value(&a.winning_line);
+        self.raw(b",\"forbidden\":");
+        self.value(&a.forbidden);
+        self.raw(b",\"playable\":");
+        self.value(&a.playable);
         self.raw(b"}");
     }
 
