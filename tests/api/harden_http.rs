@@ -223,6 +223,24 @@ fn compressed_bodies_are_read_in_every_encoding_actix_knows() {
         let (status, json, _) = post_encoded(p, encoding, &wire);
         assert_eq!((status, json["error"]["code"].as_str()), (want, Some(code)));
     }
+    // A corrupt body gets a plain reason naming the encoding, not Rust's debug text.
+    for (encoding, wire) in [
+        ("gzip", b"not gzip at all".to_vec()),
+        ("br", b"not brotli at all".to_vec()),
+        ("zstd", b"not zstd at all".to_vec()),
+    ] {
+        let (status, json, _) = post_encoded(p, encoding, &wire);
+        assert_eq!(status, 400, "{encoding}: {json}");
+        let message = json["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains(&format!("not valid {encoding}")),
+            "{message}"
+        );
+        assert!(
+            !message.contains("Some(") && !message.contains("Custom {"),
+            "{message}"
+        );
+    }
 }
 
 #[test]

@@ -245,8 +245,20 @@ pub async fn read_body(
 fn unreadable(e: PayloadError) -> ApiError {
     ApiError::new(
         ErrorCode::InvalidRequest,
-        format!("the body could not be read: {e}"),
+        format!("the body could not be read: {}", plain(&e)),
     )
+}
+
+/// A reading error in words for a client (actix-http's own text shows Rust's debug form
+/// of the inner error, `Some(Custom { kind: .. })`).
+fn plain(e: &PayloadError) -> String {
+    match e {
+        PayloadError::Incomplete(Some(io)) | PayloadError::Io(io) => io.to_string(),
+        PayloadError::Incomplete(None) => "it ended before it was complete".to_string(),
+        PayloadError::EncodingCorrupted => "its encoding is corrupt".to_string(),
+        PayloadError::Overflow => "it is too large".to_string(),
+        e => e.to_string(),
+    }
 }
 
 /// The compressed body `wire` inflated by actix-http's decoder, at most
@@ -284,11 +296,14 @@ where
             PayloadError::Overflow => {
                 too_large(format!("the compressed body is larger than {limit} bytes"))
             }
-            PayloadError::Io(e) => ApiError::new(
+            e => ApiError::new(
                 ErrorCode::InvalidRequest,
-                format!("the compressed body could not be inflated ({encoding:?}): {e}"),
+                format!(
+                    "the body is not valid {} (Content-Encoding): {}",
+                    encoding.content_encoding().as_str(),
+                    plain(&e)
+                ),
             ),
-            e => unreadable(e),
         })?;
         if body.len() + chunk.len() > MAX_BODY_BYTES {
             return Err(too_large(format!(
