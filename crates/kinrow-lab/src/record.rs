@@ -336,6 +336,12 @@ fn yes() -> bool {
     true
 }
 
+/// `rules` as a record line holds them (`{"m", "n", "k", "overline", "variant", "gravity",
+/// "opening", "pieces"}`), for the other JSON the lab writes.
+pub fn rules_json(rules: &Rules) -> serde_json::Value {
+    serde_json::to_value(RulesLine::of(rules)).expect("plain data")
+}
+
 impl RulesLine {
     fn of(rules: &Rules) -> RulesLine {
         RulesLine {

@@ -15,13 +15,13 @@
 //! machine's speed and load, so time-limited matches are only statistically repeatable.
 
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 mod balance;
 mod contest;
 mod external;
 mod judge;
+mod log;
 mod mover;
 mod openings;
 mod parallel;
@@ -45,6 +45,7 @@ pub use spec::EngineSpec;
 pub use sprt::{Decision, Sprt};
 pub use summary::*;
 
+use log::MatchLog;
 use mover::Mover;
 use parallel::in_parallel;
 
@@ -426,40 +427,17 @@ pub fn main(args: ArenaArgs) -> i32 {
             missing.len()
         );
     }
-    let meter = crate::output::Progress::new("arena", "games", recorded.len(), config.games);
-    let tally = Mutex::new(recorded.values().cloned().collect::<Vec<_>>());
-    let failed = Mutex::new(None);
-    let label_a = config.engines[0].label().to_string();
-    let progress = |g: &GameRecord| {
-        if args.verbose {
-            print_game(&config, g);
+    let log = MatchLog::new(&config, args.verbose, &recorded, ledger);
+    run_games(&config, &openings, &missing, &|g: &GameRecord| {
+        log.game(g, "")
+    });
+    let games = match log.finish() {
+        Ok(games) => games,
+        Err(e) => {
+            eprintln!("kinrow arena: {e}");
+            return 1;
         }
-        if let Some(ledger) = &ledger {
-            if let Err(e) = ledger.append(&config, g) {
-                failed.lock().expect("no panic holding it").get_or_insert(e);
-            }
-        }
-        let s = {
-            let mut t = tally.lock().expect("no panic holding it");
-            t.push(g.clone());
-            summarize(&t)
-        };
-        let score = format!(
-            "{label_a} {}-{}-{} ({:.1}%)",
-            s.wins,
-            s.draws,
-            s.losses,
-            100.0 * s.score
-        );
-        meter.advance(&score);
     };
-    run_games(&config, &openings, &missing, &progress);
-    if let Some(e) = failed.into_inner().expect("threads finished") {
-        eprintln!("kinrow arena: cannot write the games: {e}");
-        return 1;
-    }
-    let mut games = tally.into_inner().expect("threads finished");
-    games.sort_by_key(|g| g.index);
     if let Some(path) = &args.out {
         // The whole match written again in game order, whatever order the games ended in.
         let text: String = games

@@ -230,17 +230,24 @@ pub fn openings(config: &ArenaConfig) -> Vec<Vec<Move>> {
     if let Some(fixed) = &config.fixed_openings {
         return fixed.clone();
     }
-    let pairs = config.games.div_ceil(2);
+    in_parallel(config.games.div_ceil(2), config.threads, |pair| {
+        pair_opening(config, pair)
+    })
+}
+
+/// The opening of pair `pair` of `config`'s match: its fixed one, none under an opening
+/// phase (the engines place the stones themselves), else the seeded random one.
+pub fn pair_opening(config: &ArenaConfig, pair: usize) -> Vec<Move> {
+    if let Some(fixed) = &config.fixed_openings {
+        return fixed[pair].clone();
+    }
     if config.rules.opening().has_phase() {
-        // The engines place the opening's stones themselves.
-        return vec![Vec::new(); pairs];
+        return Vec::new();
     }
     let plies = config
         .opening_plies
         .unwrap_or_else(|| default_opening_plies(&config.rules));
-    in_parallel(pairs, config.threads, |pair| {
-        opening(&config.rules, plies, config.seed, pair)
-    })
+    opening(&config.rules, plies, config.seed, pair)
 }
 
 /// Reads an opening file for `rules`: one opening a line, its moves as Gomocup

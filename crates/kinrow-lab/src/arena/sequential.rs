@@ -15,11 +15,11 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use super::contest::{ArenaConfig, GameRecord};
-use super::openings::{default_opening_plies, opening};
+use super::log::MatchLog;
+use super::openings::pair_opening;
 use super::sprt::{pair_score, Decision, Sprt};
 use super::summary::{elo_from_score, report, summarize, summary_json};
-use super::{play_game, print_game, resume_from, write_summary, ArenaArgs};
-use kinrow_game::Move;
+use super::{play_game, resume_from, write_summary, ArenaArgs};
 
 /// A's half points in game `g`: 2 for a win, 1 for a draw, 0 for a loss.
 fn half_points(g: &GameRecord) -> u32 {
@@ -64,31 +64,15 @@ pub fn pentanomial<'a>(games: impl IntoIterator<Item = &'a GameRecord>) -> [u32;
     tally.counts()
 }
 
-/// The opening of pair `pair` of `config`'s match: its fixed one, none under an opening
-/// phase (the engines place the stones), else the seeded random one.
-fn opening_of(config: &ArenaConfig, pair: usize) -> Vec<Move> {
-    if let Some(fixed) = &config.fixed_openings {
-        return fixed[pair].clone();
-    }
-    if config.rules.opening().has_phase() {
-        return Vec::new();
-    }
-    let plies = config
-        .opening_plies
-        .unwrap_or_else(|| default_opening_plies(&config.rules));
-    opening(&config.rules, plies, config.seed, pair)
-}
-
 /// Plays `config`'s match pair by pair on `config.threads` workers until `test` decides
 /// over the pairs of `recorded` and the new games, or every game is played. `on_game`
-/// hears of every new game as it ends, with the counts so far. Returns the new games in
-/// game order and the decision.
+/// hears of every new game as it ends, with the counts so far. Returns the decision.
 pub fn play_until_decided(
     config: &ArenaConfig,
     test: &Sprt,
     recorded: &BTreeMap<usize, GameRecord>,
     on_game: &(dyn Fn(&GameRecord, &[u32; 5]) + Sync),
-) -> (Vec<GameRecord>, Decision) {
+) -> Decision {
     let mut tally = PairTally::default();
     for g in recorded.values() {
         tally.add(g);
@@ -96,14 +80,13 @@ pub fn play_until_decided(
     let first = test.decide(&tally.counts());
     let tally = Mutex::new(tally);
     if first != Decision::Continue {
-        return (Vec::new(), first);
+        return first;
     }
     let pairs: Vec<usize> = (0..config.games.div_ceil(2))
         .filter(|&j| (2 * j..(2 * j + 2).min(config.games)).any(|i| !recorded.contains_key(&i)))
         .collect();
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let played = Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for _ in 0..config.threads.max(1) {
             s.spawn(|| loop {
@@ -112,7 +95,7 @@ pub fn play_until_decided(
                 }
                 let k = next.fetch_add(1, Ordering::Relaxed);
                 let Some(&pair) = pairs.get(k) else { break };
-                let opening = opening_of(config, pair);
+                let opening = pair_opening(config, pair);
                 for index in 2 * pair..(2 * pair + 2).min(config.games) {
                     if recorded.contains_key(&index) {
                         continue;
@@ -127,15 +110,12 @@ pub fn play_until_decided(
                         stop.store(true, Ordering::Relaxed);
                     }
                     on_game(&g, &counts);
-                    played.lock().expect("not poisoned").push(g);
                 }
             });
         }
     });
-    let mut games = played.into_inner().expect("workers finished");
-    games.sort_by_key(|g| g.index);
-    let decision = test.decide(&tally.into_inner().expect("workers finished").counts());
-    (games, decision)
+    let counts = tally.into_inner().expect("workers finished").counts();
+    test.decide(&counts)
 }
 
 /// The SPRT's state in words: the Elo from the pairs with its 95% interval, and the
@@ -164,7 +144,7 @@ fn standing(test: &Sprt, counts: &[u32; 5]) -> String {
 pub(super) fn main(args: &ArenaArgs, config: &ArenaConfig, test: &Sprt) -> i32 {
     let (recorded, ledger) = match &args.out {
         None => (BTreeMap::new(), None),
-        Some(path) => match resume_from(config, &|pair| opening_of(config, pair), path) {
+        Some(path) => match resume_from(config, &|pair| pair_opening(config, pair), path) {
             Ok((games, ledger)) => (games, Some(ledger)),
             Err(e) => {
                 eprintln!("kinrow arena: --out: {e}");
@@ -178,40 +158,16 @@ pub(super) fn main(args: &ArenaArgs, config: &ArenaConfig, test: &Sprt) -> i32 {
             recorded.len()
         );
     }
-    let meter = crate::output::Progress::new("arena", "games", recorded.len(), config.games);
-    let tally = Mutex::new(recorded.values().cloned().collect::<Vec<_>>());
-    let failed = Mutex::new(None);
-    let label_a = config.engines[0].label().to_string();
-    let on_game = |g: &GameRecord, counts: &[u32; 5]| {
-        if args.verbose {
-            print_game(config, g);
+    let log = MatchLog::new(config, args.verbose, &recorded, ledger);
+    let on_game = |g: &GameRecord, counts: &[u32; 5]| log.game(g, &standing(test, counts));
+    let decision = play_until_decided(config, test, &recorded, &on_game);
+    let games = match log.finish() {
+        Ok(games) => games,
+        Err(e) => {
+            eprintln!("kinrow arena: {e}");
+            return 1;
         }
-        if let Some(ledger) = &ledger {
-            if let Err(e) = ledger.append(config, g) {
-                failed.lock().expect("not poisoned").get_or_insert(e);
-            }
-        }
-        let s = {
-            let mut t = tally.lock().expect("not poisoned");
-            t.push(g.clone());
-            summarize(&t)
-        };
-        meter.advance(&format!(
-            "{label_a} {}-{}-{} ({:.1}%), {}",
-            s.wins,
-            s.draws,
-            s.losses,
-            100.0 * s.score,
-            standing(test, counts)
-        ));
     };
-    let (_, decision) = play_until_decided(config, test, &recorded, &on_game);
-    if let Some(e) = failed.into_inner().expect("workers finished") {
-        eprintln!("kinrow arena: cannot write the games: {e}");
-        return 1;
-    }
-    let mut games = tally.into_inner().expect("workers finished");
-    games.sort_by_key(|g| g.index);
     let counts = pentanomial(&games);
     let summary = summarize(&games);
     let verdict = match decision {

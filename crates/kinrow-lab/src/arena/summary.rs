@@ -192,17 +192,14 @@ pub fn report(config: &ArenaConfig, s: &Summary) -> String {
     )
 }
 
-/// The match's summary as JSON (`--summary`): the contestants, the rules, the counts,
+/// The match's summary as JSON (`--summary`): the contestants, the rules (as the game
+/// records hold them), the counts,
 /// the score and the Elo difference with its interval.
 pub fn summary_json(config: &ArenaConfig, s: &Summary) -> serde_json::Value {
     let finite = |x: f64| x.is_finite().then_some(x);
     serde_json::json!({
         "engines": [config.engines[0].label(), config.engines[1].label()],
-        "rules": { "m": config.rules.m(), "n": config.rules.n(), "k": config.rules.k(),
-                   "overline": config.rules.overline(),
-                   "variant": config.rules.variant().as_str(),
-                   "gravity": config.rules.gravity(),
-                   "opening": config.rules.opening().as_str() },
+        "rules": crate::record::rules_json(&config.rules),
         "seed": config.seed,
         "games": s.wins + s.draws + s.losses,
         "wins": s.wins,

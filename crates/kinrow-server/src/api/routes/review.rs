@@ -220,6 +220,8 @@ fn wants_stream(http: &HttpRequest) -> bool {
 pub struct PreparedReview {
     game: Game,
     plan: SearchPlan,
+    /// The positions to search (those not yet over).
+    searched: usize,
     /// The time asked for each position.
     per_move: Duration,
     /// Each position's most (`None` by default: the node cap binds first, see
@@ -267,6 +269,7 @@ impl PreparedReview {
         Ok(PreparedReview {
             game,
             plan,
+            searched,
             per_move,
             most: (!defaulted).then_some(per_move),
             total,
@@ -311,7 +314,7 @@ impl PreparedReview {
         });
         let stats = ReviewStatsDto {
             engine: kind.name().to_string(),
-            positions: self.game.positions.iter().filter(|p| !p.is_over()).count(),
+            positions: self.searched,
             time_ms_per_move: self.per_move.as_millis() as u64,
             nodes_per_move: limits.nodes,
             max_total_ms: self.max_time.as_millis() as u64,
