@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 use super::contest::{ArenaConfig, GameRecord};
-use super::print_game;
 use super::resume::Ledger;
 use super::summary::summarize;
 use crate::output::Progress;
@@ -78,5 +77,28 @@ impl<'a> MatchLog<'a> {
         let mut games = self.games.into_inner().expect("threads finished");
         games.sort_by_key(|g| g.index);
         Ok(games)
+    }
+}
+
+/// The `--verbose` line of one finished game.
+fn print_game(config: &ArenaConfig, g: &GameRecord) {
+    let who = |e: usize| config.engines[e].label();
+    let result = match g.winner_engine() {
+        Some(e) => format!("{} wins", who(e)),
+        None => "draw".to_string(),
+    };
+    eprintln!(
+        "game {:>3}: x {} / o {}: {} after {} moves",
+        g.index,
+        who(g.x_engine),
+        who(1 - g.x_engine),
+        result,
+        g.opening.len() + g.moves.len()
+    );
+    if !g.decisions.is_empty() {
+        eprintln!("          opening: {}", g.decisions.join(", "));
+    }
+    if let Some(why) = &g.forfeit {
+        eprintln!("          forfeit: {why}");
     }
 }

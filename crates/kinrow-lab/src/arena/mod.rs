@@ -484,26 +484,3 @@ fn resume_from(
     let games = resume::recorded_games(config, opening_of, &whole)?;
     Ok((games, resume::Ledger::open(path)?))
 }
-
-/// The `--verbose` line of one finished game.
-fn print_game(config: &ArenaConfig, g: &GameRecord) {
-    let who = |e: usize| config.engines[e].label();
-    let result = match g.winner_engine() {
-        Some(e) => format!("{} wins", who(e)),
-        None => "draw".to_string(),
-    };
-    eprintln!(
-        "game {:>3}: x {} / o {}: {} after {} moves",
-        g.index,
-        who(g.x_engine),
-        who(1 - g.x_engine),
-        result,
-        g.opening.len() + g.moves.len()
-    );
-    if !g.decisions.is_empty() {
-        eprintln!("          opening: {}", g.decisions.join(", "));
-    }
-    if let Some(why) = &g.forfeit {
-        eprintln!("          forfeit: {why}");
-    }
-}
