@@ -52,6 +52,8 @@ pub enum Command {
     Bench(kinrow_lab::bench::BenchArgs),
     /// Play an engine against itself from varied even openings: the games `tune` learns from.
     Selfplay(kinrow_lab::selfplay::SelfplayArgs),
+    /// Have a stronger engine (the teacher) value positions: game records with its values.
+    Label(kinrow_lab::label::LabelArgs),
     /// Fit the learned evaluation's weights to `selfplay` games; report held-out log-loss.
     Tune(kinrow_lab::tune::TuneArgs),
     /// Count value reversals in self-play from balanced openings, as answered and by the last depth alone.
@@ -194,6 +196,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Calibrate(args) => kinrow_lab::calibrate::main(args),
         Command::Selfplay(args) => kinrow_lab::selfplay::main(args),
         Command::Tune(args) => kinrow_lab::tune::main(args),
+        Command::Label(args) => kinrow_lab::label::main(args),
         Command::Steadiness(args) => kinrow_lab::steady::main(args),
         Command::Review(args) => review(&args),
         Command::State(args) => match args.position.position() {

@@ -54,6 +54,9 @@
 //! opening placed and each sibling as `[j, cell, value, outcome]`; and match lines
 //! written before the rules carried a variant, gravity, an opening rule or pieces.
 
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -241,6 +244,27 @@ pub fn read_games(text: &str) -> Result<Vec<(usize, RecordedGame)>, String> {
                 .map_err(|e| format!("line {}: {e}", i + 1))
         })
         .collect()
+}
+
+/// Opens a file of records for reading, decompressing it where its name ends in `.gz`
+/// (`kinrow label`'s shards).
+pub fn open_text(path: &Path) -> Result<Box<dyn BufRead>, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let read: Box<dyn Read> = if path.extension().is_some_and(|x| x == "gz") {
+        Box::new(flate2::read::MultiGzDecoder::new(file))
+    } else {
+        Box::new(file)
+    };
+    Ok(Box::new(BufReader::new(read)))
+}
+
+/// The whole text of `path`, decompressed where it is a `.gz`.
+pub fn read_text(path: &Path) -> Result<String, String> {
+    let mut text = String::new();
+    open_text(path)?
+        .read_to_string(&mut text)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(text)
 }
 
 /// The rules `M,N,K` (as the commands' `--rules` and the earlier self-play lines give

@@ -183,7 +183,7 @@ fn play(run: &Run, index: usize) -> RecordedGame {
 
 /// The games already in `path` (by index); a broken last line (a run stopped while
 /// writing) is dropped from the file.
-fn games_done(path: &PathBuf) -> Result<HashSet<usize>, String> {
+pub(crate) fn games_done(path: &PathBuf) -> Result<HashSet<usize>, String> {
     let Ok(text) = std::fs::read_to_string(path) else {
         return Ok(HashSet::new());
     };

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::output::{duration, Progress};
-use crate::record::{read_games, RecordedGame};
+use crate::record::{read_games, read_text, RecordedGame};
 use kinrow_engine::board::PatternBoard;
 use kinrow_engine::core::types::{Outcome, Scale};
 use kinrow_engine::eval::cells::{classes_of, Threat, CODES};
@@ -344,7 +344,7 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
     let (mut train, mut held) = (Vec::new(), Vec::new());
     let mut games = 0;
     for path in &args.games {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = read_text(path)?;
         for (line, g) in read_games(&text).map_err(|e| format!("{}: {e}", path.display()))? {
             let s = samples(&g, args.mix)
                 .map_err(|e| format!("{}: line {line}: {e}", path.display()))?;

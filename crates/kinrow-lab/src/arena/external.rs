@@ -151,6 +151,12 @@ impl ExternalEngine {
         Ok(engine)
     }
 
+    /// Sends `INFO key value` (say `max_node 5000`), for the limits a brain may take
+    /// beyond the turn's time.
+    pub fn info(&mut self, key: &str, value: u64) -> Result<(), String> {
+        self.send(&format!("INFO {key} {value}"))
+    }
+
     fn send(&mut self, command: &str) -> Result<(), String> {
         std::thread::sleep(PAUSE);
         writeln!(self.stdin, "{command}")
