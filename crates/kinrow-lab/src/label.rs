@@ -269,8 +269,8 @@ impl Converter {
 }
 
 fn convert(args: &LabelArgs) -> Result<serde_json::Value, String> {
-    let file = std::fs::File::create(&args.out)
-        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let file =
+        std::fs::File::create(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     let mut out: Box<dyn Write> = if args.out.extension().is_some_and(|x| x == "gz") {
         Box::new(flate2::write::GzEncoder::new(
             file,
@@ -281,7 +281,10 @@ fn convert(args: &LabelArgs) -> Result<serde_json::Value, String> {
     };
     let mut conv = Converter {
         scale: args.scale,
-        label: args.label.clone().unwrap_or_else(|| "rapfi selfplay".into()),
+        label: args
+            .label
+            .clone()
+            .unwrap_or_else(|| "rapfi selfplay".into()),
         game: None,
         next_index: 0,
     };
@@ -290,7 +293,11 @@ fn convert(args: &LabelArgs) -> Result<serde_json::Value, String> {
         games += 1;
         positions += g.moves.len();
         siblings += g.siblings.len();
-        proven += g.outcomes.iter().filter(|&&o| o != Outcome::Unknown).count();
+        proven += g
+            .outcomes
+            .iter()
+            .filter(|&&o| o != Outcome::Unknown)
+            .count();
         writeln!(out, "{}", g.to_line()).map_err(|e| e.to_string())
     };
     let progress = Progress::new("label", "files", 0, args.rapfi_selfplay.len());
@@ -340,25 +347,35 @@ fn shard(text: Option<&str>) -> Result<(usize, usize), String> {
 }
 
 /// The game with every value replaced by the teacher's: the positions on its path and
-/// after each sibling. Proven outcomes come from the teacher alone.
+/// after each sibling. Proven outcomes come from the teacher alone. `None` where the
+/// teacher left a position without a value.
 fn relabel(
     teacher: &mut ExternalEngine,
     g: &RecordedGame,
     args: &LabelArgs,
-) -> Result<RecordedGame, String> {
+) -> Result<Option<RecordedGame>, String> {
     let turn = Duration::from_millis(args.time_ms);
     let mut out = g.clone();
     out.values.clear();
     out.outcomes.clear();
     out.last_depth.clear();
     out.siblings.clear();
+    // A brain may answer a move that wins at once without a word of evaluation; any
+    // other silent answer leaves the position unvalued, and the game is skipped.
     let ask = |teacher: &mut ExternalEngine, p: &Position, history: &[Move]| {
-        let (_, eval) = teacher.think(p, history, turn)?;
-        let eval = eval.ok_or("the teacher printed no evaluation")?;
-        Ok::<_, String>(teacher_value(eval, args.scale))
+        let (mv, eval) = teacher.think(p, history, turn)?;
+        match eval {
+            Some(eval) => Ok(Some(teacher_value(eval, args.scale))),
+            None if p.is_legal(mv) && p.wins_at(mv.cell(), p.to_move()) => {
+                Ok(Some((1000, Outcome::Win)))
+            }
+            None => Ok::<_, String>(None),
+        }
     };
     for (j, t) in g.turns().into_iter().enumerate() {
-        let (value, outcome) = ask(teacher, &t.position, &t.history)?;
+        let Some((value, outcome)) = ask(teacher, &t.position, &t.history)? else {
+            return Ok(None);
+        };
         out.values.push(value);
         out.outcomes.push(outcome);
         for sib in g.siblings.iter().filter(|s| s.at == j) {
@@ -369,7 +386,9 @@ fn relabel(
             if p.is_over() {
                 continue;
             }
-            let (value, outcome) = ask(teacher, &p, &history)?;
+            let Some((value, outcome)) = ask(teacher, &p, &history)? else {
+                return Ok(None);
+            };
             out.siblings.push(Sibling {
                 value,
                 outcome,
@@ -381,7 +400,7 @@ fn relabel(
         out.x = label.clone();
         out.o = label.clone();
     }
-    Ok(out)
+    Ok(Some(out))
 }
 
 fn by_protocol(args: &LabelArgs, spec: &ExternalSpec) -> Result<serde_json::Value, String> {
@@ -409,6 +428,7 @@ fn by_protocol(args: &LabelArgs, spec: &ExternalSpec) -> Result<serde_json::Valu
     let progress = Progress::new("label", "games", games.len() - todo.len(), games.len());
     let next = AtomicUsize::new(0);
     let positions = AtomicUsize::new(0);
+    let skipped = AtomicUsize::new(0);
     let failed = Mutex::new(None);
     let start = Instant::now();
     std::thread::scope(|s| {
@@ -422,18 +442,36 @@ fn by_protocol(args: &LabelArgs, spec: &ExternalSpec) -> Result<serde_json::Valu
                         *failed.lock().expect("no panic holding it") = Some(format!("{at}: {e}"));
                         next.store(todo.len(), Ordering::Relaxed);
                     };
-                    if teacher.as_ref().is_none_or(|(r, _)| r != &g.rules) {
-                        let turn = Duration::from_millis(args.time_ms);
-                        match ExternalEngine::start(spec, &g.rules, turn)
-                            .and_then(|mut t| t.info("max_node", args.nodes).map(|()| t))
-                        {
-                            Ok(t) => teacher = Some((g.rules.clone(), t)),
-                            Err(e) => return fail(e),
+                    // A teacher that garbles an exchange (a brain may drop a command that
+                    // arrives while it still prints, more so on a loaded machine) is
+                    // started afresh and the game tried once more.
+                    let mut tries = 0;
+                    let labelled = loop {
+                        tries += 1;
+                        if teacher.as_ref().is_none_or(|(r, _)| r != &g.rules) {
+                            let turn = Duration::from_millis(args.time_ms);
+                            match ExternalEngine::start(spec, &g.rules, turn)
+                                .and_then(|mut t| t.info("max_node", args.nodes).map(|()| t))
+                            {
+                                Ok(t) => teacher = Some((g.rules.clone(), t)),
+                                Err(e) => break Err(e),
+                            }
                         }
-                    }
-                    let (_, t) = teacher.as_mut().expect("started");
-                    match relabel(t, g, args) {
-                        Ok(labelled) => {
+                        let (_, t) = teacher.as_mut().expect("started");
+                        match relabel(t, g, args) {
+                            Err(e) if tries < 2 => {
+                                eprintln!("label: {at}: {e}; restarting the teacher");
+                                teacher = None;
+                            }
+                            done => break done,
+                        }
+                    };
+                    match labelled {
+                        Ok(None) => {
+                            skipped.fetch_add(1, Ordering::Relaxed);
+                            progress.advance("skipped: a position without the teacher's value");
+                        }
+                        Ok(Some(labelled)) => {
                             let line = labelled.to_line() + "\n";
                             if let Err(e) = file
                                 .lock()
@@ -462,6 +500,7 @@ fn by_protocol(args: &LabelArgs, spec: &ExternalSpec) -> Result<serde_json::Valu
         "games": games.len(),
         "labelled_now": todo.len(),
         "positions_now": positions.into_inner(),
+        "skipped_now": skipped.into_inner(),
         "nodes": args.nodes,
         "scale": args.scale,
         "shard": [i, n],
@@ -518,7 +557,10 @@ mod tests {
         assert!(rapfi_entry("15,Freestyle,Z8,1,I8(0)").is_err());
         assert!(rapfi_entry("15,Gomoku,H8,1,I8(0)").is_err());
         assert!(rapfi_entry("15,Freestyle,H8,1,I8").is_err());
-        assert_eq!(shard(Some("3/2")).unwrap_err(), "--shard \"3/2\" is not I/N with I < N");
+        assert_eq!(
+            shard(Some("3/2")).unwrap_err(),
+            "--shard \"3/2\" is not I/N with I < N"
+        );
         assert_eq!(shard(Some("1/4")).unwrap(), (1, 4));
     }
 }
