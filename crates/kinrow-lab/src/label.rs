@@ -56,8 +56,9 @@ pub struct LabelArgs {
     #[arg(long, default_value_t = 5000)]
     pub nodes: u64,
     /// The teacher's time limit per position (`INFO timeout_turn`), a bound for brains
-    /// that ignore the node limit.
-    #[arg(long, default_value_t = 1000)]
+    /// that ignore the node limit; generous, because a labelling run shares the machine
+    /// at a low priority and a starved teacher must not count as a broken one.
+    #[arg(long, default_value_t = 30_000)]
     pub time_ms: u64,
     /// The teacher's units per logit: its eval `v` means a win probability
     /// `1 / (1 + exp(-v / scale))` (Rapfi: 200).
@@ -462,6 +463,12 @@ fn by_protocol(args: &LabelArgs, spec: &ExternalSpec) -> Result<serde_json::Valu
                             Err(e) if tries < 2 => {
                                 eprintln!("label: {at}: {e}; restarting the teacher");
                                 teacher = None;
+                            }
+                            Err(e) => {
+                                // Twice garbled: the game is left out, the run goes on.
+                                eprintln!("label: {at}: {e}; game left out");
+                                teacher = None;
+                                break Ok(None);
                             }
                             done => break done,
                         }
