@@ -54,6 +54,8 @@ pub enum Command {
     Selfplay(kinrow_lab::selfplay::SelfplayArgs),
     /// Have a stronger engine (the teacher) value positions: game records with its values.
     Label(kinrow_lab::label::LabelArgs),
+    /// Fit the gomoku network to labelled positions (`label`'s); report held-out log-loss.
+    Fit(kinrow_lab::fit::FitArgs),
     /// Fit the learned evaluation's weights to `selfplay` games; report held-out log-loss.
     Tune(kinrow_lab::tune::TuneArgs),
     /// Count value reversals in self-play from balanced openings, as answered and by the last depth alone.
@@ -197,6 +199,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Selfplay(args) => kinrow_lab::selfplay::main(args),
         Command::Tune(args) => kinrow_lab::tune::main(args),
         Command::Label(args) => kinrow_lab::label::main(args),
+        Command::Fit(args) => kinrow_lab::fit::main(args),
         Command::Steadiness(args) => kinrow_lab::steady::main(args),
         Command::Review(args) => review(&args),
         Command::State(args) => match args.position.position() {

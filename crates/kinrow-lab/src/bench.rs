@@ -175,7 +175,8 @@ pub struct BenchArgs {
     /// moves, nodes and depths with its time (same digest = same search).
     #[arg(long, value_name = "FILE")]
     pub replay: Option<std::path::PathBuf>,
-    /// `auto`'s static evaluation in a replay: `learned` (the default) or `window`.
+    /// `auto`'s static evaluation in a replay: `learned` (the default), `tables`,
+    /// `network` or `window`.
     #[arg(long, default_value = "learned")]
     pub eval: String,
 }
@@ -201,7 +202,7 @@ pub fn main(args: BenchArgs) -> i32 {
     if let Some(path) = &args.replay {
         let Some(eval) = EvalChoice::parse(&args.eval) else {
             eprintln!(
-                "kinrow bench: --eval {:?} is not window or learned",
+                "kinrow bench: --eval {:?} is not learned, tables, network or window",
                 args.eval
             );
             return 2;

@@ -121,8 +121,8 @@ struct RapfiEntry {
     rules: Rules,
     position: Vec<Move>,
     result: GameResult,
-    played: (Move, Eval),
-    others: Vec<(Move, Eval)>,
+    played: (Move, Option<Eval>),
+    others: Vec<(Move, Option<Eval>)>,
 }
 
 /// Rapfi's move text `H8`: the column's letter (`A` the left one) and the row from 1.
@@ -152,17 +152,21 @@ fn rapfi_cells(text: &str, size: usize) -> Result<Vec<Move>, String> {
     Ok(out)
 }
 
-/// `H8(-118)`: a move and its eval.
-fn rapfi_move(text: &str, size: usize) -> Result<(Move, Eval), String> {
-    let (mv, eval) = text
-        .trim_end_matches(')')
-        .split_once('(')
-        .ok_or_else(|| format!("{text:?} is not MOVE(EVAL)"))?;
-    let v: i64 = eval.parse().map_err(|_| format!("{text:?}: bad eval"))?;
-    let eval = match v {
-        v if v >= RAPFI_MATE => Eval::Mate { win: true },
-        v if v <= -RAPFI_MATE => Eval::Mate { win: false },
-        v => Eval::Score(v),
+/// `H8(-118)`: a move and its eval; `H8` alone, a multi-PV move Rapfi left without a
+/// value, has none.
+fn rapfi_move(text: &str, size: usize) -> Result<(Move, Option<Eval>), String> {
+    let (mv, eval) = match text.trim_end_matches(')').split_once('(') {
+        Some((mv, eval)) => (mv, Some(eval)),
+        None => (text, None),
+    };
+    let eval = match eval {
+        None => None,
+        Some(eval) => Some(match eval.parse::<i64>() {
+            Ok(v) if v >= RAPFI_MATE => Eval::Mate { win: true },
+            Ok(v) if v <= -RAPFI_MATE => Eval::Mate { win: false },
+            Ok(v) => Eval::Score(v),
+            Err(_) => return Err(format!("{text:?}: bad eval")),
+        }),
     };
     match rapfi_cells(mv, size)?[..] {
         [one] => Ok((one, eval)),
@@ -215,6 +219,8 @@ struct Converter {
     label: String,
     game: Option<(RecordedGame, Position)>,
     next_index: usize,
+    /// Records cut short by a played move without a value.
+    cut: usize,
 }
 
 impl Converter {
@@ -247,6 +253,7 @@ impl Converter {
             if mv == e.played.0 || !p.is_legal(mv) {
                 return Err(format!("multi-PV move {mv:?} at move {at}"));
             }
+            let Some(eval) = eval else { continue };
             let (value, outcome) = teacher_value(eval, self.scale);
             g.siblings.push(Sibling {
                 at,
@@ -259,7 +266,18 @@ impl Converter {
                 },
             });
         }
-        let (value, outcome) = teacher_value(e.played.1, self.scale);
+        let Some(played) = e.played.1 else {
+            // A played move without a value ends the record there (a game just begun
+            // has no moves and is no record); the lines after it start one of their own.
+            let cut = self
+                .game
+                .take()
+                .map(|(g, _)| g)
+                .filter(|g| !g.moves.is_empty());
+            self.cut += 1;
+            return Ok(ended.or(cut));
+        };
+        let (value, outcome) = teacher_value(played, self.scale);
         p.try_play(e.played.0)
             .map_err(|err| format!("move {at}: {err}"))?;
         g.moves.push(e.played.0);
@@ -288,6 +306,7 @@ fn convert(args: &LabelArgs) -> Result<serde_json::Value, String> {
             .unwrap_or_else(|| "rapfi selfplay".into()),
         game: None,
         next_index: 0,
+        cut: 0,
     };
     let (mut games, mut positions, mut siblings, mut proven) = (0usize, 0usize, 0usize, 0usize);
     let mut write = |g: RecordedGame, out: &mut Box<dyn Write>| -> Result<(), String> {
@@ -328,6 +347,7 @@ fn convert(args: &LabelArgs) -> Result<serde_json::Value, String> {
         "positions": positions,
         "siblings": siblings,
         "proven": proven,
+        "cut": conv.cut,
         "scale": args.scale,
     }))
 }
@@ -449,23 +469,23 @@ fn by_protocol(args: &LabelArgs, spec: &ExternalSpec) -> Result<serde_json::Valu
                     let mut tries = 0;
                     let labelled = loop {
                         tries += 1;
-                        if teacher.as_ref().is_none_or(|(r, _)| r != &g.rules) {
-                            let turn = Duration::from_millis(args.time_ms);
-                            match ExternalEngine::start(spec, &g.rules, turn)
-                                .and_then(|mut t| t.info("max_node", args.nodes).map(|()| t))
-                            {
-                                Ok(t) => teacher = Some((g.rules.clone(), t)),
-                                Err(e) => break Err(e),
+                        let attempt = (|| {
+                            if teacher.as_ref().is_none_or(|(r, _)| r != &g.rules) {
+                                let turn = Duration::from_millis(args.time_ms);
+                                let mut t = ExternalEngine::start(spec, &g.rules, turn)?;
+                                t.info("max_node", args.nodes)?;
+                                teacher = Some((g.rules.clone(), t));
                             }
-                        }
-                        let (_, t) = teacher.as_mut().expect("started");
-                        match relabel(t, g, args) {
-                            Err(e) if tries < 2 => {
+                            let (_, t) = teacher.as_mut().expect("started");
+                            relabel(t, g, args)
+                        })();
+                        match attempt {
+                            Err(e) if tries < 3 => {
                                 eprintln!("label: {at}: {e}; restarting the teacher");
                                 teacher = None;
                             }
                             Err(e) => {
-                                // Twice garbled: the game is left out, the run goes on.
+                                // Garbled three times: the game is left out, the run goes on.
                                 eprintln!("label: {at}: {e}; game left out");
                                 teacher = None;
                                 break Ok(None);
@@ -563,7 +583,9 @@ mod tests {
         assert!(rapfi_entry("15,Freestyle,H8,3,I8(0)").is_err());
         assert!(rapfi_entry("15,Freestyle,Z8,1,I8(0)").is_err());
         assert!(rapfi_entry("15,Gomoku,H8,1,I8(0)").is_err());
-        assert!(rapfi_entry("15,Freestyle,H8,1,I8").is_err());
+        assert!(rapfi_entry("15,Freestyle,H8,1,I8(x)").is_err());
+        let silent = rapfi_entry("15,Freestyle,H8,1,I8(3)|J9").unwrap();
+        assert_eq!(silent.others, vec![(Move::mark(8 * 15 + 9), None)]);
         assert_eq!(
             shard(Some("3/2")).unwrap_err(),
             "--shard \"3/2\" is not I/N with I < N"

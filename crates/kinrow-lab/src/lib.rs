@@ -5,7 +5,8 @@
 //!   the judge of recorded games), [`bench`] (node rates and search digests),
 //!   [`replay`], [`calibrate`] (the value fits);
 //! - training: [`selfplay`] makes the games the learned evaluation is fitted on,
-//!   [`label`] has a stronger engine value positions, [`tune`] fits it, [`steady`] counts how often values reverse in self-play;
+//!   [`label`] has a stronger engine value positions, [`tune`] fits the tables
+//!   and [`fit`] the network, [`steady`] counts how often values reverse in self-play;
 //! - [`record`]: the one JSON-lines game record that every command writing or reading
 //!   games uses (arena, judge, replay, selfplay, tune, steadiness);
 //! - openings: [`opening_table`] makes the balanced-opening tables, [`opening_check`]
@@ -22,6 +23,7 @@ pub mod bench;
 pub mod book;
 pub mod calibrate;
 pub mod connect;
+pub mod fit;
 pub mod label;
 pub mod opening_check;
 pub mod opening_table;

@@ -128,37 +128,62 @@ fn probability(value: i16) -> f64 {
     (value as f64 / 1000.0 + 1.0) / 2.0
 }
 
-/// The samples of one game: its positions after the opening and its siblings.
-fn samples(g: &RecordedGame, mix: f64) -> Result<Vec<Sample>, String> {
+/// One position to learn from: the board with `me` to move, the game's result for
+/// `me` where the position is on the game's path (not for a sibling), and what the fit
+/// aims at.
+pub(crate) struct Learnable<'a> {
+    pub board: &'a PatternBoard,
+    pub me: usize,
+    pub result: Option<f64>,
+    pub target: f64,
+}
+
+/// Every position of a game a fit learns from: after the opening, on the game's path
+/// and after each sibling, except where either side can complete a line at once (the
+/// search never asks the evaluation there) and, unless `proven` says to keep them,
+/// where the search had proven the outcome. A path position's target is the game's
+/// result mixed with the recorded value (`mix` of the result), a sibling's its value; a
+/// proven position's is its outcome (1, ½, 0).
+pub(crate) fn learnable_positions(
+    g: &RecordedGame,
+    mix: f64,
+    proven: bool,
+    mut visit: impl FnMut(Learnable) -> Result<(), String>,
+) -> Result<(), String> {
+    let outcome_target = |o: Outcome| match o {
+        Outcome::Win => Some(1.0),
+        Outcome::Loss => Some(0.0),
+        Outcome::Draw => Some(0.5),
+        Outcome::Unknown => None,
+    };
     let mut p = Position::empty(&g.rules);
     for &mv in &g.opening {
         p.play(mv);
     }
     let winner = g.result.winner();
     let mut board = PatternBoard::new(&p).with_cells(None);
-    let mut out = Vec::new();
     let mut siblings = g.siblings.iter().peekable();
     for (j, &mv) in g.moves.iter().enumerate() {
         if p.is_over() {
             break;
         }
         let me = p.to_move().index();
-        let proven = g.outcomes.get(j).is_some_and(|&o| o != Outcome::Unknown);
-        if !proven && !forcing(&board) {
+        let outcome = g.outcomes.get(j).copied().unwrap_or(Outcome::Unknown);
+        if (proven || outcome == Outcome::Unknown) && !forcing(&board) {
             let result = match winner {
                 None => 0.5,
                 Some(w) => (w.index() == me) as u8 as f64,
             };
             let value = g.values.get(j).map_or(0.5, |&v| probability(v));
-            out.push(Sample {
-                features: features(&board, me).ok_or("no cell codes for these rules")?,
+            visit(Learnable {
+                board: &board,
+                me,
                 result: Some(result),
-                target: mix * result + (1.0 - mix) * value,
-                window: window_value(board.score(), me) as f64,
-            });
+                target: outcome_target(outcome).unwrap_or(mix * result + (1.0 - mix) * value),
+            })?;
         }
         while let Some(sib) = siblings.next_if(|s| s.at <= j) {
-            if sib.at < j || sib.outcome != Outcome::Unknown {
+            if sib.at < j || (!proven && sib.outcome != Outcome::Unknown) {
                 continue;
             }
             let cell = sib.mv.cell();
@@ -170,18 +195,33 @@ fn samples(g: &RecordedGame, mix: f64) -> Result<Vec<Sample>, String> {
             }
             board.put(cell, stone(me));
             if !forcing(&board) {
-                out.push(Sample {
-                    features: features(&board, me ^ 1).ok_or("no cell codes")?,
+                visit(Learnable {
+                    board: &board,
+                    me: me ^ 1,
                     result: None,
-                    target: probability(sib.value),
-                    window: window_value(board.score(), me ^ 1) as f64,
-                });
+                    target: outcome_target(sib.outcome).unwrap_or(probability(sib.value)),
+                })?;
             }
             board.take(cell);
         }
         board.put(mv.cell(), stone(me));
         p.play(mv);
     }
+    Ok(())
+}
+
+/// The samples of one game ([`learnable_positions`]).
+fn samples(g: &RecordedGame, mix: f64) -> Result<Vec<Sample>, String> {
+    let mut out = Vec::new();
+    learnable_positions(g, mix, false, |l| {
+        out.push(Sample {
+            features: features(l.board, l.me).ok_or("no cell codes for these rules")?,
+            result: l.result,
+            target: l.target,
+            window: window_value(l.board.score(), l.me) as f64,
+        });
+        Ok(())
+    })?;
     Ok(out)
 }
 

@@ -1,7 +1,8 @@
 //! The cell codes the board keeps for the learned evaluation: for every empty cell and
-//! player, the code of its four line classes ([`crate::eval::cells`]), with the
-//! sums of the learned weights over the empty cells and, per player, how many empty
-//! cells make each threat. [`LineCodes`](super::LineCodes) tells it of every line code
+//! player, the code of its four line classes ([`crate::eval::cells`]), with what the
+//! learned evaluation sums over the empty cells (the tables' weights, or the network's
+//! accumulators: each player's codes' vectors) and, per player, how many empty cells
+//! make each threat. [`LineCodes`](super::LineCodes) tells it of every line code
 //! a move changes; a cell whose classes stay the same (most cells a few steps away)
 //! costs one table read, so a position's evaluation is always at hand. What a put
 //! changes is saved, so that the take that undoes it (the search's order) restores it
@@ -12,7 +13,9 @@ use std::sync::OnceLock;
 use crate::eval::cells::{code_table, threat_of, Threat, CODES, THREATS};
 use crate::eval::classes;
 use crate::eval::classes::MAX_K;
-use crate::eval::weights::{threat_mask, LearnedWeights};
+use crate::eval::network::{Accumulator, Network, CHANNELS};
+use crate::eval::weights::threat_mask;
+use crate::eval::Learned;
 use kinrow_game::WinRule;
 
 /// No code: the cell is occupied.
@@ -24,7 +27,9 @@ pub struct CellEval {
     /// Per line code, both players' classes in one byte (x's in the low four bits).
     classes: &'static [u8],
     combo: &'static [u16],
-    weights: Option<&'static LearnedWeights>,
+    learned: Option<Learned>,
+    /// The network's, where it evaluates: both players' accumulators are kept.
+    network: Option<&'static Network>,
     /// Per code, its weights and threat in one place (one memory read per code).
     info: Vec<CodeInfo>,
     /// `lines[cell][direction]`: the packed classes of the cell's lines (kept for empty
@@ -34,6 +39,8 @@ pub struct CellEval {
     code: Vec<[u16; 2]>,
     /// `sums[p]`: the summed `own` and `opp` weights of `p`'s codes.
     sums: [[i64; 2]; 2],
+    /// `acc[p]`: the sum of the network's vectors of `p`'s codes (zero without one).
+    acc: [Accumulator; 2],
     /// `threats[p][t]`: empty cells where a mark of `p` makes threat `t`.
     threats: [[u16; THREATS]; 2],
     /// The cells' lines and codes as they were before the puts not yet taken back.
@@ -64,6 +71,7 @@ struct Put {
     cell: u32,
     from: u32,
     sums: [[i64; 2]; 2],
+    acc: [Accumulator; 2],
     threats: [[u16; THREATS]; 2],
 }
 
@@ -100,11 +108,19 @@ impl CellEval {
     pub(super) fn new(
         k: usize,
         rule: [WinRule; 2],
-        weights: Option<&'static LearnedWeights>,
+        learned: Option<Learned>,
         lines: &[[u32; 4]],
         cells: &[u8],
     ) -> Option<CellEval> {
         let threat = threat_table();
+        let weights = match learned {
+            Some(Learned::Tables(w)) => Some(w),
+            _ => None,
+        };
+        let network = match learned {
+            Some(Learned::Network(n)) => Some(n),
+            _ => None,
+        };
         let info = (0..CODES)
             .map(|c| CodeInfo {
                 own: weights.map_or(0, |w| w.own[c]),
@@ -115,11 +131,13 @@ impl CellEval {
         let mut eval = CellEval {
             classes: packed(k, rule)?,
             combo: code_table(),
-            weights,
+            learned,
+            network,
             info,
             lines: vec![[0; 4]; cells.len()],
             code: vec![[OCCUPIED; 2]; cells.len()],
             sums: [[0; 2]; 2],
+            acc: [[0; CHANNELS]; 2],
             threats: [[0; THREATS]; 2],
             saved: Vec::new(),
             puts: Vec::new(),
@@ -146,6 +164,7 @@ impl CellEval {
             cell: cell as u32,
             from: self.saved.len() as u32,
             sums: self.sums,
+            acc: self.acc,
             threats: self.threats,
         });
     }
@@ -163,6 +182,7 @@ impl CellEval {
                     self.code[s.cell as usize] = s.code;
                 }
                 self.sums = put.sums;
+                self.acc = put.acc;
                 self.threats = put.threats;
                 true
             }
@@ -241,17 +261,31 @@ impl CellEval {
         *t = (*t as i64 + sign) as u16;
         self.sums[p][0] += sign * info.own as i64;
         self.sums[p][1] += sign * info.opp as i64;
+        if let Some(net) = self.network {
+            let v = &net.embed[code as usize];
+            for (a, &e) in self.acc[p].iter_mut().zip(v) {
+                *a += sign as i32 * e as i32;
+            }
+        }
     }
 
-    /// The learned evaluation for `side` to move, in the weights' units (0 without
-    /// weights).
+    /// The learned evaluation for `side` to move, in thousandths of a logit (0 without
+    /// one).
     #[inline]
     pub fn eval(&self, side: usize) -> i64 {
-        let masks = self.weights.map_or(0, |w| {
-            let mask = threat_mask(|s, t| self.threats[side ^ s][t as usize] > 0);
-            w.masks[mask] as i64
-        });
-        self.sums[side][0] + self.sums[side ^ 1][1] + masks
+        let mask = || threat_mask(|s, t| self.threats[side ^ s][t as usize] > 0);
+        match self.learned {
+            None => 0,
+            Some(Learned::Tables(w)) => {
+                self.sums[side][0] + self.sums[side ^ 1][1] + w.masks[mask()] as i64
+            }
+            Some(Learned::Network(net)) => net.eval(&self.acc[side], &self.acc[side ^ 1], mask()),
+        }
+    }
+
+    /// The network's accumulator of player `p` (zero without a network).
+    pub fn accumulator(&self, p: usize) -> &Accumulator {
+        &self.acc[p]
     }
 
     /// The code of `cell` for player `p`; `None` for an occupied cell.
@@ -276,9 +310,9 @@ impl CellEval {
         self.threats[p][t as usize]
     }
 
-    /// True when the evaluation has weights.
+    /// True when a learned evaluation is summed.
     pub fn weighted(&self) -> bool {
-        self.weights.is_some()
+        self.learned.is_some()
     }
 }
 
@@ -286,7 +320,9 @@ impl CellEval {
 mod tests {
     use crate::board::PatternBoard;
     use crate::eval::cells::{Threat, CODES};
+    use crate::eval::network::{Network, CHANNELS};
     use crate::eval::weights::{threat_mask, LearnedWeights};
+    use crate::eval::Learned;
     use kinrow_game::codes::{stone, BLOCK, EMPTY};
     use kinrow_game::{splitmix64, Hand, Position, Rules, Variant};
 
@@ -323,7 +359,7 @@ mod tests {
         for (rules, variant) in cases {
             let rules = rules.with_variant(variant).unwrap();
             let empty = Position::empty(&rules);
-            let mut board = PatternBoard::new(&empty).with_cells(Some(weights()));
+            let mut board = PatternBoard::new(&empty).with_cells(Some(Learned::Tables(weights())));
             let mut seed = 5 + rules.m() as u64;
             let mut placed: Vec<usize> = Vec::new();
             let blocks = rules.has_special_pieces();
@@ -349,7 +385,8 @@ mod tests {
                     }
                 }
                 let kept = board.cell_eval().unwrap();
-                let mut fresh = PatternBoard::new(&empty).with_cells(Some(weights()));
+                let mut fresh =
+                    PatternBoard::new(&empty).with_cells(Some(Learned::Tables(weights())));
                 for (c, &content) in board.cells().iter().enumerate() {
                     if content != EMPTY {
                         fresh.put(c, content);
@@ -383,6 +420,75 @@ mod tests {
                     .sum::<i64>()
                     + weights().masks[mask] as i64;
                 assert_eq!(kept.eval(0), direct);
+            }
+        }
+    }
+
+    fn network() -> &'static Network {
+        static N: std::sync::OnceLock<Network> = std::sync::OnceLock::new();
+        N.get_or_init(crate::eval::network::tests::scrambled)
+    }
+
+    /// The network's accumulators, kept put by put and take by take over 10^5 random
+    /// steps on 15x15 (mostly the last put taken first, as a search does, sometimes
+    /// another), always equal the sums of the vectors of the empty cells' codes, and
+    /// the evaluation equals the network run on those sums; every 500 steps the whole
+    /// board is also built afresh and must agree.
+    #[test]
+    fn the_networks_accumulators_follow_every_put_and_take() {
+        let rules = Rules::mnk(15, 15, 5).unwrap();
+        let empty = Position::empty(&rules);
+        let learned = Some(Learned::Network(network()));
+        let mut board = PatternBoard::new(&empty).with_cells(learned);
+        let mut seed = 99u64;
+        let mut placed: Vec<usize> = Vec::new();
+        let cells = board.cells().len();
+        for step in 0..100_000 {
+            seed = splitmix64(seed);
+            if placed.len() > 60 || (!placed.is_empty() && seed % 3 == 0) {
+                let i = if seed % 32 < 28 {
+                    placed.len() - 1
+                } else {
+                    (seed >> 8) as usize % placed.len()
+                };
+                board.take(placed.swap_remove(i));
+            } else {
+                let c = (seed >> 8) as usize % cells;
+                if board.cells()[c] == EMPTY {
+                    board.put(c, stone((seed >> 40) as usize % 2));
+                    placed.push(c);
+                }
+            }
+            let kept = board.cell_eval().unwrap();
+            for p in 0..2 {
+                let mut direct = [0i32; CHANNELS];
+                for c in 0..cells {
+                    if let Some(code) = kept.code(c, p) {
+                        for (d, &e) in direct.iter_mut().zip(&network().embed[code as usize]) {
+                            *d += e as i32;
+                        }
+                    }
+                }
+                assert_eq!(kept.accumulator(p), &direct, "step {step} player {p}");
+                let mask = threat_mask(|s, t| kept.threats(p ^ s, t) > 0);
+                assert_eq!(
+                    kept.eval(p),
+                    network().eval(&direct, kept.accumulator(p ^ 1), mask),
+                    "step {step}"
+                );
+            }
+            if step % 500 == 0 {
+                let mut fresh = PatternBoard::new(&empty).with_cells(learned);
+                for (c, &content) in board.cells().iter().enumerate() {
+                    if content != EMPTY {
+                        fresh.put(c, content);
+                    }
+                }
+                let fresh = fresh.cell_eval().unwrap();
+                for p in 0..2 {
+                    assert_eq!(fresh.accumulator(p), kept.accumulator(p));
+                    assert_eq!(fresh.eval(p), kept.eval(p));
+                }
             }
         }
     }

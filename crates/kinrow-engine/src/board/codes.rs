@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 
 use super::cells::CellEval;
 use super::pattern_gain;
-use crate::eval::weights::LearnedWeights;
+use crate::eval::Learned;
 use kinrow_game::codes::{BLOCK, EMPTY};
 use kinrow_game::WinRule;
 use kinrow_game::{Geometry, DIRECTIONS};
@@ -74,15 +74,15 @@ impl LineCodes {
     }
 
     /// Keeps every empty cell's codes of line classes from now on, with the sums of
-    /// `weights` over them ([`CellEval`]); `cells` are the board's contents.
+    /// the `learned` evaluation over them ([`CellEval`]); `cells` are the board's contents.
     pub fn keep_cells(
         &mut self,
         k: usize,
         rule: [WinRule; 2],
-        weights: Option<&'static LearnedWeights>,
+        learned: Option<Learned>,
         cells: &[u8],
     ) {
-        self.cells = CellEval::new(k, rule, weights, &self.codes, cells);
+        self.cells = CellEval::new(k, rule, learned, &self.codes, cells);
     }
 
     /// The cells' codes of line classes, when kept.

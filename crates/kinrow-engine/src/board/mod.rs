@@ -233,14 +233,12 @@ impl<W: WeightScheme> LineBoard<W> {
     }
 
     /// The same board keeping [`LineCodes`] and every empty cell's codes of line classes
-    /// ([`CellEval`]), summed under `weights` when given (when k has a code table).
-    pub fn with_cells(
-        self,
-        weights: Option<&'static crate::eval::weights::LearnedWeights>,
-    ) -> LineBoard<W> {
+    /// ([`CellEval`]), summed for the `learned` evaluation when given (when k has a code
+    /// table).
+    pub fn with_cells(self, learned: Option<crate::eval::Learned>) -> LineBoard<W> {
         let mut board = self.with_codes();
         if let Some(codes) = &mut board.codes {
-            codes.keep_cells(board.k, board.rule, weights, &board.cells);
+            codes.keep_cells(board.k, board.rule, learned, &board.cells);
         }
         board
     }

@@ -6,6 +6,7 @@ use std::time::Duration;
 use kinrow_engine::core::analyze::Engine;
 use kinrow_engine::core::context::SearchContext;
 use kinrow_engine::core::types::{Limits, MAX_THREADS};
+use kinrow_engine::eval::network::Network;
 use kinrow_engine::eval::weights::LearnedWeights;
 use kinrow_engine::eval::EvalChoice;
 use kinrow_engine::registry::{EngineKind, Parameter};
@@ -67,7 +68,8 @@ impl EngineSpec {
                 if kind != EngineKind::Auto {
                     return Err(format!("{text:?}: only auto takes eval"));
                 }
-                spec.eval = EvalChoice::parse(value).ok_or_else(|| bad("learned or window"))?;
+                spec.eval = EvalChoice::parse(value)
+                    .ok_or_else(|| bad("learned, tables, network or window"))?;
                 continue;
             }
             if key == "weights" {
@@ -81,6 +83,18 @@ impl EngineSpec {
                 // One leak per contestant of a lab command: the searchers take the
                 // weights by reference for the whole run.
                 spec.eval = EvalChoice::File(Box::leak(Box::new(w)));
+                continue;
+            }
+            if key == "network" {
+                if kind != EngineKind::Auto {
+                    return Err(format!("{text:?}: only auto takes network"));
+                }
+                let file = std::fs::read_to_string(value)
+                    .map_err(|e| format!("{text:?}: network file {value:?}: {e}"))?;
+                let n = Network::parse(&file)
+                    .map_err(|e| format!("{text:?}: network file {value:?}: {e}"))?;
+                // One leak per contestant, as for weights.
+                spec.eval = EvalChoice::NetworkFile(Box::leak(Box::new(n)));
                 continue;
             }
             let param = match key {

@@ -263,7 +263,7 @@ pub fn analyze(
         }),
         path: Some(SearchPath {
             route: Some(Route::PatternSearch),
-            notes: (eval.weights(&position.rules()).is_some())
+            notes: (eval.learned(&position.rules()).is_some())
                 .then_some(Note::LearnedEvaluation)
                 .into_iter()
                 .chain(note)

@@ -147,9 +147,9 @@ impl PatternSearch {
     }
 
     fn with_table(position: &Position, tt: Arc<Table>, eval: EvalChoice) -> PatternSearch {
-        let weights = eval.weights(&position.rules());
-        let b = match weights {
-            Some(w) => PatternBoard::new(position).with_cells(Some(w)),
+        let learned = eval.learned(&position.rules());
+        let b = match learned {
+            Some(l) => PatternBoard::new(position).with_cells(Some(l)),
             None => PatternBoard::new(position).with_codes(),
         };
         let geo = Arc::clone(b.geometry());
@@ -185,7 +185,7 @@ impl PatternSearch {
             killers: [[u16::MAX; 2]; MAX_PLY],
             wins: Vec::new(),
             defence: Vec::new(),
-            learned: weights.is_some(),
+            learned: learned.is_some(),
             eval_choice: eval,
         }
     }
