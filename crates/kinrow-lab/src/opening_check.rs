@@ -24,7 +24,8 @@ use std::time::Duration;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-use crate::arena::{judge_position, ExternalSpec, Judgement};
+use crate::arena::{judge_position, Judgement};
+use kinrow_engine::external::protocol::ExternalSpec;
 use crate::output::Progress;
 use kinrow_engine::core::types::Limits;
 use kinrow_engine::registry::EngineKind;

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::external::ExternalSpec;
+use kinrow_engine::external::protocol::ExternalSpec;
 use super::script::ScriptSpec;
 use super::spec::EngineSpec;
 use crate::record::GameResult;
