@@ -25,9 +25,9 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 
 use crate::arena::{judge_position, Judgement};
-use kinrow_engine::external::protocol::ExternalSpec;
 use crate::output::Progress;
 use kinrow_engine::core::types::Limits;
+use kinrow_engine::external::protocol::ExternalSpec;
 use kinrow_engine::registry::EngineKind;
 use kinrow_engine::service::opening::swap;
 use kinrow_engine::service::opening::swap::Decision;

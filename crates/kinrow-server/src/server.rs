@@ -185,8 +185,7 @@ fn start_brains(config: &Config) -> Result<Vec<Arc<ExternalBrain>>, String> {
         .external_engines
         .iter()
         .map(|spec| {
-            let brain =
-                ExternalBrain::start(spec.clone(), grace, config.max_concurrent_searches)?;
+            let brain = ExternalBrain::start(spec.clone(), grace, config.max_concurrent_searches)?;
             log::info!(
                 "external engine {} ({}) is ready",
                 brain.name(),

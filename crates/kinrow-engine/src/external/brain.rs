@@ -65,9 +65,9 @@ pub struct BrainSpec {
 impl BrainSpec {
     /// Parses `NAME=COMMAND[;key=value]*`; the command is split at whitespace.
     pub fn parse(text: &str) -> Result<BrainSpec, String> {
-        let (name, rest) = text.split_once('=').ok_or_else(|| {
-            format!("external engine {text:?} is not NAME=COMMAND")
-        })?;
+        let (name, rest) = text
+            .split_once('=')
+            .ok_or_else(|| format!("external engine {text:?} is not NAME=COMMAND"))?;
         let name = name.trim().to_ascii_lowercase();
         let valid = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.';
         if name.is_empty() || !name.chars().all(valid) {
@@ -762,7 +762,10 @@ mod tests {
 
     #[test]
     fn a_spec_reads_its_command_and_options() {
-        let s = BrainSpec::parse("Rapfi=/opt/rapfi/pbrain-rapfi --x 1;pool=2;memory_mb=64;unit=300;nodes=yes").unwrap();
+        let s = BrainSpec::parse(
+            "Rapfi=/opt/rapfi/pbrain-rapfi --x 1;pool=2;memory_mb=64;unit=300;nodes=yes",
+        )
+        .unwrap();
         assert_eq!(s.name, "rapfi");
         assert_eq!(s.program, PathBuf::from("/opt/rapfi/pbrain-rapfi"));
         assert_eq!(s.args, vec!["--x", "1"]);

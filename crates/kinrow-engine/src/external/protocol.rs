@@ -480,7 +480,10 @@ mod tests {
     fn a_rapfi_style_message_gives_depth_eval_and_line() {
         let t = Thinking::in_message("MESSAGE depth 11-17 ev 42 n 120k pv h8 i9 g7", 15, 15);
         assert_eq!(t.depth, Some(11));
-        assert_eq!(t.pv, vec![Coord::new(7, 7), Coord::new(8, 8), Coord::new(6, 6)]);
+        assert_eq!(
+            t.pv,
+            vec![Coord::new(7, 7), Coord::new(8, 8), Coord::new(6, 6)]
+        );
         let t = Thinking::in_message("MESSAGE Depth:9 | Eval -118 | pv 7,7 8,7 zz", 15, 15);
         assert_eq!(t.depth, Some(9));
         assert_eq!(t.eval, Some(Eval::Score(-118)));

@@ -29,8 +29,8 @@ use super::table;
 use crate::core::budget::Budget;
 use crate::core::context::SearchContext;
 use crate::core::types::Limits;
-use crate::service::plan::SearchPlan;
 use crate::service::level;
+use crate::service::plan::SearchPlan;
 use kinrow_game::{Cell, Coord, GameError, Move, OpeningStep, Player, Position, Role, Symmetry};
 
 /// What the decider does.

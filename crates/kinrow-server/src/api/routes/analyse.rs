@@ -84,10 +84,7 @@ pub async fn analyse(
     let req = body.0;
     let (position, plan) = prepare_suggest(&req, &state.config)?;
     let wanted = plan.multipv;
-    let slot = state
-        .search
-        .admit(plan.name(), plan.limits.clone())
-        .await?;
+    let slot = state.search.admit(plan.name(), plan.limits.clone()).await?;
 
     let (tx, rx) = unbounded_channel::<Bytes>();
     let seen = position.clone();

@@ -96,10 +96,7 @@ pub async fn opening(
         Ok((p, plan))
     })?;
     debug_assert!(position.opening() != Opening::Free);
-    let slot = state
-        .search
-        .admit(plan.name(), plan.limits.clone())
-        .await?;
+    let slot = state.search.admit(plan.name(), plan.limits.clone()).await?;
     let mut run_plan = plan.clone();
     let answer = slot
         .run(move |_contexts, limits| {
@@ -121,8 +118,6 @@ pub async fn opening(
     };
     let body = OpeningResponse::new(&answer, plan.name(), plan.seed, used);
     let mut response = json_ok(&body)?;
-    response
-        .extensions_mut()
-        .insert(EngineLabel(plan.name()));
+    response.extensions_mut().insert(EngineLabel(plan.name()));
     Ok(response)
 }

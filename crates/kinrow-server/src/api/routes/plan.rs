@@ -11,10 +11,10 @@ use crate::api::error::{ApiError, ErrorCode};
 use crate::config::{Config, MAX_DEPTH, MAX_NODES};
 use kinrow_engine::core::progress::MAX_LINES;
 use kinrow_engine::core::types::Limits;
-use kinrow_engine::registry::EngineKind;
-use kinrow_engine::service::level;
 use kinrow_engine::external::brain::BrainSpec;
 use kinrow_engine::external::search::Run;
+use kinrow_engine::registry::EngineKind;
+use kinrow_engine::service::level;
 use kinrow_engine::service::plan::{EngineChoice, SearchPlan};
 
 /// An `invalid_limits` error at `{at}.{field}`.
@@ -215,10 +215,16 @@ fn external_limits(params: &EngineParams, spec: &BrainSpec, at: &str) -> Result<
         return refuse("multipv", "answers one move: multipv must be 1");
     }
     if params.nodes.is_some() && !spec.takes_nodes {
-        return refuse("nodes", "does not take a node limit (INFO max_node); use time_ms");
+        return refuse(
+            "nodes",
+            "does not take a node limit (INFO max_node); use time_ms",
+        );
     }
     if params.depth.is_some() && !spec.takes_depth {
-        return refuse("depth", "does not take a depth limit (INFO max_depth); use time_ms");
+        return refuse(
+            "depth",
+            "does not take a depth limit (INFO max_depth); use time_ms",
+        );
     }
     Ok(())
 }

@@ -73,9 +73,7 @@ pub async fn play(
         after,
         ..answer
     });
-    response
-        .extensions_mut()
-        .insert(EngineLabel(plan.name()));
+    response.extensions_mut().insert(EngineLabel(plan.name()));
     Ok(response)
 }
 

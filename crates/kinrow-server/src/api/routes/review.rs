@@ -33,10 +33,10 @@ use kinrow_engine::core::budget::Budget;
 use kinrow_engine::core::context::SearchContext;
 use kinrow_engine::core::progress::Watch;
 use kinrow_engine::core::types::Limits;
+use kinrow_engine::service::level;
 use kinrow_engine::service::plan::SearchPlan;
 use kinrow_engine::service::review;
 use kinrow_engine::service::review::{Game, Spread};
-use kinrow_engine::service::level;
 use kinrow_game::Position;
 
 /// The most moves one review takes.

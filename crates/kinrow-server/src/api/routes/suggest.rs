@@ -90,9 +90,7 @@ pub async fn suggest(
         }
         Some(keep) => json_ok(&trimmed(&answer, Some(keep))?)?,
     };
-    response
-        .extensions_mut()
-        .insert(EngineLabel(plan.name()));
+    response.extensions_mut().insert(EngineLabel(plan.name()));
     Ok(response)
 }
 
