@@ -292,7 +292,7 @@ impl ExternalBrain {
                 ),
             ));
         }
-        if position.cells().iter().any(|c| *c == Cell::Block) {
+        if position.cells().contains(&Cell::Block) {
             return Some(("board", "external engines cannot read blocks (#)".into()));
         }
         if rules.m() < 5 && rules.n() < 5 {
