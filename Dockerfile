@@ -22,6 +22,10 @@ COPY --from=builder /usr/local/bin/kinrow /usr/local/bin/kinrow
 # Numeric uid:gid, so that Kubernetes' runAsNonRoot can verify it without
 # reading /etc/passwd, and the process never runs with the root group.
 USER 10001:10001
+# External Gomocup engines: mount the brain into the container and name it, e.g.
+#   docker run -v /opt/rapfi:/opt/rapfi:ro \
+#     -e KINROW_EXTERNAL_ENGINES="rapfi=/opt/rapfi/pbrain-rapfi" kinrow:local
+# (the brain runs as uid 10001 and needs whatever files it reads beside it; docs/external.md).
 ENV KINROW_ADDR=0.0.0.0:8080 \
     RUST_LOG=info
 EXPOSE 8080

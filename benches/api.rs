@@ -21,10 +21,8 @@ fn suggest_stages(c: &mut Criterion) {
     let config = Config::default();
     let request: SuggestRequest = parse_body(BODY).unwrap();
     let (position, plan) = prepare_suggest(&request, &config).unwrap();
-    let (kind, limits, seed) = (plan.kind, plan.limits, plan.seed);
-    let analysis = kind
-        .build()
-        .analyze(&position, &limits, &mut StdRng::seed_from_u64(seed));
+    let (limits, seed) = (plan.limits.clone(), plan.seed);
+    let analysis = plan.builder()().analyze(&position, &limits, &mut StdRng::seed_from_u64(seed));
     let used = || LimitsUsed {
         time_ms: limits.time.as_millis() as u64,
         depth: None,
@@ -33,7 +31,7 @@ fn suggest_stages(c: &mut Criterion) {
         level: 10,
         threads: 1,
     };
-    let answer = SuggestResponse::new(&position, kind, &analysis, (0.0, seed), used());
+    let answer = SuggestResponse::new(&position, &plan, &analysis, (0.0, seed), used());
 
     let mut group = c.benchmark_group("suggest 3x3 perfect");
     group.bench_function("parse body", |b| {
@@ -45,7 +43,7 @@ fn suggest_stages(c: &mut Criterion) {
     let mut ctx = kinrow_engine::core::context::SearchContext::new();
     group.bench_function("engine (position solved before)", |b| {
         b.iter(|| {
-            kind.build().analyze_with(
+            plan.builder()().analyze_with(
                 black_box(&position),
                 &limits,
                 &mut ctx,
@@ -55,7 +53,7 @@ fn suggest_stages(c: &mut Criterion) {
     });
     group.bench_function("engine (first solve, a new context)", |b| {
         b.iter(|| {
-            kind.build().analyze(
+            plan.builder()().analyze(
                 black_box(&position),
                 &limits,
                 &mut StdRng::seed_from_u64(seed),
@@ -63,7 +61,7 @@ fn suggest_stages(c: &mut Criterion) {
         })
     });
     group.bench_function("answer", |b| {
-        b.iter(|| SuggestResponse::new(&position, kind, black_box(&analysis), (0.0, seed), used()))
+        b.iter(|| SuggestResponse::new(&position, &plan, black_box(&analysis), (0.0, seed), used()))
     });
     group.bench_function("answer json (serde)", |b| {
         b.iter(|| serde_json::to_vec(black_box(&answer)).unwrap())
@@ -83,7 +81,7 @@ fn suggest_stages(c: &mut Criterion) {
                 .engine()
                 .analyze(&position, &plan.limits, &mut plan.rng());
             let answer =
-                SuggestResponse::new(&position, plan.kind, &analysis, (0.0, plan.seed), used());
+                SuggestResponse::new(&position, &plan, &analysis, (0.0, plan.seed), used());
             let mut out = Vec::with_capacity(4096);
             suggest_json::write(&mut out, &answer);
             out

@@ -19,7 +19,7 @@ fn quiet15() -> Value {
 }
 
 /// The events of a stream body: (name, data) in order (comments skipped).
-fn events(body: &str) -> Vec<(String, Value)> {
+pub fn events(body: &str) -> Vec<(String, Value)> {
     body.split("\n\n")
         .filter_map(|block| {
             let mut name = None;

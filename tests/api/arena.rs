@@ -373,7 +373,7 @@ fn an_external_engine_that_plays_off_the_board_forfeits() {
 /// What `kinrow openings` reads from a judge's `MESSAGE` lines.
 #[test]
 fn evaluations_are_read_from_engine_messages() {
-    use arena::Eval;
+    use kinrow_engine::external::protocol::Eval;
     let cases = [
         (
             "MESSAGE Speed 205K | Depth 15-26 | Eval -118 | Node 32K | Time 159ms",

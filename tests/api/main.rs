@@ -11,6 +11,7 @@ mod cli;
 mod diagrams;
 mod endpoints;
 mod errors;
+mod external;
 mod fuzz;
 mod gravity;
 mod harden_admission;

@@ -79,21 +79,16 @@ fn the_document_is_well_formed_openapi_3() {
     }
 }
 
+/// The engine name is a string with no enum (external engines are named by the
+/// operator at start-up); its description names every engine of the registry.
 #[test]
 fn the_engine_names_are_the_registry() {
     let d = doc();
     let schema = &d["components"]["schemas"]["EngineName"];
-    let names: Vec<&str> = EngineKind::ALL.iter().map(|k| k.name()).collect();
-    if names.is_empty() {
-        assert!(schema.get("enum").is_none());
-    } else {
-        let listed: Vec<&str> = schema["enum"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_str().unwrap())
-            .collect();
-        assert_eq!(listed, names);
+    assert!(schema.get("enum").is_none(), "{schema}");
+    let text = schema["description"].as_str().unwrap();
+    for kind in EngineKind::ALL {
+        assert!(text.contains(kind.name()), "{text}");
     }
 }
 

@@ -17,11 +17,14 @@
 //!   codes up to date as a search plays;
 //! - [`search`]: the engines, one folder or file each (`perfect`, `minimax`, `mcts`, the
 //!   threat-space search, `auto`, the one-ply engines, the pro rule's root);
+//! - [`external`]: Gomocup brains, other programs run as child processes: the
+//!   protocol's client, a pool of a brain's processes, the engine that asks one;
 //! - [`registry`]: the one table of engines, which alone names them all;
 //! - [`service`]: what is built on the registry: levels, the value scale, game reviews,
 //!   the search plan, and the opening rules' decisions.
 //!
-//! Pure like the rules crate it builds on: no I/O, no web crate; the server, the lab's
+//! Pure like the rules crate it builds on, but for the `external` floor (child
+//! processes and their pipes): no other I/O, no web crate; the server, the lab's
 //! commands, the benches and the tests call the same functions.
 
 #![forbid(unsafe_code)]
@@ -30,6 +33,7 @@
 pub mod board;
 pub mod core;
 pub mod eval;
+pub mod external;
 pub mod registry;
 pub mod search;
 pub mod service;

@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use crate::arena::{Eval, ExternalEngine, ExternalSpec};
+use kinrow_engine::external::protocol::{Eval, ExternalEngine, ExternalSpec};
 use crate::output::Progress;
 use crate::record::{open_text, read_games, read_text, GameResult, RecordedGame, Sibling};
 use kinrow_engine::core::types::Outcome;

@@ -24,9 +24,10 @@ use std::time::Duration;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-use crate::arena::{judge_position, ExternalSpec, Judgement};
+use crate::arena::{judge_position, Judgement};
 use crate::output::Progress;
 use kinrow_engine::core::types::Limits;
+use kinrow_engine::external::protocol::ExternalSpec;
 use kinrow_engine::registry::EngineKind;
 use kinrow_engine::service::opening::swap;
 use kinrow_engine::service::opening::swap::Decision;

@@ -5,8 +5,8 @@
 use std::io::Write;
 use std::time::Duration;
 
-use crate::arena::ExternalSpec;
 use kinrow_engine::core::types::Limits;
+use kinrow_engine::external::protocol::ExternalSpec;
 use kinrow_engine::service::opening::table::{make, TableSpec};
 use kinrow_game::Rules;
 

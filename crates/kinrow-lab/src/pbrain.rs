@@ -76,15 +76,6 @@ pub struct Brain {
     pub nodes: Option<u64>,
 }
 
-/// `INFO rule`'s bit mask for `rules`: 0 freestyle, 1 exactly five, 4 renju, 8 caro.
-pub fn rule_mask(rules: &Rules) -> u32 {
-    match rules.variant() {
-        Variant::Free => u32::from(!rules.overline()),
-        Variant::Renju => 4,
-        Variant::Caro => 8,
-    }
-}
-
 /// The engine pbrain plays with when none is named: `auto` when registered, else the
 /// registry's default (the first of [`EngineKind::ALL`]).
 pub fn default_engine() -> Option<EngineKind> {
@@ -393,20 +384,6 @@ impl Brain {
         }
         vec![format!("{},{}", c.col, c.row)]
     }
-}
-
-/// The stones of `text` (`x,y x,y ..`, as a brain answers `SWAP2BOARD`), `None` when it
-/// is not a list of stones.
-pub fn parse_stones(text: &str) -> Option<Vec<kinrow_game::Coord>> {
-    text.split_whitespace()
-        .map(|s| {
-            let (x, y) = s.split_once(',')?;
-            Some(kinrow_game::Coord::new(
-                y.trim().parse().ok()?,
-                x.trim().parse().ok()?,
-            ))
-        })
-        .collect()
 }
 
 fn parse_pair(s: &str) -> Option<(usize, usize)> {

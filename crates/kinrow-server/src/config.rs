@@ -3,7 +3,11 @@
 
 use std::time::Duration;
 
+use std::sync::Arc;
+
 use kinrow_engine::core::types::MAX_THREADS;
+use kinrow_engine::external::brain::{BrainSpec, ExternalBrain};
+use kinrow_engine::registry::EngineKind;
 
 /// Default `engine.time_ms` when a request gives none.
 pub const DEFAULT_TIME_MS: u64 = 1000;
@@ -58,6 +62,12 @@ pub struct Config {
     /// Cap on `engine.threads`: a search may use this many threads (`auto`'s pattern
     /// search); a larger request is cut to it.
     pub max_threads: usize,
+    /// The external brains to serve (`KINROW_EXTERNAL_ENGINES`, `--external-engine`),
+    /// as configured; [`Application::build`](crate::server::Application::build) starts
+    /// them into [`Config::brains`].
+    pub external_engines: Vec<BrainSpec>,
+    /// The external brains running, by name (empty until the server is built).
+    pub brains: Vec<Arc<ExternalBrain>>,
 }
 
 impl Default for Config {
@@ -79,6 +89,8 @@ impl Default for Config {
             admission_floor_percent: 20,
             admission_floor_min: Duration::from_millis(20),
             max_threads: 1,
+            external_engines: Vec::new(),
+            brains: Vec::new(),
         }
     }
 }
@@ -147,6 +159,43 @@ pub struct ServeArgs {
     /// threads run at once [default: 1].
     #[arg(long, env = "KINROW_MAX_THREADS")]
     pub max_threads: Option<usize>,
+    /// An external Gomocup engine served under NAME: NAME=COMMAND[;key=value]*, the
+    /// command split at spaces; keys pool=N (processes, default one per search slot),
+    /// memory_mb=N (INFO max_memory), unit=N (its eval e maps to the value 2σ(e/unit)-1,
+    /// default 200), nodes=yes / depth=yes (it takes INFO max_node / max_depth),
+    /// start_ms=N (time to answer START, default 10000). Repeatable; the environment
+    /// variable takes a comma-separated list. A name of a built-in engine, or a command
+    /// that does not answer START, stops the server.
+    #[arg(
+        long = "external-engine",
+        env = "KINROW_EXTERNAL_ENGINES",
+        value_delimiter = ',',
+        value_name = "NAME=COMMAND"
+    )]
+    pub external_engines: Vec<String>,
+}
+
+/// The external engines of `texts`, each checked: a valid spec, a name no built-in
+/// engine and no other external engine has.
+pub fn external_engines(texts: &[String]) -> Result<Vec<BrainSpec>, String> {
+    let mut specs: Vec<BrainSpec> = Vec::new();
+    for text in texts.iter().map(|t| t.trim()).filter(|t| !t.is_empty()) {
+        let spec = BrainSpec::parse(text)?;
+        if EngineKind::parse(&spec.name).is_some() {
+            return Err(format!(
+                "external engine {:?} has the name of a built-in engine; choose another name",
+                spec.name
+            ));
+        }
+        if specs.iter().any(|s| s.name == spec.name) {
+            return Err(format!(
+                "external engine {:?} is configured twice",
+                spec.name
+            ));
+        }
+        specs.push(spec);
+    }
+    Ok(specs)
 }
 
 impl ServeArgs {
@@ -185,6 +234,8 @@ impl ServeArgs {
             return Err("--admission-floor-percent must be at most 90".to_string());
         }
         Ok(Config {
+            external_engines: external_engines(&self.external_engines)?,
+            brains: Vec::new(),
             head_timeout: millis("head-timeout-ms", self.head_timeout_ms, d.head_timeout)?,
             body_timeout: millis("body-timeout-ms", self.body_timeout_ms, d.body_timeout)?,
             max_connections_per_worker: nonzero(

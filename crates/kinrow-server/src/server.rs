@@ -4,6 +4,7 @@
 //! The binary and the black-box tests start the server the same way.
 
 use std::net::TcpListener;
+use std::sync::Arc;
 use std::time::Duration;
 
 use actix_cors::Cors;
@@ -15,6 +16,7 @@ use actix_web_prom::PrometheusMetricsBuilder;
 
 use crate::api::{self, metrics::Metrics, routes::run::EngineLabel, AppState};
 use crate::config::{Config, MAX_BODY_BYTES};
+use kinrow_engine::external::brain::ExternalBrain;
 
 /// A bound, ready-to-run server.
 pub struct Application {
@@ -49,10 +51,11 @@ impl Application {
     /// runs (400 for a broken request line or framing, 408 for a head that never came,
     /// 431 for oversized headers), keep actix's plain answer with an empty body
     /// (docs/deployment.md; `deploy/nginx.conf` gives them JSON bodies).
-    pub fn build(config: Config) -> std::io::Result<Application> {
+    pub fn build(mut config: Config) -> std::io::Result<Application> {
         // The evaluation's tables are built once per process: before the first request,
         // which would otherwise pay for them inside its time budget.
         kinrow_engine::search::auto::warm_up();
+        config.brains = start_brains(&config).map_err(std::io::Error::other)?;
         let listener = TcpListener::bind(&config.addr)?;
         let port = listener.local_addr()?.port();
         let metrics = Metrics::new();
@@ -170,4 +173,25 @@ pub fn serve(config: Config) -> std::io::Result<()> {
         );
         app.run().await
     })
+}
+
+/// Starts every external engine of `config`, each with a pool of one process per search
+/// slot unless its spec says otherwise. A brain overrunning its budget is stopped a
+/// quarter of the margin past it, so that its request still answers (503
+/// `engine_unavailable`) within the budget plus the margin.
+fn start_brains(config: &Config) -> Result<Vec<Arc<ExternalBrain>>, String> {
+    let grace = config.margin / 4;
+    config
+        .external_engines
+        .iter()
+        .map(|spec| {
+            let brain = ExternalBrain::start(spec.clone(), grace, config.max_concurrent_searches)?;
+            log::info!(
+                "external engine {} ({}) is ready",
+                brain.name(),
+                spec.program.display()
+            );
+            Ok(brain)
+        })
+        .collect()
 }

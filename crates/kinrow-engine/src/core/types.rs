@@ -276,6 +276,9 @@ pub enum Scale {
     Priority,
     /// `greedy`'s one-ply scores.
     Greedy,
+    /// An external brain's printed eval: its value comes through the brain's own unit
+    /// (`crate::external::brain::BrainSpec::value`), not a fit.
+    External,
 }
 
 impl Scale {
@@ -290,6 +293,7 @@ impl Scale {
             Scale::Threat => "threat",
             Scale::Priority => "priority",
             Scale::Greedy => "greedy",
+            Scale::External => "external brain",
         }
     }
 }

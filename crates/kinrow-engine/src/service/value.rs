@@ -122,6 +122,8 @@ pub fn fit(scale: Scale, family: Family) -> Option<Logistic> {
         (Scale::Perfect, _) => None,
         // The score is a logit already (see `value_of`).
         (Scale::Learned, _) => None,
+        // An external brain's value comes through its own unit (`values_external`).
+        (Scale::External, _) => None,
         (Scale::Pattern, Small | Medium) => l(1e2, 0.0856, -0.0219),
         (Scale::Pattern, Large) => l(3.162278e3, 38.0896, -0.2058),
         (Scale::Minimax, Small | Medium) => l(1e4, 11.6096, -0.0319),
@@ -292,5 +294,25 @@ pub fn values(kind: EngineKind, position: &Position, analysis: &mut Analysis) ->
         moves,
         scale,
         family,
+    }
+}
+
+/// The values of an answer whose unproven scores map through `value` (an external
+/// brain's own unit) rather than a fit: what is proven first, as in [`values`]; a move
+/// the engine did not evaluate is worth nothing here (its grid cell stays empty).
+pub fn values_by(
+    position: &Position,
+    analysis: &mut Analysis,
+    value: impl Fn(f64) -> f64,
+) -> Values {
+    prove_no_line_fits(position, analysis);
+    prove_wins_now(position, analysis);
+    let of = |e: &Evaluation| proven(e.outcome).unwrap_or_else(|| value(e.score));
+    let moves = analysis.moves.iter().map(|e| of(&e.eval)).collect();
+    Values {
+        evaluation: of(&analysis.evaluation),
+        moves,
+        scale: Scale::External,
+        family: Family::of(position.m(), position.n()),
     }
 }

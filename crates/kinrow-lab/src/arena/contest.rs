@@ -3,10 +3,10 @@
 
 use std::time::Duration;
 
-use super::external::ExternalSpec;
 use super::script::ScriptSpec;
 use super::spec::EngineSpec;
 use crate::record::GameResult;
+use kinrow_engine::external::protocol::ExternalSpec;
 use kinrow_game::{Move, Player, Rules};
 
 /// One side of a match: a kinrow engine (`name[:key=value]*`), an external Gomocup

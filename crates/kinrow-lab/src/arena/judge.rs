@@ -31,9 +31,9 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 use super::balance::{judge_position, judge_spec, MAX_FAILURES};
-use super::external::{Eval, ExternalSpec};
 use crate::record::{read_games, Turn};
 use kinrow_engine::core::budget::Budget;
+use kinrow_engine::external::protocol::{Eval, ExternalSpec};
 use kinrow_engine::search::tss::{Tss, Verdict};
 use kinrow_game::{Cell, Move, Player, Position};
 

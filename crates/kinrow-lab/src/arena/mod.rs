@@ -19,7 +19,6 @@ use std::time::{Duration, Instant};
 
 mod balance;
 mod contest;
-mod external;
 mod judge;
 mod log;
 mod mover;
@@ -36,8 +35,6 @@ mod swap;
 pub use crate::record::GameResult;
 pub use balance::{judge_position, OpeningsArgs};
 pub use contest::{ArenaConfig, Contestant, GameRecord};
-pub use external::StepAnswer;
-pub use external::{Eval, ExternalEngine, ExternalSpec};
 pub use judge::{JudgeArgs, Judgement};
 pub use openings::*;
 pub use script::{script_move, ScriptSpec};

@@ -8,10 +8,10 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 use super::contest::{ArenaConfig, Contestant};
-use super::external::{ExternalEngine, StepAnswer};
 use super::script::script_move;
 use kinrow_engine::core::context::SearchContext;
 use kinrow_engine::core::types::Limits;
+use kinrow_engine::external::protocol::{ExternalEngine, StepAnswer};
 use kinrow_engine::registry::EngineKind;
 use kinrow_engine::service::level;
 use kinrow_engine::service::opening::swap;

@@ -15,8 +15,8 @@
 use std::time::{Duration, Instant};
 
 use super::contest::ArenaConfig;
-use super::external::StepAnswer;
 use super::mover::Mover;
+use kinrow_engine::external::protocol::StepAnswer;
 use kinrow_engine::service::opening::swap;
 use kinrow_game::{Coord, Move, OpeningStep, Player, Position};
 

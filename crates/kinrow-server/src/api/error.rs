@@ -54,6 +54,9 @@ pub enum ErrorCode {
     HeadersTooLarge,
     /// 503: every search slot and queue place is taken, or the search completed no iteration within its budget; retry after `Retry-After` seconds.
     Overloaded,
+    /// 503: the external engine crashed, hung, overran its budget or answered nonsense;
+    /// its process was stopped and is replaced. Retry after `Retry-After` seconds.
+    EngineUnavailable,
     /// 500: a bug (a panic or an unexpected failure); it is logged.
     Internal,
 }
@@ -80,6 +83,7 @@ impl ErrorCode {
             ErrorCode::UnsupportedMediaType => "unsupported_media_type",
             ErrorCode::HeadersTooLarge => "headers_too_large",
             ErrorCode::Overloaded => "overloaded",
+            ErrorCode::EngineUnavailable => "engine_unavailable",
             ErrorCode::Internal => "internal",
         }
     }
@@ -103,7 +107,7 @@ impl ErrorCode {
             ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ErrorCode::HeadersTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
-            ErrorCode::Overloaded => StatusCode::SERVICE_UNAVAILABLE,
+            ErrorCode::Overloaded | ErrorCode::EngineUnavailable => StatusCode::SERVICE_UNAVAILABLE,
             ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -222,7 +226,10 @@ impl ResponseError for ApiError {
 
     fn error_response(&self) -> HttpResponse {
         let mut builder = HttpResponse::build(self.status_code());
-        if self.code == ErrorCode::Overloaded {
+        if matches!(
+            self.code,
+            ErrorCode::Overloaded | ErrorCode::EngineUnavailable
+        ) {
             builder.insert_header((header::RETRY_AFTER, RETRY_AFTER_SECS.to_string()));
         }
         builder.json(self.body())

@@ -8,6 +8,9 @@ use prometheus::{
     TextEncoder,
 };
 
+use std::sync::atomic::Ordering;
+
+use kinrow_engine::external::brain::ExternalBrain;
 use kinrow_engine::registry::EngineKind;
 
 /// What a finished search of one engine updates: its `ok` count, its nodes and its time.
@@ -39,6 +42,8 @@ pub struct Metrics {
     pub in_flight: IntGauge,
     /// Searches waiting for a slot now.
     pub queued: IntGauge,
+    /// External engines' processes started to replace a stopped one, by engine.
+    pub external_restarts: IntCounterVec,
     /// The [`SearchMetrics`] of every engine of the registry, looked up once (a lookup by
     /// label hashes the labels and takes a lock, on every request).
     by_engine: Arc<Vec<(&'static str, SearchMetrics)>>,
@@ -100,6 +105,17 @@ impl Metrics {
         registry
             .register(Box::new(queued.clone()))
             .expect("register");
+        let external_restarts = IntCounterVec::new(
+            Opts::new(
+                "kinrow_external_restarts_total",
+                "External engines' processes started to replace one that crashed, hung, overran or answered nonsense",
+            ),
+            &["engine"],
+        )
+        .expect("metric");
+        registry
+            .register(Box::new(external_restarts.clone()))
+            .expect("register");
         let mut metrics = Metrics {
             by_engine: Arc::new(Vec::new()),
             registry,
@@ -109,6 +125,7 @@ impl Metrics {
             queue_seconds,
             in_flight,
             queued,
+            external_restarts,
         };
         let by_engine = EngineKind::ALL
             .iter()
@@ -132,6 +149,15 @@ impl Metrics {
         match self.by_engine.iter().find(|(n, _)| *n == name) {
             Some((_, metrics)) => metrics.clone(),
             None => self.labelled(name),
+        }
+    }
+
+    /// Brings the external engines' restart counts up to what `brains` counted.
+    pub fn count_restarts(&self, brains: &[Arc<ExternalBrain>]) {
+        for brain in brains {
+            let counter = self.external_restarts.with_label_values(&[brain.name()]);
+            let now = brain.counts.restarts.load(Ordering::Relaxed);
+            counter.inc_by(now.saturating_sub(counter.get()));
         }
     }
 

@@ -298,13 +298,15 @@ impl SearchPool {
         position: Position,
         watch: Arc<Watch>,
     ) -> Result<Finished, ApiError> {
-        let kind = plan.kind;
-        if lane(kind, &position) == Lane::Inline {
-            return self.run_inline(plan, &position, watch);
+        // An external brain always runs in the pool: its process I/O is never cheap.
+        if let Some(kind) = plan.engine.own() {
+            if lane(kind, &position) == Lane::Inline {
+                return self.run_inline(plan, &position, watch);
+            }
         }
-        self.admit(kind.name(), plan.limits.clone())
+        self.admit(plan.name(), plan.limits.clone())
             .await?
-            .search(move || kind.build(), position, plan.seed, watch)
+            .search(plan.builder(), position, plan.seed, watch)
             .await
     }
 
@@ -316,8 +318,9 @@ impl SearchPool {
         position: &Position,
         watch: Arc<Watch>,
     ) -> Result<Finished, ApiError> {
-        let (kind, mut limits) = (plan.kind, plan.limits.clone());
-        let name = kind.name();
+        let mut limits = plan.limits.clone();
+        let name = plan.name();
+        let build = plan.builder();
         let now = Instant::now();
         let window = Window::new(RequestClock::current(), limits.time, self.margin);
         if window.end <= now {
@@ -331,8 +334,7 @@ impl SearchPool {
         let result = catch_unwind(AssertUnwindSafe(|| {
             let mut ctx = self.contexts.take(position);
             let mut budget = Budget::new(&limits).watched(watch);
-            kind.build()
-                .analyze_in(position, &limits, &mut budget, &mut ctx, &mut rng)
+            build().analyze_in(position, &limits, &mut budget, &mut ctx, &mut rng)
         }))
         .map_err(|payload| panic_message(&*payload));
         finish(&self.metrics, name, result).map(|analysis| Finished {

@@ -29,8 +29,8 @@ use super::table;
 use crate::core::budget::Budget;
 use crate::core::context::SearchContext;
 use crate::core::types::Limits;
+use crate::service::level;
 use crate::service::plan::SearchPlan;
-use crate::service::{level, value};
 use kinrow_game::{Cell, Coord, GameError, Move, OpeningStep, Player, Position, Role, Symmetry};
 
 /// What the decider does.
@@ -326,7 +326,7 @@ pub fn value_of(position: &Position, plan: &SearchPlan) -> (f64, u64) {
         &mut SearchContext::new(),
         &mut rng,
     );
-    let value = value::values(plan.kind, position, &mut analysis).evaluation;
+    let value = plan.values(position, &mut analysis).evaluation;
     (value, budget.nodes)
 }
 

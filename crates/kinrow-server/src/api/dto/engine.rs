@@ -14,22 +14,24 @@ use utoipa::{PartialSchema, ToSchema};
 use super::position::int;
 use kinrow_engine::registry::EngineKind;
 
-/// The name of an engine of the registry (`GET /v1/engines` lists them).
+/// The name of an engine: one of the registry's, or an external engine the server
+/// serves (`GET /v1/engines` lists them all).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct EngineName(pub String);
 
 impl PartialSchema for EngineName {
     fn schema() -> RefOr<Schema> {
+        // No enum: the external engines are the operator's, named at start-up.
         let names: Vec<&str> = EngineKind::ALL.iter().map(|k| k.name()).collect();
-        let mut b = ObjectBuilder::new()
+        let b = ObjectBuilder::new()
             .schema_type(Type::String)
-            .description(Some(
-                "An engine of the registry; see `GET /v1/engines` for what each does.",
-            ));
-        if !names.is_empty() {
-            b = b.enum_values(Some(names));
-        }
+            .description(Some(format!(
+                "An engine: one of kinrow's own ({}) or an external engine this server \
+                 serves; see `GET /v1/engines` for what each does.",
+                names.join(", ")
+            )))
+            .examples(["auto"]);
         RefOr::T(Schema::Object(b.build()))
     }
 }
@@ -199,6 +201,12 @@ pub struct LimitsUsed {
 pub struct EngineInfo {
     /// The name to put in `engine.name`.
     pub name: String,
+    /// `builtin` for kinrow's own engines; `external` for a Gomocup engine the operator
+    /// configured (`KINROW_EXTERNAL_ENGINES`), which plays five in a row with marks only,
+    /// on the protocol's boards, under the free opening (freestyle, exactly five, renju
+    /// or caro by `INFO rule`); a board it cannot play is 422 naming the field.
+    #[schema(example = "builtin")]
+    pub kind: String,
     /// What it does.
     pub description: String,
     /// The unit of `raw` (the engine's own score) in `evaluation` and `moves`; `value` and

@@ -9,8 +9,7 @@ use super::forms::{object, AnswerOnly, BoardInput, IncludeName};
 use super::position::{MoveDto, PieceName, RulesDto, Side};
 use super::state::AfterDto;
 use kinrow_engine::core::types::{Action, Analysis, Evaluation, MoveEval, Outcome};
-use kinrow_engine::registry::EngineKind;
-use kinrow_engine::service::value;
+use kinrow_engine::service::plan::SearchPlan;
 use kinrow_engine::service::value::Values;
 use kinrow_game::Position;
 
@@ -282,14 +281,14 @@ impl SuggestResponse {
     /// The answer for `analysis` of `position` by `engine`.
     pub fn new(
         position: &Position,
-        engine: EngineKind,
+        plan: &SearchPlan,
         analysis: &Analysis,
         stats_extra: (f64, u64),
         limits: LimitsUsed,
     ) -> SuggestResponse {
         let m = position.m();
         let mut analysis = analysis.clone();
-        let values: Values = value::values(engine, position, &mut analysis);
+        let values: Values = plan.values(position, &mut analysis);
         let analysis = &analysis;
         let scores = values.grid(analysis, m, position.n());
         let (queued_ms, seed) = stats_extra;
@@ -298,7 +297,7 @@ impl SuggestResponse {
         SuggestResponse {
             mv: MoveDto::new(analysis.best, m),
             to_move: position.to_move().into(),
-            engine: engine.name().to_string(),
+            engine: plan.name().to_string(),
             evaluation: EvaluationDto::new(&analysis.evaluation, values.evaluation),
             scores,
             moves: analysis

@@ -272,7 +272,7 @@ mod tests {
             level: plan.level,
             threads: 1,
         };
-        SuggestResponse::new(&position, plan.kind, &analysis, (0.25, plan.seed), limits)
+        SuggestResponse::new(&position, &plan, &analysis, (0.25, plan.seed), limits)
     }
 
     fn same_as_serde(answer: &SuggestResponse) {

@@ -24,7 +24,7 @@ use actix_web::HttpResponse;
 use serde::Serialize;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
 
-use super::run::EngineLabel;
+use super::run::{brain_failure, EngineLabel};
 use super::suggest::{prepare_suggest, suggestion, trimmed};
 use crate::api::dto::analyse::{InfoDto, StreamEvent};
 use crate::api::dto::SuggestRequest;
@@ -84,10 +84,7 @@ pub async fn analyse(
     let req = body.0;
     let (position, plan) = prepare_suggest(&req, &state.config)?;
     let wanted = plan.multipv;
-    let slot = state
-        .search
-        .admit(plan.kind.name(), plan.limits.clone())
-        .await?;
+    let slot = state.search.admit(plan.name(), plan.limits.clone()).await?;
 
     let (tx, rx) = unbounded_channel::<Bytes>();
     let seen = position.clone();
@@ -97,9 +94,13 @@ pub async fn analyse(
     });
     let search = slot.search(plan.builder(), position.clone(), plan.seed, Arc::new(watch));
     let include = req.include;
-    let label = plan.kind.name();
+    let label = plan.name();
+    let metrics = state.metrics.clone();
     let result = async move {
         let done = search.await?;
+        if let Some(e) = brain_failure(&plan, &metrics) {
+            return Err(e);
+        }
         let answer = suggestion(&position, &plan, &done)?;
         trimmed(&answer, include.as_deref())
     };

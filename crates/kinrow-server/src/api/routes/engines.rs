@@ -5,6 +5,7 @@ use actix_web::{web, HttpResponse};
 use crate::api::dto::{default_engine, EngineInfo, EnginesResponse, ServerLimits};
 use crate::api::state::AppState;
 use crate::config::{MAX_BODY_BYTES, MAX_DEPTH, MAX_NODES};
+use kinrow_engine::external::brain::ExternalBrain;
 use kinrow_engine::registry::EngineKind;
 use kinrow_game::{MAX_PIECES, MAX_SIDE};
 
@@ -27,6 +28,7 @@ pub async fn engines(state: web::Data<AppState>) -> HttpResponse {
             .iter()
             .map(|&k| EngineInfo {
                 name: k.name().to_string(),
+                kind: "builtin".to_string(),
                 description: k.description().to_string(),
                 raw_unit: k.score_unit().to_string(),
                 parameters: k
@@ -37,6 +39,7 @@ pub async fn engines(state: web::Data<AppState>) -> HttpResponse {
                 ignored: k.ignored().iter().map(|p| p.as_str().to_string()).collect(),
                 default: Some(k) == default,
             })
+            .chain(c.brains.iter().map(|b| external_info(b)))
             .collect(),
         limits: ServerLimits {
             default_time_ms: c.default_time.as_millis() as u64,
@@ -52,4 +55,44 @@ pub async fn engines(state: web::Data<AppState>) -> HttpResponse {
             max_pieces: MAX_PIECES as u64,
         },
     })
+}
+
+/// The `/v1/engines` entry of an external brain: the limits it honours (`time_ms` as
+/// `INFO timeout_turn`, `threads` as `INFO thread_num`, `nodes` and `depth` where its
+/// spec says it takes them); `seed` is ignored; `level` below 10,
+/// `mistake_probability` above 0 and `multipv` above 1 are refused.
+fn external_info(brain: &ExternalBrain) -> EngineInfo {
+    let spec = brain.spec();
+    let mut parameters = vec!["time_ms", "threads"];
+    let mut refused = vec!["level", "mistake_probability", "multipv"];
+    for (takes, name) in [(spec.takes_nodes, "nodes"), (spec.takes_depth, "depth")] {
+        if takes {
+            parameters.push(name);
+        } else {
+            refused.push(name);
+        }
+    }
+    EngineInfo {
+        name: brain.name().to_string(),
+        kind: "external".to_string(),
+        description: format!(
+            "External Gomocup engine {} (processes kept running and reused). Plays five in \
+             a row with marks only, no gravity, the free opening: freestyle, exactly five, \
+             renju or caro (INFO rule), on the board sizes it accepts (START n, RECTSTART \
+             m,n). Its MESSAGE lines give evaluation, pv and depth; other cells are not \
+             evaluated. Refuses {} with 422 invalid_limits.",
+            spec.program
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            refused.join(", ")
+        ),
+        raw_unit: format!(
+            "the engine's own eval as it prints it; value = 2σ(eval / {}) - 1",
+            spec.unit
+        ),
+        parameters: parameters.into_iter().map(String::from).collect(),
+        ignored: vec!["seed".to_string()],
+        default: false,
+    }
 }

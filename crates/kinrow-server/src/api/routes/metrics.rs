@@ -10,7 +10,9 @@ use crate::api::state::AppState;
 /// `kinrow_http_requests_duration_seconds` by endpoint, method and status;
 /// `kinrow_searches_total` by engine and result, `kinrow_search_nodes_total` and
 /// `kinrow_search_duration_seconds` by engine, `kinrow_searches_in_flight`,
-/// `kinrow_searches_queued` and `kinrow_search_queue_seconds`.
+/// `kinrow_searches_queued` and `kinrow_search_queue_seconds`. External engines are
+/// engines here too (their results include `engine_unavailable` and `refused`), and
+/// `kinrow_external_restarts_total` counts their processes restarted.
 #[utoipa::path(
     get,
     path = "/metrics",
@@ -18,6 +20,7 @@ use crate::api::state::AppState;
     responses((status = 200, description = "Prometheus text format", body = String, content_type = "text/plain"))
 )]
 pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
+    state.metrics.count_restarts(&state.config.brains);
     HttpResponse::Ok()
         .insert_header((header::CONTENT_TYPE, "text/plain; version=0.0.4"))
         .body(state.metrics.render())

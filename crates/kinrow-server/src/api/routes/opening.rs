@@ -82,13 +82,21 @@ pub async fn opening(
             &state.config,
             "engine",
         )?;
+        // The opening's decisions are kinrow's: the protocol's SWAP2BOARD is not served.
+        if plan.engine.own().is_none() {
+            return Err(ApiError::at(
+                ErrorCode::UnknownEngine,
+                "engine.name",
+                format!(
+                    "{} is an external engine; the opening's decisions are taken by kinrow's own engines",
+                    plan.name()
+                ),
+            ));
+        }
         Ok((p, plan))
     })?;
     debug_assert!(position.opening() != Opening::Free);
-    let slot = state
-        .search
-        .admit(plan.kind.name(), plan.limits.clone())
-        .await?;
+    let slot = state.search.admit(plan.name(), plan.limits.clone()).await?;
     let mut run_plan = plan.clone();
     let answer = slot
         .run(move |_contexts, limits| {
@@ -108,10 +116,8 @@ pub async fn opening(
         level: plan.level,
         threads: limits.threads as u32,
     };
-    let body = OpeningResponse::new(&answer, plan.kind.name(), plan.seed, used);
+    let body = OpeningResponse::new(&answer, plan.name(), plan.seed, used);
     let mut response = json_ok(&body)?;
-    response
-        .extensions_mut()
-        .insert(EngineLabel(plan.kind.name()));
+    response.extensions_mut().insert(EngineLabel(plan.name()));
     Ok(response)
 }

@@ -11,9 +11,11 @@ use crate::api::error::{ApiError, ErrorCode};
 use crate::config::{Config, MAX_DEPTH, MAX_NODES};
 use kinrow_engine::core::progress::MAX_LINES;
 use kinrow_engine::core::types::Limits;
+use kinrow_engine::external::brain::BrainSpec;
+use kinrow_engine::external::search::Run;
 use kinrow_engine::registry::EngineKind;
 use kinrow_engine::service::level;
-use kinrow_engine::service::plan::SearchPlan;
+use kinrow_engine::service::plan::{EngineChoice, SearchPlan};
 
 /// An `invalid_limits` error at `{at}.{field}`.
 fn invalid_limit(at: &str, field: &str, message: String) -> ApiError {
@@ -83,41 +85,25 @@ pub fn search_plan(
             ))
         }
     };
-    let kind = match &params.name {
-        // Names are case-insensitive: "Minimax" is "minimax".
-        Some(name) => EngineKind::parse(&name.0.to_ascii_lowercase()).ok_or_else(|| {
-            let known: Vec<&str> = EngineKind::ALL.iter().map(|k| k.name()).collect();
-            ApiError::at(
-                ErrorCode::UnknownEngine,
-                format!("{at}.name"),
-                format!(
-                    "there is no engine {:?}; the engines are: {}",
-                    name.0,
-                    known.join(", ")
-                ),
-            )
-        })?,
-        None => default_engine().ok_or_else(|| {
-            ApiError::at(
-                ErrorCode::UnknownEngine,
-                format!("{at}.name"),
-                "this server has no engine built in",
-            )
-        })?,
-    };
+    let engine = engine_of(params, config, at)?;
     let level = level_of(params, at)?;
     let multipv = multipv_of(params, at)?;
-    if mistake_probability > 0.0 && !level::honours_mistakes(kind) {
-        return Err(invalid_limit(
-            at,
-            "mistake_probability",
-            format!(
-                "the {} engine cannot honour mistake_probability (only perfect, threat, \
-                 priority and greedy overlook branches); use level 1 to 9 for a weaker {}",
-                kind.name(),
-                kind.name()
-            ),
-        ));
+    match &engine {
+        EngineChoice::Own(kind) => {
+            if mistake_probability > 0.0 && !level::honours_mistakes(*kind) {
+                return Err(invalid_limit(
+                    at,
+                    "mistake_probability",
+                    format!(
+                        "the {} engine cannot honour mistake_probability (only perfect, threat, \
+                         priority and greedy overlook branches); use level 1 to 9 for a weaker {}",
+                        kind.name(),
+                        kind.name()
+                    ),
+                ));
+            }
+        }
+        EngineChoice::External(run) => external_limits(params, run.brain.spec(), at)?,
     }
     // Drawn seeds stay below 2^53 so that JavaScript clients can send them back exactly.
     let seed = match params.seed {
@@ -139,7 +125,7 @@ pub fn search_plan(
         target: None,
     };
     Ok(SearchPlan {
-        kind,
+        engine,
         limits,
         level,
         multipv,
@@ -171,4 +157,91 @@ fn multipv_of(params: &EngineParams, at: &str) -> Result<usize, ApiError> {
             format!("multipv is {n}, but it must be between 1 and {MAX_LINES}"),
         )),
     }
+}
+
+/// The engine the request names at `{at}.name` (case-insensitive): one of the registry,
+/// or an external engine of the server; the default engine when it names none.
+fn engine_of(params: &EngineParams, config: &Config, at: &str) -> Result<EngineChoice, ApiError> {
+    let Some(name) = &params.name else {
+        return default_engine().map(EngineChoice::Own).ok_or_else(|| {
+            ApiError::at(
+                ErrorCode::UnknownEngine,
+                format!("{at}.name"),
+                "this server has no engine built in",
+            )
+        });
+    };
+    let wanted = name.0.to_ascii_lowercase();
+    if let Some(kind) = EngineKind::parse(&wanted) {
+        return Ok(EngineChoice::Own(kind));
+    }
+    if let Some(brain) = config.brains.iter().find(|b| b.name() == wanted) {
+        return Ok(EngineChoice::External(Run::new(brain.clone())));
+    }
+    let known: Vec<&str> = EngineKind::ALL
+        .iter()
+        .map(|k| k.name())
+        .chain(config.brains.iter().map(|b| b.name()))
+        .collect();
+    Err(ApiError::at(
+        ErrorCode::UnknownEngine,
+        format!("{at}.name"),
+        format!(
+            "there is no engine {:?}; the engines are: {}",
+            name.0,
+            known.join(", ")
+        ),
+    ))
+}
+
+/// The limits an external brain refuses: `level` below 10 and `mistake_probability`
+/// (it has neither), `multipv` above 1 (one move comes back), `nodes` and `depth` unless
+/// its spec says it takes `INFO max_node` / `max_depth`.
+fn external_limits(params: &EngineParams, spec: &BrainSpec, at: &str) -> Result<(), ApiError> {
+    let refuse = |field: &str, why: &str| {
+        Err(invalid_limit(
+            at,
+            field,
+            format!("the external engine {} {why}", spec.name),
+        ))
+    };
+    if params.level.is_some_and(|l| l != i64::from(level::FULL)) {
+        return refuse("level", "plays at its own strength: it has no levels");
+    }
+    if params.mistake_probability.is_some_and(|p| p > 0.0) {
+        return refuse("mistake_probability", "cannot be told to overlook moves");
+    }
+    if params.multipv.is_some_and(|n| n > 1) {
+        return refuse("multipv", "answers one move: multipv must be 1");
+    }
+    if params.nodes.is_some() && !spec.takes_nodes {
+        return refuse(
+            "nodes",
+            "does not take a node limit (INFO max_node); use time_ms",
+        );
+    }
+    if params.depth.is_some() && !spec.takes_depth {
+        return refuse(
+            "depth",
+            "does not take a depth limit (INFO max_depth); use time_ms",
+        );
+    }
+    Ok(())
+}
+
+/// The error for a position `plan`'s engine cannot play, naming the field at fault:
+/// an external brain plays the protocol's games only (five in a row, marks only, no
+/// gravity, the free opening).
+pub fn unplayable(plan: &SearchPlan, position: &kinrow_game::Position) -> Option<ApiError> {
+    let EngineChoice::External(run) = &plan.engine else {
+        return None;
+    };
+    kinrow_engine::external::brain::ExternalBrain::cannot_play(position).map(|(field, why)| {
+        let code = if field == "board" {
+            ErrorCode::InvalidBoard
+        } else {
+            ErrorCode::InvalidRules
+        };
+        ApiError::at(code, field, format!("{}: {why}", run.brain.name()))
+    })
 }

@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use actix_web::{web, HttpResponse};
 
-use super::plan::search_plan;
-use super::run::{game_over_error, guarded, run_search, EngineLabel};
+use super::plan::{search_plan, unplayable};
+use super::run::{brain_failure, game_over_error, guarded, run_search, EngineLabel};
 use super::suggest::{suggestion, trimmed};
 use crate::api::dto::{position, GameStatus, MoveDto, PlayRequest, PlayResponse, StateResponse};
 use crate::api::error::{ApiError, ErrorBody};
@@ -57,8 +57,14 @@ pub async fn play(
     let (Some(plan), GameStatus::InProgress) = (plan, answer.status) else {
         return Ok(HttpResponse::Ok().json(answer));
     };
+    if let Some(e) = unplayable(&plan, &after_move) {
+        return Err(e);
+    }
     let watch = Arc::new(plan.watch().anytime());
     let done = run_search(&state, &plan, after_move.clone(), watch).await?;
+    if let Some(e) = brain_failure(&plan, &state.metrics) {
+        return Err(e);
+    }
     let reply = suggestion(&after_move, &plan, &done)?;
     let after = reply.after.clone();
     let reply = trimmed(&reply, req.include.as_deref())?;
@@ -67,9 +73,7 @@ pub async fn play(
         after,
         ..answer
     });
-    response
-        .extensions_mut()
-        .insert(EngineLabel(plan.kind.name()));
+    response.extensions_mut().insert(EngineLabel(plan.name()));
     Ok(response)
 }
 

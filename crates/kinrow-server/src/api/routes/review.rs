@@ -19,8 +19,8 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 
 use super::analyse::{event, stream};
-use super::plan::search_plan;
-use super::run::EngineLabel;
+use super::plan::{search_plan, unplayable};
+use super::run::{brain_failure, EngineLabel};
 use crate::api::dto::analyse::StreamEvent;
 use crate::api::dto::position;
 use crate::api::dto::review::{ReviewRequest, ReviewResponse, ReviewStatsDto, ReviewedMoveDto};
@@ -33,10 +33,10 @@ use kinrow_engine::core::budget::Budget;
 use kinrow_engine::core::context::SearchContext;
 use kinrow_engine::core::progress::Watch;
 use kinrow_engine::core::types::Limits;
+use kinrow_engine::service::level;
 use kinrow_engine::service::plan::SearchPlan;
 use kinrow_engine::service::review;
 use kinrow_engine::service::review::{Game, Spread};
-use kinrow_engine::service::{level, value};
 use kinrow_game::Position;
 
 /// The most moves one review takes.
@@ -156,11 +156,12 @@ pub async fn review(
     body: ApiJson<ReviewRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let review = PreparedReview::new(&body.0, &state.config)?;
-    let kind = review.plan.kind;
+    let name = review.plan.name();
+    let plan = review.plan.clone();
     let slot = state
         .search
         .admit(
-            kind.name(),
+            name,
             Limits {
                 time: review.total,
                 ..review.plan.limits.clone()
@@ -184,10 +185,13 @@ pub async fn review(
     let result = async move {
         let _stop = stop;
         let answer = slot.run(job).await?.map_err(|panic| {
-            log::error!("review with engine {} panicked: {panic}", kind.name());
+            log::error!("review with engine {name} panicked: {panic}");
             ApiError::new(ErrorCode::Internal, "the review failed (a bug, logged)")
         })?;
-        let m = metrics.search(kind.name());
+        if let Some(e) = brain_failure(&plan, &metrics) {
+            return Err(e);
+        }
+        let m = metrics.search(name);
         m.ok.inc();
         m.nodes.inc_by(answer.stats.nodes);
         m.seconds.observe(answer.stats.elapsed_ms / 1000.0);
@@ -203,7 +207,7 @@ pub async fn review(
     } else {
         HttpResponse::Ok().json(result.await?)
     };
-    response.extensions_mut().insert(EngineLabel(kind.name()));
+    response.extensions_mut().insert(EngineLabel(name));
     Ok(response)
 }
 
@@ -241,7 +245,9 @@ impl PreparedReview {
         let game = replay(req)?;
         let params = req.engine.clone().unwrap_or_default();
         let mut plan = search_plan(&params, config, "engine")?;
-        let kind = plan.kind;
+        if let Some(e) = game.positions.first().and_then(|p| unplayable(&plan, p)) {
+            return Err(e);
+        }
         let per_move = match req.time_ms_per_move {
             None if params.time_ms.is_none() => Duration::from_millis(DEFAULT_MS_PER_MOVE),
             None => plan.limits.time,
@@ -255,8 +261,9 @@ impl PreparedReview {
             }
         };
         // A node cap per position makes the review repeat with its seed.
+        // (An external brain counts no nodes: its time binds.)
         plan.limits.nodes = plan.limits.nodes.or_else(|| {
-            level::nodes_per_second(kind)
+            level::nodes_per_second(plan.engine.own()?)
                 .map(|rate| (rate * per_move.as_secs_f64() * NODE_SHARE).max(1.0) as u64)
         });
         let searched = game.positions.iter().filter(|p| !p.is_over()).count();
@@ -287,7 +294,7 @@ impl PreparedReview {
         watch: &Arc<Watch>,
         mut on_move: impl FnMut(&ReviewedMoveDto),
     ) -> ReviewResponse {
-        let (kind, seed) = (self.plan.kind, self.plan.seed);
+        let (plan, seed) = (&self.plan, self.plan.seed);
         let engine = self.plan.builder()();
         let limits = self.plan.limits.clone();
         let m = self.game.positions[0].m();
@@ -301,7 +308,7 @@ impl PreparedReview {
             let mut budget = Budget::new(&limits).watched(Arc::clone(watch));
             let mut rng = StdRng::seed_from_u64(seed);
             let mut analysis = engine.analyze_in(p, &limits, &mut budget, &mut ctx, &mut rng);
-            let v = value::values(kind, p, &mut analysis).evaluation;
+            let v = plan.values(p, &mut analysis).evaluation;
             (analysis, v)
         };
         let spread = Spread {
@@ -313,7 +320,7 @@ impl PreparedReview {
             on_move(&ReviewedMoveDto::new(judged, m))
         });
         let stats = ReviewStatsDto {
-            engine: kind.name().to_string(),
+            engine: plan.name().to_string(),
             positions: self.searched,
             time_ms_per_move: self.per_move.as_millis() as u64,
             nodes_per_move: limits.nodes,

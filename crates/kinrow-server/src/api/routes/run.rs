@@ -7,9 +7,11 @@ use std::sync::Arc;
 use actix_web::HttpResponse;
 
 use crate::api::error::{ApiError, ErrorCode};
+use crate::api::metrics::Metrics;
 use crate::api::search::Finished;
 use crate::api::state::AppState;
 use kinrow_engine::core::progress::Watch;
+use kinrow_engine::external::brain::Failure;
 use kinrow_engine::service::plan::SearchPlan;
 use kinrow_game::{GameError, GameErrorKind, Position};
 
@@ -31,7 +33,7 @@ pub(crate) async fn run_search(
     }
     state
         .search
-        .admit(plan.kind.name(), plan.limits.clone())
+        .admit(plan.name(), plan.limits.clone())
         .await?
         .search(plan.builder(), position, plan.seed, watch)
         .await
@@ -78,4 +80,26 @@ pub(crate) fn game_over_error(p: &Position) -> ApiError {
         None => "the game is over: it is a draw".to_string(),
     };
     GameError::new(GameErrorKind::GameOver, "board", message).into()
+}
+
+/// The error for a search of `plan` whose external brain failed: 422 `invalid_rules`
+/// where it refused the board or rules, else 503 `engine_unavailable` (counted in the
+/// metrics); `None` when nothing failed.
+pub(crate) fn brain_failure(plan: &SearchPlan, metrics: &Metrics) -> Option<ApiError> {
+    let failure = plan.failure()?;
+    let name = plan.name();
+    Some(match failure {
+        Failure::Refused(message) => {
+            metrics.searches.with_label_values(&[name, "refused"]).inc();
+            ApiError::at(ErrorCode::InvalidRules, "rules", message)
+        }
+        Failure::Unavailable(message) => {
+            metrics
+                .searches
+                .with_label_values(&[name, "engine_unavailable"])
+                .inc();
+            log::warn!("external engine {name}: {message}");
+            ApiError::new(ErrorCode::EngineUnavailable, message)
+        }
+    })
 }

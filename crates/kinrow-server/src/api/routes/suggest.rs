@@ -4,8 +4,10 @@ use std::sync::Arc;
 
 use actix_web::{web, HttpResponse};
 
-use super::plan::search_plan;
-use super::run::{game_over_error, guarded, json_body, json_ok, run_search, EngineLabel};
+use super::plan::{search_plan, unplayable};
+use super::run::{
+    brain_failure, game_over_error, guarded, json_body, json_ok, run_search, EngineLabel,
+};
 use crate::api::dto::forms::{trim, IncludeName};
 use crate::api::dto::suggest_json;
 use crate::api::dto::{position, LimitsUsed, SuggestRequest, SuggestResponse};
@@ -31,6 +33,9 @@ pub fn prepare_suggest(
             return Err(e);
         }
         let plan = search_plan(&req.engine.clone().unwrap_or_default(), config, "engine")?;
+        if let Some(e) = unplayable(&plan, &position) {
+            return Err(e);
+        }
         Ok((position, plan))
     })
 }
@@ -73,6 +78,9 @@ pub async fn suggest(
     let (position, plan) = prepare_suggest(&body.0, &state.config)?;
     let watch = Arc::new(plan.watch().anytime());
     let done = run_search(&state, &plan, position.clone(), watch).await?;
+    if let Some(e) = brain_failure(&plan, &state.metrics) {
+        return Err(e);
+    }
     let answer = suggestion(&position, &plan, &done)?;
     let mut response = match &body.0.include {
         None => {
@@ -82,9 +90,7 @@ pub async fn suggest(
         }
         Some(keep) => json_ok(&trimmed(&answer, Some(keep))?)?,
     };
-    response
-        .extensions_mut()
-        .insert(EngineLabel(plan.kind.name()));
+    response.extensions_mut().insert(EngineLabel(plan.name()));
     Ok(response)
 }
 
@@ -106,7 +112,7 @@ pub fn suggestion(
         };
         let mut answer = SuggestResponse::new(
             position,
-            plan.kind,
+            plan,
             &done.analysis,
             (done.queued.as_secs_f64() * 1000.0, plan.seed),
             used,

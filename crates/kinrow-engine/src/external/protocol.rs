@@ -1,5 +1,7 @@
-//! External engines in the arena: any Gomocup ("pbrain") program, run as a child process
-//! for one game and spoken to over its stdin/stdout.
+//! The Gomocup ("pbrain") protocol's client: any brain program, run as a child process
+//! and spoken to over its stdin/stdout. The lab plays whole games with it (`kinrow
+//! arena`, `judge`); the server keeps brains running and asks one position at a time
+//! ([`super::brain`]).
 //!
 //! A game opens with `START n` (`RECTSTART m,n` on rectangles), waits for `OK`, then
 //! sends `INFO timeout_turn`, `INFO timeout_match`, `INFO max_memory` and `INFO rule`
@@ -13,12 +15,12 @@
 //! the engine gets `END` and, if it has not exited shortly after, is killed.
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use kinrow_game::{Coord, Move, Player, Position, Rules};
+use kinrow_game::{Coord, Move, Player, Position, Rules, Variant};
 
 /// The pause before every command sent to an external engine.
 pub const PAUSE: Duration = Duration::from_millis(5);
@@ -108,13 +110,32 @@ pub struct ExternalEngine {
 impl ExternalEngine {
     /// Starts the program and sets up a game of `rules` with `turn` per move.
     pub fn start(spec: &ExternalSpec, rules: &Rules, turn: Duration) -> Result<Self, String> {
-        let mut child = Command::new(&spec.program)
-            .args(&spec.args)
+        let mut engine = ExternalEngine::spawn(&spec.program, &spec.args, &spec.label)?;
+        let start = start_command(rules.m(), rules.n());
+        engine.send(&start)?;
+        let reply = engine.read_line(Instant::now() + GRACE)?;
+        if !reply.eq_ignore_ascii_case("OK") {
+            return Err(format!("{}: answered {reply:?} to {start:?}", engine.label));
+        }
+        let ms = turn.as_millis();
+        engine.send(&format!("INFO timeout_turn {ms}"))?;
+        engine.send(&format!("INFO timeout_match {MATCH_MS}"))?;
+        engine.send(&format!("INFO time_left {MATCH_MS}"))?;
+        engine.send("INFO max_memory 268435456")?;
+        engine.send(&format!("INFO rule {}", rule_mask(rules)))?;
+        Ok(engine)
+    }
+
+    /// Runs `program` with `args`, its stdin and stdout piped (stderr dropped), without
+    /// a word said yet; `label` names it in errors.
+    pub fn spawn(program: &Path, args: &[String], label: &str) -> Result<Self, String> {
+        let mut child = Command::new(program)
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| format!("{}: cannot start: {e}", spec.label))?;
+            .map_err(|e| format!("{label}: cannot start: {e}"))?;
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let (send, lines) = mpsc::channel();
@@ -126,29 +147,12 @@ impl ExternalEngine {
                 }
             }
         });
-        let mut engine = ExternalEngine {
+        Ok(ExternalEngine {
             child,
             stdin,
             lines,
-            label: spec.label.clone(),
-        };
-        let start = if rules.m() == rules.n() {
-            format!("START {}", rules.m())
-        } else {
-            format!("RECTSTART {},{}", rules.m(), rules.n())
-        };
-        engine.send(&start)?;
-        let reply = engine.read_line(Instant::now() + GRACE)?;
-        if !reply.eq_ignore_ascii_case("OK") {
-            return Err(format!("{}: answered {reply:?} to {start:?}", engine.label));
-        }
-        let ms = turn.as_millis();
-        engine.send(&format!("INFO timeout_turn {ms}"))?;
-        engine.send(&format!("INFO timeout_match {MATCH_MS}"))?;
-        engine.send(&format!("INFO time_left {MATCH_MS}"))?;
-        engine.send("INFO max_memory 268435456")?;
-        engine.send(&format!("INFO rule {}", crate::pbrain::rule_mask(rules)))?;
-        Ok(engine)
+            label: label.to_string(),
+        })
     }
 
     /// Sends `INFO key value` (say `max_node 5000`), for the limits a brain may take
@@ -157,20 +161,49 @@ impl ExternalEngine {
         self.send(&format!("INFO {key} {value}"))
     }
 
-    fn send(&mut self, command: &str) -> Result<(), String> {
+    /// The name the engine goes by in errors.
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
+    /// Sends one command after [`PAUSE`] (for engines that drop a command arriving
+    /// while they print).
+    pub fn send(&mut self, command: &str) -> Result<(), String> {
         std::thread::sleep(PAUSE);
-        writeln!(self.stdin, "{command}")
+        self.send_now(command)
+    }
+
+    /// Sends `text` (one or more lines) at once, without the pause: for an engine that
+    /// is idle, having answered everything it was asked.
+    pub fn send_now(&mut self, text: &str) -> Result<(), String> {
+        writeln!(self.stdin, "{text}")
             .and_then(|()| self.stdin.flush())
             .map_err(|e| format!("{}: cannot write: {e}", self.label))
     }
 
-    fn read_line(&mut self, deadline: Instant) -> Result<String, String> {
+    /// The engine's next line, waiting until `deadline`.
+    pub fn read_line(&mut self, deadline: Instant) -> Result<String, String> {
+        self.next_line(deadline).map_err(|e| match e {
+            Silence::Timeout => format!("{}: no answer in time", self.label),
+            Silence::Exited => format!("{}: exited", self.label),
+        })
+    }
+
+    /// The engine's next line by `deadline`, or why there is none.
+    pub fn next_line(&mut self, deadline: Instant) -> Result<String, Silence> {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(wait) {
             Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => Err(format!("{}: no answer in time", self.label)),
-            Err(RecvTimeoutError::Disconnected) => Err(format!("{}: exited", self.label)),
+            Err(RecvTimeoutError::Timeout) => Err(Silence::Timeout),
+            Err(RecvTimeoutError::Disconnected) => Err(Silence::Exited),
         }
+    }
+
+    /// Kills the process at once (it is not asked to `END`) and reaps it.
+    pub fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        // Drop then finds it exited and says nothing more.
     }
 
     /// The engine's move in `position`, reached by `history` (every move from the empty
@@ -265,7 +298,7 @@ impl ExternalEngine {
             if line.starts_with("ERROR") {
                 return Err(format!("{}: {line}", self.label));
             }
-            let Some(stones) = crate::pbrain::parse_stones(&line) else {
+            let Some(stones) = parse_stones(&line) else {
                 continue;
             };
             return match (step, stones.as_slice()) {
@@ -310,8 +343,46 @@ impl Eval {
     }
 }
 
+/// Why no line came from an engine.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Silence {
+    /// Nothing by the deadline.
+    Timeout,
+    /// Its output closed: the process exited (or crashed).
+    Exited,
+}
+
+/// `START n` for a square board, `RECTSTART m,n` otherwise.
+pub fn start_command(m: usize, n: usize) -> String {
+    if m == n {
+        format!("START {m}")
+    } else {
+        format!("RECTSTART {m},{n}")
+    }
+}
+
+/// `INFO rule`'s bit mask for `rules`: 0 freestyle, 1 exactly five, 4 renju, 8 caro.
+pub fn rule_mask(rules: &Rules) -> u32 {
+    match rules.variant() {
+        Variant::Free => u32::from(!rules.overline()),
+        Variant::Renju => 4,
+        Variant::Caro => 8,
+    }
+}
+
+/// The stones of `text` (`x,y x,y ..`, as a brain answers `SWAP2BOARD`), `None` when it
+/// is not a list of stones.
+pub fn parse_stones(text: &str) -> Option<Vec<Coord>> {
+    text.split_whitespace()
+        .map(|s| {
+            let (x, y) = s.split_once(',')?;
+            Some(Coord::new(y.trim().parse().ok()?, x.trim().parse().ok()?))
+        })
+        .collect()
+}
+
 /// `x,y` (column, row) as numbers; `None` for a line that is not a move.
-fn parse_move(line: &str) -> Option<(i64, i64)> {
+pub fn parse_move(line: &str) -> Option<(i64, i64)> {
     let (x, y) = line.split_once(',')?;
     Some((x.trim().parse().ok()?, y.trim().parse().ok()?))
 }
@@ -328,5 +399,111 @@ impl Drop for ExternalEngine {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// What a brain said of its search in one `MESSAGE` line (Rapfi's and Yixin's style):
+/// the depth after the word `depth`, the evaluation ([`Eval::in_message`]), and the best
+/// line after the word `pv` or `bestline`, as `x,y` pairs or as letter-and-number cells
+/// (`h8`: column h, the 8th row from the top).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Thinking {
+    /// The depth reached (the first number after `depth`: `8` of `Depth 8-14`).
+    pub depth: Option<u32>,
+    /// The evaluation for the side to move, in the brain's units.
+    pub eval: Option<Eval>,
+    /// The best line, from the side to move, cut at its first cell off a board of
+    /// `m` x `n`.
+    pub pv: Vec<Coord>,
+}
+
+impl Thinking {
+    /// What `line` (a `MESSAGE` line) says, on a board of `m` columns and `n` rows.
+    pub fn in_message(line: &str, m: usize, n: usize) -> Thinking {
+        let words: Vec<&str> = line
+            .split(|c: char| c.is_whitespace() || c == '|' || c == ';')
+            .filter(|w| !w.is_empty())
+            .collect();
+        let after = |key: &str| {
+            words.iter().position(|w| {
+                w.trim_end_matches([':', '=']).eq_ignore_ascii_case(key)
+                    || w.to_ascii_lowercase()
+                        .strip_prefix(key)
+                        .is_some_and(|r| r.starts_with([':', '=']))
+            })
+        };
+        let depth = after("depth").and_then(|i| {
+            let w = words[i];
+            let inline = w.split_once([':', '=']).map(|(_, v)| v).unwrap_or("");
+            let text = if inline.is_empty() {
+                words.get(i + 1).copied().unwrap_or("")
+            } else {
+                inline
+            };
+            let digits: String = text.chars().take_while(char::is_ascii_digit).collect();
+            digits.parse().ok()
+        });
+        let pv = after("pv")
+            .or_else(|| after("bestline"))
+            .map(|i| {
+                words[i + 1..]
+                    .iter()
+                    .map_while(|w| cell_of(w, m, n))
+                    .collect()
+            })
+            .unwrap_or_default();
+        Thinking {
+            depth,
+            eval: Eval::in_message(line),
+            pv,
+        }
+    }
+}
+
+/// A cell written `x,y` (column, row, from 0) or `h8` (a letter for the column from
+/// `a`, then the row from 1 at the top); `None` when it is neither or off the board.
+fn cell_of(word: &str, m: usize, n: usize) -> Option<Coord> {
+    let (col, row) = match parse_move(word) {
+        Some((x, y)) => (usize::try_from(x).ok()?, usize::try_from(y).ok()?),
+        None => {
+            let mut chars = word.chars();
+            let letter = chars.next()?.to_ascii_lowercase();
+            if !letter.is_ascii_lowercase() {
+                return None;
+            }
+            let row: usize = chars.as_str().parse().ok()?;
+            ((letter as u8 - b'a') as usize, row.checked_sub(1)?)
+        }
+    };
+    (col < m && row < n).then(|| Coord::new(row, col))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rapfi_style_message_gives_depth_eval_and_line() {
+        let t = Thinking::in_message("MESSAGE depth 11-17 ev 42 n 120k pv h8 i9 g7", 15, 15);
+        assert_eq!(t.depth, Some(11));
+        assert_eq!(
+            t.pv,
+            vec![Coord::new(7, 7), Coord::new(8, 8), Coord::new(6, 6)]
+        );
+        let t = Thinking::in_message("MESSAGE Depth:9 | Eval -118 | pv 7,7 8,7 zz", 15, 15);
+        assert_eq!(t.depth, Some(9));
+        assert_eq!(t.eval, Some(Eval::Score(-118)));
+        assert_eq!(t.pv, vec![Coord::new(7, 7), Coord::new(7, 8)]);
+    }
+
+    #[test]
+    fn a_message_without_search_words_says_nothing() {
+        assert_eq!(
+            Thinking::in_message("MESSAGE hello from the brain", 15, 15),
+            Thinking::default()
+        );
+        // A line off the board ends the line.
+        let t = Thinking::in_message("MESSAGE pv 3,3 20,20 4,4", 15, 15);
+        assert_eq!(t.pv, vec![Coord::new(3, 3)]);
     }
 }

@@ -1,0 +1,316 @@
+//! External Gomocup engines behind the API (issue 53): kinrow's own `kinrow pbrain` as
+//! the brain, and a fake brain (tests/fake_brain.sh) that talks, crashes, hangs, prints
+//! garbage or answers an illegal move. No third-party binary.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::analysis::events;
+use crate::support::{assert_error, spawn_with, TestServer};
+use kinrow_engine::external::brain::BrainSpec;
+use kinrow_server::config::{external_engines, Config};
+
+/// The fake brain in `mode` as a spec (`NAME=sh tests/fake_brain.sh MODE[;options]`).
+fn fake(name: &str, mode: &str, options: &str) -> BrainSpec {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fake_brain.sh");
+    BrainSpec::parse(&format!("{name}=sh {script} {mode}{options}")).expect("spec")
+}
+
+/// `kinrow pbrain` (the `threat` engine: it answers at once) as `kp`.
+fn kinrow_brain() -> BrainSpec {
+    let bin = env!("CARGO_BIN_EXE_kinrow");
+    BrainSpec::parse(&format!("kp={bin} pbrain --engine threat;pool=1")).expect("spec")
+}
+
+fn server(specs: Vec<BrainSpec>) -> TestServer {
+    spawn_with(Config {
+        external_engines: specs,
+        ..Config::for_tests()
+    })
+}
+
+/// A 15x15 exactly-five position, o to move, with x at 0,0 and 7,8 and o at 8,8... in
+/// turn: x 0,0 / o 8,8 / x 7,8: o to move (7,7 is empty).
+fn position(engine: Value) -> Value {
+    let mut rows = vec![".".repeat(15); 15];
+    rows[0].replace_range(0..1, "x");
+    rows[8].replace_range(7..9, "xo");
+    json!({
+        "rules": {"m": 15, "n": 15, "k": 5, "overline": false},
+        "board": rows,
+        "engine": engine,
+    })
+}
+
+fn timed(s: &TestServer, path: &str, body: &Value) -> (u16, Value, Duration) {
+    let t = Instant::now();
+    let (status, body) = s.call(path, body);
+    (status, body, t.elapsed())
+}
+
+#[test]
+fn kinrow_pbrain_is_served_in_suggest_play_analyse_and_review() {
+    let s = server(vec![kinrow_brain()]);
+    let (status, body) = s.call(
+        "/v1/suggest",
+        &position(json!({"name": "kp", "time_ms": 300})),
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["engine"], "kp");
+    let (r, c) = (
+        body["move"]["row"].as_u64().unwrap(),
+        body["move"]["col"].as_u64().unwrap(),
+    );
+    assert!(
+        !(r == 0 && c == 0) && !(r == 8 && (c == 7 || c == 8)),
+        "{body}"
+    );
+    // kinrow pbrain prints no MESSAGE: nothing is evaluated, nothing made up.
+    assert!(
+        body["scores"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|r| r.as_array().unwrap())
+            .all(Value::is_null),
+        "{body}"
+    );
+    assert!(
+        body["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["evaluated"] == false),
+        "{body}"
+    );
+
+    let mut play = position(Value::Null);
+    play.as_object_mut().unwrap().remove("engine");
+    play["move"] = json!({"row": 7, "col": 7});
+    play["reply"] = json!({"name": "KP", "time_ms": 200});
+    play["rules"]["overline"] = json!(true);
+    play["board"][8] = json!(".".repeat(15));
+    play["board"][0] = json!(".".repeat(15));
+    let (status, body) = s.call("/v1/play", &play);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["reply"]["engine"], "kp");
+
+    let r = s.post(
+        "/v1/analyse",
+        &position(json!({"name": "kp", "time_ms": 200})),
+    );
+    assert_eq!(r.status(), 200);
+    let evs = events(&r.text().unwrap());
+    assert_eq!(evs.last().map(|e| e.0.as_str()), Some("result"), "{evs:?}");
+
+    let review = json!({
+        "rules": {"m": 15, "n": 15, "k": 5},
+        "moves": [{"row": 7, "col": 7}, {"row": 8, "col": 8}, {"row": 7, "col": 8}],
+        "engine": {"name": "kp", "time_ms": 100},
+    });
+    let (status, body) = s.call("/v1/review", &review);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["moves"].as_array().unwrap().len(), 3, "{body}");
+
+    let engines: Value = s.get("/v1/engines").json().unwrap();
+    let kp = engines["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "kp")
+        .expect("kp listed")
+        .clone();
+    assert_eq!(kp["kind"], "external");
+    assert_eq!(kp["parameters"], json!(["time_ms", "threads"]));
+    assert!(engines["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["name"] != "kp")
+        .all(|e| e["kind"] == "builtin"));
+}
+
+#[test]
+fn limits_and_boards_it_cannot_take_are_refused_naming_the_field() {
+    let s = server(vec![kinrow_brain()]);
+    for (engine, field) in [
+        (json!({"name": "kp", "level": 5}), "engine.level"),
+        (json!({"name": "kp", "nodes": 1000}), "engine.nodes"),
+        (json!({"name": "kp", "depth": 4}), "engine.depth"),
+        (json!({"name": "kp", "multipv": 2}), "engine.multipv"),
+        (
+            json!({"name": "kp", "mistake_probability": 0.5}),
+            "engine.mistake_probability",
+        ),
+    ] {
+        let (status, body) = s.call("/v1/suggest", &position(engine));
+        assert_error(status, &body, 422, "invalid_limits", Some(field));
+    }
+    let (status, body) = s.call(
+        "/v1/suggest",
+        &json!({"rules": {"m": 9, "n": 9, "k": 4}, "engine": "kp"}),
+    );
+    assert_error(status, &body, 422, "invalid_rules", Some("rules.k"));
+    let (status, body) = s.call(
+        "/v1/suggest",
+        &json!({"rules": {"m": 7, "n": 6, "k": 5, "gravity": true}, "engine": "kp"}),
+    );
+    assert_error(status, &body, 422, "invalid_rules", Some("rules.gravity"));
+    let (status, body) = s.call(
+        "/v1/suggest",
+        &json!({"rules": {"m": 15, "n": 15, "k": 5}, "engine": "nobody"}),
+    );
+    assert_error(status, &body, 422, "unknown_engine", Some("engine.name"));
+    assert!(
+        body["error"]["message"].as_str().unwrap().contains("kp"),
+        "{body}"
+    );
+}
+
+#[test]
+fn messages_give_evaluation_pv_depth_and_info_events_and_nothing_else() {
+    let s = server(vec![fake("talk", "talk", "")]);
+    let (status, body) = s.call(
+        "/v1/suggest",
+        &position(json!({"name": "talk", "time_ms": 500})),
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["move"], json!({"row": 7, "col": 7, "piece": "mark"}));
+    assert_eq!(body["evaluation"]["raw"], 150.0);
+    let value = body["evaluation"]["value"].as_f64().unwrap();
+    assert!((value - (150.0f64 / 400.0).tanh()).abs() < 1e-9, "{body}");
+    assert_eq!(body["stats"]["depth"], 7);
+    let pv: Vec<(u64, u64)> = body["pv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["row"].as_u64().unwrap(), m["col"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(pv, vec![(7, 7), (9, 9), (6, 6)]);
+    let filled: Vec<(usize, usize)> = body["scores"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .flat_map(|(r, row)| {
+            row.as_array()
+                .unwrap()
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| !v.is_null())
+                .map(move |(c, _)| (r, c))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert_eq!(filled, vec![(7, 7)], "{body}");
+    let evaluated = body["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["evaluated"] == true)
+        .count();
+    assert_eq!(evaluated, 1);
+
+    let r = s.post(
+        "/v1/analyse",
+        &position(json!({"name": "talk", "time_ms": 500})),
+    );
+    let evs = events(&r.text().unwrap());
+    let depths: Vec<u64> = evs
+        .iter()
+        .filter(|e| e.0 == "info")
+        .filter_map(|e| e.1["depth"].as_u64())
+        .collect();
+    assert!(depths.contains(&7), "{evs:?}");
+}
+
+/// A brain that fails answers 503 engine_unavailable within the budget plus the margin,
+/// never 500 nor a hang; its process is replaced, and the next request is served.
+#[test]
+fn crashes_hangs_garbage_and_illegal_moves_are_503_in_time_and_the_next_request_is_served() {
+    let marker = std::env::temp_dir().join(format!("kinrow-crash-once-{}", std::process::id()));
+    let _ = std::fs::remove_file(&marker);
+    let s = server(vec![
+        fake("crash", "crash", ""),
+        fake("hang", "hang", ""),
+        fake("garbage", "garbage", ""),
+        fake("illegal", "illegal", ""),
+        fake(
+            "once",
+            &format!("crash_once {}", marker.display()),
+            ";pool=1",
+        ),
+    ]);
+    // The test configuration's margin is 100 ms; the slack is the test machine's.
+    let within = Duration::from_millis(300 + 100 + 400);
+    for name in ["crash", "hang", "garbage", "illegal", "hang"] {
+        let (status, body, took) = timed(
+            &s,
+            "/v1/suggest",
+            &position(json!({"name": name, "time_ms": 300})),
+        );
+        assert_error(status, &body, 503, "engine_unavailable", None);
+        assert!(took < within, "{name} took {took:?}");
+    }
+    let (status, body) = s.call(
+        "/v1/suggest",
+        &position(json!({"name": "once", "time_ms": 300})),
+    );
+    assert_error(status, &body, 503, "engine_unavailable", None);
+    let (status, body) = s.call(
+        "/v1/suggest",
+        &position(json!({"name": "once", "time_ms": 300})),
+    );
+    assert_eq!(status, 200, "the restarted brain answers: {body}");
+    let _ = std::fs::remove_file(&marker);
+
+    let metrics = s.get("/metrics").text().unwrap();
+    // A process is restarted when the next request needs it: "once" was.
+    let restarts = |name: &str| {
+        metrics
+            .lines()
+            .find(|l| {
+                l.starts_with(&format!(
+                    "kinrow_external_restarts_total{{engine=\"{name}\"}}"
+                ))
+            })
+            .and_then(|l| l.rsplit(' ').next()?.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    assert!(restarts("once") >= 1, "{metrics}");
+    assert!(
+        metrics.contains("engine=\"hang\",result=\"engine_unavailable\""),
+        "{metrics}"
+    );
+}
+
+#[test]
+fn a_name_of_a_built_in_engine_or_a_brain_that_does_not_start_stops_the_server() {
+    let err = external_engines(&["auto=/bin/cat".to_string()]).unwrap_err();
+    assert!(err.contains("built-in"), "{err}");
+    let err = external_engines(&["a=/bin/cat".to_string(), "A=/bin/cat".to_string()]).unwrap_err();
+    assert!(err.contains("twice"), "{err}");
+
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fake_brain.sh");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kinrow"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--external-engine"])
+        .arg(format!("mute=sh {script} silent;start_ms=300"))
+        .env_remove("KINROW_EXTERNAL_ENGINES")
+        .output()
+        .expect("kinrow runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("mute") && stderr.contains("START"),
+        "{stderr}"
+    );
+
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kinrow"))
+        .args(["serve", "--addr", "127.0.0.1:0"])
+        .env("KINROW_EXTERNAL_ENGINES", "minimax=/bin/cat")
+        .output()
+        .expect("kinrow runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("built-in"));
+}

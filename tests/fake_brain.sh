@@ -1,0 +1,32 @@
+#!/bin/sh
+# A fake Gomocup brain for the external-engine tests: it answers START and then, for
+# every position (BOARD .. DONE), does what its mode says.
+#   talk      MESSAGE lines (depth, eval, best line), then the move 7,7
+#   crash     exits without answering
+#   crash_once FILE  crashes the first time (creating FILE), talks afterwards
+#   hang      never answers (and ignores YXSTOP)
+#   garbage   prints a line that is neither a move nor a message
+#   illegal   answers 0,0 (the tests put a stone there)
+#   silent    never answers START (a hung start-up)
+mode="$1"
+while IFS= read -r line; do
+  line=$(printf '%s' "$line" | tr -d '\r')
+  case "$line" in
+    START*|RECTSTART*)
+      [ "$mode" = silent ] || echo OK ;;
+    DONE)
+      case "$mode" in
+        talk) ;;
+        crash) exit 3 ;;
+        crash_once)
+          if [ ! -e "$2" ]; then : > "$2"; exit 3; fi ;;
+        hang) while IFS= read -r _; do :; done; exit 0 ;;
+        garbage) echo "hello, I am a brain"; continue ;;
+        illegal) echo "0,0"; continue ;;
+      esac
+      echo "MESSAGE Speed 1K | Depth 3-5 | Eval 40 | pv 7,7 8,8"
+      echo "MESSAGE Speed 1K | Depth 7-9 | Eval 150 | pv 7,7 9,9 6,6"
+      echo "7,7" ;;
+    END) exit 0 ;;
+  esac
+done
