@@ -45,12 +45,7 @@ impl Engine for Sleeper {
         Analysis {
             best: mv,
             evaluation: eval.clone(),
-            moves: vec![MoveEval {
-                mv,
-                eval,
-                action: None,
-                evaluated: true,
-            }],
+            moves: vec![MoveEval::searched(mv, eval, 1)],
             pv: vec![mv],
             win_rates: Vec::new(),
             lines: Vec::new(),

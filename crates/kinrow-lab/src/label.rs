@@ -29,10 +29,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use kinrow_engine::external::protocol::{Eval, ExternalEngine, ExternalSpec};
 use crate::output::Progress;
 use crate::record::{open_text, read_games, read_text, GameResult, RecordedGame, Sibling};
 use kinrow_engine::core::types::Outcome;
+use kinrow_engine::external::protocol::{Eval, ExternalEngine, ExternalSpec};
 use kinrow_game::{Move, Player, Position, Rules, Variant};
 
 /// `kinrow label`'s flags.
@@ -551,6 +551,7 @@ mod tests {
             label: "t".into(),
             game: None,
             next_index: 0,
+            cut: 0,
         };
         let mut games = Vec::new();
         for l in lines {

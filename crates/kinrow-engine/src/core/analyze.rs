@@ -24,6 +24,20 @@ pub trait Engine: Send + Sync {
         rng: &mut StdRng,
     ) -> Analysis;
 
+    /// Gives the moves `analysis` (this engine's answer for `position`) lists without a
+    /// value a value of their own by a short search of each, within `budget`, keeping
+    /// the chosen move first: for a caller that cut the search short (a level's node
+    /// cap) and still owes every cell a value. The engines that value every move as
+    /// they search need nothing here (the default).
+    fn value_unsearched(
+        &self,
+        _position: &Position,
+        _analysis: &mut Analysis,
+        _budget: &mut Budget,
+        _ctx: &mut SearchContext,
+    ) {
+    }
+
     /// [`Engine::analyze_in`] with a budget of `limits` and the state kept in `ctx`.
     fn analyze_with(
         &self,

@@ -291,6 +291,26 @@ impl Budget {
         self.adopt(Budget::starting(now, time, nodes))
     }
 
+    /// A share of `fraction` of what is left of the time and the nodes.
+    pub fn share_of_rest(&mut self, fraction: f64) -> Share<'_> {
+        self.all_but(1.0 - fraction)
+    }
+
+    /// A share with what is left of the time and the nodes but `kept` of it, which a
+    /// later part of the search gets.
+    pub fn all_but(&mut self, kept: f64) -> Share<'_> {
+        let now = Instant::now();
+        let time = self
+            .deadline
+            .saturating_duration_since(now)
+            .mul_f64(1.0 - kept);
+        let nodes = match self.node_limit {
+            u64::MAX => u64::MAX,
+            _ => (self.nodes_left() as f64 * (1.0 - kept)) as u64,
+        };
+        self.adopt(Budget::starting(now, time, nodes))
+    }
+
     /// A share with everything that is left: the rest of the time and the nodes.
     pub fn rest(&mut self) -> Share<'_> {
         let now = Instant::now();

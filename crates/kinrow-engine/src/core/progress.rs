@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use super::types::Scale;
 use crate::core::path::{Route, SearchPath};
-use crate::core::types::{Analysis, Evaluation, MoveEval, SearchStats};
+use crate::core::types::{Analysis, Bound, Evaluation, MoveEval, SearchStats};
 use kinrow_game::Move;
 
 /// The longest time between two progress reports of a running search.
@@ -87,6 +87,8 @@ impl Progress {
                     eval: l.eval.clone(),
                     action: None,
                     evaluated: true,
+                    depth: self.depth,
+                    bound: Bound::Exact,
                 })
                 .collect(),
             pv: best.pv.clone(),

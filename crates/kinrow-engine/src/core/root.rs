@@ -68,6 +68,10 @@ pub enum Choice {
     /// Best first by score, keeping the engine's own order among equals (a stable sort):
     /// the engine has already ranked equal moves.
     InOrder,
+    /// The engine's own order, kept as it is: it has ranked the moves, the moves its
+    /// main search compared above those it valued by a shallower search of their own
+    /// (whose scores may be higher: a value from a shallower depth is not comparable).
+    Ranked,
     /// The engine chose this move (e.g. by visits); the others are ordered by score, and
     /// the analysis' evaluation is the given one.
     Chosen(Move, Evaluation),
@@ -124,8 +128,10 @@ pub fn finish(
     }
     let shift = budget.parity_shift();
     if shift != 0.0 {
+        // The shift evens out the parity of the last completed depth: a value from a
+        // shallower search of its own keeps its score.
         for e in results.moves.iter_mut() {
-            if e.eval.outcome == Outcome::Unknown {
+            if e.eval.outcome == Outcome::Unknown && e.depth >= results.depth {
                 e.eval.score += shift;
             }
         }
@@ -141,6 +147,7 @@ pub fn finish(
             moves.sort_by(|a, b| b.eval.score.total_cmp(&a.eval.score));
             moves[0].eval.clone()
         }
+        Choice::Ranked => moves[0].eval.clone(),
         Choice::Chosen(mv, mut eval) => {
             if eval.outcome == Outcome::Unknown {
                 eval.score += shift;
@@ -206,16 +213,14 @@ fn score_every_cell(position: &Position, moves: &mut Vec<MoveEval>) {
         if !covered[mv.cell()] {
             covered[mv.cell()] = true;
             rank += 1.0;
-            moves.push(MoveEval {
+            moves.push(MoveEval::unsearched(
                 mv,
-                eval: Evaluation {
+                Evaluation {
                     score: floor - rank,
                     outcome: Outcome::Unknown,
                     plies: None,
                 },
-                action: None,
-                evaluated: false,
-            });
+            ));
         }
     }
 }
@@ -229,16 +234,12 @@ mod tests {
     use kinrow_game::Rules;
 
     fn eval(score: f64, outcome: Outcome) -> MoveEval {
-        MoveEval {
-            mv: Move::mark(0),
-            eval: Evaluation {
-                score,
-                outcome,
-                plies: None,
-            },
-            action: None,
-            evaluated: true,
-        }
+        let eval = Evaluation {
+            score,
+            outcome,
+            plies: None,
+        };
+        MoveEval::searched(Move::mark(0), eval, 2)
     }
 
     #[test]

@@ -124,6 +124,31 @@ pub struct Evaluation {
     pub plies: Option<u32>,
 }
 
+/// What a move's score is: its value at the depth it reports, or only a bound of it (a
+/// move a principal-variation search refuted with a null window is known to be no better
+/// than its score, not how much worse).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Bound {
+    /// The score is the move's value at its depth.
+    #[default]
+    Exact,
+    /// The move's value at its depth is at most the score.
+    Upper,
+    /// The move's value at its depth is at least the score.
+    Lower,
+}
+
+impl Bound {
+    /// The API name: `upper` or `lower`; `None` for an exact value.
+    pub fn name(self) -> Option<&'static str> {
+        match self {
+            Bound::Exact => None,
+            Bound::Upper => Some("upper"),
+            Bound::Lower => Some("lower"),
+        }
+    }
+}
+
 /// One evaluated move.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveEval {
@@ -136,6 +161,37 @@ pub struct MoveEval {
     /// False for a move the engine listed without searching it (ranked below every
     /// searched move by its move ordering only, or not at all): its score is no value.
     pub evaluated: bool,
+    /// The plies the value was searched to, this move included (1: the move and the
+    /// engine's checks after it); 0 for a move not evaluated.
+    pub depth: u32,
+    /// Whether the score is the value or only a bound of it.
+    pub bound: Bound,
+}
+
+impl MoveEval {
+    /// `mv` valued `eval` by a search `depth` plies deep (exact: no bound).
+    pub fn searched(mv: Move, eval: Evaluation, depth: u32) -> MoveEval {
+        MoveEval {
+            mv,
+            eval,
+            action: None,
+            evaluated: true,
+            depth,
+            bound: Bound::Exact,
+        }
+    }
+
+    /// `mv` listed without a search: `eval.score` is only its rank.
+    pub fn unsearched(mv: Move, eval: Evaluation) -> MoveEval {
+        MoveEval {
+            mv,
+            eval,
+            action: None,
+            evaluated: false,
+            depth: 0,
+            bound: Bound::Exact,
+        }
+    }
 }
 
 /// What a search did.

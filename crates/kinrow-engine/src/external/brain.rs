@@ -581,25 +581,21 @@ impl ExternalBrain {
             _ => vec![best],
         };
         let eval = evaluation(said.eval);
-        let moves = std::iter::once(MoveEval {
-            mv: best,
-            eval: eval.clone(),
-            action: None,
-            evaluated: said.eval.is_some(),
-        })
-        .chain(
-            position
-                .legal_moves()
-                .into_iter()
-                .filter(|&mv| mv != best)
-                .map(|mv| MoveEval {
-                    mv,
-                    eval: evaluation(None),
-                    action: None,
-                    evaluated: false,
-                }),
-        )
-        .collect();
+        // The brain's own depth where it printed one (1 where it valued the move
+        // without saying how deep).
+        let best_eval = match said.eval {
+            Some(_) => MoveEval::searched(best, eval.clone(), said.depth.unwrap_or(1).max(1)),
+            None => MoveEval::unsearched(best, eval.clone()),
+        };
+        let moves = std::iter::once(best_eval)
+            .chain(
+                position
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|&mv| mv != best)
+                    .map(|mv| MoveEval::unsearched(mv, evaluation(None))),
+            )
+            .collect();
         Analysis {
             best,
             evaluation: eval,

@@ -30,7 +30,7 @@ use crate::core::analyze::Engine;
 use crate::core::budget::Budget;
 use crate::core::context::SearchContext;
 use crate::core::patterns::{can_win_after, changed_cells, finish, reopened, winning_cells};
-use crate::core::types::{Analysis, Evaluation, Limits, MoveEval, Outcome};
+use crate::core::types::{Analysis, Bound, Evaluation, Limits, MoveEval, Outcome};
 use crate::eval::{potential_through, window_state, window_weight};
 use kinrow_game::{Move, Piece, Player, Position};
 
@@ -91,6 +91,8 @@ impl Engine for Greedy {
                     eval,
                     action: None,
                     evaluated: true,
+                    depth: 1,
+                    bound: Bound::Exact,
                 },
                 key,
             ));

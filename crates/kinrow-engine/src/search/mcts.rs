@@ -43,7 +43,7 @@ use crate::core::context::SearchContext;
 use crate::core::root;
 use crate::core::root::{Choice, RootResults};
 use crate::core::types::Scale;
-use crate::core::types::{Analysis, Evaluation, Limits, MoveEval, Outcome};
+use crate::core::types::{Analysis, Bound, Evaluation, Limits, MoveEval, Outcome};
 use kinrow_game::{Move, Piece, Position};
 
 /// The proven value of a node for the player who made its move.
@@ -354,6 +354,9 @@ impl Engine for Mcts {
                     eval,
                     action: None,
                     evaluated,
+                    // A value of playouts through the tree: as deep as the tree went.
+                    depth: if evaluated { report.max_depth } else { 0 },
+                    bound: Bound::Exact,
                 }
             })
             .collect();

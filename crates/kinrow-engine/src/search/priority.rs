@@ -34,7 +34,7 @@ use crate::core::analyze::Engine;
 use crate::core::budget::Budget;
 use crate::core::context::SearchContext;
 use crate::core::patterns::{finish, winning_cells};
-use crate::core::types::{Action, Analysis, Evaluation, Limits, MoveEval, Outcome};
+use crate::core::types::{Action, Analysis, Bound, Evaluation, Limits, MoveEval, Outcome};
 use kinrow_game::{Cell, Move, Piece, Player, Position, DIRECTIONS};
 
 /// Priority of a mark that completes the mover's own `k`.
@@ -246,6 +246,8 @@ impl Engine for Priority {
                     eval,
                     action,
                     evaluated: true,
+                    depth: 1,
+                    bound: Bound::Exact,
                 },
                 key,
             ));

@@ -29,7 +29,9 @@ use crate::core::context::SearchContext;
 use crate::core::progress::Line;
 use crate::core::root;
 use crate::core::root::{Choice, RootResults};
-use crate::core::types::{sort_best_first, Analysis, Evaluation, Limits, MoveEval, Outcome, Scale};
+use crate::core::types::{
+    sort_best_first, Analysis, Bound, Evaluation, Limits, MoveEval, Outcome, Scale,
+};
 use kinrow_game::{centre, distance, Cell, Coord, Move, Player, Position};
 
 /// How many allowed cells the split root searches for x's second stone.
@@ -78,6 +80,17 @@ impl Engine for ProRoot {
         legal_only(position, &mut analysis);
         analysis
     }
+
+    fn value_unsearched(
+        &self,
+        position: &Position,
+        analysis: &mut Analysis,
+        budget: &mut Budget,
+        ctx: &mut SearchContext,
+    ) {
+        // (Under the pro rule only the moves already listed are legal: none is added.)
+        self.inner.value_unsearched(position, analysis, budget, ctx);
+    }
 }
 
 impl ProRoot {
@@ -122,6 +135,8 @@ impl ProRoot {
                 },
                 action: None,
                 evaluated: true,
+                depth: reply.stats.depth + 1,
+                bound: Bound::Exact,
             });
             if let Some(&(_, r)) = reply.win_rates.iter().find(|(m, _)| *m == reply.best) {
                 win_rates.push((mv, 1.0 - r));
@@ -201,12 +216,9 @@ pub fn legal_only(position: &Position, analysis: &mut Analysis) {
         let Some(&mv) = position.legal_moves().first() else {
             return;
         };
-        analysis.moves.push(MoveEval {
-            mv,
-            eval: analysis.evaluation.clone(),
-            action: None,
-            evaluated: false,
-        });
+        analysis
+            .moves
+            .push(MoveEval::unsearched(mv, analysis.evaluation.clone()));
     }
     let first = &analysis.moves[0];
     analysis.best = first.mv;

@@ -63,7 +63,7 @@ use crate::core::analyze::Engine;
 use crate::core::budget::Budget;
 use crate::core::context::SearchContext;
 use crate::core::patterns::{can_win_after, changed_cells, finish, reopened, winning_cells};
-use crate::core::types::{Analysis, Evaluation, Limits, MoveEval, Outcome};
+use crate::core::types::{Analysis, Bound, Evaluation, Limits, MoveEval, Outcome};
 use kinrow_game::{Cell, Move, Piece, Player, Position, DIRECTIONS};
 
 /// The score of a mark that completes the mover's own `k`.
@@ -458,6 +458,8 @@ impl Engine for Threat {
                         eval,
                         action: None,
                         evaluated: true,
+                        depth: 1,
+                        bound: Bound::Exact,
                     },
                     key,
                 ));

@@ -226,16 +226,14 @@ fn choose(analysis: &mut Analysis, mv: Move) -> bool {
     match analysis.moves.iter().position(|e| e.mv == mv) {
         Some(i) => promote(analysis, i),
         None => {
-            analysis.moves.push(MoveEval {
+            analysis.moves.push(MoveEval::unsearched(
                 mv,
-                eval: Evaluation {
+                Evaluation {
                     score: f64::NEG_INFINITY,
                     outcome: Outcome::Unknown,
                     plies: None,
                 },
-                action: None,
-                evaluated: false,
-            });
+            ));
             promote(analysis, analysis.moves.len() - 1)
         }
     }
@@ -298,6 +296,15 @@ impl Engine for Leveled {
             overlook_root(position, &mut analysis, given.mistake_probability, rng);
         }
         humanize(self.kind, self.level, position, &mut analysis, rng);
+        if self.level < FULL {
+            // The level's node cap left moves without a value, perhaps the one played:
+            // what the budget has left values them, so that the answer's evaluation
+            // is the computed value of the move played.
+            self.inner
+                .value_unsearched(position, &mut analysis, budget, ctx);
+            analysis.stats.nodes = budget.nodes;
+            analysis.stats.elapsed = budget.elapsed();
+        }
         analysis
     }
 }

@@ -4,6 +4,7 @@
 
 mod auto;
 mod budget;
+mod cells;
 #[path = "../../../kinrow-game/tests/game/diagrams.rs"]
 mod diagrams;
 mod gravity_book;

@@ -123,10 +123,7 @@ mod tests {
     use std::time::Duration;
 
     fn root(cell: usize) -> RootMove {
-        RootMove {
-            cell: cell as u16,
-            value: 0,
-        }
+        RootMove::new(cell as u16)
     }
 
     /// o to move; x has a broken three on row 7 (cols 5, 6, 8): after a move far away,
@@ -221,8 +218,8 @@ mod tests {
     #[test]
     fn a_move_the_search_values_as_a_win_is_not_checked() {
         let win = RootMove {
-            cell: FAR as u16,
             value: PATTERN_MATE + 3,
+            ..RootMove::new(FAR as u16)
         };
         let (refuted, _, held) = run(&[win, root(0)], Duration::from_secs(5));
         assert!(refuted.is_empty() && held.is_empty());

@@ -165,6 +165,18 @@ impl Engine for Auto {
         analysis.stats.path = Some(path);
         analysis
     }
+
+    fn value_unsearched(
+        &self,
+        position: &Position,
+        analysis: &mut Analysis,
+        budget: &mut Budget,
+        ctx: &mut SearchContext,
+    ) {
+        if pattern::applies(position) {
+            pattern::value_unsearched(position, analysis, budget, ctx);
+        }
+    }
 }
 
 /// Makes `analysis.moves[i]` the chosen move (first in the list, in the PV).
@@ -211,16 +223,13 @@ pub fn safety(position: &Position, analysis: &mut Analysis) -> bool {
         let i = match analysis.moves.iter().position(|e| e.mv == win) {
             Some(i) => i,
             None => {
-                analysis.moves.push(MoveEval {
-                    mv: win,
-                    eval: eval.clone(),
-                    action: None,
-                    evaluated: true,
-                });
+                analysis
+                    .moves
+                    .push(MoveEval::searched(win, eval.clone(), 1));
                 analysis.moves.len() - 1
             }
         };
-        analysis.moves[i].eval = eval;
+        analysis.moves[i] = MoveEval::searched(win, eval, 1);
         promote(analysis, i);
         return true;
     }

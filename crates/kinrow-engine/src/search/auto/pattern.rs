@@ -28,7 +28,7 @@ use crate::core::path::{Note, Route, SearchPath};
 use crate::core::root;
 use crate::core::root::WinScale;
 use crate::core::root::{Choice, RootResults};
-use crate::core::types::{Analysis, Evaluation, MoveEval, Outcome};
+use crate::core::types::{Analysis, Bound, Evaluation, MoveEval, Outcome};
 use crate::eval::EvalChoice;
 use crate::search::tss;
 use crate::search::tss::{RootPlan, Tss, Verdict};
@@ -52,6 +52,11 @@ const CHECK_SHARE: f64 = 0.45;
 const CHECK_DEPTH: u32 = 5;
 /// Root moves searched (the best by the ordering score), when no threat narrows them.
 const ROOT_WIDTH: usize = 24;
+/// The share of what the root's threat searches left that the main search leaves for
+/// valuing the moves it did not value exactly ([`value_moves`]).
+const VALUE_SHARE: f64 = 0.1;
+/// The best moves whose null-window bound is searched again with an open window.
+const EXACT_TOP: usize = 10;
 
 /// True when the pattern path applies: k >= 4 and nobody holds a special piece.
 pub fn applies(position: &Position) -> bool {
@@ -164,9 +169,10 @@ pub fn analyze(
 ) -> Analysis {
     let threads = threads.clamp(1, crate::core::types::MAX_THREADS);
     let plan = tss::plan(position, &mut budget.share(TSS_SHARE), VCT_DEPTH);
-    // On an empty board the centre is played at once: the ordering puts the most
+    // On an empty board only the centre is searched: the ordering puts the most
     // central cell first among the equally scored ones, and a search only tells
-    // cells near the middle apart by the noise of where its horizon falls.
+    // cells near the middle apart by the noise of where its horizon falls. The other
+    // cells get values of their own afterwards ([`value_moves`]).
     let opening = position.empties() as usize == position.cells().len();
     let mut scored = Vec::new();
     PatternSearch::new(position, 1024).candidates(&mut scored, usize::MAX);
@@ -201,19 +207,25 @@ pub fn analyze(
         RootPlan::Defend { .. } => note.or(Some(Note::ThreatSpaceDefence)),
         RootPlan::Quiet => note,
     };
-    let max_depth = if opening {
-        1
-    } else {
-        depth.unwrap_or(64).clamp(1, 64)
-    };
+    let max_depth = depth.unwrap_or(64).clamp(1, 64);
     let mut lost: Vec<(Move, u32)> = match &plan {
         RootPlan::Defend { lost, .. } => lost.clone(),
         _ => Vec::new(),
     };
+    // Every cell's own value first (about a node each), and the main search leaves a
+    // share of the time for the best moves' values that are only bounds.
+    let shallow = shallow_values(position, &mut s, budget);
+    let mut main = budget.all_but(VALUE_SHARE);
     let completed = if roots.is_empty() {
         0
     } else if guarding {
-        let found = guard::search(position, &mut s, &mut roots, (max_depth, threads), budget);
+        let found = guard::search(
+            position,
+            &mut s,
+            &mut roots,
+            (max_depth, threads),
+            &mut main,
+        );
         if !found.refuted.is_empty() {
             note = note.or(Some(Note::ThreatSpaceGuard));
         }
@@ -227,7 +239,7 @@ pub fn analyze(
         }
         found.completed
     } else {
-        let mut rest = budget.rest();
+        let mut rest = main.rest();
         // Under threat the time manager's target does not apply: the search takes its time.
         if matches!(plan, RootPlan::Defend { .. }) {
             rest.untarget();
@@ -236,6 +248,7 @@ pub fn analyze(
         s.iterate_threads(&mut rest, position, &mut roots, range, threads)
             .0
     };
+    drop(main);
     let ran = if roots.is_empty() { 1 } else { threads };
     // The lines of the best roots (the chosen move's, and more with multipv), read from
     // the table before it goes back to the context.
@@ -251,9 +264,10 @@ pub fn analyze(
     // Among equal values the search's own order decides (it ranks by the deepest
     // iteration, then by the ordering score); the RNG is not needed here.
     let _ = rng.random::<u32>();
-    let moves = rank_moves(position, &proven, &roots, &lost, &scored);
+    let mut moves = rank_moves(position, &proven, &roots, &lost, &scored);
+    value_moves(position, &mut s, &mut moves, &shallow, budget);
     let results = RootResults {
-        choice: Choice::InOrder,
+        choice: Choice::Ranked,
         line_after: Box::new(|mv| match &plan {
             RootPlan::Win(proof) if proof.first_move() == mv => proof.main_line()[1..].to_vec(),
             _ => lines
@@ -291,17 +305,20 @@ fn rank_moves(
     let mut moves: Vec<MoveEval> = Vec::new();
     let mut done = vec![false; position.cells().len()];
     for &(c, outcome, plies) in proven {
-        moves.push(MoveEval {
-            mv: Move::mark(c as usize),
-            eval: WinScale::SEARCH.eval(outcome, plies),
-            action: None,
-            evaluated: true,
-        });
+        // A proof reads to the end of the game: its depth is its plies.
+        moves.push(MoveEval::searched(
+            Move::mark(c as usize),
+            WinScale::SEARCH.eval(outcome, plies),
+            plies,
+        ));
         done[c as usize] = true;
     }
     let mut floor = f64::INFINITY;
     for r in roots {
-        if done[r.cell as usize] {
+        let lost_root = lost.iter().any(|&(m, _)| m.cell() == r.cell as usize);
+        // A root the search never reached (the budget ran out first) has no value: it
+        // is ranked with the cells not searched, by the ordering.
+        if done[r.cell as usize] || (r.depth == 0 && !lost_root) {
             continue;
         }
         // Search values near a win are not proofs (inner nodes see only the best moves).
@@ -312,12 +329,11 @@ fn rank_moves(
             .iter()
             .find(|&&(m, _)| m == mv)
             .map_or((Outcome::Unknown, None), |&(_, p)| (Outcome::Loss, Some(p)));
-        moves.push(MoveEval {
-            mv,
-            eval: eval(score, outcome, plies),
-            action: None,
-            evaluated: true,
-        });
+        let mut e = MoveEval::searched(mv, eval(score, outcome, plies), r.depth.max(1));
+        if outcome == Outcome::Unknown {
+            e.bound = r.bound;
+        }
+        moves.push(e);
         done[r.cell as usize] = true;
     }
     let floor = if floor.is_finite() { floor } else { 0.0 };
@@ -325,28 +341,159 @@ fn rank_moves(
     for &(_, c) in scored {
         if !done[c as usize] {
             rank += 1.0;
-            moves.push(MoveEval {
-                mv: Move::mark(c as usize),
-                eval: eval(floor - rank, Outcome::Unknown, None),
-                action: None,
-                evaluated: false,
-            });
+            moves.push(MoveEval::unsearched(
+                Move::mark(c as usize),
+                eval(floor - rank, Outcome::Unknown, None),
+            ));
             done[c as usize] = true;
         }
     }
     for (c, &seen) in done.iter().enumerate() {
         if !seen && position.cell(c) == kinrow_game::Cell::Empty {
-            moves.push(MoveEval {
-                mv: Move::mark(c),
-                eval: eval(floor - rank - 1.0, Outcome::Unknown, None),
-                action: None,
-                evaluated: false,
-            });
+            moves.push(MoveEval::unsearched(
+                Move::mark(c),
+                eval(floor - rank - 1.0, Outcome::Unknown, None),
+            ));
         }
     }
     // A stable sort: among equal values the order above decides.
     moves.sort_by(|a, b| b.eval.score.total_cmp(&a.eval.score));
     moves
+}
+
+/// Gives the moves of `moves` (ranked by [`rank_moves`], the chosen one first) values of
+/// their own within `budget`, with the searcher `s` of the main search (the same
+/// evaluation, its table): first every move not valued yet takes its value from
+/// `shallow` ([`shallow_values`]), then the best [`EXACT_TOP`] moves whose value is only
+/// a null window's bound are searched again with an open window, up to their depth. What the budget does not reach keeps what it had. The
+/// chosen move stays first; the rest are ranked again: proven wins, the moves the main
+/// search valued, those valued here, those left unvalued, proven losses, each by score.
+pub fn value_moves(
+    position: &Position,
+    s: &mut PatternSearch,
+    moves: &mut [MoveEval],
+    shallow: &[Option<Evaluation>],
+    budget: &mut Budget,
+) {
+    // Per cell: valued by the main search (ranked above the cells valued here).
+    let mut main = vec![false; position.cells().len()];
+    for e in moves.iter().filter(|e| e.evaluated) {
+        main[e.mv.cell()] = true;
+    }
+    for e in moves.iter_mut().filter(|e| !e.evaluated) {
+        if let Some(v) = &shallow[e.mv.cell()] {
+            *e = MoveEval::searched(e.mv, v.clone(), 1);
+        }
+    }
+    rank_valued(moves, &main);
+    // The bounds among the best: each gets an even share of what is left, deepening
+    // one ply at a time up to its own depth, and the deepest value finished replaces the
+    // bound, at its depth. A value found so usually ranks the move lower and another
+    // bound moves up among the best: this goes on until none is left there.
+    let mut tried = vec![false; position.cells().len()];
+    loop {
+        // (The chosen move too: after the guard refuted the search's first choice, the
+        // next one may hold only a bound.)
+        let bounds: Vec<usize> = (0..moves.len().min(EXACT_TOP))
+            .filter(|&i| moves[i].bound == Bound::Upper && !tried[moves[i].mv.cell()])
+            .collect();
+        let Some(&i) = bounds.first() else {
+            break;
+        };
+        let e = &mut moves[i];
+        tried[e.mv.cell()] = true;
+        let mut slice = budget.share_of_rest(1.0 / bounds.len() as f64);
+        let mut exact = None;
+        for depth in 1..=e.depth {
+            match s.value_of(&mut slice, e.mv.cell() as u16, depth) {
+                Some(v) => exact = Some((v, depth)),
+                None => break,
+            }
+        }
+        drop(slice);
+        let Some((v, depth)) = exact else {
+            break;
+        };
+        e.eval.score = v.clamp(-PATTERN_MATE, PATTERN_MATE) as f64;
+        e.bound = Bound::Exact;
+        e.depth = depth;
+        rank_valued(moves, &main);
+    }
+}
+
+/// Every empty cell's value for the side to move by a search of a mark there one ply
+/// deep ([`PatternSearch::value_of`]: the move, then the opponent's forced replies, the
+/// leaf's threat checks and the evaluation; a five is a win in one), indexed by cell;
+/// `None` where `budget` stopped first (and on the stones). About one node a cell: it
+/// runs before the main search, so that no deadline the main search overran can leave
+/// the board without values.
+pub fn shallow_values(
+    position: &Position,
+    s: &mut PatternSearch,
+    budget: &mut Budget,
+) -> Vec<Option<Evaluation>> {
+    let me = position.to_move();
+    let mut out = vec![None; position.cells().len()];
+    for (c, slot) in out.iter_mut().enumerate() {
+        if position.cell(c) != kinrow_game::Cell::Empty {
+            continue;
+        }
+        if position.wins_at(c, me) {
+            *slot = Some(WinScale::SEARCH.eval(Outcome::Win, 1));
+            continue;
+        }
+        let Some(v) = s.value_of(budget, c as u16, 1) else {
+            break;
+        };
+        // As for the roots: a search value near a win is no proof.
+        let score = v.clamp(-PATTERN_MATE, PATTERN_MATE) as f64;
+        *slot = Some(eval(score, Outcome::Unknown, None));
+    }
+    out
+}
+
+/// Ranks `moves` but the first (the chosen move): proven wins, the moves the main
+/// search valued (`main`, by cell), those valued by a search of their own, those left
+/// unvalued, proven losses; each by score, and among equal scores as they were.
+fn rank_valued(moves: &mut [MoveEval], main: &[bool]) {
+    let tier = |e: &MoveEval| match e.eval.outcome {
+        Outcome::Win => 0,
+        Outcome::Loss => 4,
+        _ if !e.evaluated => 3,
+        _ if main[e.mv.cell()] => 1,
+        _ => 2,
+    };
+    if let Some(rest) = moves.get_mut(1..) {
+        rest.sort_by(|a, b| {
+            tier(a)
+                .cmp(&tier(b))
+                .then(b.eval.score.total_cmp(&a.eval.score))
+        });
+    }
+}
+
+/// [`value_moves`] for an answer already made (`analysis`, its chosen move first), with
+/// a searcher of its own on the evaluation `ctx` keeps; the analysis' evaluation
+/// becomes the chosen move's value.
+pub fn value_unsearched(
+    position: &Position,
+    analysis: &mut Analysis,
+    budget: &mut Budget,
+    ctx: &mut SearchContext,
+) {
+    if analysis.moves.iter().all(|e| e.evaluated) {
+        return;
+    }
+    let eval = *ctx.kept::<EvalChoice>();
+    let mut s = PatternSearch::evaluating(position, 1 << 14, eval);
+    let shallow = shallow_values(position, &mut s, budget);
+    value_moves(position, &mut s, &mut analysis.moves, &shallow, budget);
+    if let Some(first) = analysis.moves.first() {
+        if first.mv == analysis.best {
+            analysis.evaluation = first.eval.clone();
+        }
+    }
+    analysis.stats.nodes = budget.nodes;
 }
 
 /// The root moves to search, in the ordering's order, and the cells the threat-space
@@ -384,10 +531,7 @@ fn root_moves(
                 }
                 let mv = Move::mark(c);
                 if hold.contains(&mv) {
-                    roots.push(RootMove {
-                        cell: c as u16,
-                        value: 0,
-                    });
+                    roots.push(RootMove::new(c as u16));
                 } else {
                     let plies = lost
                         .iter()
@@ -402,7 +546,7 @@ fn root_moves(
             roots = scored
                 .iter()
                 .take(if opening { 1 } else { ROOT_WIDTH })
-                .map(|&(_, c)| RootMove { cell: c, value: 0 })
+                .map(|&(_, c)| RootMove::new(c))
                 .collect();
         }
     }
@@ -416,7 +560,11 @@ mod tests {
     use kinrow_game::Rules;
 
     fn root(cell: u16, value: i64) -> RootMove {
-        RootMove { cell, value }
+        RootMove {
+            value,
+            depth: 4,
+            ..RootMove::new(cell)
+        }
     }
 
     fn position() -> Position {

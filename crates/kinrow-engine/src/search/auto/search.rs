@@ -49,6 +49,7 @@ use super::order::order_score;
 use super::score::PATTERN_WIN;
 use crate::board::{LineCodes, PatternBoard};
 use crate::core::budget::Budget;
+use crate::core::types::Bound;
 use crate::eval::cells::Threat;
 use crate::eval::EvalChoice;
 use crate::search::tss::search::{Solver, R};
@@ -132,6 +133,23 @@ pub fn window_value(score: [i64; 2], side: usize) -> i64 {
 pub struct RootMove {
     pub cell: u16,
     pub value: i64,
+    /// The depth `value` was searched to (0: not searched yet).
+    pub depth: u32,
+    /// Whether `value` is the move's value at `depth` or only a bound of it (a move
+    /// refuted by the null window of the principal-variation search: at most `value`).
+    pub bound: Bound,
+}
+
+impl RootMove {
+    /// A mark on `cell`, not searched yet.
+    pub fn new(cell: u16) -> RootMove {
+        RootMove {
+            cell,
+            value: 0,
+            depth: 0,
+            bound: Bound::Exact,
+        }
+    }
 }
 
 impl PatternSearch {
@@ -512,6 +530,7 @@ fn rings(geo: &Geometry) -> Vec<Vec<u16>> {
         .collect()
 }
 
+mod cells;
 mod lines;
 mod moves;
 mod renju;

@@ -35,7 +35,7 @@ use crate::core::root::WinScale;
 use crate::core::root::{Choice, RootResults};
 use crate::core::tt::TranspositionTable;
 use crate::core::types::Scale;
-use crate::core::types::{Analysis, Evaluation, Limits, MoveEval, Outcome};
+use crate::core::types::{Analysis, Bound, Evaluation, Limits, MoveEval, Outcome};
 use crate::search::tss;
 use crate::search::tss::RootPlan;
 use kinrow_game::{Move, Player, Position, Symmetry};
@@ -60,6 +60,9 @@ struct RootMove {
     exact: bool,
     /// True once an iteration has searched it (else `value` is its static value).
     searched: bool,
+    /// The depth of the iteration `value` comes from (1 for a static value: the move
+    /// and the evaluation after it).
+    depth: u32,
     /// A proven result, when the search (or a proof search) found one.
     outcome: Outcome,
     plies: Option<u32>,
@@ -122,7 +125,7 @@ impl Engine for Minimax {
         // What the threat searches proved overrides the heuristic values.
         if let Some((rep, plies)) = proven_win {
             for e in moves.iter_mut().filter(|e| classes.rep(e.mv) == rep) {
-                e.eval = WinScale::SEARCH.eval(Outcome::Win, plies);
+                *e = MoveEval::searched(e.mv, WinScale::SEARCH.eval(Outcome::Win, plies), plies);
             }
         }
         if let (
@@ -141,7 +144,7 @@ impl Engine for Minimax {
                     .iter()
                     .find(|(mv, _)| classes.rep(*mv) == rep)
                     .map_or(*threat_plies, |&(_, p)| p);
-                e.eval = WinScale::SEARCH.eval(Outcome::Loss, plies);
+                *e = MoveEval::searched(e.mv, WinScale::SEARCH.eval(Outcome::Loss, plies), plies);
             }
         }
         let complete = !s.budget.stopped() || proven_win.is_some();
@@ -223,6 +226,7 @@ fn push_root(roots: &mut Vec<RootMove>, rep: Move) {
             value: 0,
             exact: false,
             searched: false,
+            depth: 1,
             outcome: Outcome::Unknown,
             plies: None,
         });
@@ -274,6 +278,7 @@ fn deepen(s: &mut Searcher, roots: &mut [RootMove], max_depth: u32) -> u32 {
                 r.value = v;
                 r.exact = exact;
                 r.searched = true;
+                r.depth = depth;
             }
         }
         if s.budget.stopped() {
@@ -334,7 +339,14 @@ fn every_move(
     for &mv in &legal {
         let rep = classes.rep(mv);
         if let Some(r) = roots.iter().find(|r| r.mv == rep) {
-            moves.push(move_eval(mv, r.value, r.outcome, r.plies));
+            let mut e = move_eval(mv, r.value, r.outcome, r.plies);
+            e.depth = r.depth;
+            // A move refuted against alpha - 1 is known only to be no better than its
+            // value; a proven outcome is exact whatever the window.
+            if r.searched && !r.exact && r.outcome == Outcome::Unknown {
+                e.bound = Bound::Upper;
+            }
+            moves.push(e);
         } else {
             statics.push((mv, s.static_value(mv)));
         }
@@ -342,10 +354,10 @@ fn every_move(
     let top_static = statics.iter().map(|&(_, v)| v).max().unwrap_or(0);
     for (mv, v) in statics {
         let shifted = floor - 1 - (top_static - v);
-        moves.push(MoveEval {
-            evaluated: false,
-            ..move_eval(mv, shifted, Outcome::Unknown, None)
-        });
+        moves.push(MoveEval::unsearched(
+            mv,
+            move_eval(mv, shifted, Outcome::Unknown, None).eval,
+        ));
     }
     moves
 }
@@ -428,17 +440,14 @@ fn root_threats(position: &Position, budget: &mut Budget) -> RootThreats {
     RootThreats { plan }
 }
 
+/// `mv` valued `value` (exact, one ply deep until the caller says otherwise).
 fn move_eval(mv: Move, value: i64, outcome: Outcome, plies: Option<u32>) -> MoveEval {
-    MoveEval {
-        mv,
-        eval: Evaluation {
-            score: value as f64,
-            outcome,
-            plies,
-        },
-        action: None,
-        evaluated: true,
-    }
+    let eval = Evaluation {
+        score: value as f64,
+        outcome,
+        plies,
+    };
+    MoveEval::searched(mv, eval, 1)
 }
 
 /// An upper bound on the plies left in the game: every ply fills at most one empty

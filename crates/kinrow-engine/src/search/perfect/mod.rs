@@ -41,7 +41,7 @@ use crate::core::root::WinScale;
 use crate::core::root::{Choice, RootResults};
 use crate::core::tt::{budget_bits, TranspositionTable};
 use crate::core::types::Scale;
-use crate::core::types::{Analysis, Evaluation, Limits, MoveEval, Outcome};
+use crate::core::types::{Analysis, Bound, Evaluation, Limits, MoveEval, Outcome};
 use kinrow_game::{Move, Piece, Position, Variant};
 
 use bits::Bits;
@@ -179,6 +179,9 @@ fn finish(
             },
             action: None,
             evaluated: true,
+            // A proof reads to the end of the game; an unproven move as deep as the search.
+            depth: v.plies.unwrap_or(depth),
+            bound: Bound::Exact,
         })
         .collect();
     let complete = !budget.stopped() && moves.iter().all(|e| e.eval.outcome != Outcome::Unknown);

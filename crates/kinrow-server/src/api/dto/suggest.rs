@@ -8,7 +8,7 @@ use super::engine::{EngineParams, LimitsUsed};
 use super::forms::{object, AnswerOnly, BoardInput, IncludeName};
 use super::position::{MoveDto, PieceName, RulesDto, Side};
 use super::state::AfterDto;
-use kinrow_engine::core::types::{Action, Analysis, Evaluation, MoveEval, Outcome};
+use kinrow_engine::core::types::{Action, Analysis, Bound, Evaluation, MoveEval, Outcome};
 use kinrow_engine::service::plan::SearchPlan;
 use kinrow_engine::service::value::Values;
 use kinrow_game::Position;
@@ -67,6 +67,28 @@ pub struct SuggestRequest {
     #[serde(default, skip_serializing_if = "super::forms::never")]
     #[schema(value_type = AnswerOnly)]
     pub opening: Option<AnswerOnly>,
+}
+
+/// What a move's `value` is when it is not the move's value at its `depth`: only a bound
+/// of it (a move refuted by the null window of a principal-variation search is known to
+/// be no better than its value, not by how much).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum BoundName {
+    /// The move's value at its depth is at most `value`.
+    Upper,
+    /// The move's value at its depth is at least `value`.
+    Lower,
+}
+
+impl BoundName {
+    fn of(b: Bound) -> Option<BoundName> {
+        match b {
+            Bound::Exact => None,
+            Bound::Upper => Some(BoundName::Upper),
+            Bound::Lower => Some(BoundName::Lower),
+        }
+    }
 }
 
 /// A proven result for the side to move, or `unknown`.
@@ -173,6 +195,16 @@ pub struct MoveEvalDto {
     /// False for a move the engine listed without searching it (its place comes from the
     /// move ordering alone): its `value` is null and its cell in `scores` too.
     pub evaluated: bool,
+    /// The plies the move's value was searched to, the move included (1: the move and
+    /// the engine's threat checks after it; a proof: the plies to its end); null where
+    /// not evaluated.
+    #[schema(minimum = 1, example = 6)]
+    pub depth: Option<u32>,
+    /// Null where `value` is the move's value at `depth`; `upper` or `lower` where it is
+    /// only a bound of it (`upper`: a move a null-window search refuted, at most this
+    /// good). The demo draws a bound as such.
+    #[schema(example = json!(null))]
+    pub bound: Option<BoundName>,
     /// As in `evaluation.raw`: the engine's own score (for a move not evaluated, only its
     /// rank in the move ordering, below every evaluated move).
     pub raw: f64,
@@ -197,6 +229,8 @@ impl MoveEvalDto {
             piece: mv.piece,
             value: e.evaluated.then_some(value),
             evaluated: e.evaluated,
+            depth: e.evaluated.then_some(e.depth),
+            bound: BoundName::of(e.bound).filter(|_| e.evaluated),
             raw: finite(e.eval.score),
             outcome: e.eval.outcome.into(),
             plies: e.eval.plies,

@@ -14,7 +14,7 @@ use super::engine::LimitsUsed;
 use super::position::{MoveDto, PieceName, Side};
 use super::state::{AfterDto, GameStatus};
 use super::suggest::{
-    ActionName, EvaluationDto, MoveEvalDto, OutcomeName, StatsDto, SuggestResponse,
+    ActionName, BoundName, EvaluationDto, MoveEvalDto, OutcomeName, StatsDto, SuggestResponse,
 };
 
 /// `answer` as JSON, appended to `out`.
@@ -131,10 +131,18 @@ impl Writer<'_> {
         self.raw(b",\"value\":");
         self.opt_f64(m.value);
         self.raw(if m.evaluated {
-            b",\"evaluated\":true,\"raw\":"
+            b",\"evaluated\":true,\"depth\":"
         } else {
-            b",\"evaluated\":false,\"raw\":"
+            b",\"evaluated\":false,\"depth\":"
         });
+        self.opt_u32(m.depth);
+        self.raw(b",\"bound\":");
+        self.raw(match m.bound {
+            None => b"null",
+            Some(BoundName::Upper) => b"\"upper\"",
+            Some(BoundName::Lower) => b"\"lower\"",
+        });
+        self.raw(b",\"raw\":");
         self.value(&m.raw);
         self.raw(b",\"outcome\":");
         self.raw(outcome(m.outcome));

@@ -24,6 +24,7 @@ use super::{PatternSearch, RootMove};
 use crate::core::budget::Budget;
 use crate::core::progress::Watch;
 use crate::core::timeman;
+use crate::core::types::Bound;
 use crate::search::auto::score::PATTERN_WIN;
 use kinrow_game::Position;
 
@@ -104,47 +105,62 @@ impl PatternSearch {
         // With multipv N the N best get exact values: alpha is the N-th best so far.
         let wanted = budget.lines();
         for depth in first as i32..=max_depth as i32 {
-            let mut values = Vec::with_capacity(roots.len());
+            // Each value with what it is: exact, or (refuted by the null window, and
+            // fail-soft) an upper bound of the move's value at this depth.
+            let mut values: Vec<(i64, Bound)> = Vec::with_capacity(roots.len());
             let mut top: Vec<i64> = Vec::new();
             for r in roots.iter() {
                 self.play(r.cell as usize);
-                let v = if top.len() < wanted {
-                    -self.negamax(budget, depth - 1, 1, -PATTERN_WIN - 1, PATTERN_WIN + 1)
+                let (v, bound) = if top.len() < wanted {
+                    let v = -self.negamax(budget, depth - 1, 1, -PATTERN_WIN - 1, PATTERN_WIN + 1);
+                    (v, Bound::Exact)
                 } else {
                     let alpha = top[wanted - 1];
                     let v = -self.negamax(budget, depth - 1, 1, -alpha - 1, -alpha);
-                    if v > alpha {
+                    let v = if v > alpha {
                         -self.negamax(budget, depth - 1, 1, -PATTERN_WIN - 1, -alpha)
                     } else {
                         v
-                    }
+                    };
+                    (
+                        v,
+                        if v > alpha {
+                            Bound::Exact
+                        } else {
+                            Bound::Upper
+                        },
+                    )
                 };
                 self.undo(r.cell as usize);
                 if budget.stopped() {
                     break;
                 }
-                values.push(v);
+                values.push((v, bound));
                 top.insert(top.partition_point(|&t| t >= v), v);
             }
             if budget.stopped() {
                 // A partial iteration searched the previous best first: a later move
                 // that beat it (re-searched with the full window) is better.
                 if let Some(&first) = values.first() {
-                    let (i, &v) = values
+                    let (i, &(v, bound)) = values
                         .iter()
                         .enumerate()
-                        .max_by_key(|&(i, &v)| (v, std::cmp::Reverse(i)))
+                        .max_by_key(|&(i, &(v, _))| (v, std::cmp::Reverse(i)))
                         .unwrap_or((0, &first));
-                    if i > 0 && v > first {
+                    if i > 0 && v > first.0 {
                         roots[i].value = v;
+                        roots[i].depth = depth as u32;
+                        roots[i].bound = bound;
                         roots.swap(0, i);
                     }
                 }
                 break;
             }
             let best_before = roots[0].cell;
-            for (r, v) in roots.iter_mut().zip(values) {
+            for (r, (v, bound)) in roots.iter_mut().zip(values) {
                 r.value = v;
+                r.depth = depth as u32;
+                r.bound = bound;
             }
             roots.sort_by_key(|r| std::cmp::Reverse(r.value));
             completed = depth as u32;
@@ -180,10 +196,7 @@ mod tests {
     fn roots(p: &Position, last: Option<usize>) -> Vec<RootMove> {
         let mut scored = Vec::new();
         PatternSearch::new(p, 1024).candidates(&mut scored, 24);
-        let mut roots: Vec<RootMove> = scored
-            .iter()
-            .map(|&(_, c)| RootMove { cell: c, value: 0 })
-            .collect();
+        let mut roots: Vec<RootMove> = scored.iter().map(|&(_, c)| RootMove::new(c)).collect();
         if let Some(i) = last.and_then(|c| roots.iter().position(|r| r.cell as usize == c)) {
             let r = roots.remove(i);
             roots.push(r);

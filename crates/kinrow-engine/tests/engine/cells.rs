@@ -1,0 +1,184 @@
+//! Per-cell values a player can read (issue 51): no bound of a null window shown as a
+//! value unless marked, every legal cell near the stones valued by a search of its own,
+//! the empty board valued by a real search, and a level's evaluation the value of the
+//! move it played.
+
+use std::time::Duration;
+
+use kinrow_engine::core::analyze::Engine;
+use kinrow_engine::core::types::{Analysis, Bound, Limits};
+use kinrow_engine::registry::EngineKind;
+use kinrow_engine::service::level::Leveled;
+use kinrow_engine::service::value;
+use kinrow_game::{Position, Rules};
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+
+const E: &str = "...............";
+
+fn pos15(rows: &[(usize, &str)]) -> Position {
+    let mut board = vec![E.to_string(); 15];
+    for &(r, s) in rows {
+        board[r] = format!("{s:.<15}");
+    }
+    let rules = Rules::mnk(15, 15, 5).unwrap();
+    Position::new(&rules, Some(&board[..]), None).unwrap()
+}
+
+/// A quiet middlegame: ten stones around the centre, x to move.
+fn midgame() -> Position {
+    pos15(&[
+        (5, "........x"),
+        (6, "......o.x"),
+        (7, ".....x.o"),
+        (8, "......xo"),
+        (9, ".....o..x"),
+        (10, "....o"),
+    ])
+}
+
+/// The issue's position: o at (6,6), x at (7,7) and (8,8), o to move.
+fn opening() -> Position {
+    pos15(&[(6, "......o"), (7, ".......x"), (8, "........x")])
+}
+
+fn auto(p: &Position, ms: u64) -> Analysis {
+    EngineKind::Auto.build().analyze(
+        p,
+        &Limits::with_time(Duration::from_millis(ms)),
+        &mut StdRng::seed_from_u64(1),
+    )
+}
+
+/// The cells within two steps (king moves) of a stone that are empty.
+fn near_stones(p: &Position) -> Vec<usize> {
+    let (m, n) = (p.m() as i64, p.n() as i64);
+    (0..p.cells().len())
+        .filter(|&c| p.cell(c) == kinrow_game::Cell::Empty)
+        .filter(|&c| {
+            let (r, col) = ((c as i64) / m, (c as i64) % m);
+            (-2..=2).any(|dr| {
+                (-2..=2).any(|dc| {
+                    let (rr, cc) = (r + dr, col + dc);
+                    (0..n).contains(&rr)
+                        && (0..m).contains(&cc)
+                        && p.cell((rr * m + cc) as usize) != kinrow_game::Cell::Empty
+                })
+            })
+        })
+        .collect()
+}
+
+/// In quiet positions at the default budget every legal cell near the stones carries a
+/// value of its own, with the depth it was searched to; a move whose number is only a
+/// null window's bound says so, and none of the ten best is a bound where the time
+/// allowed its own search.
+#[test]
+fn every_cell_near_the_stones_is_valued_and_bounds_are_marked() {
+    for p in [opening(), midgame()] {
+        let a = auto(&p, 300);
+        let near = near_stones(&p);
+        for &c in &near {
+            let e = a.moves.iter().find(|e| e.mv.cell() == c).unwrap();
+            assert!(e.evaluated, "cell {c} not valued: {:?}", a.stats);
+            assert!(e.depth >= 1, "cell {c} valued at depth 0");
+        }
+        for e in &a.moves {
+            assert_eq!(e.evaluated, e.depth > 0, "{e:?}");
+        }
+        assert_eq!(
+            a.moves[0].bound,
+            Bound::Exact,
+            "the chosen move's value is exact"
+        );
+        let top_bounds = a.moves[..10]
+            .iter()
+            .filter(|e| e.bound != Bound::Exact)
+            .count();
+        assert!(
+            top_bounds <= 2,
+            "{top_bounds} of the ten best are bounds: {:?}",
+            &a.moves[..10]
+        );
+    }
+}
+
+/// The principal-variation search's refuted moves are upper bounds: the ten best are
+/// searched again with an open window (exact, at most as deep as the search), and the
+/// moves beyond them still carry `bound: upper` at the search's depth.
+#[test]
+fn moves_refuted_by_a_null_window_are_marked_as_upper_bounds() {
+    let p = midgame();
+    let a = EngineKind::Auto.build().analyze(
+        &p,
+        &Limits {
+            depth: Some(4),
+            ..Limits::with_time(Duration::from_secs(5))
+        },
+        &mut StdRng::seed_from_u64(1),
+    );
+    assert_eq!(a.moves[0].bound, Bound::Exact);
+    assert_eq!(a.moves[0].depth, 4);
+    // With the time to spare, the best ten were searched again: exact, at most 4 deep.
+    for e in &a.moves[..10] {
+        assert_eq!(e.bound, Bound::Exact, "{e:?}");
+        assert!(e.depth <= 4 && e.depth >= 1, "{e:?}");
+    }
+    // Beyond them the bounds stay marked, at the depth of the iteration.
+    let marked = a.moves.iter().filter(|e| e.bound == Bound::Upper).count();
+    assert!(
+        marked > 0,
+        "no move after the ten best is marked as a bound"
+    );
+    assert!(a
+        .moves
+        .iter()
+        .filter(|e| e.bound == Bound::Upper)
+        .all(|e| e.depth == 4));
+}
+
+/// The empty 15x15 board is searched (not answered by a shortcut), and x's value is
+/// the first player's edge: between 0 and 0.6.
+#[test]
+fn the_empty_board_is_searched_and_favours_the_first_player() {
+    let empty = Position::empty(&Rules::mnk(15, 15, 5).unwrap());
+    let mut a = auto(&empty, 300);
+    let v = value::values(EngineKind::Auto, &empty, &mut a);
+    assert_eq!(a.best.coord(15).row, 7);
+    assert_eq!(a.best.coord(15).col, 7);
+    assert!(a.stats.depth >= 3, "depth {}", a.stats.depth);
+    assert!(
+        (0.0..=0.6).contains(&v.evaluation),
+        "x's value {}",
+        v.evaluation
+    );
+    assert!(a.moves.iter().all(|e| e.evaluated), "every cell valued");
+}
+
+/// At levels 1, 4 and 7 the reply's evaluation is the computed value of the move
+/// played: the played move is valued (not a placeholder), and the evaluation is its.
+#[test]
+fn a_levels_evaluation_is_the_value_of_the_move_it_played() {
+    let p = midgame();
+    for level in [1u8, 4, 7] {
+        for seed in 1..4 {
+            let mut a = Leveled::new(EngineKind::Auto, level).analyze(
+                &p,
+                &Limits::with_time(Duration::from_millis(300)),
+                &mut StdRng::seed_from_u64(seed),
+            );
+            let v = value::values(EngineKind::Auto, &p, &mut a);
+            let i = a.moves.iter().position(|e| e.mv == a.best).unwrap();
+            assert!(
+                a.moves[i].evaluated && a.moves[i].depth >= 1,
+                "level {level}: {:?}",
+                a.moves[i]
+            );
+            assert_eq!(v.evaluation, v.moves[i], "level {level} seed {seed}");
+            assert!(
+                v.evaluation != 0.0,
+                "level {level}: a zero value in an uneven position"
+            );
+        }
+    }
+}
