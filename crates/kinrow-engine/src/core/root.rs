@@ -128,10 +128,11 @@ pub fn finish(
     }
     let shift = budget.parity_shift();
     if shift != 0.0 {
-        // The shift evens out the parity of the last completed depth: a value from a
-        // shallower search of its own keeps its score.
+        // The shift evens out the parity of the last completed depth. It moves every
+        // unproven value alike (those of shallower searches too), so that it never
+        // reorders moves the engine ranked by score.
         for e in results.moves.iter_mut() {
-            if e.eval.outcome == Outcome::Unknown && e.depth >= results.depth {
+            if e.eval.outcome == Outcome::Unknown {
                 e.eval.score += shift;
             }
         }
