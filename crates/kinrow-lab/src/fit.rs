@@ -53,7 +53,7 @@ pub struct FitArgs {
     #[arg(long, default_value_t = 10)]
     pub holdout: usize,
     /// Passes over the training samples.
-    #[arg(long, default_value_t = 12)]
+    #[arg(long, default_value_t = 15)]
     pub epochs: usize,
     /// Samples per step of Adam.
     #[arg(long, default_value_t = 512)]
@@ -78,6 +78,10 @@ pub struct FitArgs {
     /// the board) and nothing else tells the network what they are worth.
     #[arg(long)]
     pub unproven_only: bool,
+    /// Tables (a `kinrow tune` weights file) to measure on the same held-out positions
+    /// beside the committed ones: a refit of the tables on the same labels, say.
+    #[arg(long)]
+    pub compare_tables: Option<PathBuf>,
     /// Threads working on each batch.
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
@@ -524,6 +528,14 @@ fn fit(args: &FitArgs) -> Result<(), String> {
     let network = losses_of(&held, as_run);
     let committed = kinrow_engine::eval::weights::gomoku().ok_or("no committed tables")?;
     let committed = losses_of(&held, |s| tables(committed, s));
+    let other = match &args.compare_tables {
+        None => None,
+        Some(path) => {
+            let text = read_text(path)?;
+            let w = LearnedWeights::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            Some(losses_of(&held, |s| tables(&w, s)))
+        }
+    };
     let mean = train.iter().map(|s| s.target as f64).sum::<f64>() / train.len() as f64;
     let constant = losses_of(&held, |_| mean);
     // The least loss any predictor can have on the targets: their own entropy.
@@ -544,6 +556,11 @@ fn fit(args: &FitArgs) -> Result<(), String> {
         "held_out_samples": held.len(),
         "held_out_target_loss": { "network": network.0, "committed_tables": committed.0, "constant": constant.0, "floor": floor },
         "held_out_result_loss": { "network": network.1, "committed_tables": committed.1, "constant": constant.1 },
+        "compared_tables": other.map(|(t, r)| serde_json::json!({
+            "file": args.compare_tables.as_ref().map(|p| p.display().to_string()),
+            "held_out_target_loss": t,
+            "held_out_result_loss": r,
+        })),
         "epochs": args.epochs,
         "batch": args.batch,
         "lr": args.lr,
