@@ -95,3 +95,36 @@ fn kinrow_review_refuses_a_bad_game_with_the_api_error() {
     let missing = kinrow(&["review", "/no/such/file.json"], None);
     assert_eq!(missing.status.code(), Some(2));
 }
+
+/// `kinrow fit` on a committed labelled file: it writes a network file and a summary in
+/// which the held-out positions are predicted better than by a constant (a few epochs
+/// on 198 games).
+#[test]
+fn kinrow_fit_writes_a_network_that_beats_a_constant_on_held_out_positions() {
+    let out = std::env::temp_dir().join(format!("kinrow-fit-test-{}.txt", std::process::id()));
+    let ran = kinrow(
+        &[
+            "fit",
+            "--games",
+            "data/labelled/kinrow-gen2-rapfi5k.jsonl.gz",
+            "--epochs",
+            "3",
+            "--holdout",
+            "5",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
+    let summary = json_of(&ran);
+    let held = &summary["held_out_target_loss"];
+    assert!(
+        held["network"].as_f64().unwrap() < held["constant"].as_f64().unwrap(),
+        "{summary}"
+    );
+    assert!(held["floor"].as_f64().unwrap() < held["network"].as_f64().unwrap());
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.starts_with("kinrow-network 1\n"), "{}", &text[..40]);
+    let _ = std::fs::remove_file(&out);
+}

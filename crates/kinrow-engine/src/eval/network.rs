@@ -308,6 +308,13 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn the_committed_network_reads() {
+        let net = gomoku().expect("networks/gomoku.txt reads");
+        assert!(net.embed.iter().any(|v| v.iter().any(|&x| x != 0)));
+        assert!(net.w2.iter().any(|&x| x != 0.0));
+    }
+
+    #[test]
     fn the_logit_follows_the_layers() {
         let mut net = Network::zero("one path");
         // One own channel at 0.5 feeds hidden unit 3 with weight 2 (h = 1 after the clip
