@@ -56,6 +56,15 @@ fn refusals_name_the_field() {
     assert_error(status, &body, 422, "invalid_board", Some("board"));
     let (status, body) = s.call("/v1/state", &json!({"rules": c4(), "board": "1111111"}));
     assert_error(status, &body, 422, "invalid_board", Some("board"));
+    // A one-row string under gravity is a move sequence: its bad character is named,
+    // and the empty one is the empty board (issue 54 item 8).
+    let (status, body) = s.call("/v1/state", &json!({"rules": c4(), "board": "44a3"}));
+    assert_error(status, &body, 422, "invalid_board", Some("board"));
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(message.contains("move 3: 'a' is not a column"), "{body}");
+    let (status, body) = s.call("/v1/state", &json!({"rules": c4(), "board": ""}));
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["to_move"], "x", "{body}");
     let with_pieces = json!({"rules": {"m": 7, "n": 6, "k": 4, "gravity": true,
         "pieces": {"x": {"block": 1}}}, "to_move": "x"});
     let (status, body) = s.call("/v1/state", &with_pieces);

@@ -280,7 +280,8 @@ pub struct RulesDto {
     /// (Connect Four is m 7, n 6, k 4 with gravity); row 0 stays the top row. Marks only,
     /// under the free variant: special pieces, renju and caro are refused with 422
     /// `invalid_rules` at `rules.gravity` / `rules.variant`. The board may then also be
-    /// given as the Connect Four move sequence, 1-based column digits (`"4453"`).
+    /// given as the Connect Four move sequence, 1-based column digits (`"4453"`; `""`
+    /// is the empty board, and any string without `/` is read as a sequence).
     pub gravity: Option<bool>,
     /// `free` when omitted; see `OpeningRule`. Refused with 422 `invalid_rules` at
     /// `rules.opening` with gravity, special pieces, a board too small for pro's
@@ -384,7 +385,12 @@ pub fn position(
 ) -> Result<Position, ApiError> {
     let rules = Rules::try_from(rules)?;
     if let Some(BoardInput::Slashed(digits)) = board {
-        if rules.gravity() && kinrow_game::is_column_digits(digits) {
+        // Under gravity a string of one row where the board has several can only be a
+        // move sequence (the empty one included): read as one, so that a bad character
+        // is named (`move 3: 'a' is not a column`) rather than the count of rows.
+        let sequence = kinrow_game::is_column_digits(digits)
+            || (!digits.contains('/') && rules.n() > 1);
+        if rules.gravity() && sequence {
             // A Connect Four move sequence; the side to move is checked as for a board.
             let p = Position::from_column_digits(&rules, digits, "board")?;
             let cells = p.cells().to_vec();
