@@ -160,10 +160,11 @@ export function renderCellInfo(name, moves, side, pv, mainDepth) {
   fillParagraphs(box, lines);
 }
 
-// The heat map's legend, for `side` to move: shown while the board shows values.
+// The heat map's legend above the board, for `side` to move: visible while the board
+// shows values (it keeps its place otherwise, so that the board does not move).
 export function renderHeatLegend(side, shown) {
   const box = $('heat-legend');
-  box.hidden = !shown;
+  box.classList.toggle('off', !shown);
   if (!shown) return;
   for (const el of box.querySelectorAll('[data-side]')) el.textContent = side;
 }
