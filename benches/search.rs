@@ -1,6 +1,8 @@
 //! The search engines on their target positions: `perfect`'s whole answer (every root
 //! move's exact outcome) from the empty board of 4,4,4, 5,5,4, 6,5,4 and 6,6,5, and
-//! `minimax` to depth 4 on a 15x15, k = 5 middle game. Single thread, release build.
+//! `minimax` to depth 4 on a 15x15, k = 5 middle game; `auto`'s cell pass (every empty
+//! cell valued one ply deep before the main search, issue 51) on that middle game and on
+//! the empty board. Single thread, release build.
 //!
 //! `cargo bench --bench search -- --warm-up-time 1 --measurement-time 3`
 //! (6,5,4 takes seconds per run: add `perfect/empty` to the filter only when you mean it).
@@ -10,7 +12,9 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use kinrow_engine::core::analyze::Engine;
+use kinrow_engine::core::budget::Budget;
 use kinrow_engine::core::types::Limits;
+use kinrow_engine::search::auto::cell_pass;
 use kinrow_engine::search::minimax::Minimax;
 use kinrow_engine::search::perfect::Perfect;
 use kinrow_game::{Position, Rules};
@@ -48,6 +52,30 @@ fn bench(c: &mut Criterion) {
             a.best
         })
     });
+
+    // The cell pass: its time only (the searcher is built before the clock starts, as
+    // the main search's is), every empty cell valued within a 1 s budget.
+    let empty = Position::empty(&Rules::mnk(15, 15, 5).unwrap());
+    for (name, p) in [("15x15k5_middle_game", &p), ("15x15k5_empty", &empty)] {
+        let mut budget = Budget::with_time(Duration::from_secs(1));
+        let (valued, took) = cell_pass(p, &mut budget);
+        eprintln!(
+            "auto/cell_pass/{name}: {valued} cells valued, {} nodes, {took:?} (one run)",
+            budget.nodes
+        );
+        c.bench_function(&format!("auto/cell_pass/{name}"), |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    let mut budget = Budget::with_time(Duration::from_secs(1));
+                    let (valued, took) = cell_pass(black_box(p), &mut budget);
+                    assert_eq!(valued, p.empties() as usize);
+                    total += took;
+                }
+                total
+            })
+        });
+    }
 }
 
 criterion_group!(benches, bench);

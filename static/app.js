@@ -12,7 +12,7 @@ import { api, ApiError } from './api.js';
 import { analyseNow, analysisOf, forX, showLiveNow } from './analysis.js';
 import { fitBoard, forbiddenWords, renderBoard, showLine } from './board.js';
 import { cellName, other, requestShape } from './notation.js';
-import { renderCellInfo, renderEvalBar, renderGraph, renderLive, renderMoveList } from './panels.js';
+import { renderCellInfo, renderEvalBar, renderGraph, renderHeatLegend, renderLive, renderMoveList } from './panels.js';
 import * as settings from './settings.js';
 import { clearMsgs, settingError, showMsg } from './messages.js';
 import { PIECES, renderPieceChoices } from './pieces.js';
@@ -361,12 +361,14 @@ function renderBoardNow() {
     toMove: pos.to_move,
     coords,
     heat: heatMap(),
+    depth: a && a.stats ? a.stats.depth : null,
     best: a && a.move,
     last,
     line: new Set((pos.winning_line || []).map((c) => c.row + ',' + c.col)),
     forbidden: S.forbidden,
     hint: S.hint && a ? a.move : null,
   });
+  renderHeatLegend(pos.to_move, !!(a && Array.isArray(a.moves) && a.moves.length > 0));
 }
 
 
@@ -456,7 +458,7 @@ function wire() {
     const banned = S.forbidden.get(row + ',' + col);
     const name = cellName({ row, col }) + ' (row ' + row + ', col ' + col + ')' + (held ? ', holding ' + held : '')
       + (banned && !held ? ': ' + forbiddenWords(banned, S.pos.rules.opening) : '');
-    renderCellInfo(name, moves, S.pos.to_move, pv);
+    renderCellInfo(name, moves, S.pos.to_move, pv, a && a.stats ? a.stats.depth : null);
     showLine(board, pv, S.pos.to_move);
   };
   board.addEventListener('mouseover', details);

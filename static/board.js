@@ -2,10 +2,10 @@
 // a short label per cell, the best move's outline, the last move, the winning line, cells
 // forbidden under renju, the principal variation on hover, and coordinates around it.
 
-import { cellName, colName, heatColour, shortLabel, valueWords } from './notation.js';
+import { cellName, cellWords, colName, heatColour, shortLabel, valueKind } from './notation.js';
 
 const LABEL_SHARE = 0.62; // a coordinate label's width, in cells
-const LABELLED = 12; // cells labelled on a large board, best first
+const TOP = 5; // the top candidates drawn strong: the first cells of the answer's ranking
 // The reasons of /v1/state's `forbidden` cells, in plain words: renju's shapes, and
 // the pro / long pro rule's distances (3 / 4 cells, in rows or columns).
 const FORBIDDEN_WORDS = {
@@ -47,20 +47,18 @@ function label(text, cls) {
   return el;
 }
 
-// view: { board, toMove, coords, heat: Map "r,c" -> moves best first, best, last,
+// view: { board, toMove, coords, heat: Map "r,c" -> moves best first (in the order of
+//         the answer's `moves`), depth: the answer's stats.depth, best, last,
 //         line: Set "r,c", forbidden: Map "r,c" -> reason, opening, hint,
 //         pending: Set "r,c" (opening stones placed but not yet sent),
 //         ghosts: Map "r,c" -> side (an opening placement the engine suggests) }
-// Every cell is coloured; on boards over 64 cells only the best few and the proven ones
-// carry a label, so that the numbers that matter stand out (the rest: hover a cell).
+// Every valued cell is coloured on a quiet scale and labelled; the top candidates and
+// the proofs are drawn strong, a bound hatched (its label says ≤ or ≥), a quick estimate
+// paler, a cell without a value plain with a dot (hover a cell for the words).
 export function renderBoard(boardEl, view) {
   const n = view.board.length;
   const m = n > 0 ? view.board[0].length : 0;
-  view.labelAll = m * n <= 64;
-  view.labelled = view.labelAll ? new Set() : bestCells(view.heat, LABELLED);
-  const values = view.heat ? [...view.heat.values()].map((moves) => moves[0].value).filter((v) => typeof v === 'number') : [];
-  view.lo = Math.min(...values);
-  view.hi = Math.max(...values);
+  view.top = topCells(view.heat, TOP);
   boardEl.style.setProperty('--m', m);
   boardEl.style.setProperty('--n', n);
   boardEl.dataset.m = m;
@@ -108,21 +106,27 @@ function cellElement(view, r, c) {
   const moves = view.heat ? view.heat.get(key) : null;
   const mv = moves ? moves[0] : null;
   if (mv && typeof mv.value === 'number') {
-    const proven = mv.outcome === 'win' || mv.outcome === 'draw' || mv.outcome === 'loss';
-    const rank = view.hi > view.lo ? (mv.value - view.lo) / (view.hi - view.lo) : 1;
-    el.style.setProperty('--heat', heatColour(mv.value, proven, rank));
-    el.classList.add('heat');
-    if (ch === '.' && (view.labelAll || proven || view.labelled.has(key))) {
+    const kind = valueKind(mv, view.depth);
+    const top = view.top.has(key);
+    el.style.setProperty('--heat', heatColour(mv.value, kind, top));
+    el.classList.add('heat', 'value-' + kind);
+    if (top) el.classList.add('top');
+    if (kind === 'bound') el.classList.add('bound-' + mv.bound);
+    el.dataset.depth = String(mv.depth);
+    const sentence = (mv.piece && mv.piece !== 'mark' ? mv.piece + ': ' : '') + cellWords(mv, view.toMove, view.depth);
+    if (ch === '.') {
       const lb = document.createElement('span');
       lb.className = 'label ' + (mv.outcome || 'unknown');
       lb.textContent = shortLabel(mv);
       el.append(lb);
+      el.title = cellName({ row: r, col: c }) + ': ' + sentence;
     }
-    words.push((mv.piece && mv.piece !== 'mark' ? mv.piece + ': ' : '') + valueWords(mv, view.toMove));
-  } else if (mv && mv.evaluated === false && ch === '.') {
-    // Listed by the engine's move ordering only: no value to show, drawn hatched.
+    words.push(sentence);
+  } else if (mv && ch === '.') {
+    // A legal move the engine gave no value (listed by its move ordering only).
     el.classList.add('unevaluated');
-    words.push('not searched');
+    words.push(cellWords(mv, view.toMove, view.depth));
+    el.title = cellName({ row: r, col: c }) + ': ' + cellWords(mv, view.toMove, view.depth);
   }
   const reason = view.forbidden.get(key);
   if (reason && ch === '.') {
@@ -174,11 +178,14 @@ export function showLine(boardEl, pv, firstSide) {
   });
 }
 
-// The keys of the `count` cells with the highest values.
-function bestCells(heat, count) {
-  if (!heat) return new Set();
-  const ranked = [...heat.entries()]
-    .filter(([, moves]) => typeof moves[0].value === 'number')
-    .sort((a, b) => b[1][0].value - a[1][0].value);
-  return new Set(ranked.slice(0, count).map(([key]) => key));
+// The keys of the first `count` cells with a value in the answer's ranking (`heat` keeps
+// the order of `moves`, best first), proven losses left out.
+function topCells(heat, count) {
+  const top = new Set();
+  if (!heat) return top;
+  for (const [key, moves] of heat) {
+    if (top.size >= count) break;
+    if (typeof moves[0].value === 'number' && moves[0].outcome !== 'loss') top.add(key);
+  }
+  return top;
 }

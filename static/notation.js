@@ -32,12 +32,13 @@ export function percent(value) {
 }
 
 // The short label of a move drawn in its cell: `W7` (wins in 7 moves of both sides),
-// `D` (a proven draw), `L4` (loses in 4), or the expected score in percent. At most 4
-// characters, so that it fits a cell of a 15x15 board.
+// `D` (a proven draw), `L4` (loses in 4), or the expected score in percent, with `≤`
+// before a value that is only an upper bound (`≥` a lower one). At most 4 characters,
+// so that it fits a cell of a 15x15 board.
 export function shortLabel(mv) {
   if (!mv || typeof mv.value !== 'number') return '';
   const letter = { win: 'W', draw: 'D', loss: 'L' }[mv.outcome];
-  if (!letter) return String(percent(mv.value));
+  if (!letter) return ({ upper: '≤', lower: '≥' }[mv.bound] || '') + String(percent(mv.value));
   if (letter === 'D' || mv.plies === null || mv.plies === undefined) return letter;
   return letter + (mv.plies > 99 ? '99+' : String(mv.plies));
 }
@@ -50,19 +51,66 @@ export function valueWords(mv, side) {
   if (mv.outcome === 'win') return side + ' wins' + inPlies + ' (proven)';
   if (mv.outcome === 'loss') return side + ' loses' + inPlies + ' (proven)';
   if (mv.outcome === 'draw') return 'a draw (proven)';
-  return side + ' expects ' + percent(mv.value) + '% (value ' + mv.value.toFixed(2) + ', not proven)';
+  const bound = { upper: 'at most ', lower: 'at least ' }[mv.bound] || '';
+  return side + ' expects ' + bound + percent(mv.value) + '% (value ' + bound + mv.value.toFixed(2) + ', not proven)';
+}
+
+const plies = (d) => d + (d === 1 ? ' ply' : ' plies');
+
+// How well a move's value is known, for the heat map: 'none' (no value), 'proven', 'bound'
+// (`bound` upper or lower: a null window's bound, not the value), 'shallow' (searched to
+// less than half the depth of the answer's search, `mainDepth`: a quick estimate, most
+// often the one-ply pass over every cell) or 'exact'.
+export function valueKind(mv, mainDepth) {
+  if (!mv || typeof mv.value !== 'number') return 'none';
+  if (mv.outcome === 'win' || mv.outcome === 'draw' || mv.outcome === 'loss') return 'proven';
+  if (mv.bound === 'upper' || mv.bound === 'lower') return 'bound';
+  if (typeof mv.depth === 'number' && typeof mainDepth === 'number' && 2 * mv.depth < mainDepth) return 'shallow';
+  return 'exact';
+}
+
+// A cell's value explained in a sentence for `side` (to move): what the number is, how
+// deep it was searched, and whether it is a proof, a value, a bound or a quick estimate.
+export function cellWords(mv, side, mainDepth) {
+  const kind = valueKind(mv, mainDepth);
+  if (kind === 'none') return 'no value: the engine gave this cell none';
+  const n = mv.plies;
+  const inPlies = n === null || n === undefined ? '' : ' in ' + n + (n === 1 ? ' move' : ' moves (both sides)');
+  if (kind === 'proven') {
+    if (mv.outcome === 'win') return 'proven win' + inPlies + ': ' + side + ' wins here whatever the reply';
+    if (mv.outcome === 'loss') return 'proven loss' + inPlies + ': ' + side + ' loses here against best play';
+    return 'proven draw: neither side can win after this move';
+  }
+  const d = typeof mv.depth === 'number' ? mv.depth : null;
+  const pct = percent(mv.value) + '%';
+  const val = mv.value.toFixed(2);
+  if (kind === 'bound' && mv.bound === 'upper') {
+    return side + ' gets at most ' + pct + ' here (value at most ' + val + '): refuted by a null-window search'
+      + (d ? ' at depth ' + d : '') + ', so only this bound is known, not the value itself';
+  }
+  if (kind === 'bound') {
+    return side + ' gets at least ' + pct + ' here (value at least ' + val + '): a null-window search'
+      + (d ? ' at depth ' + d : '') + ' found it at least this good, not its value itself';
+  }
+  const deep = d ? ', searched ' + plies(d) + ' deep' : '';
+  if (kind === 'shallow') {
+    return side + ' expects ' + pct + ' here (value ' + val + ')' + deep + ': a quick estimate, the best moves were searched '
+      + plies(mainDepth) + ' deep';
+  }
+  return side + ' expects ' + pct + ' here (value ' + val + ')' + deep;
 }
 
 // The heat map's colour: the hue says the value, red (-1, a loss for the side to move)
 // through yellow (0) to green (1, a win), on an absolute scale so that colours compare
-// across positions; the strength says the rank within this position (`rank` 0 the worst
-// cell, 1 the best), so that the best moves stand out even when every move wins.
-export function heatColour(value, proven, rank) {
+// across positions. The scale is quiet (pale, greyish) so that the board stays readable;
+// the top candidates (`top`) and the proofs are drawn strong, and a quick estimate
+// (`kind` 'shallow') paler still.
+export function heatColour(value, kind, top) {
   const t = Math.max(0, Math.min(1, (value + 1) / 2));
-  const strength = proven ? 1 : 0.25 + 0.75 * rank;
-  const sat = Math.round(30 + 45 * strength);
-  const light = Math.round(90 - 16 * strength);
-  return 'hsl(' + Math.round(t * 120) + ' ' + sat + '% ' + light + '%)';
+  const hue = Math.round(t * 120);
+  if (top || kind === 'proven') return 'hsl(' + hue + ' 70% 68%)';
+  if (kind === 'shallow') return 'hsl(' + hue + ' 28% 93%)';
+  return 'hsl(' + hue + ' 40% 85%)';
 }
 
 // A position in the API's request shape, from any answer that carries one.

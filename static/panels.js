@@ -1,7 +1,7 @@
 // The panels beside the board: the evaluation bar, the move list, the graph of the value
 // over the game, the live analysis and the details of the cell under the pointer.
 
-import { moveName, other, percent, shortLabel, valueWords } from './notation.js';
+import { cellWords, moveName, other, percent, shortLabel, valueWords } from './notation.js';
 
 const $ = (id) => document.getElementById(id);
 // The SVG namespace (written in two parts: the page's assets name no outside address).
@@ -50,7 +50,7 @@ export function renderMoveList(entries, cursor) {
     const val = document.createElement('span');
     val.className = 'move-value';
     val.textContent = typeof e.value === 'number' ? shortLabel(e) : '–';
-    val.title = typeof e.value === 'number' ? 'for ' + e.side + ': ' + valueWords(e, e.side) : 'not evaluated';
+    val.title = typeof e.value === 'number' ? 'for ' + e.side + ': ' + valueWords(e, e.side) : 'no value';
     const who = document.createElement('span');
     who.className = 'move-who';
     who.textContent = e.who;
@@ -138,23 +138,35 @@ export function renderLive(info, side, done) {
   fillParagraphs(box, [best + value, parts.join(' · '), lineText(info.pv, side)]);
 }
 
-// The details of the cell under the pointer: every evaluated move on it and its line.
-export function renderCellInfo(name, moves, side, pv) {
+// The details of the cell under the pointer: every move on it explained in words (its
+// value, how deep it was searched, whether it is a bound, a quick estimate or a proof;
+// `mainDepth` is the answer's stats.depth), and its line.
+export function renderCellInfo(name, moves, side, pv, mainDepth) {
   const box = $('cell-info');
   if (!name) {
     box.textContent = 'Point at a cell to see what the engine thinks of it.';
     return;
   }
   const lines = [];
-  if (!moves || moves.length === 0) lines.push(name + (/holding|may not play/.test(name) ? '.' : ': not evaluated.'));
+  if (!moves || moves.length === 0) lines.push(name + (/holding|may not play/.test(name) ? '.' : ': no value.'));
   for (const mv of moves || []) {
     const piece = mv.piece && mv.piece !== 'mark' ? ' (' + mv.piece + ')' : '';
-    const raw = typeof mv.raw === 'number' ? '; engine score ' + mv.raw : '';
+    // The engine's own score, only where it is one (a move without a value has none).
+    const raw = typeof mv.value === 'number' && typeof mv.raw === 'number' ? ' (engine score ' + mv.raw + ')' : '';
     const why = mv.action ? '; rule: ' + mv.action : '';
-    lines.push(name + piece + ': ' + valueWords(mv, side) + raw + why);
+    lines.push(name + piece + ': ' + cellWords(mv, side, mainDepth) + raw + why + '.');
   }
   lines.push(lineText(pv, side));
   fillParagraphs(box, lines);
+}
+
+// The heat map's legend above the board, for `side` to move: visible while the board
+// shows values (it keeps its place otherwise, so that the board does not move).
+export function renderHeatLegend(side, shown) {
+  const box = $('heat-legend');
+  box.classList.toggle('off', !shown);
+  if (!shown) return;
+  for (const el of box.querySelectorAll('[data-side]')) el.textContent = side;
 }
 
 // "Expected line (best play): x H7, o I8, ..." or '' without a line.

@@ -6,6 +6,7 @@ mod analysis;
 mod anytime;
 mod arena;
 mod arena_swap2;
+mod cells;
 mod cli;
 #[path = "../../crates/kinrow-game/tests/game/diagrams.rs"]
 mod diagrams;

@@ -16,7 +16,7 @@ const SHOTS = process.env.SCREENSHOTS || path.join(__dirname, 'screenshots');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const TIMEOUT = 30000;
 const OVER = ['x_wins', 'o_wins', 'draw'];
-const LABEL = /^(W\d{1,2}|W99\+|D|L\d{1,2}|L99\+|\d{1,2})$/;
+const LABEL = /^(W\d{1,2}|W99\+|D|L\d{1,2}|L99\+|[≤≥]?\d{1,2})$/;
 
 const consoleLines = [];
 const t0 = Date.now();
@@ -57,7 +57,7 @@ async function waitHumanTurnOrOver(page, withLabels) {
       if (st !== 'human_to_move') return false;
       if (!withLabels) return true;
       const empties = [...document.querySelectorAll('#board .cell.empty')];
-      // Every empty cell is coloured by its value, or hatched as not searched.
+      // Every empty cell is coloured by its value, or marked as having none.
       return empties.length > 0 && empties.every((el) => el.classList.contains('heat') || el.classList.contains('unevaluated'));
     },
     { over: OVER, withLabels },
@@ -159,6 +159,107 @@ async function liveStream(page) {
   const name = String.fromCharCode(65 + best.col) + best.row;
   check(final.includes('Finished') && final.includes('Best for x: ' + name), 'the result event ends the panel with the outlined best move ' + name);
   await shot(page, '02b-gomoku-live.png');
+}
+
+// The heat map of a 15x15 middlegame, from the real server: the page's own /v1/analyse
+// request, narrowed to depth 4 (seed 1) so that the answer holds moves a null window
+// only bounded (the ten best are searched again, the rest keep `bound: upper`). The
+// answer the page got is read from the route; the board must draw it: a value on every
+// empty cell near the stones, the five top candidates strong, every bound hatched with
+// ≤ in its label and its hover text saying what it is, the shallow values pale, a
+// legend, and no "not searched" left anywhere.
+async function heatMapCheck(browser, pageErrors) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  page.on('console', (m) => consoleLines.push(m.type() + ': ' + m.text()));
+  const board = ['...............', '...............', '...............', '...............', '...............',
+    '........x......', '......o.x......', '.....x.o.......', '......xo.......', '.....o..x......',
+    '....o..........', '...............', '...............', '...............', '...............'];
+  let answer = null;
+  await page.route('**/v1/analyse', async (route) => {
+    const body = JSON.parse(route.request().postData());
+    body.engine = { ...body.engine, depth: 4, seed: 1 };
+    const response = await route.fetch({ postData: JSON.stringify(body) });
+    const text = await response.text();
+    const ev = text.split('\n\n').find((e) => /^event: result$/m.test(e));
+    if (ev) answer = JSON.parse(ev.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('\n'));
+    await route.fulfill({ response, body: text });
+  });
+  await page.goto(BASE_URL + '/?rules=15,15,5&board=' + board.join('/') + '&x=human&o=human', { waitUntil: 'load' });
+  await page.selectOption('#a-engine', 'auto');
+  await waitHumanTurnOrOver(page, true);
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell.top').length > 0, null, { timeout: TIMEOUT });
+  check(answer && Array.isArray(answer.moves) && answer.stats.depth === 4, 'the page got a depth-4 answer from the server');
+
+  // What the page drew, per cell.
+  const drawn = await page.$$eval('#board .cell', (els) => els.map((el) => ({
+    row: Number(el.dataset.row),
+    col: Number(el.dataset.col),
+    cls: [...el.classList],
+    label: el.querySelector('.label') ? el.querySelector('.label').textContent : null,
+    title: el.title,
+    aria: el.getAttribute('aria-label'),
+  })));
+  const at = (r, c) => drawn.find((d) => d.row === r && d.col === c);
+  const stone = (r, c) => r >= 0 && r < 15 && c >= 0 && c < 15 && board[r][c] !== '.';
+  const near = drawn.filter((d) => board[d.row][d.col] === '.'
+    && [-2, -1, 0, 1, 2].some((dr) => [-2, -1, 0, 1, 2].some((dc) => stone(d.row + dr, d.col + dc))));
+  const unvalued = near.filter((d) => !d.cls.includes('heat') || !d.label);
+  check(near.length > 40 && unvalued.length === 0, 'every one of the ' + near.length + ' empty cells near the stones shows a value'
+    + (unvalued.length ? '; not: ' + unvalued.map(cellName).join(' ') : ''));
+
+  // The page draws what the answer says, cell by cell (the first move of a cell is its best).
+  const first = new Map();
+  for (const mv of answer.moves) if (!first.has(mv.row + ',' + mv.col)) first.set(mv.row + ',' + mv.col, mv);
+  const bounds = [...first.values()].filter((mv) => mv.bound === 'upper');
+  check(bounds.length > 0, 'the answer holds ' + bounds.length + ' upper bounds (moves a null window refuted)');
+  for (const mv of first.values()) {
+    const d = at(mv.row, mv.col);
+    const isBound = mv.bound === 'upper' || mv.bound === 'lower';
+    if (isBound !== d.cls.includes('value-bound')) check(false, cellName(mv) + ' bound ' + mv.bound + ' drawn ' + d.cls.join(' '));
+    if (mv.evaluated && mv.outcome === 'unknown' && !isBound && 2 * mv.depth < answer.stats.depth && !d.cls.includes('value-shallow')) {
+      check(false, cellName(mv) + ' at depth ' + mv.depth + ' is not drawn as a shallow value: ' + d.cls.join(' '));
+    }
+  }
+  const b0 = bounds[0];
+  const bc = at(b0.row, b0.col);
+  check(/^≤\d{1,2}$/.test(bc.label) && bc.cls.includes('bound-upper'), 'a bound is hatched and labelled ' + bc.label + ' at ' + cellName(b0));
+  check(new RegExp('at most \\d+%.*refuted by a null-window search at depth ' + b0.depth).test(bc.title),
+    'its hover text says what it is: ' + bc.title);
+  check(/at most/.test(bc.aria), 'and so does its accessible name');
+  const shallow = drawn.filter((d) => d.cls.includes('value-shallow'));
+  check(shallow.length > 0 && shallow.every((d) => /searched 1 ply deep: a quick estimate/.test(d.title) || /searched \d plies deep: a quick estimate/.test(d.title)),
+    shallow.length + ' shallow values are drawn pale and say they are quick estimates: ' + (shallow[0] || {}).title);
+
+  // The top candidates: the first five valued cells of the answer's ranking, the best among them.
+  const top = drawn.filter((d) => d.cls.includes('top'));
+  const want = [...first.values()].filter((mv) => typeof mv.value === 'number' && mv.outcome !== 'loss').slice(0, 5);
+  check(top.length === 5 && want.every((mv) => at(mv.row, mv.col).cls.includes('top')), 'the five top candidates stand out: ' + top.map(cellName).join(' '));
+  check(top.some((d) => d.cls.includes('best')) && top.every((d) => d.cls.includes('value-exact') || d.cls.includes('value-proven')), 'the best move is among them, and they are exact values');
+  const colours = await page.$$eval('#board .cell.heat', (els) => new Set(els.map((el) => getComputedStyle(el).backgroundColor)).size);
+  check(colours > 10, 'the values are drawn in ' + colours + ' colours');
+
+  check(!(await page.isHidden('#heat-legend')) && /bound/.test(await page.textContent('#heat-legend')) && /quick estimate/.test(await page.textContent('#heat-legend')),
+    'the legend explains the colours, the hatching and the pale cells');
+  const everywhere = await page.evaluate(() => document.body.innerText + [...document.querySelectorAll('[aria-label],[title]')]
+    .map((el) => (el.getAttribute('aria-label') || '') + (el.title || '')).join(' '));
+  check(!/not searched/i.test(everywhere), 'no "not searched" wording is left');
+  await shot(page, '02c-heat-map.png');
+
+  // Hovering the bound: the details say it in words.
+  await page.hover(cellSel(b0.row, b0.col));
+  await page.waitForFunction((name) => document.getElementById('cell-info').textContent.includes(name), cellName(b0), { timeout: TIMEOUT });
+  const info = await page.textContent('#cell-info');
+  check(/x gets at most \d+% here/.test(info) && /refuted by a null-window search at depth \d/.test(info) && !/no value/.test(info),
+    'hovering the bound explains it: ' + info.slice(0, 160));
+  await shot(page, '02d-heat-map-bound-hover.png');
+  // Hovering a top candidate: its value and its depth.
+  const t0c = top.find((d) => !d.cls.includes('best')) || top[0];
+  await page.hover(cellSel(t0c.row, t0c.col));
+  await page.waitForFunction((name) => document.getElementById('cell-info').textContent.includes(name), cellName(t0c), { timeout: TIMEOUT });
+  const tinfo = await page.textContent('#cell-info');
+  check(/x expects \d+% here \(value -?\d\.\d\d\), searched \d plies deep/.test(tinfo), 'hovering a top candidate gives its value and depth: ' + tinfo.slice(0, 120));
+  await page.close();
 }
 
 // A tic-tac-toe game lost on purpose (x takes the first empty cell), reviewed by the real
@@ -536,6 +637,7 @@ async function main() {
     await pp.screenshot({ path: path.join(SHOTS, '05-phone.png') });
     await phone.close();
 
+    await heatMapCheck(browser, pageErrors);
     await analysisAndVariants(browser, pageErrors);
     await sharedLinkMoves(browser);
     await openingRules(browser, pageErrors);

@@ -46,6 +46,20 @@ pub fn warm_up() {
     }
 }
 
+/// The cell pass alone, as the pattern search runs it before its main search: a fresh
+/// searcher (a table as large as the main search's, the default evaluation; built before
+/// the clock starts) values every empty cell of `position` one ply deep within `budget`.
+/// Returns the cells valued and the time the pass itself took; `budget.nodes` counts its
+/// nodes. For the bench that measures what the pass costs an answer (`benches/search.rs`,
+/// docs/performance.md "Every cell valued").
+pub fn cell_pass(position: &Position, budget: &mut Budget) -> (usize, std::time::Duration) {
+    let mut s = search::PatternSearch::evaluating(position, 1 << 18, Default::default());
+    let start = std::time::Instant::now();
+    let values = pattern::shallow_values(position, &mut s, budget);
+    let took = start.elapsed();
+    (values.iter().filter(|v| v.is_some()).count(), took)
+}
+
 use rand::rngs::StdRng;
 
 use crate::core::analyze::Engine;
