@@ -116,7 +116,11 @@ fn kinrow_fit_writes_a_network_that_beats_a_constant_on_held_out_positions() {
         ],
         None,
     );
-    assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
+    assert!(
+        ran.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ran.stderr)
+    );
     let summary = json_of(&ran);
     let held = &summary["held_out_target_loss"];
     assert!(

@@ -260,6 +260,31 @@ fn cors_allows_any_origin_by_default() {
         r.headers()["access-control-allow-origin"],
         "http://example.test"
     );
+    // Only the methods and headers the API takes (issue 54 item 10): a preflight for
+    // DELETE, or for a header the API never reads (a 5 KB one included), is refused.
+    let methods = r.headers()["access-control-allow-methods"]
+        .to_str()
+        .unwrap();
+    for m in ["GET", "POST", "HEAD"] {
+        assert!(methods.contains(m), "{methods}");
+    }
+    assert!(!methods.contains("DELETE"), "{methods}");
+    let preflight = |method: &str, headers: &str| {
+        s.client
+            .request(reqwest::Method::OPTIONS, s.url("/v1/suggest"))
+            .header("Origin", "http://example.test")
+            .header("Access-Control-Request-Method", method)
+            .header("Access-Control-Request-Headers", headers)
+            .send()
+            .unwrap()
+    };
+    assert!(!preflight("DELETE", "content-type").status().is_success());
+    let long = format!("x-{}", "a".repeat(5000));
+    let r = preflight("POST", &long);
+    assert!(!r.status().is_success(), "{}", r.status());
+    assert!(preflight("POST", "content-type, x-kinrow-deadline-ms")
+        .status()
+        .is_success());
 }
 
 // ----- every engine of the registry through /v1/suggest -----

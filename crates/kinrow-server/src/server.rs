@@ -24,10 +24,21 @@ pub struct Application {
     server: Server,
 }
 
+/// The request headers a browser may send across origins: what the API reads
+/// (issue 54 item 10: a preflight no longer allows every method and echoes any header).
+const CORS_HEADERS: [&str; 6] = [
+    "content-type",
+    "accept",
+    "content-encoding",
+    "last-event-id",
+    "x-request-start",
+    "x-kinrow-deadline-ms",
+];
+
 fn cors(config: &Config) -> Cors {
     let cors = Cors::default()
-        .allow_any_method()
-        .allow_any_header()
+        .allowed_methods(["GET", "POST", "HEAD"])
+        .allowed_headers(CORS_HEADERS)
         .expose_headers(["Retry-After"])
         .max_age(3600);
     if config.cors_origins.is_empty() {

@@ -388,8 +388,8 @@ pub fn position(
         // Under gravity a string of one row where the board has several can only be a
         // move sequence (the empty one included): read as one, so that a bad character
         // is named (`move 3: 'a' is not a column`) rather than the count of rows.
-        let sequence = kinrow_game::is_column_digits(digits)
-            || (!digits.contains('/') && rules.n() > 1);
+        let sequence =
+            kinrow_game::is_column_digits(digits) || (!digits.contains('/') && rules.n() > 1);
         if rules.gravity() && sequence {
             // A Connect Four move sequence; the side to move is checked as for a board.
             let p = Position::from_column_digits(&rules, digits, "board")?;
