@@ -22,6 +22,9 @@ pub fn recorded_games(
     text: &str,
 ) -> Result<BTreeMap<usize, GameRecord>, String> {
     let mut out = BTreeMap::new();
+    // Both games of a pair share its opening, which may cost a judged search to draw
+    // (an SPRT's lazy draws): each pair's is drawn once.
+    let mut openings: BTreeMap<usize, Vec<Move>> = BTreeMap::new();
     for (line, read) in read_games(text)? {
         let at = |why: String| format!("line {line}: {why}");
         let index = read.game;
@@ -39,8 +42,11 @@ pub fn recorded_games(
             config.engines[1 - x_engine].label(),
         );
         let same_rules = read.rules == config.rules;
-        let same_opening =
-            config.rules.opening().has_phase() || read.opening == opening_of(index / 2);
+        let same_opening = config.rules.opening().has_phase()
+            || read.opening
+                == *openings
+                    .entry(index / 2)
+                    .or_insert_with(|| opening_of(index / 2));
         if read.x != x || read.o != o || !same_rules || !same_opening {
             return Err(at(format!(
                 "game {index} was played by another match (contestants, rules or opening differ)"
