@@ -285,6 +285,61 @@ fn crashes_hangs_garbage_and_illegal_moves_are_503_in_time_and_the_next_request_
     );
 }
 
+/// The value of `kinrow_searches_total` for `engine` and `result` in `metrics` (0 when
+/// the line is absent).
+fn searches(metrics: &str, engine: &str, result: &str) -> u64 {
+    let prefix = format!("kinrow_searches_total{{engine=\"{engine}\",result=\"{result}\"}} ");
+    metrics
+        .lines()
+        .find_map(|l| l.strip_prefix(&prefix)?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// A failed search is counted once, as its failure, never also as `ok`: in
+/// `/v1/suggest`, `/v1/play`'s reply and `/v1/analyse` alike; a served one is `ok`.
+#[test]
+fn a_crashed_brain_counts_as_engine_unavailable_and_not_as_ok() {
+    let s = server(vec![fake("crash", "crash", ""), fake("talk", "talk", "")]);
+    let (status, body) = s.call(
+        "/v1/suggest",
+        &position(json!({"name": "crash", "time_ms": 300})),
+    );
+    assert_error(status, &body, 503, "engine_unavailable", None);
+    let mut play = position(Value::Null);
+    play.as_object_mut().unwrap().remove("engine");
+    play["move"] = json!({"row": 7, "col": 7});
+    play["reply"] = json!({"name": "crash", "time_ms": 300});
+    let (status, body) = s.call("/v1/play", &play);
+    assert_error(status, &body, 503, "engine_unavailable", None);
+    let r = s.post(
+        "/v1/analyse",
+        &position(json!({"name": "crash", "time_ms": 300})),
+    );
+    let evs = events(&r.text().unwrap());
+    let last = evs.last().expect("an event");
+    assert_eq!(last.0, "error", "{evs:?}");
+    assert_eq!(last.1["error"]["code"], "engine_unavailable", "{evs:?}");
+    let (status, body) = s.call(
+        "/v1/suggest",
+        &position(json!({"name": "talk", "time_ms": 300})),
+    );
+    assert_eq!(status, 200, "{body}");
+
+    let metrics = s.get("/metrics").text().unwrap();
+    assert_eq!(
+        searches(&metrics, "crash", "engine_unavailable"),
+        3,
+        "{metrics}"
+    );
+    assert_eq!(searches(&metrics, "crash", "ok"), 0, "{metrics}");
+    assert_eq!(searches(&metrics, "talk", "ok"), 1, "{metrics}");
+    assert_eq!(
+        searches(&metrics, "talk", "engine_unavailable"),
+        0,
+        "{metrics}"
+    );
+}
+
 #[test]
 fn a_name_of_a_built_in_engine_or_a_brain_that_does_not_start_stops_the_server() {
     let err = external_engines(&["auto=/bin/cat".to_string()]).unwrap_err();
