@@ -223,6 +223,29 @@ fn messages_give_evaluation_pv_depth_and_info_events_and_nothing_else() {
         .filter_map(|e| e.1["depth"].as_u64())
         .collect();
     assert!(depths.contains(&7), "{evs:?}");
+    // An info event's value comes through the brain's unit too, as the answer's does.
+    let at7 = evs
+        .iter()
+        .find(|e| e.0 == "info" && e.1["depth"] == 7)
+        .expect("depth 7");
+    let v = at7.1["value"].as_f64().unwrap();
+    assert!((v - (150.0f64 / 400.0).tanh()).abs() < 1e-9, "{evs:?}");
+}
+
+/// Rapfi's brief lines: a mate `+M7` is a proven win in 7 plies, the `Bestline` the pv.
+#[test]
+fn a_mate_message_is_a_win_with_its_plies() {
+    let s = server(vec![fake("mate", "mate", "")]);
+    let (status, body) = s.call(
+        "/v1/suggest",
+        &position(json!({"name": "mate", "time_ms": 300})),
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["evaluation"]["outcome"], "win", "{body}");
+    assert_eq!(body["evaluation"]["plies"], 7, "{body}");
+    assert_eq!(body["evaluation"]["value"], 1.0, "{body}");
+    assert_eq!(body["stats"]["depth"], 9, "{body}");
+    assert_eq!(body["pv"][1], json!({"row": 9, "col": 9, "piece": "mark"}));
 }
 
 /// A brain that fails answers 503 engine_unavailable within the budget plus the margin,
