@@ -2,6 +2,7 @@
 # A fake Gomocup brain for the external-engine tests: it answers START and then, for
 # every position (BOARD .. DONE), does what its mode says.
 #   talk      MESSAGE lines (depth, eval, best line), then the move 7,7
+#   mate      Rapfi's brief lines with a mate (+M7) and a Bestline, then the move 7,7
 #   crash     exits without answering
 #   crash_once FILE  crashes the first time (creating FILE), talks afterwards
 #   hang      never answers (and ignores YXSTOP)
@@ -17,6 +18,11 @@ while IFS= read -r line; do
     DONE)
       case "$mode" in
         talk) ;;
+        mate)
+          echo "MESSAGE Speed 120K | Depth 9-11 | Eval +M7 | Node 1523 | Time 12ms"
+          echo "MESSAGE Bestline H8 J10 G6"
+          echo "7,7"
+          continue ;;
         crash) exit 3 ;;
         crash_once)
           if [ ! -e "$2" ]; then : > "$2"; exit 3; fi ;;

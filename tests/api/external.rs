@@ -223,6 +223,29 @@ fn messages_give_evaluation_pv_depth_and_info_events_and_nothing_else() {
         .filter_map(|e| e.1["depth"].as_u64())
         .collect();
     assert!(depths.contains(&7), "{evs:?}");
+    // An info event's value comes through the brain's unit too, as the answer's does.
+    let at7 = evs
+        .iter()
+        .find(|e| e.0 == "info" && e.1["depth"] == 7)
+        .expect("depth 7");
+    let v = at7.1["value"].as_f64().unwrap();
+    assert!((v - (150.0f64 / 400.0).tanh()).abs() < 1e-9, "{evs:?}");
+}
+
+/// Rapfi's brief lines: a mate `+M7` is a proven win in 7 plies, the `Bestline` the pv.
+#[test]
+fn a_mate_message_is_a_win_with_its_plies() {
+    let s = server(vec![fake("mate", "mate", "")]);
+    let (status, body) = s.call(
+        "/v1/suggest",
+        &position(json!({"name": "mate", "time_ms": 300})),
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["evaluation"]["outcome"], "win", "{body}");
+    assert_eq!(body["evaluation"]["plies"], 7, "{body}");
+    assert_eq!(body["evaluation"]["value"], 1.0, "{body}");
+    assert_eq!(body["stats"]["depth"], 9, "{body}");
+    assert_eq!(body["pv"][1], json!({"row": 9, "col": 9, "piece": "mark"}));
 }
 
 /// A brain that fails answers 503 engine_unavailable within the budget plus the margin,
@@ -281,6 +304,61 @@ fn crashes_hangs_garbage_and_illegal_moves_are_503_in_time_and_the_next_request_
     assert!(restarts("once") >= 1, "{metrics}");
     assert!(
         metrics.contains("engine=\"hang\",result=\"engine_unavailable\""),
+        "{metrics}"
+    );
+}
+
+/// The value of `kinrow_searches_total` for `engine` and `result` in `metrics` (0 when
+/// the line is absent).
+fn searches(metrics: &str, engine: &str, result: &str) -> u64 {
+    let prefix = format!("kinrow_searches_total{{engine=\"{engine}\",result=\"{result}\"}} ");
+    metrics
+        .lines()
+        .find_map(|l| l.strip_prefix(&prefix)?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// A failed search is counted once, as its failure, never also as `ok`: in
+/// `/v1/suggest`, `/v1/play`'s reply and `/v1/analyse` alike; a served one is `ok`.
+#[test]
+fn a_crashed_brain_counts_as_engine_unavailable_and_not_as_ok() {
+    let s = server(vec![fake("crash", "crash", ""), fake("talk", "talk", "")]);
+    let (status, body) = s.call(
+        "/v1/suggest",
+        &position(json!({"name": "crash", "time_ms": 300})),
+    );
+    assert_error(status, &body, 503, "engine_unavailable", None);
+    let mut play = position(Value::Null);
+    play.as_object_mut().unwrap().remove("engine");
+    play["move"] = json!({"row": 7, "col": 7});
+    play["reply"] = json!({"name": "crash", "time_ms": 300});
+    let (status, body) = s.call("/v1/play", &play);
+    assert_error(status, &body, 503, "engine_unavailable", None);
+    let r = s.post(
+        "/v1/analyse",
+        &position(json!({"name": "crash", "time_ms": 300})),
+    );
+    let evs = events(&r.text().unwrap());
+    let last = evs.last().expect("an event");
+    assert_eq!(last.0, "error", "{evs:?}");
+    assert_eq!(last.1["error"]["code"], "engine_unavailable", "{evs:?}");
+    let (status, body) = s.call(
+        "/v1/suggest",
+        &position(json!({"name": "talk", "time_ms": 300})),
+    );
+    assert_eq!(status, 200, "{body}");
+
+    let metrics = s.get("/metrics").text().unwrap();
+    assert_eq!(
+        searches(&metrics, "crash", "engine_unavailable"),
+        3,
+        "{metrics}"
+    );
+    assert_eq!(searches(&metrics, "crash", "ok"), 0, "{metrics}");
+    assert_eq!(searches(&metrics, "talk", "ok"), 1, "{metrics}");
+    assert_eq!(
+        searches(&metrics, "talk", "engine_unavailable"),
+        0,
         "{metrics}"
     );
 }

@@ -38,6 +38,14 @@ pub trait Engine: Send + Sync {
     ) {
     }
 
+    /// True when this engine's searches gave no answer of their own (an external brain
+    /// that failed): the analyses it returned are void stand-ins, the caller answers
+    /// with the failure and must not count them as answered. Kinrow's engines always
+    /// answer (the default).
+    fn failed(&self) -> bool {
+        false
+    }
+
     /// [`Engine::analyze_in`] with a budget of `limits` and the state kept in `ctx`.
     fn analyze_with(
         &self,

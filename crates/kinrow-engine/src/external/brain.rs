@@ -510,7 +510,9 @@ impl ExternalBrain {
             if upper.starts_with("MESSAGE") {
                 let t = Thinking::in_message(&line, m, n);
                 said.depth = t.depth.or(said.depth);
-                said.eval = t.eval.or(said.eval);
+                if t.eval.is_some() {
+                    (said.eval, said.plies) = (t.eval, t.plies);
+                }
                 if !t.pv.is_empty() {
                     said.pv = t.pv;
                 }
@@ -557,10 +559,16 @@ impl ExternalBrain {
         if !position.is_legal(mv) {
             return;
         }
+        // The value of the line's score through the brain's own unit, as a win rate (an
+        // info event has no other way to know the unit).
+        let win_rate = match said.eval {
+            Some(Eval::Score(e)) => Some((1.0 + self.spec.value(e as f64)) / 2.0),
+            _ => None,
+        };
         let line = Line {
             mv,
-            eval: evaluation(said.eval),
-            win_rate: None,
+            eval: evaluation(said.eval, said.plies),
+            win_rate,
             pv: pv_moves(position, &said.pv),
         };
         budget.report(said.depth.unwrap_or(0), Scale::External, vec![line]);
@@ -580,7 +588,7 @@ impl ExternalBrain {
             Some(c) if c.row * m + c.col == best.cell() => pv_moves(position, &said.pv),
             _ => vec![best],
         };
-        let eval = evaluation(said.eval);
+        let eval = evaluation(said.eval, said.plies);
         // The brain's own depth where it printed one (1 where it valued the move
         // without saying how deep).
         let best_eval = match said.eval {
@@ -593,7 +601,7 @@ impl ExternalBrain {
                     .legal_moves()
                     .into_iter()
                     .filter(|&mv| mv != best)
-                    .map(|mv| MoveEval::unsearched(mv, evaluation(None))),
+                    .map(|mv| MoveEval::unsearched(mv, evaluation(None, None))),
             )
             .collect();
         Analysis {
@@ -732,7 +740,7 @@ fn pv_moves(position: &Position, pv: &[kinrow_game::Coord]) -> Vec<Move> {
 }
 
 /// The evaluation of what a brain said: its score, or a proven win or loss for a mate.
-fn evaluation(eval: Option<Eval>) -> Evaluation {
+fn evaluation(eval: Option<Eval>, plies: Option<u32>) -> Evaluation {
     match eval {
         Some(Eval::Score(s)) => Evaluation {
             score: s as f64,
@@ -742,7 +750,7 @@ fn evaluation(eval: Option<Eval>) -> Evaluation {
         Some(Eval::Mate { win }) => Evaluation {
             score: 0.0,
             outcome: if win { Outcome::Win } else { Outcome::Loss },
-            plies: None,
+            plies,
         },
         None => Evaluation {
             score: 0.0,

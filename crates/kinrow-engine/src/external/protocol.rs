@@ -329,10 +329,7 @@ impl Eval {
     /// The evaluation in a `MESSAGE` line: the token after the last word `eval`
     /// (any case, followed by a space or a colon), as a whole number or a mate `±M..`.
     pub fn in_message(line: &str) -> Option<Eval> {
-        let lower = line.to_ascii_lowercase();
-        let at = lower.rfind("eval")?;
-        let rest = line[at + 4..].trim_start_matches([':', ' ']);
-        let token = rest.split_whitespace().next()?;
+        let token = eval_token(line)?;
         if let Some(m) = token.strip_prefix("+M") {
             return (m == "*" || m.parse::<u32>().is_ok()).then_some(Eval::Mate { win: true });
         }
@@ -341,6 +338,26 @@ impl Eval {
         }
         token.parse().ok().map(Eval::Score)
     }
+}
+
+/// The token after the last word `eval` of `line` (any case, then spaces or colons).
+fn eval_token(line: &str) -> Option<&str> {
+    let lower = line.to_ascii_lowercase();
+    let at = lower.rfind("eval")?;
+    line[at + 4..]
+        .trim_start_matches([':', ' '])
+        .split_whitespace()
+        .next()
+}
+
+/// The plies of a mate in `line`'s evaluation: 15 of `+M15` or `-M15` (Rapfi counts
+/// them from the position to the five); `None` for a score or `+M*`.
+fn mate_plies(line: &str) -> Option<u32> {
+    let token = eval_token(line)?;
+    let m = token
+        .strip_prefix("+M")
+        .or_else(|| token.strip_prefix("-M"))?;
+    m.parse().ok()
 }
 
 /// Why no line came from an engine.
@@ -403,15 +420,19 @@ impl Drop for ExternalEngine {
 }
 
 /// What a brain said of its search in one `MESSAGE` line (Rapfi's and Yixin's style):
-/// the depth after the word `depth`, the evaluation ([`Eval::in_message`]), and the best
-/// line after the word `pv` or `bestline`, as `x,y` pairs or as letter-and-number cells
-/// (`h8`: column h, the 8th row from the top).
+/// the depth after the word `depth`, the evaluation ([`Eval::in_message`]) with a mate's
+/// plies, and the best line after the word `pv` or `bestline`, as `x,y` pairs or as
+/// letter-and-number cells (`h8`: column h, the 8th row from the top); in a line with a
+/// depth and no such word, the cells after its last `|` (Rapfi's per-depth line,
+/// `Depth 10-9 | Eval -114 | Time 13ms | I8 I7 H7`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Thinking {
     /// The depth reached (the first number after `depth`: `8` of `Depth 8-14`).
     pub depth: Option<u32>,
     /// The evaluation for the side to move, in the brain's units.
     pub eval: Option<Eval>,
+    /// The plies to the five of a mate evaluation where the brain counted them.
+    pub plies: Option<u32>,
     /// The best line, from the side to move, cut at its first cell off a board of
     /// `m` x `n`.
     pub pv: Vec<Coord>,
@@ -451,10 +472,19 @@ impl Thinking {
                     .map_while(|w| cell_of(w, m, n))
                     .collect()
             })
+            .or_else(|| {
+                depth?;
+                let (_, tail) = line.rsplit_once('|')?;
+                let cells: Option<Vec<Coord>> =
+                    tail.split_whitespace().map(|w| cell_of(w, m, n)).collect();
+                cells.filter(|c| !c.is_empty())
+            })
             .unwrap_or_default();
+        let eval = Eval::in_message(line);
         Thinking {
             depth,
-            eval: Eval::in_message(line),
+            eval,
+            plies: eval.and_then(|_| mate_plies(line)),
             pv,
         }
     }
@@ -494,6 +524,43 @@ mod tests {
         assert_eq!(t.depth, Some(9));
         assert_eq!(t.eval, Some(Eval::Score(-118)));
         assert_eq!(t.pv, vec![Coord::new(7, 7), Coord::new(7, 8)]);
+    }
+
+    #[test]
+    fn rapfi_lines_give_mate_plies_and_the_per_depth_line() {
+        let t = Thinking::in_message(
+            "MESSAGE Speed 167K | Depth 10-9 | Eval +M15 | Node 2183 | Time 13ms",
+            15,
+            15,
+        );
+        assert_eq!(t.eval, Some(Eval::Mate { win: true }));
+        assert_eq!(t.plies, Some(15));
+        assert!(t.pv.is_empty());
+        let t = Thinking::in_message("MESSAGE Depth 12-20 | Eval -M8 | Time 40ms", 15, 15);
+        assert_eq!(
+            (t.eval, t.plies),
+            (Some(Eval::Mate { win: false }), Some(8))
+        );
+        let t = Thinking::in_message("MESSAGE Depth 3 | Eval +M* | Time 1ms", 15, 15);
+        assert_eq!((t.eval, t.plies), (Some(Eval::Mate { win: true }), None));
+        let t = Thinking::in_message("MESSAGE Depth 4 | Eval -114 | Time 9ms", 15, 15);
+        assert_eq!((t.eval, t.plies), (Some(Eval::Score(-114)), None));
+        // message_mode = "normal": the best line after the last '|', without a keyword.
+        let t = Thinking::in_message(
+            "MESSAGE Depth 10-9 | Eval -114 | Time 13ms | I8 I7 H7",
+            15,
+            15,
+        );
+        assert_eq!(t.depth, Some(10));
+        assert_eq!(
+            t.pv,
+            vec![Coord::new(7, 8), Coord::new(6, 8), Coord::new(6, 7)]
+        );
+        // Not without a depth, nor when the tail holds anything but cells.
+        let t = Thinking::in_message("MESSAGE Load config | I8 I7", 15, 15);
+        assert!(t.pv.is_empty());
+        let t = Thinking::in_message("MESSAGE Depth 5 | Eval 3 | Time 9ms", 15, 15);
+        assert!(t.pv.is_empty());
     }
 
     #[test]

@@ -75,6 +75,10 @@ impl Engine for ExternalSearch {
         }
         void(position)
     }
+
+    fn failed(&self) -> bool {
+        self.run.failure().is_some()
+    }
 }
 
 /// The stand-in answer of a failed search: the first legal move, nothing evaluated.

@@ -252,6 +252,10 @@ pub fn value_of(eval: &Evaluation, scale: Scale, family: Family, win_rate: Optio
     if let Some(v) = proven(eval.outcome) {
         return v;
     }
+    if scale == Scale::External {
+        // The brain's own unit gave the line its win rate (an info event's line).
+        return win_rate.map_or(0.0, |w| (2.0 * w - 1.0).clamp(-UNPROVEN_MAX, UNPROVEN_MAX));
+    }
     if scale == Scale::Learned {
         let v = 2.0 / (1.0 + (-eval.score / crate::eval::weights::UNIT).exp()) - 1.0;
         return if v.is_nan() {

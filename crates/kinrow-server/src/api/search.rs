@@ -46,7 +46,7 @@ use super::error::{ApiError, ErrorCode};
 use super::metrics::Metrics;
 use kinrow_engine::core::analyze::Engine;
 use kinrow_engine::core::budget::Budget;
-use kinrow_engine::core::context::ContextPool;
+use kinrow_engine::core::context::{ContextPool, SearchContext};
 use kinrow_engine::core::progress::Watch;
 use kinrow_engine::core::types::{Analysis, Limits};
 use kinrow_engine::registry::Cost;
@@ -231,14 +231,38 @@ fn count(metrics: &Metrics, name: &str, result: &str) {
     metrics.searches.with_label_values(&[name, result]).inc()
 }
 
-/// Counts a search that returned (or panicked) and turns a panic into a 500.
+/// A search's answer and whether its engine [failed](Engine::failed) to give one.
+type Answered = (Analysis, bool);
+
+/// Runs the engine `build` makes on `position`: its answer, and whether it failed.
+fn answer<F>(
+    build: F,
+    position: &Position,
+    limits: &Limits,
+    budget: &mut Budget,
+    ctx: &mut SearchContext,
+    rng: &mut StdRng,
+) -> Answered
+where
+    F: FnOnce() -> Box<dyn Engine>,
+{
+    let engine = build();
+    let analysis = engine.analyze_in(position, limits, budget, ctx, rng);
+    (analysis, engine.failed())
+}
+
+/// Counts a search that returned (or panicked) and turns a panic into a 500. A search
+/// whose engine failed (an external brain: its analysis is a void stand-in) is not
+/// counted here: the caller answers it with the failure and counts that
+/// (`engine_unavailable`, `refused`), never as `ok`.
 fn finish(
     metrics: &Metrics,
     name: &str,
-    result: Result<Analysis, String>,
+    result: Result<Answered, String>,
 ) -> Result<Analysis, ApiError> {
     match result {
-        Ok(analysis) => {
+        Ok((analysis, true)) => Ok(analysis),
+        Ok((analysis, false)) => {
             let m = metrics.search(name);
             m.ok.inc();
             m.nodes.inc_by(analysis.stats.nodes);
@@ -334,7 +358,7 @@ impl SearchPool {
         let result = catch_unwind(AssertUnwindSafe(|| {
             let mut ctx = self.contexts.take(position);
             let mut budget = Budget::new(&limits).watched(watch);
-            build().analyze_in(position, &limits, &mut budget, &mut ctx, &mut rng)
+            answer(build, position, &limits, &mut budget, &mut ctx, &mut rng)
         }))
         .map_err(|payload| panic_message(&*payload));
         finish(&self.metrics, name, result).map(|analysis| Finished {
@@ -488,7 +512,7 @@ impl Slot {
                 let mut rng = StdRng::seed_from_u64(seed);
                 let mut ctx = contexts.take(&position);
                 let mut budget = Budget::new(limits).watched(job_watch);
-                build().analyze_in(&position, limits, &mut budget, &mut ctx, &mut rng)
+                answer(build, &position, limits, &mut budget, &mut ctx, &mut rng)
             })
             .await?;
         let result = match ran {

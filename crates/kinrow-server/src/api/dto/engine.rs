@@ -57,8 +57,9 @@ pub fn default_engine() -> Option<EngineKind> {
 pub struct EngineParams {
     /// The engine; the server's default (`auto` when present) when omitted.
     pub name: Option<EngineName>,
-    /// The difficulty, 1 (weakest) to 10 (full strength, the default), for every engine.
-    /// Below 10 the search gets a smaller node budget (a quarter per level; `limits.nodes`
+    /// The difficulty, 1 (weakest) to 10 (full strength, the default), for every engine
+    /// of kinrow's own; an external engine plays at its own strength: it accepts 10 and
+    /// refuses lower levels with 422 `invalid_limits`. Below 10 the search gets a smaller node budget (a quarter per level; `limits.nodes`
     /// in the answer is the cap applied) and the move is drawn among the best few,
     /// weighted by how much each loses (more and wider as the level falls). From level 3
     /// up a win now and the only block of the opponent's are never missed; from level 6
@@ -68,7 +69,9 @@ pub struct EngineParams {
     #[serde(default, deserialize_with = "int::optional")]
     pub level: Option<i64>,
     /// Maximum search depth in plies (1 to 4096), for the engines that search a tree.
-    /// No limit but time when omitted.
+    /// No limit but time when omitted. An external engine takes it where the operator
+    /// said it takes `INFO max_depth` (`depth=yes`) and refuses it otherwise (422
+    /// `invalid_limits`).
     #[schema(minimum = 1, maximum = 4096, example = 6)]
     #[serde(default, deserialize_with = "int::optional")]
     pub depth: Option<i64>,
@@ -79,6 +82,8 @@ pub struct EngineParams {
     #[serde(default, deserialize_with = "int::optional")]
     pub time_ms: Option<i64>,
     /// Maximum nodes (positions visited; playouts for `mcts`), 1 to 10^10. No limit but time when omitted.
+    /// An external engine takes it where the operator said it takes `INFO max_node`
+    /// (`nodes=yes`) and refuses it otherwise (422 `invalid_limits`).
     #[schema(minimum = 1, maximum = 10_000_000_000i64, example = 1_000_000)]
     #[serde(default, deserialize_with = "int::optional")]
     pub nodes: Option<i64>,
@@ -86,7 +91,8 @@ pub struct EngineParams {
     /// engine. Default 0. `perfect` overlooks branches at every node of its search; the
     /// one-ply engines (`threat`, `priority`, `greedy`) overlook each root move (and play
     /// the best one they did not overlook). The other engines cannot honour it and answer
-    /// 422 `invalid_limits` for a value above 0 (use `level` for a weaker engine).
+    /// 422 `invalid_limits` for a value above 0 (use `level` for a weaker engine), as
+    /// does an external engine.
     #[schema(minimum = 0.0, maximum = 1.0, example = 0.0)]
     pub mistake_probability: Option<f64>,
     /// Makes the answer reproducible: the same request with the same seed gives the same
@@ -99,7 +105,8 @@ pub struct EngineParams {
     /// The tree searches (`auto`, `minimax`, `perfect`, `mcts`) search for the N best
     /// (which costs some depth); the one-ply engines (`threat`, `priority`, `greedy`)
     /// give their N best moves with a line of one move. `/v1/analyse` streams the N best
-    /// as `lines`.
+    /// as `lines`. An external engine answers one move: it refuses `multipv` above 1
+    /// (422 `invalid_limits`).
     #[schema(minimum = 1, maximum = 10, example = 1)]
     #[serde(default, deserialize_with = "int::optional")]
     pub multipv: Option<i64>,
@@ -107,7 +114,8 @@ pub struct EngineParams {
     /// table; the main thread's answer is the result), at least 1 (default 1). Cut to
     /// the server's `KINROW_MAX_THREADS` (1 by default); `limits.threads` in the answer
     /// says what was allowed and `stats.threads` what ran. A `nodes` limit is a total
-    /// for all threads. The other engines and `auto`'s other paths run on one thread.
+    /// for all threads. The other engines and `auto`'s other paths run on one thread;
+    /// an external engine is told it as `INFO thread_num`.
     /// With more than one thread the threads' timing shapes the search: the same `seed`
     /// and `nodes` limit no longer promise the same answer.
     #[schema(minimum = 1, example = 1)]

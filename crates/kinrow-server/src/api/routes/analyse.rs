@@ -50,8 +50,11 @@ pub fn event(name: &str, data: &impl Serialize) -> Bytes {
 /// each settled root move (`perfect`), and at least every 250 ms of a long search; then
 /// exactly one `result` event whose data is the `/v1/suggest` answer for the same
 /// request (schema `SuggestResponse`), and the stream ends. A search that fails once the
-/// stream has begun (it overran its budget with no completed iteration: 503's case; or a bug) ends it with an `error`
-/// event whose data is the error body (schema `ErrorBody`). The budget rules, queueing
+/// stream has begun (it overran its budget with no completed iteration: 503's case; an
+/// external engine that crashed, hung or answered nonsense: `engine_unavailable`; or a
+/// bug) ends it with an `error` event whose data is the error body (schema `ErrorBody`).
+/// An external engine's `info` events are its `MESSAGE` lines (depth, eval, best line)
+/// as it prints them: one at the end of the search for a brain that reports only then. The budget rules, queueing
 /// and 503s are `/v1/suggest`'s, and every error before the stream begins is an ordinary
 /// JSON answer. A client that disconnects stops the search: its slot is free within
 /// milliseconds.

@@ -39,7 +39,7 @@ use kinrow_game::Position;
         (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
         (status = 422, description = "`invalid_board`, `invalid_rules`, `inconsistent_turn`, `game_over`, `illegal_move`, `forbidden_move` (renju: the reason is in the message); with `reply`: `unknown_engine` or `invalid_limits` (field `reply.*`)", body = ErrorBody),
         (status = 500, description = "`internal`: a bug, logged", body = ErrorBody),
-        (status = 503, description = "`overloaded` (with `reply`): every search slot is taken, or the search completed no iteration within its budget (a search that completed one answers 200 with it: `stats.stopped` is `deadline`)",
+        (status = 503, description = "`overloaded` (with `reply`): every search slot is taken, or the search completed no iteration within its budget (a search that completed one answers 200 with it: `stats.stopped` is `deadline`); `engine_unavailable`: an external engine crashed, hung, overran or answered nonsense (its process is replaced; docs/external.md)",
             body = ErrorBody, headers(("Retry-After" = u32, description = "Seconds to wait before retrying"))),
     )
 )]

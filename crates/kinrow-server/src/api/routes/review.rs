@@ -146,7 +146,7 @@ fn replay(req: &ReviewRequest) -> Result<Game, ApiError> {
         (status = 415, description = "`unsupported_media_type`", body = ErrorBody),
         (status = 422, description = "`invalid_board`, `invalid_rules`, `inconsistent_turn`, `illegal_move` (field `moves[i]`: the first illegal move), `unknown_engine` or `invalid_limits`", body = ErrorBody),
         (status = 500, description = "`internal`: a bug, logged", body = ErrorBody),
-        (status = 503, description = "`overloaded`: every search slot is taken, or the review overran its budget",
+        (status = 503, description = "`overloaded`: every search slot is taken, or the review overran its budget; `engine_unavailable`: an external engine crashed, hung, overran or answered nonsense (its process is replaced; docs/external.md)",
             body = ErrorBody, headers(("Retry-After" = u32, description = "Seconds to wait before retrying"))),
     )
 )]

@@ -67,7 +67,7 @@ pub fn prepare_suggest(
         (status = 415, description = "`unsupported_media_type`: the body is not application/json", body = ErrorBody),
         (status = 422, description = "`invalid_board`, `invalid_rules`, `inconsistent_turn`, `game_over`, `unknown_engine` or `invalid_limits`", body = ErrorBody),
         (status = 500, description = "`internal`: a bug, logged", body = ErrorBody),
-        (status = 503, description = "`overloaded`: every search slot is taken, or the search completed no iteration within its budget (a search that completed one answers 200 with it: `stats.stopped` is `deadline`)",
+        (status = 503, description = "`overloaded`: every search slot is taken, or the search completed no iteration within its budget (a search that completed one answers 200 with it: `stats.stopped` is `deadline`); `engine_unavailable`: an external engine crashed, hung, overran or answered nonsense (its process is replaced; docs/external.md)",
             body = ErrorBody, headers(("Retry-After" = u32, description = "Seconds to wait before retrying"))),
     )
 )]
