@@ -87,6 +87,10 @@ pub fn play_until_decided(
         .collect();
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
+    // The decision at the first crossing of a bound stands: a game another thread
+    // still had in flight ends after it and is counted, but cannot undo the test's
+    // stop (it once left a passed test at LLR 2.92 of 2.94, reported undecided).
+    let decided: Mutex<Option<Decision>> = Mutex::new(None);
     std::thread::scope(|s| {
         for _ in 0..config.threads.max(1) {
             s.spawn(|| loop {
@@ -106,7 +110,12 @@ pub fn play_until_decided(
                         t.add(&g);
                         t.counts()
                     };
-                    if test.decide(&counts) != Decision::Continue {
+                    let now = test.decide(&counts);
+                    if now != Decision::Continue {
+                        let mut first = decided.lock().expect("not poisoned");
+                        if first.is_none() {
+                            *first = Some(now);
+                        }
                         stop.store(true, Ordering::Relaxed);
                     }
                     on_game(&g, &counts);
@@ -115,7 +124,10 @@ pub fn play_until_decided(
         }
     });
     let counts = tally.into_inner().expect("workers finished").counts();
-    test.decide(&counts)
+    decided
+        .into_inner()
+        .expect("workers finished")
+        .unwrap_or_else(|| test.decide(&counts))
 }
 
 /// The SPRT's state in words: the Elo from the pairs with its 95% interval, and the
