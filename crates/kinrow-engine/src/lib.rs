@@ -12,7 +12,8 @@
 //!   `Engine` trait, the budget and its progress reports, the root driver, the caller's
 //!   context, the transposition table, the time manager, the tactical helpers;
 //! - [`eval`]: how positions are judged without search: the window count and the
-//!   learned evaluation of gomoku (line classes, cell codes, the embedded weights);
+//!   learned evaluations of gomoku (line classes, cell codes, the embedded tables and
+//!   network);
 //! - [`board`]: the line-pattern board the heuristic searches share, which keeps eval's
 //!   codes up to date as a search plays;
 //! - [`search`]: the engines, one folder or file each (`perfect`, `minimax`, `mcts`, the

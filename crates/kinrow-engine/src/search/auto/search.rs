@@ -2,9 +2,10 @@
 //! principal-variation alpha-beta over the threat solver's board ([`PatternBoard`]).
 //!
 //! **Static value.** On gomoku (k = 5, freestyle or exactly five) the learned evaluation
-//! the board sums incrementally ([`crate::eval`]): fitted weights of every empty
-//! cell's code for each player, plus a table over both players' threat masks, in
-//! thousandths of a logit of the side to move's expected result. Under other rules (or
+//! the board sums incrementally ([`crate::eval`]), in thousandths of a logit of the side
+//! to move's expected result: on freestyle the network over the empty cells' codes
+//! ([`crate::eval::network`]), on exactly five the tables (fitted weights of every
+//! empty cell's code for each player, plus a table over both threat masks). Under other rules (or
 //! when asked for) the window count: every window still open for a player weighs
 //! 10^(marks - 1), the mover's total counting half again.
 //!
