@@ -19,7 +19,7 @@ use super::moves::{Move, Piece};
 use super::notation;
 use super::opening::check_board as check_opening;
 use super::rules::{Hand, Rules};
-use super::setup::{check_floating, decide_side_to_move, find_win, full_hash};
+use super::setup::{check_floating, check_marks_only, decide_side_to_move, find_win, full_hash};
 use super::zobrist::{cell_key, hand_key, SIDE_KEY};
 
 /// Whether the game goes on, and if not, how it ended.
@@ -126,6 +126,7 @@ impl Position {
         }
         let empties = (cells.len() as u32) - marks[0] - marks[1] - blocks;
         check_floating(rules, &cells)?;
+        check_marks_only(rules, &cells)?;
         check_opening(rules.opening(), rules.m(), rules.n(), &cells)?;
         let win = find_win(&geo, &cells)?;
         let to_move = decide_side_to_move(rules, marks, blocks, to_move)?;

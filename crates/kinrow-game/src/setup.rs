@@ -6,7 +6,7 @@ use super::cell::{Cell, Player};
 use super::error::GameError;
 use super::lines::win_through;
 use super::lines::{Geometry, WinLine};
-use super::rules::{Hand, Rules};
+use super::rules::{Hand, Rules, Variant};
 use super::zobrist::{cell_key, hand_key, SIDE_KEY};
 
 /// The Zobrist hash of a position computed from scratch.
@@ -108,6 +108,58 @@ pub(super) fn check_floating(rules: &Rules, cells: &[Cell]) -> Result<(), GameEr
                     rules.n() - 1
                 ),
             ));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses what only special pieces or a forbidden move could have left: blocks (`#`)
+/// where the rules have no special pieces to place them (renju and gravity are played
+/// with marks only), and under renju an x line longer than five (an overline, which
+/// renju forbids x to make). Names the first such cell.
+pub(super) fn check_marks_only(rules: &Rules, cells: &[Cell]) -> Result<(), GameError> {
+    let renju = rules.variant() == Variant::Renju;
+    if !renju && !rules.gravity() {
+        return Ok(());
+    }
+    let (m, n) = (rules.m() as isize, rules.n() as isize);
+    let at = |r: isize, c: isize| {
+        (r >= 0 && c >= 0 && r < n && c < m).then(|| cells[(r * m + c) as usize])
+    };
+    for (i, &cell) in cells.iter().enumerate() {
+        let (row, col) = (i as isize / m, i as isize % m);
+        if cell == Cell::Block {
+            let why = if renju {
+                "renju"
+            } else {
+                "gravity (rules.gravity)"
+            };
+            return Err(GameError::board(
+                format!("board[{row}]"),
+                format!(
+                    "row {row}, column {col}: a block ('#'), but {why} is played with marks only"
+                ),
+            ));
+        }
+        if !renju || cell != Cell::Mark(Player::X) {
+            continue;
+        }
+        for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+            // Count each run once, from its first cell.
+            if at(row - dr, col - dc) == Some(Cell::Mark(Player::X)) {
+                continue;
+            }
+            let run = (0..)
+                .take_while(|&d| at(row + dr * d, col + dc * d) == Some(Cell::Mark(Player::X)))
+                .count();
+            if run > 5 {
+                return Err(GameError::board(
+                    format!("board[{row}]"),
+                    format!(
+                        "row {row}, column {col}: x has {run} in a row from here, an overline renju forbids x to make, so no game reaches this board"
+                    ),
+                ));
+            }
         }
     }
     Ok(())

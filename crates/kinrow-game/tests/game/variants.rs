@@ -2,7 +2,7 @@
 //! its exceptions, caro's blocked lines, and property tests that legality, the
 //! forbidden list and `try_play` agree.
 
-use kinrow_game::{Forbidden, GameErrorKind, Hand, Move, Player, Position, Rules, Status, Variant};
+use kinrow_game::{Forbidden, GameErrorKind, Hand, Move, Player, Position, Rules, Variant};
 use proptest::prelude::*;
 
 use crate::diagrams::{board, rules, CARO_LINES, FORBIDDEN_SHAPES};
@@ -59,9 +59,32 @@ fn renju_lets_o_win_with_an_overline_and_restricts_only_x() {
     after.play(Move::mark(cell));
     assert_eq!(after.winner(), Some(Player::O));
     assert_eq!(after.win_line().unwrap().len, 6);
-    // x's overline on a given board is no win (and the board is still in progress).
-    let (p, _) = board(Variant::Renju, &["xxxxxx*", "oooo.o."], Player::X);
-    assert_eq!(p.status(), Status::InProgress);
+    // x's overline on a given board could only come from a move renju forbids x: the
+    // board is refused, naming where the line starts (issue 54 item 9).
+    let mut rows = vec![".........".to_string(); 9];
+    rows[2] = ".xxxxxx..".to_string();
+    rows[4] = "oooo.o...".to_string();
+    let e = Position::new(&rules(9, 5, Variant::Renju), Some(&rows), Some(Player::O)).unwrap_err();
+    assert_eq!(e.kind, GameErrorKind::InvalidBoard);
+    assert_eq!(e.field, "board[2]");
+    assert!(e.message.contains("x has 6 in a row"), "{}", e.message);
+    // Five is x's win, as ever.
+    rows[2] = ".xxxxx...".to_string();
+    rows[4] = "oooo.....".to_string();
+    let five = Position::new(&rules(9, 5, Variant::Renju), Some(&rows), Some(Player::O));
+    assert_eq!(five.unwrap().winner(), Some(Player::X));
+    // A block under renju or gravity: only special pieces place them, and neither has any.
+    rows[6] = "....#....".to_string();
+    let e = Position::new(&rules(9, 5, Variant::Renju), Some(&rows), Some(Player::O)).unwrap_err();
+    assert_eq!(e.field, "board[6]");
+    assert!(e.message.contains("marks only"), "{}", e.message);
+    let gravity = Rules::mnk(7, 6, 4).unwrap().with_gravity(true).unwrap();
+    let rows = [
+        ".......", ".......", ".......", ".......", ".......", "...#...",
+    ];
+    let e = Position::new(&gravity, Some(&rows), Some(Player::X)).unwrap_err();
+    assert_eq!(e.field, "board[5]");
+    assert!(e.message.contains("gravity"), "{}", e.message);
 }
 
 #[test]
