@@ -28,7 +28,8 @@ pub enum Learned {
 }
 
 /// Which static evaluation `auto`'s pattern search uses: the learned one where the rules
-/// have one (gomoku: the tables), else the window count. It is kept in the caller's
+/// have one (freestyle gomoku: the network; exactly five: the tables), else the window
+/// count. It is kept in the caller's
 /// [`SearchContext`](crate::core::context::SearchContext), where the lab's commands may set
 /// another (`auto:eval=window|tables|network`, `auto:weights=PATH` or
 /// `auto:network=PATH` in `kinrow arena` and `kinrow selfplay`, to measure one against
@@ -41,7 +42,7 @@ pub enum EvalChoice {
     /// (the window count where there is none).
     #[default]
     Learned,
-    /// The embedded tables.
+    /// The embedded tables, even where the network is embedded too.
     Tables,
     /// The embedded network (the window count where there is none).
     Network,
@@ -70,11 +71,12 @@ impl EvalChoice {
         let fits = weights::fits(rules);
         match self {
             EvalChoice::Window => None,
-            // The network becomes the default when it passes its SPRT against the
-            // tables (docs/evaluation.md); until then `network` asks for it.
-            EvalChoice::Learned | EvalChoice::Tables => {
-                weights::for_rules(rules).map(Learned::Tables)
-            }
+            // The network where the build has one for the rules (it passed its SPRT
+            // against the tables: docs/strength.md), else the tables.
+            EvalChoice::Learned => network::for_rules(rules)
+                .map(Learned::Network)
+                .or_else(|| weights::for_rules(rules).map(Learned::Tables)),
+            EvalChoice::Tables => weights::for_rules(rules).map(Learned::Tables),
             EvalChoice::Network => network::for_rules(rules).map(Learned::Network),
             EvalChoice::File(w) => fits.then_some(Learned::Tables(w)),
             EvalChoice::NetworkFile(n) => fits.then_some(Learned::Network(n)),

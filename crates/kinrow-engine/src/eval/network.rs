@@ -243,10 +243,10 @@ impl Network {
     }
 }
 
-/// The network the build embeds for `rules`, where there is one: gomoku (k = 5,
-/// freestyle or exactly five, marks only).
+/// The network the build embeds for `rules`, where there is one: freestyle gomoku
+/// (k = 5, a longer line wins, marks only), the rules its teacher played.
 pub fn for_rules(rules: &Rules) -> Option<&'static Network> {
-    fits(rules).then(gomoku).flatten()
+    (fits(rules) && rules.overline()).then(gomoku).flatten()
 }
 
 /// The committed gomoku network.
