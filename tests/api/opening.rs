@@ -214,6 +214,10 @@ fn opening_errors_name_the_field() {
     let play = json!({"rules": rules("swap"), "move": {"row": 7, "col": 7}});
     let (status, body) = server.call("/v1/play", &play);
     assert_error(status, &body, 422, "opening_phase", Some("rules.opening"));
+    // The review too (issue 54 item 9): it searched a first placement as free play.
+    let review = json!({"rules": rules("swap2"), "moves": [{"row": 7, "col": 7}]});
+    let (status, body) = server.call("/v1/review", &review);
+    assert_error(status, &body, 422, "opening_phase", Some("rules.opening"));
 }
 
 #[test]

@@ -54,7 +54,7 @@ caro are played with marks only: special pieces with them are refused with 422 \
 its second at least 3 / 4 cells from it: `/v1/state` lists the forbidden cells, reasons \
 `off_centre` / `near_centre`, `/v1/play` refuses them with 422 `forbidden_move`, every engine \
 keeps to them), `swap` and `swap2` (an opening phase of decisions, taken with `/v1/opening`; \
-`/v1/suggest`, `/v1/analyse` and `/v1/play` refuse a board still in its first placement, \
+`/v1/suggest`, `/v1/analyse`, `/v1/play` and `/v1/review` refuse a board still in its first placement, \
 fewer than three stones, with 422 `opening_phase`).\n\n\
 One call per turn: every `/v1/suggest` and `/v1/play` answer carries `after`, the position \
 after the move in request shape; send it back as it is with the next request (the answer-only \

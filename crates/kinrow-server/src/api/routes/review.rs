@@ -248,6 +248,15 @@ impl PreparedReview {
         if let Some(e) = game.positions.first().and_then(|p| unplayable(&plan, p)) {
             return Err(e);
         }
+        // A swap / swap2 board still in its first placement is refused as by every other
+        // game endpoint: those stones are placed through /v1/opening (issue 54 item 9).
+        if let Some(e) = game
+            .positions
+            .first()
+            .and_then(super::opening::opening_phase_error)
+        {
+            return Err(e);
+        }
         let per_move = match req.time_ms_per_move {
             None if params.time_ms.is_none() => Duration::from_millis(DEFAULT_MS_PER_MOVE),
             None => plan.limits.time,
