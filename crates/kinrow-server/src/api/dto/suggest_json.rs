@@ -273,7 +273,7 @@ mod tests {
             .engine()
             .analyze(&position, &plan.limits, &mut plan.rng());
         let limits = LimitsUsed {
-            time_ms: plan.limits.time.as_millis() as u64,
+            time_ms: LimitsUsed::whole_ms(plan.limits.time),
             depth: plan.limits.depth,
             nodes: plan.limits.nodes,
             mistake_probability: plan.limits.mistake_probability,

@@ -109,7 +109,7 @@ pub async fn opening(
     let (answer, limits) = answer;
     let answer = answer?;
     let used = LimitsUsed {
-        time_ms: limits.time.as_millis() as u64,
+        time_ms: LimitsUsed::whole_ms(limits.time),
         depth: limits.depth,
         nodes: plan.leveled(&limits).nodes,
         mistake_probability: limits.mistake_probability,

@@ -102,7 +102,7 @@ pub fn suggestion(
 ) -> Result<SuggestResponse, ApiError> {
     guarded("building the answer", || {
         let used = LimitsUsed {
-            time_ms: done.limits.time.as_millis() as u64,
+            time_ms: LimitsUsed::whole_ms(done.limits.time),
             depth: done.limits.depth,
             // Below level 10 the node cap the level applied.
             nodes: plan.leveled(&done.limits).nodes,
