@@ -26,9 +26,9 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
-use crate::output::{duration, Progress};
-use crate::record::{read_games, read_text};
-use crate::tune::learnable_positions;
+use crate::output::Progress;
+use crate::record::read_text;
+use crate::tune::{learnable_positions, log_loss, sigmoid, split_samples};
 use kinrow_engine::eval::cells::{classes_of, CODES};
 use kinrow_engine::eval::classes::CLASSES;
 use kinrow_engine::eval::network::{Network, CHANNELS, EMBED_SCALE, HIDDEN};
@@ -273,15 +273,6 @@ fn forward(
     (x, pre, z)
 }
 
-fn sigmoid(z: f64) -> f64 {
-    1.0 / (1.0 + (-z).exp())
-}
-
-fn log_loss(p: f64, target: f64) -> f64 {
-    let p = p.clamp(1e-9, 1.0 - 1e-9);
-    -(target * p.ln() + (1.0 - target) * (1.0 - p).ln())
-}
-
 /// The gradient of the summed loss over `batch` (with respect to the folded tables
 /// for the codes and masks), and the summed loss.
 fn gradient(p: &Params, f: &Folded, batch: &[&Sample]) -> (Vec<f32>, Vec<f32>, Vec<f32>, f64) {
@@ -388,37 +379,14 @@ pub fn main(args: FitArgs) -> i32 {
 
 fn fit(args: &FitArgs) -> Result<(), String> {
     let start = Instant::now();
-    let (mut train, mut held) = (Vec::new(), Vec::new());
-    let mut games = 0;
-    for path in &args.games {
-        let text = read_text(path)?;
-        for (line, g) in read_games(&text).map_err(|e| format!("{}: {e}", path.display()))? {
-            let into = if g.game % args.holdout.max(2) == 0 {
-                &mut held
-            } else {
-                &mut train
-            };
-            learnable_positions(&g, args.mix, !args.unproven_only, |l| {
-                into.push(sample_of(l)?);
-                Ok(())
-            })
-            .map_err(|e| format!("{}: line {line}: {e}", path.display()))?;
-            games += 1;
-        }
-    }
-    if train.is_empty() || held.is_empty() {
-        return Err(format!(
-            "too few samples: {} to fit, {} held out",
-            train.len(),
-            held.len()
-        ));
-    }
-    eprintln!(
-        "fit: {games} games, {} samples to fit and {} held out ({} to read)",
-        train.len(),
-        held.len(),
-        duration(start.elapsed().as_secs_f64())
-    );
+    let (train, held, games) = split_samples("fit", &args.games, args.holdout, |g| {
+        let mut out = Vec::new();
+        learnable_positions(g, args.mix, !args.unproven_only, |l| {
+            out.push(sample_of(l)?);
+            Ok(())
+        })?;
+        Ok(out)
+    })?;
     let mut rng = StdRng::seed_from_u64(args.seed);
     let mut params = Params::new(&mut rng);
     let (mut m, mut s2) = (vec![0f32; PARAMS], vec![0f32; PARAMS]);

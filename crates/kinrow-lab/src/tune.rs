@@ -225,12 +225,12 @@ fn samples(g: &RecordedGame, mix: f64) -> Result<Vec<Sample>, String> {
     Ok(out)
 }
 
-fn sigmoid(z: f64) -> f64 {
+pub(crate) fn sigmoid(z: f64) -> f64 {
     1.0 / (1.0 + (-z).exp())
 }
 
 /// Cross-entropy of predicting `p` for `target`.
-fn log_loss(p: f64, target: f64) -> f64 {
+pub(crate) fn log_loss(p: f64, target: f64) -> f64 {
     let p = p.clamp(1e-9, 1.0 - 1e-9);
     -(target * p.ln() + (1.0 - target) * (1.0 - p).ln())
 }
@@ -379,16 +379,24 @@ pub fn main(args: TuneArgs) -> i32 {
     }
 }
 
-fn tune(args: &TuneArgs) -> Result<(), String> {
+/// The samples `of` every game of the record files `paths` (`.gz` read as such), those
+/// of every `holdout`-th game (by its index in its file) kept apart: `(to fit, held
+/// out, games read)`. Errors name the file and line; too few samples on either side is one too.
+/// `what` names the command on its progress line.
+pub(crate) fn split_samples<T>(
+    what: &str,
+    paths: &[PathBuf],
+    holdout: usize,
+    mut of: impl FnMut(&RecordedGame) -> Result<Vec<T>, String>,
+) -> Result<(Vec<T>, Vec<T>, usize), String> {
     let start = Instant::now();
     let (mut train, mut held) = (Vec::new(), Vec::new());
     let mut games = 0;
-    for path in &args.games {
+    for path in paths {
         let text = read_text(path)?;
         for (line, g) in read_games(&text).map_err(|e| format!("{}: {e}", path.display()))? {
-            let s = samples(&g, args.mix)
-                .map_err(|e| format!("{}: line {line}: {e}", path.display()))?;
-            if g.game % args.holdout.max(2) == 0 {
+            let s = of(&g).map_err(|e| format!("{}: line {line}: {e}", path.display()))?;
+            if g.game % holdout.max(2) == 0 {
                 held.extend(s);
             } else {
                 train.extend(s);
@@ -404,11 +412,18 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
         ));
     }
     eprintln!(
-        "tune: {games} games, {} samples to fit and {} held out ({} to read)",
+        "{what}: {games} games, {} samples to fit and {} held out ({} to read)",
         train.len(),
         held.len(),
         duration(start.elapsed().as_secs_f64())
     );
+    Ok((train, held, games))
+}
+
+fn tune(args: &TuneArgs) -> Result<(), String> {
+    let start = Instant::now();
+    let (train, held, games) =
+        split_samples("tune", &args.games, args.holdout, |g| samples(g, args.mix))?;
     let w = fit(&train, args);
     let (s, a, b) = fit_window(&train);
     let mean = train.iter().map(|t| t.target).sum::<f64>() / train.len() as f64;
