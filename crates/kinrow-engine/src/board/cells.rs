@@ -341,6 +341,44 @@ mod tests {
         })
     }
 
+    /// One random step of a board under test: past `most` pieces, or one time in
+    /// `take_one_in`, a piece comes off (the last put in `last_of_32` of 32 cases, as a
+    /// search takes back and the put's saved cells restore; else another, which
+    /// recomputes); otherwise one of `contents` goes on a random cell if it is empty.
+    fn random_step(
+        board: &mut PatternBoard,
+        placed: &mut Vec<usize>,
+        seed: u64,
+        (most, take_one_in, last_of_32): (usize, u64, u64),
+        contents: &[u8],
+    ) {
+        if placed.len() > most || (!placed.is_empty() && seed % take_one_in == 0) {
+            let i = if seed % 32 < last_of_32 {
+                placed.len() - 1
+            } else {
+                (seed >> 8) as usize % placed.len()
+            };
+            board.take(placed.swap_remove(i));
+        } else {
+            let c = (seed >> 8) as usize % board.cells().len();
+            if board.cells()[c] == EMPTY {
+                board.put(c, contents[(seed >> 40) as usize % contents.len()]);
+                placed.push(c);
+            }
+        }
+    }
+
+    /// A board built afresh from `empty` with the pieces of `board`, summing `learned`.
+    fn afresh(board: &PatternBoard, empty: &Position, learned: Option<Learned>) -> PatternBoard {
+        let mut fresh = PatternBoard::new(empty).with_cells(learned);
+        for (c, &content) in board.cells().iter().enumerate() {
+            if content != EMPTY {
+                fresh.put(c, content);
+            }
+        }
+        fresh
+    }
+
     /// Codes, threat counts and sums kept move by move equal those of a board built
     /// afresh on the same cells, on random boards with marks and blocks, as cells are
     /// marked and cleared (mostly the last marked first, sometimes another), under every
@@ -366,32 +404,11 @@ mod tests {
             for step in 0..250 {
                 seed = splitmix64(seed);
                 let cells = board.cells().len();
-                if placed.len() > 50 || (!placed.is_empty() && seed % 4 == 0) {
-                    // Mostly the last put first, as a search takes back (restored from
-                    // what the put saved); now and then another (recomputed).
-                    let i = if seed % 32 < 24 {
-                        placed.len() - 1
-                    } else {
-                        (seed >> 8) as usize % placed.len()
-                    };
-                    board.take(placed.swap_remove(i));
-                } else {
-                    let c = (seed >> 8) as usize % cells;
-                    if board.cells()[c] == EMPTY {
-                        let kinds = if blocks { 3 } else { 2 };
-                        let content = [stone(0), stone(1), BLOCK][(seed >> 40) as usize % kinds];
-                        board.put(c, content);
-                        placed.push(c);
-                    }
-                }
+                let kinds = if blocks { 3 } else { 2 };
+                let contents = &[stone(0), stone(1), BLOCK][..kinds];
+                random_step(&mut board, &mut placed, seed, (50, 4, 24), contents);
                 let kept = board.cell_eval().unwrap();
-                let mut fresh =
-                    PatternBoard::new(&empty).with_cells(Some(Learned::Tables(weights())));
-                for (c, &content) in board.cells().iter().enumerate() {
-                    if content != EMPTY {
-                        fresh.put(c, content);
-                    }
-                }
+                let fresh = afresh(&board, &empty, Some(Learned::Tables(weights())));
                 let fresh = fresh.cell_eval().unwrap();
                 for c in 0..cells {
                     for p in 0..2 {
@@ -445,20 +462,13 @@ mod tests {
         let cells = board.cells().len();
         for step in 0..100_000 {
             seed = splitmix64(seed);
-            if placed.len() > 60 || (!placed.is_empty() && seed % 3 == 0) {
-                let i = if seed % 32 < 28 {
-                    placed.len() - 1
-                } else {
-                    (seed >> 8) as usize % placed.len()
-                };
-                board.take(placed.swap_remove(i));
-            } else {
-                let c = (seed >> 8) as usize % cells;
-                if board.cells()[c] == EMPTY {
-                    board.put(c, stone((seed >> 40) as usize % 2));
-                    placed.push(c);
-                }
-            }
+            random_step(
+                &mut board,
+                &mut placed,
+                seed,
+                (60, 3, 28),
+                &[stone(0), stone(1)],
+            );
             let kept = board.cell_eval().unwrap();
             for p in 0..2 {
                 let mut direct = [0i32; CHANNELS];
@@ -478,12 +488,7 @@ mod tests {
                 );
             }
             if step % 500 == 0 {
-                let mut fresh = PatternBoard::new(&empty).with_cells(learned);
-                for (c, &content) in board.cells().iter().enumerate() {
-                    if content != EMPTY {
-                        fresh.put(c, content);
-                    }
-                }
+                let fresh = afresh(&board, &empty, learned);
                 let fresh = fresh.cell_eval().unwrap();
                 for p in 0..2 {
                     assert_eq!(fresh.accumulator(p), kept.accumulator(p));
