@@ -14,16 +14,7 @@ use kinrow_game::{Position, Rules};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-const E: &str = "...............";
-
-fn pos15(rows: &[(usize, &str)]) -> Position {
-    let mut board = vec![E.to_string(); 15];
-    for &(r, s) in rows {
-        board[r] = format!("{s:.<15}");
-    }
-    let rules = Rules::mnk(15, 15, 5).unwrap();
-    Position::new(&rules, Some(&board[..]), None).unwrap()
-}
+use crate::levels::pos15;
 
 /// A quiet middlegame: ten stones around the centre, x to move.
 fn midgame() -> Position {

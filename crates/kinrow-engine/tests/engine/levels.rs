@@ -17,7 +17,9 @@ use rand::SeedableRng;
 
 const E: &str = "...............";
 
-fn pos15(rows: &[(usize, &str)]) -> Position {
+/// A 15x15 gomoku position from the rows given (`(row, text)`, the text padded with
+/// empty cells); every other row empty. Shared with `cells`.
+pub fn pos15(rows: &[(usize, &str)]) -> Position {
     let mut board = vec![E.to_string(); 15];
     for &(r, s) in rows {
         board[r] = format!("{s:.<15}");
