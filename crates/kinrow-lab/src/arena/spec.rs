@@ -72,29 +72,22 @@ impl EngineSpec {
                     .ok_or_else(|| bad("learned, tables, network or window"))?;
                 continue;
             }
-            if key == "weights" {
+            if key == "weights" || key == "network" {
                 if kind != EngineKind::Auto {
-                    return Err(format!("{text:?}: only auto takes weights"));
+                    return Err(format!("{text:?}: only auto takes {key}"));
                 }
                 let file = std::fs::read_to_string(value)
-                    .map_err(|e| format!("{text:?}: weights file {value:?}: {e}"))?;
-                let w = LearnedWeights::parse(&file)
-                    .map_err(|e| format!("{text:?}: weights file {value:?}: {e}"))?;
+                    .map_err(|e| format!("{text:?}: {key} file {value:?}: {e}"))?;
+                let bad_file = |e: String| format!("{text:?}: {key} file {value:?}: {e}");
                 // One leak per contestant of a lab command: the searchers take the
-                // weights by reference for the whole run.
-                spec.eval = EvalChoice::File(Box::leak(Box::new(w)));
-                continue;
-            }
-            if key == "network" {
-                if kind != EngineKind::Auto {
-                    return Err(format!("{text:?}: only auto takes network"));
-                }
-                let file = std::fs::read_to_string(value)
-                    .map_err(|e| format!("{text:?}: network file {value:?}: {e}"))?;
-                let n = Network::parse(&file)
-                    .map_err(|e| format!("{text:?}: network file {value:?}: {e}"))?;
-                // One leak per contestant, as for weights.
-                spec.eval = EvalChoice::NetworkFile(Box::leak(Box::new(n)));
+                // weights or the network by reference for the whole run.
+                spec.eval = if key == "weights" {
+                    let w = LearnedWeights::parse(&file).map_err(bad_file)?;
+                    EvalChoice::File(Box::leak(Box::new(w)))
+                } else {
+                    let n = Network::parse(&file).map_err(bad_file)?;
+                    EvalChoice::NetworkFile(Box::leak(Box::new(n)))
+                };
                 continue;
             }
             let param = match key {
