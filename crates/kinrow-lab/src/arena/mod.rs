@@ -31,6 +31,7 @@ mod spec;
 mod sprt;
 mod summary;
 mod swap;
+mod turning;
 
 pub use crate::record::GameResult;
 pub use balance::{judge_position, OpeningsArgs};
