@@ -9,7 +9,9 @@
 //! under threat drops it with [`Budget::untarget`]).
 //!
 //! An iterative search asks [`iteration_ends`] after each completed iteration: a forced
-//! move (one root move left) needs no deep search, and past the target an iteration
+//! move (one root move left, the others lost) needs no deep search (a move chosen
+//! alone, the centre of an empty board, does: its value is the position's), and past
+//! the target an iteration
 //! that kept the best move where it was ends the search; an iteration that changed it
 //! goes on, up to the deadline.
 
@@ -49,9 +51,10 @@ pub fn move_time(
     }
 }
 
-/// True when an iterative search ends after completing `depth` with `roots` root moves
-/// left, `kept` when the iteration left its best move where it was (see the module).
-pub fn iteration_ends(budget: &Budget, roots: usize, depth: i32, kept: bool) -> bool {
-    let forced = roots == 1 && depth >= FORCED_DEPTH;
+/// True when an iterative search ends after completing `depth`, `forced` when one root
+/// move is left because the others lose (not because one was chosen alone), `kept` when
+/// the iteration left its best move where it was (see the module).
+pub fn iteration_ends(budget: &Budget, forced: bool, depth: i32, kept: bool) -> bool {
+    let forced = forced && depth >= FORCED_DEPTH;
     forced || (budget.past_target() && kept && depth > 1)
 }
