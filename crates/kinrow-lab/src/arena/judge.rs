@@ -78,7 +78,7 @@ pub struct JudgeArgs {
     /// to this file.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Find where each lost game turned instead ([`super::turning`]): the first of the
+    /// Find where each lost game turned instead (docs/strength.md): the first of the
     /// loser's moves after which the judge saw it lost to the end, and whether the judge
     /// saw a forced win right after it.
     #[arg(long)]
@@ -376,9 +376,6 @@ pub fn main(args: JudgeArgs) -> i32 {
 fn run(args: &JudgeArgs) -> Result<(), String> {
     if args.cap <= 0 || args.scale.is_nan() || args.scale <= 0.0 {
         return Err("--cap and --scale must be positive".into());
-    }
-    if args.turning {
-        return super::turning::run(args);
     }
     let spec = judge_spec(&args.judge)?;
     let text = std::fs::read_to_string(&args.games)

@@ -382,7 +382,11 @@ pub fn openings_main(args: OpeningsArgs) -> i32 {
 
 /// Runs `kinrow judge`; returns the exit code.
 pub fn judge_main(args: JudgeArgs) -> i32 {
-    judge::main(args)
+    if args.turning {
+        turning::main(&args)
+    } else {
+        judge::main(args)
+    }
 }
 
 /// Runs `kinrow arena`; returns the exit code. With `--out`, games already in the file

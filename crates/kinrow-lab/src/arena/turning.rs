@@ -204,9 +204,22 @@ fn coord(mv: Move, m: usize) -> String {
     format!("{},{}", c.col, c.row)
 }
 
-/// `kinrow judge --turning` (see the module text).
-pub fn run(args: &JudgeArgs) -> Result<(), String> {
+/// `kinrow judge --turning`: returns the exit code.
+pub fn main(args: &JudgeArgs) -> i32 {
+    match run(args) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("kinrow judge --turning: {e}");
+            1
+        }
+    }
+}
+
+fn run(args: &JudgeArgs) -> Result<(), String> {
     let spec = judge_spec(&args.judge)?;
+    if args.cap <= 0 || args.scale.is_nan() || args.scale <= 0.0 {
+        return Err("--cap and --scale must be positive".into());
+    }
     if !(args.lost_below > 0.0 && args.lost_below < 0.5) {
         return Err("--lost-below must be between 0 and 0.5".into());
     }
