@@ -203,7 +203,7 @@ pub async fn review(
             serde_json::to_value(answer)
                 .map_err(|e| ApiError::new(ErrorCode::Internal, format!("the answer: {e}")))
         };
-        stream(rx, result)
+        stream(rx, result, None)
     } else {
         HttpResponse::Ok().json(result.await?)
     };
