@@ -62,7 +62,16 @@ async function waitHumanTurnOrOver(page, withLabels) {
     },
     { over: OVER, withLabels },
     { timeout: TIMEOUT },
-  );
+  ).catch(async (e) => {
+    // Say what the page showed instead: its status, and the cells still without a value.
+    const seen = await page.evaluate(() => {
+      const st = document.getElementById('status');
+      const bare = [...document.querySelectorAll('#board .cell.empty')]
+        .filter((el) => !el.classList.contains('heat') && !el.classList.contains('unevaluated'));
+      return st.dataset.state + ': ' + st.textContent + ' (' + bare.length + ' empty cells without a value)';
+    });
+    throw new Error(e.message + '\nthe page showed ' + seen);
+  });
 }
 
 async function shot(page, name) {
@@ -418,6 +427,9 @@ async function openingRules(browser, pageErrors) {
   const stones = () => page.$$eval('#board .cell.x, #board .cell.o', (els) => els.map((e) => (e.classList.contains('x') ? 'x ' : 'o ') + e.dataset.row + ',' + e.dataset.col).sort());
   const named = (text) => [...text.matchAll(/\b([xo]) ([A-O])(\d+)\b/g)].map((m) => m[1] + ' ' + m[3] + ',' + (m[2].charCodeAt(0) - 65)).sort();
   await page.goto(BASE_URL + '/?rules=15,15,5&opening=swap2&x=auto:5:300&o=human', { waitUntil: 'load' });
+  // The page reads the link once its start-up requests are answered (after 'load').
+  await page.waitForFunction(() => document.getElementById('rule-opening').value === 'swap2', null, { timeout: TIMEOUT })
+    .catch(() => null);
   check((await page.inputValue('#rule-opening')) === 'swap2', 'the link selects the swap2 opening rule');
   await page.waitForSelector('#btn-place2', { timeout: TIMEOUT });
   let log = await sentence();
