@@ -444,4 +444,3 @@ mod memory_tests {
         assert!(t.nodes.capacity() >= t.nodes.len() + 1000);
     }
 }
-
