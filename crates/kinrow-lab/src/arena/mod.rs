@@ -193,7 +193,7 @@ pub struct ArenaArgs {
     /// Play pairs until the sequential probability ratio test decides between engine A
     /// being `ELO0` and `ELO1` Elo stronger than B (`--games` is then the most, default
     /// 20 000): H1 accepted means the change (A) passes.
-    #[arg(long, value_name = "ELO0,ELO1")]
+    #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
     pub sprt: Option<String>,
     /// The SPRT's chance of a false pass.
     #[arg(long, default_value_t = 0.05)]
@@ -528,6 +528,8 @@ mod tests {
         assert_eq!(plain.games, 2 * n);
         assert_eq!(config(&["--games", "500"]).games, 2 * n);
         let sprt = config(&["--sprt", "0,5"]);
+        // A non-regression test's bounds start with a minus sign.
+        assert_eq!(config(&["--sprt", "-3,1"]).games, SPRT_GAMES);
         assert_eq!(sprt.games, SPRT_GAMES);
         assert_eq!(config(&["--sprt", "0,5", "--games", "500"]).games, 500);
         assert_eq!(pair_opening(&sprt, n + 1), pair_opening(&sprt, 1));

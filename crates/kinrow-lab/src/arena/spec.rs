@@ -10,6 +10,7 @@ use kinrow_engine::eval::network::Network;
 use kinrow_engine::eval::weights::LearnedWeights;
 use kinrow_engine::eval::EvalChoice;
 use kinrow_engine::registry::{EngineKind, Parameter};
+use kinrow_engine::search::auto::CellValues;
 use kinrow_engine::service::level;
 
 /// One contestant: an engine and its parameters, written `name[:key=value]*`,
@@ -35,6 +36,9 @@ pub struct EngineSpec {
     /// or `weights=PATH`, a weights file): a lab setting, kept in the game's
     /// [`SearchContext`].
     pub eval: EvalChoice,
+    /// Whether `auto` values every cell (`cells=off` turns it off: a lab setting, to
+    /// measure what the values cost in play), kept in the game's [`SearchContext`].
+    pub cells: CellValues,
     /// The text it was parsed from: the engine's label in the results.
     pub label: String,
 }
@@ -57,6 +61,7 @@ impl EngineSpec {
             level: None,
             threads: None,
             eval: EvalChoice::default(),
+            cells: CellValues::default(),
             label: text.trim().to_string(),
         };
         for part in parts {
@@ -70,6 +75,17 @@ impl EngineSpec {
                 }
                 spec.eval = EvalChoice::parse(value)
                     .ok_or_else(|| bad("learned, tables, network or window"))?;
+                continue;
+            }
+            if key == "cells" {
+                if kind != EngineKind::Auto {
+                    return Err(format!("{text:?}: only auto takes cells"));
+                }
+                spec.cells = CellValues(match value {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(bad("on or off")),
+                });
                 continue;
             }
             if key == "weights" || key == "network" {
@@ -153,6 +169,7 @@ impl EngineSpec {
     pub fn context(&self) -> SearchContext {
         let mut ctx = SearchContext::new();
         *ctx.kept::<EvalChoice>() = self.eval;
+        *ctx.kept::<CellValues>() = self.cells;
         ctx
     }
 

@@ -31,6 +31,7 @@
 mod guard;
 mod order;
 mod pattern;
+pub use pattern::CellValues;
 mod score;
 mod search;
 

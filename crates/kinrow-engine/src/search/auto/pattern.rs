@@ -55,6 +55,25 @@ const ROOT_WIDTH: usize = 24;
 /// The share of what the root's threat searches left that the main search leaves for
 /// valuing the moves it did not value exactly ([`value_moves`]).
 const VALUE_SHARE: f64 = 0.1;
+
+/// Whether `auto` values every cell (the one-ply pass before the main search and the
+/// best bounds searched again after it, with [`VALUE_SHARE`] of the budget): on by
+/// default; the lab turns it off (`auto:cells=off`) to measure what it costs in play.
+/// Kept in the [`SearchContext`].
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct CellValues(pub bool);
+
+impl Default for CellValues {
+    fn default() -> CellValues {
+        CellValues(true)
+    }
+}
+
+impl crate::core::context::Kept for CellValues {
+    fn bytes(&self) -> usize {
+        0
+    }
+}
 /// The best moves whose null-window bound is searched again with an open window.
 const EXACT_TOP: usize = 10;
 
@@ -215,8 +234,13 @@ pub fn analyze(
     };
     // Every cell's own value first (about a node each), and the main search leaves a
     // share of the time for the best moves' values that are only bounds.
-    let shallow = shallow_values(position, &mut s, budget);
-    let mut main = budget.all_but(VALUE_SHARE);
+    let cells = ctx.kept::<CellValues>().0;
+    let shallow = if cells {
+        shallow_values(position, &mut s, budget)
+    } else {
+        vec![None; position.cells().len()]
+    };
+    let mut main = budget.all_but(if cells { VALUE_SHARE } else { 0.0 });
     let completed = if roots.is_empty() {
         0
     } else if guarding {
@@ -266,7 +290,9 @@ pub fn analyze(
     // iteration, then by the ordering score); the RNG is not needed here.
     let _ = rng.random::<u32>();
     let mut moves = rank_moves(position, &proven, &roots, &lost, &scored);
-    value_moves(position, &mut s, &mut moves, &shallow, budget);
+    if cells {
+        value_moves(position, &mut s, &mut moves, &shallow, budget);
+    }
     let results = RootResults {
         choice: Choice::Ranked,
         line_after: Box::new(|mv| match &plan {
