@@ -66,6 +66,9 @@ impl Application {
         // The evaluation's tables are built once per process: before the first request,
         // which would otherwise pay for them inside its time budget.
         kinrow_engine::search::auto::warm_up();
+        // Connect Four's opening book takes seconds to read: on a thread of its own,
+        // searches going on without it until it is read.
+        kinrow_engine::search::perfect::gravity::book::warm();
         config.brains = start_brains(&config).map_err(std::io::Error::other)?;
         let listener = TcpListener::bind(&config.addr)?;
         let port = listener.local_addr()?.port();

@@ -15,8 +15,8 @@
 //!    VCF at the leaves, a transposition table, killer moves and history; on
 //!    [`Limits::threads`] threads sharing the table (Lazy SMP, `search/smp.rs`).
 //! 3. Otherwise (k <= 3, or special pieces held) **`minimax`**, which handles every
-//!    piece, with its own threat-space search at the root. Moves `perfect` proved lost
-//!    are avoided either way.
+//!    piece, with its own threat-space search at the root. Moves `perfect` proved worse
+//!    than another (a loss where it proved a draw) are avoided either way.
 //! 4. A last **safety check**: a win now is always taken, and an immediate loss is
 //!    always stopped when any move can stop it (when none can, as many of the
 //!    opponent's winning cells as possible are taken).
@@ -114,10 +114,11 @@ impl Engine for Auto {
         ctx: &mut SearchContext,
         rng: &mut StdRng,
     ) -> Analysis {
-        let mut lost = Vec::new();
+        let mut worse = Vec::new();
         let mut notes: Vec<Note> = Vec::new();
         // Gravity boards are proven on bit boards up to 128 bits, from any stage: half
-        // the budget, then minimax (landing cells only) avoiding the columns proven lost.
+        // the budget, then minimax (landing cells only) avoiding the columns proven worse
+        // than another (a loss where a draw is proven, anything where a win is).
         if worth_proving(position) || crate::search::perfect::gravity::applies(position) {
             let exact = Limits {
                 mistake_probability: 0.0,
@@ -132,12 +133,7 @@ impl Engine for Auto {
                 proof.stats.elapsed = budget.elapsed();
                 return proof;
             }
-            lost = proof
-                .moves
-                .iter()
-                .filter(|e| e.eval.outcome == Outcome::Loss)
-                .map(|e| e.mv)
-                .collect();
+            worse = proven_worse(&proof.moves);
             notes.push(Note::PerfectRanOut);
         }
         let mut rest = budget.rest();
@@ -162,8 +158,8 @@ impl Engine for Auto {
         if let Some(p) = analysis.stats.path.take() {
             notes.extend(p.notes);
         }
-        if !lost.is_empty() && lost.contains(&analysis.best) {
-            if let Some(i) = analysis.moves.iter().position(|e| !lost.contains(&e.mv)) {
+        if worse.contains(&analysis.best) {
+            if let Some(i) = analysis.moves.iter().position(|e| !worse.contains(&e.mv)) {
                 promote(&mut analysis, i);
             }
         }
@@ -191,6 +187,32 @@ impl Engine for Auto {
             pattern::value_unsearched(position, analysis, budget, ctx);
         }
     }
+}
+
+/// The moves an incomplete proof shows worse than another: those whose best possible
+/// outcome (a loss for a proven loss, a draw for a proven draw, a win when unknown) is
+/// below the best outcome proven for some move.
+fn proven_worse(moves: &[MoveEval]) -> Vec<Move> {
+    let floor = |o: Outcome| match o {
+        Outcome::Win => 2,
+        Outcome::Draw => 1,
+        Outcome::Loss | Outcome::Unknown => 0,
+    };
+    let ceiling = |o: Outcome| match o {
+        Outcome::Loss => 0,
+        Outcome::Draw => 1,
+        Outcome::Win | Outcome::Unknown => 2,
+    };
+    let best = moves
+        .iter()
+        .map(|e| floor(e.eval.outcome))
+        .max()
+        .unwrap_or(0);
+    moves
+        .iter()
+        .filter(|e| ceiling(e.eval.outcome) < best)
+        .map(|e| e.mv)
+        .collect()
 }
 
 /// Makes `analysis.moves[i]` the chosen move (first in the list, in the PV).

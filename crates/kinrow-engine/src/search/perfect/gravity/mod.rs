@@ -6,7 +6,9 @@
 //! which settles win, draw or loss for every column cheaply, and then the plies of each
 //! win and loss are pinned by the null-window searches of [`search::Solver::solve`].
 //! All searches share one table of bounds, which the caller's context keeps for its next
-//! answer.
+//! answer. A position in the opening book ([`book`]) has its score there: each column is
+//! first asked by one null window whether it reaches that score (which pins the best
+//! columns), and the search reads the book at every node of few enough stones.
 //! A mirror-symmetric position searches only one of each pair of mirrored columns.
 //! When the budget runs out, each column keeps the interval its score was proven to
 //! lie in: a proven win or loss without its plies, or `unknown`; the best move found is
@@ -206,6 +208,26 @@ fn columns_in<T: Word>(
         });
     }
     let mirrored = |c: u32| symmetric && frame.m - 1 - c < c;
+    // A position the book holds (its last level: shallower ones have their children
+    // there) has its exact score v: no column scores above it, and one null window asks
+    // whether a column reaches it, which pins every best column at once.
+    if let Some(v) = solver.booked(&st) {
+        for col in cols.iter_mut().filter(|col| !mirrored(col.col)) {
+            col.hi = col.hi.min(v);
+            if col.lo == col.hi || solver.stopped {
+                continue;
+            }
+            let r = solver.negamax(&st.play(col.cell), -v, -v + 1);
+            if solver.stopped {
+                break;
+            }
+            if r <= -v {
+                col.lo = v;
+            } else {
+                col.hi = col.hi.min(-r);
+            }
+        }
+    }
     // First win, draw or loss for every column, then the plies.
     for phase in 0..2 {
         for col in cols.iter_mut().filter(|col| !mirrored(col.col)) {
