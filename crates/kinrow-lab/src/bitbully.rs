@@ -212,8 +212,8 @@ mod tests {
     fn code_of(rows: [[u8; 7]; 6]) -> u32 {
         let mut bits = Vec::new();
         for c in 0..7 {
-            for r in (0..6).rev() {
-                match rows[r][c] {
+            for row in rows.iter().rev() {
+                match row[c] {
                     0 => break,
                     1 => bits.extend([1, 0]),
                     _ => bits.extend([1, 1]),
