@@ -14,7 +14,9 @@ use std::time::Duration;
 
 use kinrow_engine::core::analyze::Engine;
 use kinrow_engine::core::context::SearchContext;
+use kinrow_engine::core::path::{Route, SearchPath};
 use kinrow_engine::core::types::{Analysis, Limits, Outcome};
+use kinrow_engine::registry::EngineKind;
 use kinrow_engine::search::perfect::Perfect;
 use kinrow_game::{Position, Rules};
 use rand::rngs::StdRng;
@@ -152,4 +154,48 @@ fn a_label_agrees_with_a_search_after_its_move() {
         }
     }
     assert!(labels > 150, "{labels} labels");
+}
+
+/// `auto` on Connect Four openings (issue 52): from "4444" only the centre column keeps
+/// the first player's win, and `auto` plays it, proven; on "577511671162" (12 stones, the
+/// book's last level: a draw) one column draws and every other loses, and `auto` plays
+/// the draw, taking `perfect`'s proof once that column is proven.
+#[test]
+fn auto_keeps_the_win_and_the_draw_of_the_opening() {
+    let rules = connect_four();
+    let auto = EngineKind::Auto.build();
+    let p = Position::from_column_digits(&rules, "4444", "board").unwrap();
+    let limits = Limits::with_time(Duration::from_secs(1));
+    let a = auto.analyze(&p, &limits, &mut StdRng::seed_from_u64(1));
+    assert_eq!(a.best.cell() % 7, 3);
+    assert_eq!(
+        (a.evaluation.outcome, a.evaluation.plies),
+        (Outcome::Win, Some(37))
+    );
+    assert!(a.stats.complete);
+    let p = Position::from_column_digits(&rules, "577511671162", "board").unwrap();
+    // A node budget, so that the machine's load does not decide: half of it is
+    // perfect's, which proves the draw and the book shows that nothing wins.
+    let limits = Limits {
+        nodes: Some(3_000_000),
+        ..Limits::with_time(Duration::from_secs(600))
+    };
+    let a = auto.analyze(&p, &limits, &mut StdRng::seed_from_u64(1));
+    assert_eq!(a.best.cell() % 7, 3, "{:?}", a.stats.path);
+    assert_eq!(a.evaluation.outcome, Outcome::Draw, "{:?}", a.stats.path);
+    assert_eq!(a.stats.path, Some(SearchPath::route(Route::Perfect)));
+}
+
+/// The empty board: `perfect` answers every column exactly at once (the book), and
+/// picks the centre, the only win.
+#[test]
+fn the_empty_board_is_answered_at_once() {
+    let p = Position::empty(&connect_four());
+    let a = solve(&p, &mut SearchContext::new());
+    assert_eq!(a.stats.nodes, 0);
+    assert_eq!(a.best.cell() % 7, 3);
+    assert!(a
+        .moves
+        .iter()
+        .all(|e| e.eval.outcome != Outcome::Unknown && e.eval.plies.is_some()));
 }

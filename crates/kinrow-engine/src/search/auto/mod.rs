@@ -3,7 +3,8 @@
 //! 1. **Prove** with `perfect` when the position looks provable within the budget:
 //!    boards `perfect` solves exactly (at most 128 cells) that are small or far enough
 //!    into the game (few empty cells). It gets half the budget (time and nodes); its
-//!    answer is taken when it completed, or when it proved a win anyway. What it did not
+//!    answer is taken when it completed, or when it proved a win anyway, or a move that
+//!    no other can better (a draw where the opening book shows nothing wins). What it did not
 //!    spend is the rest's: the phases share one [`Budget`], so `nodes` is a total.
 //! 2. Otherwise, for k >= 4 with no special piece in hand, the **pattern search**
 //!    ([`pattern`], [`search`]): threat-space search at the root (a forced win is
@@ -127,7 +128,10 @@ impl Engine for Auto {
             let mut attempt = budget.share(PROVE_SHARE);
             let mut proof = Perfect.analyze_in(position, &exact, &mut attempt, ctx, rng);
             drop(attempt);
-            if proof.stats.complete || proof.evaluation.outcome == Outcome::Win {
+            if proof.stats.complete
+                || proof.stats.best_proven
+                || proof.evaluation.outcome == Outcome::Win
+            {
                 proof.stats.path = Some(SearchPath::route(Route::Perfect));
                 proof.stats.nodes = budget.nodes;
                 proof.stats.elapsed = budget.elapsed();

@@ -38,18 +38,32 @@ pub fn applies(position: &Position) -> bool {
 }
 
 /// Every playable column's verdict (see the top of this file), the line after a move
-/// (none beyond it), and the plies left on the board.
+/// (none beyond it), the plies left on the board, and whether the best verdict is proven
+/// the best though some columns are not settled ([`Proven::best_proven`]).
 pub(super) fn analyze(
     position: &Position,
     budget: &mut Budget,
     ctx: &mut SearchContext,
-) -> (Vec<Verdict>, PvTail, u32) {
-    let verdicts = if position.m() * (position.n() + 1) <= 64 {
+) -> (Vec<Verdict>, PvTail, u32, bool) {
+    let proven = if position.m() * (position.n() + 1) <= 64 {
         columns::<u64>(position, budget, ctx)
     } else {
         columns::<u128>(position, budget, ctx)
     };
-    (verdicts, Box::new(|_| Vec::new()), position.empties())
+    (
+        proven.verdicts,
+        Box::new(|_| Vec::new()),
+        position.empties(),
+        proven.best_proven,
+    )
+}
+
+/// What the columns' searches proved.
+struct Proven {
+    verdicts: Vec<Verdict>,
+    /// Some column's proven outcome (a win, or an exact draw) is at least what every
+    /// other column can still score: the choice is settled even where plies are not.
+    best_proven: bool,
 }
 
 /// The frame and root stones of `position` in `T`.
@@ -154,7 +168,7 @@ fn columns<T: KeptWord>(
     position: &Position,
     budget: &mut Budget,
     ctx: &mut SearchContext,
-) -> Vec<Verdict> {
+) -> Proven {
     if budget.node_limit().is_some() {
         let mut fresh = Table::<T>::new(KEPT_BITS);
         return columns_in(position, budget, &mut fresh);
@@ -168,13 +182,12 @@ fn columns<T: KeptWord>(
     columns_in(position, budget, table)
 }
 
-fn columns_in<T: Word>(
-    position: &Position,
-    budget: &mut Budget,
-    table: &mut Table<T>,
-) -> Vec<Verdict> {
+fn columns_in<T: Word>(position: &Position, budget: &mut Budget, table: &mut Table<T>) -> Proven {
     let Some((frame, st)) = stones_of::<T>(position) else {
-        return Vec::new();
+        return Proven {
+            verdicts: Vec::new(),
+            best_proven: false,
+        };
     };
     let mut solver = Solver::new(&frame, table, budget);
     let symmetric = frame.mirror(st.key(&frame)) == st.key(&frame);
@@ -212,8 +225,10 @@ fn columns_in<T: Word>(
     // there) has its exact score v: no column scores above it, and one null window asks
     // whether a column reaches it, which pins every best column at once.
     if let Some(v) = solver.booked(&st) {
-        for col in cols.iter_mut().filter(|col| !mirrored(col.col)) {
+        for col in cols.iter_mut() {
             col.hi = col.hi.min(v);
+        }
+        for col in cols.iter_mut().filter(|col| !mirrored(col.col)) {
             if col.lo == col.hi || solver.stopped {
                 continue;
             }
@@ -257,9 +272,17 @@ fn columns_in<T: Word>(
             (col.lo, col.hi) = (lo, hi);
         }
     }
-    cols.iter()
-        .map(|c| verdict(position, c.col as usize, c.lo, c.hi, now))
-        .collect()
+    // A win proven (lo > 0) or a draw exact (0, 0), at least every other column's top.
+    let best_proven = cols.iter().any(|a| {
+        (a.lo > 0 || a.hi == 0 && a.lo == 0) && cols.iter().all(|b| b.col == a.col || b.hi <= a.lo)
+    });
+    Proven {
+        verdicts: cols
+            .iter()
+            .map(|c| verdict(position, c.col as usize, c.lo, c.hi, now))
+            .collect(),
+        best_proven,
+    }
 }
 
 /// The verdict of a column whose score lies in `[lo, hi]`; `now` is the score of a win
