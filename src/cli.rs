@@ -11,6 +11,7 @@ use kinrow_server::api::dto::review::ReviewRequest;
 use kinrow_server::api::extract::parse_body;
 use kinrow_server::api::routes::review::review_here;
 use kinrow_server::config::{Config, ServeArgs};
+use kinrow_server::logging::ClientErrorsAsInfo;
 
 /// kinrow: move suggestions for m,n,k-games over HTTP.
 #[derive(Parser, Debug)]
@@ -251,9 +252,15 @@ fn review(args: &ReviewArgs) -> i32 {
     }
 }
 
-/// `kinrow serve`: logs to stderr (`RUST_LOG`, default `info`) and serves until a signal.
+/// `kinrow serve`: logs to stderr (`RUST_LOG`, default `info`; a client's broken request
+/// at INFO, see [`ClientErrorsAsInfo`]) and serves until a signal.
 fn serve(args: ServeArgs) -> i32 {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
+    let logger =
+        env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).build();
+    let max = logger.filter();
+    if log::set_boxed_logger(Box::new(ClientErrorsAsInfo(logger))).is_ok() {
+        log::set_max_level(max);
+    }
     let config = match args.into_config() {
         Ok(c) => c,
         Err(e) => {

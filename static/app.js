@@ -233,8 +233,17 @@ async function humanMove(row, col) {
   }
 }
 
+// A cell that holds a piece takes no mark or block (nor, under gravity, does a full
+// column): such a click is ignored rather than sent for a 422.
+function takesNoPiece(row, col) {
+  const board = S.pos.board;
+  if (S.pos.rules && S.pos.rules.gravity === true) return board[0][col] !== '.';
+  return board[row][col] !== '.' && (!!S.phase || S.piece === 'mark' || S.piece === 'block');
+}
+
 function onCellClick(row, col) {
   if (!S.pos) return;
+  if (!isOver(S.pos) && takesNoPiece(row, col)) return;
   clearMsgs();
   if (isOver(S.pos)) return showMsg('board-msg', 'The game is over: press Undo, Review game or New game.', 'note');
   if (S.phase) return openingClick(row, col);

@@ -36,6 +36,18 @@ pub fn events(body: &str) -> Vec<(String, Value)> {
         .collect()
 }
 
+/// True for an `info` event sent before the search had a best move: it says only that
+/// the search goes on (depth 0, no move or value, an empty pv).
+fn still_searching(info: &Value) -> bool {
+    if info.get("move").is_some() {
+        return false;
+    }
+    assert_eq!(info["depth"], 0, "{info}");
+    assert!(info.get("value").is_none(), "{info}");
+    assert_eq!(info["pv"], json!([]), "{info}");
+    true
+}
+
 fn analyse(s: &TestServer, req: &Value) -> Vec<(String, Value)> {
     let r = s.post("/v1/analyse", req);
     assert_eq!(r.status(), 200);
@@ -75,6 +87,9 @@ fn infos_come_in_order_then_the_result_is_the_suggestion() {
             let n = info["nodes"].as_u64().unwrap();
             assert!(n >= nodes, "{engine}: nodes {n} after {nodes}");
             (depth, nodes) = (d, n);
+            if still_searching(info) {
+                continue;
+            }
             let v = info["value"].as_f64().unwrap();
             assert!((-1.0..=1.0).contains(&v), "{engine}: {info}");
             assert_eq!(
@@ -371,7 +386,7 @@ fn under_pro_every_event_names_an_allowed_second_stone() {
             let (r, c) = (m["row"].as_i64().unwrap(), m["col"].as_i64().unwrap());
             (r - 7).abs().max((c - 7).abs()) >= 3
         };
-        for (_, info) in infos {
+        for (_, info) in infos.iter().filter(|(_, i)| !still_searching(i)) {
             assert!(allowed(&info["move"]), "{engine}: {info}");
             for line in info["lines"].as_array().unwrap() {
                 assert!(allowed(&line["move"]), "{engine}: {info}");
@@ -381,5 +396,55 @@ fn under_pro_every_event_names_an_allowed_second_stone() {
         let (st, suggested) = s.call("/v1/suggest", &req);
         assert_eq!(st, 200, "{suggested}");
         assert_eq!(timeless(last.1.clone()), timeless(suggested), "{engine}");
+    }
+}
+
+/// The longest wait for an `info` event over a stream of `req`: from the answer's head to
+/// the first, between two, and from the last to the `result` (events timed as they come).
+fn longest_quiet(s: &TestServer, req: &Value) -> (Duration, usize) {
+    let mut r = s.post("/v1/analyse", req);
+    assert_eq!(r.status(), 200);
+    let (mut at, mut longest, mut infos) = (Instant::now(), Duration::ZERO, 0);
+    let (mut buf, mut text) = ([0u8; 4096], String::new());
+    loop {
+        let n = r.read(&mut buf).expect("read the stream");
+        if n == 0 {
+            break;
+        }
+        text.push_str(std::str::from_utf8(&buf[..n]).expect("UTF-8"));
+        while let Some(end) = text.find("\n\n") {
+            let block: String = text.drain(..end + 2).collect();
+            if block.starts_with("event: ") {
+                longest = longest.max(at.elapsed());
+                at = Instant::now();
+                infos += usize::from(block.starts_with("event: info"));
+            }
+        }
+    }
+    (longest, infos)
+}
+
+#[test]
+fn an_info_comes_at_least_every_250_ms_also_while_perfect_proves() {
+    let s = spawn();
+    // `perfect` settles no root move of this Connect Four position within a second, and
+    // `auto` gives its proof half the budget before its pattern search reports.
+    let four = |engine: &str| {
+        json!({"rules": {"m": 7, "n": 6, "k": 4, "gravity": true}, "board": "4453",
+               "engine": {"name": engine, "time_ms": 1000, "seed": 1}})
+    };
+    let gomoku = json!({"rules": {"m": 15, "n": 15, "k": 5}, "board": quiet15(),
+                        "engine": {"name": "auto", "time_ms": 1000, "seed": 1}});
+    for (what, req) in [
+        ("perfect on 7x6", four("perfect")),
+        ("auto on 7x6", four("auto")),
+        ("auto on 15x15", gomoku),
+    ] {
+        let (longest, infos) = longest_quiet(&s, &req);
+        println!("{what}: {infos} infos, the longest wait {longest:?}");
+        // 250 ms promised; the margin is for a loaded machine (a stream without the
+        // server's own cadence waited 600 ms to 3 s here).
+        assert!(longest <= Duration::from_millis(400), "{what}: {longest:?}");
+        assert!(infos >= 3, "{what}: {infos} infos in a second");
     }
 }

@@ -15,6 +15,7 @@ mod errors;
 mod external;
 mod fuzz;
 mod gravity;
+mod hang_up;
 mod harden_admission;
 mod harden_http;
 mod judge;

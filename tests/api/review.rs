@@ -2,7 +2,7 @@
 //! a 20-move review answers within about 3 s by default with its budget in `stats`, and
 //! a level's node cap shows in a suggestion's `limits`; moves not searched have no value.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::support::spawn;
 use serde_json::{json, Value};
@@ -154,5 +154,57 @@ fn a_level_reports_its_node_cap_and_values_every_cell() {
         assert!(m["depth"].as_u64().unwrap() >= 1, "{m}");
         let (r, c) = (m["row"].as_u64().unwrap(), m["col"].as_u64().unwrap());
         assert!(b["scores"][r as usize][c as usize].is_number(), "{m}");
+    }
+}
+
+/// `n` moves on distinct cells of a 64x64 board, scattered (a fixed sequence: nobody
+/// gets five in a row).
+fn scattered64(n: usize) -> Vec<Value> {
+    let mut seen = std::collections::HashSet::new();
+    let mut x: u64 = 12345;
+    let mut moves = Vec::new();
+    while moves.len() < n {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let cell = (x >> 33) % 4096;
+        if seen.insert(cell) {
+            moves.push(mv((cell / 64) as u32, (cell % 64) as u32));
+        }
+    }
+    moves
+}
+
+#[test]
+fn a_review_that_cannot_search_every_position_in_time_answers_the_judged_moves_in_time() {
+    let s = spawn();
+    // 200 positions of 64x64 at 1 ms each: a 200 ms budget that the per-position cost
+    // of the engines overruns (by 80-100 ms to seconds, a 503, before the review stopped
+    // at its budget).
+    let moves = scattered64(199);
+    for engine in ["auto", "greedy"] {
+        let req = json!({"rules": {"m": 64, "n": 64, "k": 5}, "moves": moves,
+                         "engine": {"name": engine, "seed": 3}, "time_ms_per_move": 1});
+        let start = Instant::now();
+        let (status, body) = s.call("/v1/review", &req);
+        let took = start.elapsed();
+        assert_eq!(status, 200, "{engine} after {took:?}: {body}");
+        // The budget plus the server's margin (100 ms), and room for a loaded machine.
+        assert!(
+            took < Duration::from_millis(200 + 100 + 100),
+            "{engine}: {took:?}"
+        );
+        let stats = &body["stats"];
+        let judged = body["moves"].as_array().unwrap().len();
+        let unjudged = stats["unjudged"].as_u64().unwrap() as usize;
+        println!("{engine}: {judged} judged, {unjudged} unjudged in {took:?}");
+        assert_eq!(judged + unjudged, 199, "{stats}");
+        assert_eq!(body["values"].as_array().unwrap().len(), judged + 1);
+        if unjudged > 0 {
+            assert_eq!(stats["complete"], false, "{stats}");
+        }
+        for (i, m) in body["moves"].as_array().unwrap().iter().enumerate() {
+            assert_eq!(m["index"], i, "the first moves, in order");
+        }
     }
 }

@@ -62,7 +62,16 @@ async function waitHumanTurnOrOver(page, withLabels) {
     },
     { over: OVER, withLabels },
     { timeout: TIMEOUT },
-  );
+  ).catch(async (e) => {
+    // Say what the page showed instead: its status, and the cells still without a value.
+    const seen = await page.evaluate(() => {
+      const st = document.getElementById('status');
+      const bare = [...document.querySelectorAll('#board .cell.empty')]
+        .filter((el) => !el.classList.contains('heat') && !el.classList.contains('unevaluated'));
+      return st.dataset.state + ': ' + st.textContent + ' (' + bare.length + ' empty cells without a value)';
+    });
+    throw new Error(e.message + '\nthe page showed ' + seen);
+  });
 }
 
 async function shot(page, name) {
@@ -418,12 +427,17 @@ async function openingRules(browser, pageErrors) {
   const stones = () => page.$$eval('#board .cell.x, #board .cell.o', (els) => els.map((e) => (e.classList.contains('x') ? 'x ' : 'o ') + e.dataset.row + ',' + e.dataset.col).sort());
   const named = (text) => [...text.matchAll(/\b([xo]) ([A-O])(\d+)\b/g)].map((m) => m[1] + ' ' + m[3] + ',' + (m[2].charCodeAt(0) - 65)).sort();
   await page.goto(BASE_URL + '/?rules=15,15,5&opening=swap2&x=auto:5:300&o=human', { waitUntil: 'load' });
+  // The page reads the link once its start-up requests are answered (after 'load').
+  await page.waitForFunction(() => document.getElementById('rule-opening').value === 'swap2', null, { timeout: TIMEOUT })
+    .catch(() => null);
   check((await page.inputValue('#rule-opening')) === 'swap2', 'the link selects the swap2 opening rule');
   await page.waitForSelector('#btn-place2', { timeout: TIMEOUT });
   let log = await sentence();
   check(log.length === 1 && /^The computer \(first player, auto, level 5\) placed three stones \(two x, one o\): x [A-O]\d+, o [A-O]\d+, x [A-O]\d+\. It judges them .* value [+-]\d\.\d\d for the placer/.test(log[0]), 'the computer places three stones and says so: ' + log[0]);
   check(JSON.stringify(await stones()) === JSON.stringify(named(log[0])), 'the board shows the stones the sentence names');
   check(/x has two of the three stones/.test(await page.textContent('#opening-text')) && !!(await page.$('#btn-play-x')) && !!(await page.$('#btn-play-o')), 'the person is offered x, o or two more stones, in words');
+  await page.$eval('.side', (el) => { el.scrollTop = el.scrollHeight; });
+  check((await inViewport(page, '#btn-play-x')) && (await inViewport(page, '#status')), 'the decision and the status stay in view with the side panel scrolled down');
   await shot(page, '09-swap2-engine-placed.png');
   await page.click('#btn-curl');
   check((await page.inputValue('#share-text')).startsWith('curl -s ' + BASE_URL + '/v1/opening'), 'during the opening, copy as curl asks /v1/opening');
@@ -483,6 +497,35 @@ async function openingRules(browser, pageErrors) {
   check((await page.$$('#board .cell.forbidden')).length === 0, 'a stone 3 cells away is played; no cell is forbidden for o');
   await page.selectOption('#preset', 'ttt');
   check((await page.inputValue('#rule-opening')) === 'free' && (await page.$eval('#rule-opening option[value="swap2"]', (o) => o.disabled)), 'tic-tac-toe offers no opening rule (k = 3, a 3x3 board)');
+  await page.close();
+}
+
+// The side panel on a short window: its head (the status line, the buttons, an
+// opening's decision) stays in view when the panel scrolls, also after "Start a new game
+// with these rules" at its bottom; a click on an occupied cell is ignored, not sent.
+async function sidePanelAndOccupiedCells(browser, pageErrors) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 560 } });
+  page.on('console', (m) => consoleLines.push(m.type() + ': ' + m.text()));
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await page.goto(BASE_URL + '/?rules=15,15,5&x=human&o=auto:3:100', { waitUntil: 'load' });
+  await waitHumanTurnOrOver(page, false);
+  const scrollable = await page.$eval('.side', (el) => el.scrollHeight > el.clientHeight + 100);
+  check(scrollable, 'on a 560 px window the side panel scrolls');
+  await page.$eval('.side', (el) => { el.scrollTop = el.scrollHeight; });
+  check(await inViewport(page, '#status'), 'the status line stays in view with the panel scrolled down');
+  await page.click('#btn-apply');
+  await waitHumanTurnOrOver(page, false);
+  check((await inViewport(page, '#status')) && (await inViewport(page, '#btn-new')), 'after "Start a new game" the status and the buttons are in view');
+  await play(page, 7, 7);
+  await waitHumanTurnOrOver(page, false);
+  const sent = [];
+  page.on('request', (r) => sent.push(new URL(r.url()).pathname));
+  const before = await marks(page);
+  const taken = (await readBoard(page)).cells.find((c) => c.ch !== '.');
+  await page.click(cellSel(taken.row, taken.col));
+  await page.waitForTimeout(300);
+  check(sent.filter((p) => p === '/v1/play').length === 0 && (await marks(page)) === before && (await page.isHidden('#board-msg')),
+    'a click on an occupied cell is ignored: nothing sent, nothing shown');
   await page.close();
 }
 
@@ -641,6 +684,7 @@ async function main() {
     await analysisAndVariants(browser, pageErrors);
     await sharedLinkMoves(browser);
     await openingRules(browser, pageErrors);
+    await sidePanelAndOccupiedCells(browser, pageErrors);
 
     check(pageErrors.length === 0, 'no JavaScript errors' + (pageErrors.length ? ': ' + pageErrors.join('; ') : ''));
     log('all checks passed');

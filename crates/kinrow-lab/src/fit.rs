@@ -61,6 +61,10 @@ pub struct FitArgs {
     /// Adam's step size.
     #[arg(long, default_value_t = 2e-3)]
     pub lr: f64,
+    /// The step size at the last step: from `lr` it falls along a half cosine to this
+    /// (noisy steps early, fine ones at the end). Without it the step stays `lr`.
+    #[arg(long)]
+    pub lr_final: Option<f64>,
     /// The pull towards 0 on every parameter per step (the codes' and masks' own parts
     /// ten times as much).
     #[arg(long, default_value_t = 1e-6)]
@@ -356,6 +360,19 @@ fn losses_of(set: &[Sample], prob: impl Fn(&Sample) -> f64) -> (f64, f64) {
     (target / set.len().max(1) as f64, result / n.max(1) as f64)
 }
 
+/// Adam's step size at `progress` (0 at the first step, 1 at the last): `lr` throughout,
+/// or from `lr` down a half cosine to `last`.
+fn step_size(lr: f64, last: Option<f64>, progress: f64) -> f64 {
+    match last {
+        None => lr,
+        Some(last) => {
+            last + (lr - last)
+                * 0.5
+                * (1.0 + (std::f64::consts::PI * progress.clamp(0.0, 1.0)).cos())
+        }
+    }
+}
+
 /// What the committed tables predict for a sample.
 fn tables(w: &LearnedWeights, s: &Sample) -> f64 {
     let mut score = w.masks[s.mask as usize] as f64;
@@ -396,6 +413,7 @@ fn fit(args: &FitArgs) -> Result<(), String> {
     let progress = Progress::new("fit", "epochs", 0, args.epochs);
     let mut t = 0i32;
     let threads = args.threads.max(1);
+    let steps = (args.epochs * train.len().div_ceil(args.batch.max(1))).max(1) as f64;
     for _ in 0..args.epochs {
         order.shuffle(&mut rng);
         let mut epoch_loss = 0.0;
@@ -460,7 +478,7 @@ fn fit(args: &FitArgs) -> Result<(), String> {
             }
             t += 1;
             let scale = 1.0 / batch.len() as f32;
-            let lr = args.lr as f32;
+            let lr = step_size(args.lr, args.lr_final, t as f64 / steps) as f32;
             for i in 0..PARAMS {
                 let own_part = (CODE_AT..CLASS_AT).contains(&i) || (MASK_AT..BIT_AT).contains(&i);
                 let l2 = args.l2 as f32 * if own_part { 10.0 } else { 1.0 };
@@ -483,7 +501,7 @@ fn fit(args: &FitArgs) -> Result<(), String> {
     std::fs::write(&args.out, net.to_text()).map_err(|e| format!("{}: {e}", args.out.display()))?;
     // The written network, as the engine runs it (whole-number vectors), on the held-out
     // positions; then the committed tables and a constant on the same ones.
-    let as_run = |s: &Sample| {
+    let as_run = |net: &Network, s: &Sample| {
         let mut acc = [[0i32; CHANNELS]; 2];
         for (i, &(code, n)) in s.codes.iter().enumerate() {
             let side = (i >= s.own as usize) as usize;
@@ -493,7 +511,10 @@ fn fit(args: &FitArgs) -> Result<(), String> {
         }
         sigmoid(net.logit(&acc[0], &acc[1], s.mask as usize) as f64)
     };
-    let network = losses_of(&held, as_run);
+    let network = losses_of(&held, |s| as_run(&net, s));
+    // The committed network on the same positions: the generation this one may replace.
+    let committed_network =
+        kinrow_engine::eval::network::gomoku().map(|n| losses_of(&held, |s| as_run(n, s)));
     let committed = kinrow_engine::eval::weights::gomoku().ok_or("no committed tables")?;
     let committed = losses_of(&held, |s| tables(committed, s));
     let other = match &args.compare_tables {
@@ -509,11 +530,13 @@ fn fit(args: &FitArgs) -> Result<(), String> {
     // The least loss any predictor can have on the targets: their own entropy.
     let floor = losses_of(&held, |s| s.target as f64).0;
     eprintln!(
-        "fit: held-out log-loss on targets {:.4} network, {:.4} committed tables, {:.4} constant (the targets' own entropy {floor:.4}); on results {:.4}, {:.4}, {:.4}; network in {}",
+        "fit: held-out log-loss on targets {:.4} network, {:.4} committed network, {:.4} committed tables, {:.4} constant (the targets' own entropy {floor:.4}); on results {:.4}, {:.4}, {:.4}, {:.4}; network in {}",
         network.0,
+        committed_network.map_or(f64::NAN, |l| l.0),
         committed.0,
         constant.0,
         network.1,
+        committed_network.map_or(f64::NAN, |l| l.1),
         committed.1,
         constant.1,
         args.out.display()
@@ -522,8 +545,8 @@ fn fit(args: &FitArgs) -> Result<(), String> {
         "games": games,
         "train_samples": train.len(),
         "held_out_samples": held.len(),
-        "held_out_target_loss": { "network": network.0, "committed_tables": committed.0, "constant": constant.0, "floor": floor },
-        "held_out_result_loss": { "network": network.1, "committed_tables": committed.1, "constant": constant.1 },
+        "held_out_target_loss": { "network": network.0, "committed_network": committed_network.map(|l| l.0), "committed_tables": committed.0, "constant": constant.0, "floor": floor },
+        "held_out_result_loss": { "network": network.1, "committed_network": committed_network.map(|l| l.1), "committed_tables": committed.1, "constant": constant.1 },
         "compared_tables": other.map(|(t, r)| serde_json::json!({
             "file": args.compare_tables.as_ref().map(|p| p.display().to_string()),
             "held_out_target_loss": t,
@@ -532,6 +555,7 @@ fn fit(args: &FitArgs) -> Result<(), String> {
         "epochs": args.epochs,
         "batch": args.batch,
         "lr": args.lr,
+        "lr_final": args.lr_final,
         "mix": args.mix,
         "seed": args.seed,
         "out": args.out.display().to_string(),
@@ -539,4 +563,18 @@ fn fit(args: &FitArgs) -> Result<(), String> {
     });
     crate::output::print_line(&summary.to_string());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::step_size;
+
+    #[test]
+    fn the_step_size_falls_along_a_half_cosine_to_its_last_value() {
+        assert_eq!(step_size(0.002, None, 0.7), 0.002);
+        assert!((step_size(0.002, Some(0.0002), 0.0) - 0.002).abs() < 1e-12);
+        assert!((step_size(0.002, Some(0.0002), 0.5) - 0.0011).abs() < 1e-12);
+        assert!((step_size(0.002, Some(0.0002), 1.0) - 0.0002).abs() < 1e-12);
+        assert!(step_size(0.002, Some(0.0002), 0.3) > step_size(0.002, Some(0.0002), 0.6));
+    }
 }

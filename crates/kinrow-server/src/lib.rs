@@ -5,6 +5,7 @@
 //!   answer bodies per resource in [`api::dto`], the one error type, the search pool
 //!   that runs engines off the HTTP workers, the metrics, the OpenAPI document;
 //! - [`config`]: the server's configuration from the environment and flags;
+//! - [`logging`]: a client's broken request logged at INFO, not ERROR;
 //! - [`server`]: binds the listener and runs the server ([`server::Application`]), the
 //!   one start-up path of the binary and the tests;
 //! - the demo page (`static/` at the workspace root) is embedded by [`api`].
@@ -16,4 +17,5 @@
 
 pub mod api;
 pub mod config;
+pub mod logging;
 pub mod server;

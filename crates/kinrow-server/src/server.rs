@@ -115,6 +115,13 @@ impl Application {
             .keep_alive(KeepAlive::Timeout(head_timeout))
             .client_request_timeout(head_timeout)
             .client_disconnect_timeout(Duration::from_secs(1))
+            // A client that hangs up (its end of the connection reads EOF, or resets) ends
+            // the connection at once, and with it the handler's future: a running search's
+            // guard stops it, a request waiting for a slot gives its queue place up. With
+            // actix's default (half-closed connections allowed) the handler would run to
+            // its end and only then fail to write. A client that shuts its writing side
+            // down after its request counts as gone too, as in Go's net/http.
+            .h1_allow_half_closed(false)
             // Compressed answers go out chunked, in several writes: without TCP_NODELAY a
             // keep-alive client waits for Nagle against its delayed ACK (15-40 ms).
             .tcp_nodelay(true)

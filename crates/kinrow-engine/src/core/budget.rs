@@ -218,6 +218,14 @@ impl Budget {
         self.target.is_some_and(|t| Instant::now() >= t)
     }
 
+    /// True once the search has run `factor` times the time to its target, counted from
+    /// this budget's start (never without a [`Limits::target`]).
+    pub fn past_target_times(&self, factor: u32) -> bool {
+        self.target.is_some_and(|t| {
+            self.start.elapsed() >= t.saturating_duration_since(self.start) * factor
+        })
+    }
+
     /// Makes this budget (and the shares cut from it) report nothing to the watch while
     /// keeping its stop flag: for a search of another position than the caller's, whose
     /// lines name that position's moves (the pro rule's split root reports for it).

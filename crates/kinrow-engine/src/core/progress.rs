@@ -22,7 +22,7 @@
 //!
 //! Without a watch a budget does none of this, and a search is exactly what it was.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -133,6 +133,8 @@ pub struct Watch {
     keep: bool,
     lines: usize,
     start: Instant,
+    /// The most nodes any report or heartbeat counted: [`Watch::nodes`].
+    nodes: AtomicU64,
     /// The last report and when it was sent.
     last: Mutex<Option<(Instant, Progress)>>,
 }
@@ -156,6 +158,7 @@ impl Watch {
             keep: false,
             lines: lines.clamp(1, MAX_LINES),
             start: Instant::now(),
+            nodes: AtomicU64::new(0),
             last: Mutex::new(None),
         }
     }
@@ -205,6 +208,13 @@ impl Watch {
         self.start.elapsed()
     }
 
+    /// Nodes of the whole search so far, as far as its reports and heartbeats have told
+    /// (they come every 256 nodes of the searching thread): a caller's own clock can show
+    /// that the search goes on, also before its first report.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
     /// True when the last report is [`REPORT_EVERY`] old (or there was none yet).
     pub fn due(&self) -> bool {
         self.observing()
@@ -222,6 +232,7 @@ impl Watch {
         if !self.observing() || progress.lines.is_empty() {
             return;
         }
+        self.nodes.fetch_max(progress.nodes, Ordering::Relaxed);
         let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
         // Nodes never go back (a heartbeat from a part of the search whose nodes are
         // charged to its parent only when it ends may have shown them already).
@@ -238,6 +249,7 @@ impl Watch {
     /// Repeats the last report with `nodes` and the time now, when it is
     /// [`REPORT_EVERY`] old: a long iteration still shows that the search goes on.
     pub fn heartbeat(&self, nodes: u64) {
+        self.nodes.fetch_max(nodes, Ordering::Relaxed);
         let Some(observer) = &self.observer else {
             return;
         };
@@ -285,6 +297,7 @@ mod tests {
         let watch = Watch::new(3).observed(move |p: &Progress| sink.lock().unwrap().push(p.nodes));
         assert!(watch.due());
         watch.heartbeat(5); // nothing reported yet: nothing to repeat
+        assert_eq!(watch.nodes(), 5, "but the nodes are known");
         watch.report(progress(1));
         assert!(!watch.due());
         watch.heartbeat(50); // too soon
@@ -292,6 +305,8 @@ mod tests {
         *watch.last.lock().unwrap() = Some((Instant::now() - REPORT_EVERY, progress(1)));
         watch.heartbeat(50);
         assert_eq!(*seen.lock().unwrap(), vec![10, 50]);
+        watch.heartbeat(40); // nodes never go back
+        assert_eq!(watch.nodes(), 50);
     }
 
     #[test]

@@ -9,9 +9,11 @@
 //! under threat drops it with [`Budget::untarget`]).
 //!
 //! An iterative search asks [`iteration_ends`] after each completed iteration: a forced
-//! move (one root move left) needs no deep search, and past the target an iteration
+//! move (one root move left, the others lost) needs no deep search (a move chosen
+//! alone, the centre of an empty board, does: its value is the position's), and past
+//! the target an iteration
 //! that kept the best move where it was ends the search; an iteration that changed it
-//! goes on, up to the deadline.
+//! goes on, up to [`EXTENSION`] times the target (and never past the deadline).
 
 use std::time::Duration;
 
@@ -19,6 +21,11 @@ use super::budget::Budget;
 
 /// Time kept in reserve on every move for the protocol round trip.
 pub const MARGIN: Duration = Duration::from_millis(30);
+
+/// How far past its target a search whose best move keeps changing may go: this many
+/// times the target (the deadline still holds). Without it a position whose best move
+/// changes at every depth used the whole turn.
+pub const EXTENSION: u32 = 3;
 
 /// Iterations searched when only one root move is left (a forced move): its value
 /// needs no more, and the time is better kept.
@@ -49,9 +56,11 @@ pub fn move_time(
     }
 }
 
-/// True when an iterative search ends after completing `depth` with `roots` root moves
-/// left, `kept` when the iteration left its best move where it was (see the module).
-pub fn iteration_ends(budget: &Budget, roots: usize, depth: i32, kept: bool) -> bool {
-    let forced = roots == 1 && depth >= FORCED_DEPTH;
-    forced || (budget.past_target() && kept && depth > 1)
+/// True when an iterative search ends after completing `depth`, `forced` when one root
+/// move is left because the others lose (not because one was chosen alone), `kept` when
+/// the iteration left its best move where it was (see the module).
+pub fn iteration_ends(budget: &Budget, forced: bool, depth: i32, kept: bool) -> bool {
+    let forced = forced && depth >= FORCED_DEPTH;
+    let settled = kept || budget.past_target_times(EXTENSION);
+    forced || (budget.past_target() && settled && depth > 1)
 }

@@ -26,6 +26,10 @@
 //! `scores` grid is the visit share); the analysis' `evaluation.score` is the chosen
 //! move's win rate (1 a win, 0.5 a draw, 0 a loss, averaged over its playouts).
 //! [`Mcts::search`] gives every root move's visits and win rate.
+//!
+//! Memory: the tree is one array of nodes that stops growing at [`MAX_TREE_BYTES`]
+//! (playouts go on from its leaves), grown by doubling up to that cap and never past it,
+//! so that one search holds at most that much (and half again while the array moves).
 
 mod lines;
 mod shape;
@@ -152,7 +156,8 @@ pub struct SearchReport {
 pub struct Mcts {
     /// The PUCT exploration constant.
     pub exploration: f32,
-    /// The tree stops growing at this many nodes (playouts go on from its leaves).
+    /// The tree stops growing at this many nodes (playouts go on from its leaves);
+    /// by default [`MAX_TREE_BYTES`] of nodes.
     pub max_tree_nodes: usize,
     /// Random plies of a playout before it stops and the static evaluation scores it;
     /// `None`: by board size (0 on boards of more than 64 cells, where random
@@ -168,7 +173,7 @@ impl Default for Mcts {
     fn default() -> Self {
         Mcts {
             exploration: 2.0,
-            max_tree_nodes: 1_500_000,
+            max_tree_nodes: MAX_TREE_BYTES / std::mem::size_of::<Node>(),
             playout_plies: None,
             eval_scale: 2.0,
             prior_power: 1.0,
@@ -176,8 +181,15 @@ impl Default for Mcts {
     }
 }
 
+/// The most memory one search's tree takes: 32 MiB, a million nodes of 32 bytes. (The
+/// earlier cap of 1.5 million nodes let a Vec's doubling allocate 2 million, and a long
+/// 64x64 search took 100-150 MB with both the old and the new array alive.)
+pub const MAX_TREE_BYTES: usize = 32 << 20;
+
 struct Tree {
     nodes: Vec<Node>,
+    /// The array's capacity never grows past this many nodes (see [`Tree::reserve`]).
+    max_nodes: usize,
     exploration: f32,
     prior_power: f32,
     /// The side to move at the root (0 for x, 1 for o).
@@ -199,7 +211,8 @@ impl Mcts {
         let mut sim = root_sim.clone();
         let mut fast = FastRng::new(rng.next_u64());
         let mut tree = Tree {
-            nodes: Vec::with_capacity(4096),
+            nodes: Vec::with_capacity(4096.min(self.max_tree_nodes.max(1))),
+            max_nodes: self.max_tree_nodes,
             exploration: self.exploration,
             prior_power: self.prior_power,
             root_player: position.to_move().index(),
@@ -385,5 +398,49 @@ impl Engine for Mcts {
         let mut analysis = root::finish(position, results, budget, rng);
         analysis.win_rates = win_rates;
         analysis
+    }
+}
+
+#[cfg(test)]
+mod memory_tests {
+    use super::*;
+
+    fn tree(max_nodes: usize) -> Tree {
+        Tree {
+            nodes: Vec::with_capacity(4096),
+            max_nodes,
+            exploration: 2.0,
+            prior_power: 1.0,
+            root_player: 0,
+            scratch_moves: Vec::new(),
+            scratch_cells: Vec::new(),
+            max_depth: 0,
+        }
+    }
+
+    #[test]
+    fn a_node_is_32_bytes_and_the_default_tree_fits_its_cap() {
+        assert_eq!(std::mem::size_of::<Node>(), 32);
+        let max = Mcts::default().max_tree_nodes;
+        assert_eq!(max * 32, MAX_TREE_BYTES);
+    }
+
+    #[test]
+    fn the_array_grows_by_doubling_up_to_the_cap_and_never_past_it() {
+        let mut t = tree(100_000);
+        let mut capacities = Vec::new();
+        while t.nodes.len() + 300 < t.max_nodes {
+            t.reserve(300);
+            for _ in 0..300 {
+                t.nodes.push(Node::new(Move::mark(0), 1.0));
+            }
+            if capacities.last() != Some(&t.nodes.capacity()) {
+                capacities.push(t.nodes.capacity());
+            }
+        }
+        assert_eq!(capacities, vec![4096, 8192, 16384, 32768, 65536, 100_000]);
+        // One expansion past the cap still gets its room.
+        t.reserve(1000);
+        assert!(t.nodes.capacity() >= t.nodes.len() + 1000);
     }
 }

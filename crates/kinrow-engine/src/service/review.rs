@@ -23,6 +23,11 @@
 //!   loss from a position that was not one (a move that did not lose existed) is at
 //!   least a `mistake`, however small its loss on the value scale.
 //!
+//! A review whose time runs out before a position (each search costs more than its
+//! share: a large board, a loaded machine) stops there and judges the moves before it
+//! only ([`Review::unjudged`]), so that it never overruns its budget by more than one
+//! search.
+//!
 //! A player's accuracy is the mean over their moves of `1 - loss` (at least 0), in
 //! percent: 100 for a game of best moves, 0 for a game of moves that each throw away a
 //! win (or a draw, and half of one...).
@@ -291,10 +296,15 @@ pub struct Review {
     pub values_for_x: Vec<f64>,
     /// Nodes searched over all the positions.
     pub nodes: u64,
-    /// True when every position's search finished rather than hit a limit.
+    /// True when every move was judged and every position's search finished rather
+    /// than hit a limit.
     pub complete: bool,
-    /// Positions whose search the time stopped (rather than a node cap).
+    /// Positions whose search the time stopped before it finished (rather than a node
+    /// cap; a search that finished late was not stopped).
     pub stopped_by_time: usize,
+    /// The moves left unjudged, the last ones of the game: the review's time ran out
+    /// before the positions after them were searched (`moves` holds the others).
+    pub unjudged: usize,
     /// The time the whole review took.
     pub elapsed: Duration,
 }
@@ -330,6 +340,7 @@ pub fn judge_game(
         nodes: 0,
         complete: true,
         stopped_by_time: 0,
+        unjudged: 0,
         elapsed: Duration::ZERO,
     };
     // Each position's value for its side to move, the engine's move there and what its
@@ -345,6 +356,14 @@ pub fn judge_game(
             proofs.push(Proofs::NONE);
         } else {
             let unspent = spread_by.budget.saturating_sub(start.elapsed());
+            if unspent.is_zero() {
+                // The review's time is spent (each search costs more than its share on
+                // a large board, or a loaded machine): answer what is judged rather
+                // than overrun the budget.
+                review.unjudged = game.moves.len() - review.moves.len();
+                review.complete = false;
+                break;
+            }
             let time = match spread_by.per_position {
                 Some(most) => spread(unspent, left, most),
                 None => unspent
@@ -355,7 +374,7 @@ pub fn judge_game(
             let (analysis, v) = run(p, time);
             review.nodes += analysis.stats.nodes;
             review.complete &= analysis.stats.complete;
-            if analysis.stats.elapsed >= time {
+            if !analysis.stats.complete && analysis.stats.elapsed >= time {
                 review.stopped_by_time += 1;
             }
             values.push(v);
@@ -532,5 +551,97 @@ mod tests {
         assert_eq!(spread(ms(1000), 10, ms(500)), ms(100));
         assert_eq!(spread(ms(1000), 2, ms(300)), ms(300));
         assert_eq!(spread(ms(0), 5, ms(300)), ms(1));
+    }
+
+    /// A search of `p` that takes `took` and says `complete`: its first legal move,
+    /// valued 0.
+    fn searched(p: &Position, took: Duration, complete: bool) -> (Analysis, f64) {
+        std::thread::sleep(took);
+        let mv = p.legal_moves()[0];
+        let evaluation = crate::core::types::Evaluation {
+            score: 0.0,
+            outcome: Outcome::Unknown,
+            plies: None,
+        };
+        let stats = crate::core::types::SearchStats {
+            complete,
+            elapsed: took,
+            ..Default::default()
+        };
+        let analysis = Analysis {
+            best: mv,
+            evaluation,
+            moves: Vec::new(),
+            pv: vec![mv],
+            win_rates: Vec::new(),
+            lines: Vec::new(),
+            stats,
+        };
+        (analysis, 0.0)
+    }
+
+    /// A game of `n` quiet moves on 9x9 (nobody near five).
+    fn quiet_game(n: usize) -> Game {
+        let mut p = position(&vec![".".repeat(9); 9].join("/"), 5);
+        let mut game = Game {
+            positions: vec![p.clone()],
+            moves: Vec::new(),
+        };
+        for i in 0..n {
+            let mv = Move::mark((i % 9) * 9 + (i / 9) * 3 + (i % 2) * 2);
+            p.try_play(mv).unwrap();
+            game.moves.push(mv);
+            game.positions.push(p.clone());
+        }
+        game
+    }
+
+    #[test]
+    fn a_review_out_of_time_judges_the_moves_before_and_says_so() {
+        let game = quiet_game(8);
+        let spread = Spread {
+            budget: Duration::from_millis(45),
+            per_position: Some(Duration::from_millis(1)),
+            reserve: Duration::ZERO,
+        };
+        // Every search takes 20 ms (a share of 1 ms asked): the third one ends the time.
+        let start = Instant::now();
+        let review = judge_game(
+            &game,
+            spread,
+            |p, _| searched(p, Duration::from_millis(20), true),
+            |_| {},
+        );
+        assert!(start.elapsed() < Duration::from_millis(45 + 20 + 10));
+        assert_eq!(review.moves.len(), 2, "positions 0 to 2 searched");
+        assert_eq!(review.unjudged, 6);
+        assert_eq!(review.values_for_x.len(), 3);
+        assert!(!review.complete);
+        // The searches finished (late): the time stopped none of them.
+        assert_eq!(review.stopped_by_time, 0);
+    }
+
+    #[test]
+    fn a_review_in_time_judges_every_move_and_counts_the_searches_stopped_by_time() {
+        let game = quiet_game(4);
+        let spread = Spread {
+            budget: Duration::from_secs(10),
+            per_position: Some(Duration::from_millis(2)),
+            reserve: Duration::ZERO,
+        };
+        let mut i = 0;
+        let review = judge_game(
+            &game,
+            spread,
+            |p, time| {
+                i += 1;
+                // Every other search is stopped by its time.
+                searched(p, time, i % 2 == 0)
+            },
+            |_| {},
+        );
+        assert_eq!((review.moves.len(), review.unjudged), (4, 0));
+        assert_eq!(review.stopped_by_time, 3, "positions 0, 2 and 4");
+        assert!(!review.complete);
     }
 }

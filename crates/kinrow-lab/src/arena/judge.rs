@@ -74,9 +74,19 @@ pub struct JudgeArgs {
     /// Positions judged at once (each runs its own judge process).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// Write every judged position as a JSON line to this file.
+    /// Write every judged position (with `--turning`, every lost game) as a JSON line
+    /// to this file.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Find where each lost game turned instead (docs/strength.md): the first of the
+    /// loser's moves after which the judge saw it lost to the end, and whether the judge
+    /// saw a forced win right after it.
+    #[arg(long)]
+    pub turning: bool,
+    /// With `--turning`: a value is lost below this winning probability (or at a forced
+    /// win for the opponent).
+    #[arg(long, default_value_t = 0.1)]
+    pub lost_below: f64,
 }
 
 /// Why `p` is not quiet, `None` when it is (see the module text); each threat search
@@ -364,10 +374,10 @@ pub fn main(args: JudgeArgs) -> i32 {
 }
 
 fn run(args: &JudgeArgs) -> Result<(), String> {
-    let spec = judge_spec(&args.judge)?;
     if args.cap <= 0 || args.scale.is_nan() || args.scale <= 0.0 {
         return Err("--cap and --scale must be positive".into());
     }
+    let spec = judge_spec(&args.judge)?;
     let text = std::fs::read_to_string(&args.games)
         .map_err(|e| format!("--games: cannot read {}: {e}", args.games.display()))?;
     let mut results = Vec::new();
@@ -509,6 +519,8 @@ mod tests {
             seed: 3,
             threads: 1,
             out: None,
+            turning: false,
+            lost_below: 0.1,
         }
     }
 

@@ -31,6 +31,7 @@ mod spec;
 mod sprt;
 mod summary;
 mod swap;
+mod turning;
 
 pub use crate::record::GameResult;
 pub use balance::{judge_position, OpeningsArgs};
@@ -176,7 +177,8 @@ pub struct ArenaArgs {
     #[arg(long, default_value = "free")]
     pub opening: String,
     /// Number of games (colours alternate; pairs share an opening). Default 10, or with
-    /// `--openings` two per opening.
+    /// `--openings` two per opening (under `--sprt` the openings are played in turn, again
+    /// and again, until the test decides).
     #[arg(long)]
     pub games: Option<usize>,
     /// Time per move in milliseconds (an engine's own `time_ms` overrides it). Default
@@ -311,10 +313,12 @@ fn parse_config(args: &ArenaArgs) -> Result<ArenaConfig, String> {
     };
     let games = match (args.games, &fixed_openings) {
         (Some(0), _) => return Err("--games must be at least 1".into()),
+        // An SPRT plays the openings in turn until it decides (or `--games` are played).
+        (Some(g), _) if args.sprt.is_some() => g,
+        (None, _) if args.sprt.is_some() => SPRT_GAMES,
         (Some(g), Some(o)) => g.min(2 * o.len()),
         (Some(g), None) => g,
         (None, Some(o)) => 2 * o.len(),
-        (None, None) if args.sprt.is_some() => SPRT_GAMES,
         (None, None) => 10,
     };
     let default_ms = if args.sprt.is_some() { 10_000 } else { 100 };
@@ -378,7 +382,11 @@ pub fn openings_main(args: OpeningsArgs) -> i32 {
 
 /// Runs `kinrow judge`; returns the exit code.
 pub fn judge_main(args: JudgeArgs) -> i32 {
-    judge::main(args)
+    if args.turning {
+        turning::main(&args)
+    } else {
+        judge::main(args)
+    }
 }
 
 /// Runs `kinrow arena`; returns the exit code. With `--out`, games already in the file
@@ -480,4 +488,49 @@ fn resume_from(
     let whole = crate::output::whole_lines(path)?;
     let games = resume::recorded_games(config, opening_of, &whole)?;
     Ok((games, resume::Ledger::open(path)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{pair_opening, parse_config, ArenaArgs, SPRT_GAMES};
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        arena: ArenaArgs,
+    }
+
+    fn config(extra: &[&str]) -> super::ArenaConfig {
+        let openings = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../openings/15x15-freestyle.txt"
+        );
+        let mut argv = vec![
+            "arena",
+            "--engines",
+            "greedy,threat",
+            "--rules",
+            "15,15,5",
+            "--openings",
+            openings,
+        ];
+        argv.extend_from_slice(extra);
+        parse_config(&Cli::parse_from(argv).arena).expect("a valid match")
+    }
+
+    #[test]
+    fn an_sprt_plays_the_openings_in_turn_until_it_decides() {
+        let plain = config(&[]);
+        let n = plain.fixed_openings.as_ref().map_or(0, Vec::len);
+        assert!(n > 1);
+        // A plain match plays each opening twice; an SPRT goes on past the file.
+        assert_eq!(plain.games, 2 * n);
+        assert_eq!(config(&["--games", "500"]).games, 2 * n);
+        let sprt = config(&["--sprt", "0,5"]);
+        assert_eq!(sprt.games, SPRT_GAMES);
+        assert_eq!(config(&["--sprt", "0,5", "--games", "500"]).games, 500);
+        assert_eq!(pair_opening(&sprt, n + 1), pair_opening(&sprt, 1));
+        assert_ne!(pair_opening(&sprt, n + 1), pair_opening(&sprt, 2));
+    }
 }

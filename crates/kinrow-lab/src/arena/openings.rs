@@ -228,18 +228,22 @@ pub fn opening_judged(
 /// threads): the two games of a pair share it.
 pub fn openings(config: &ArenaConfig) -> Vec<Vec<Move>> {
     if let Some(fixed) = &config.fixed_openings {
-        return fixed.clone();
+        return (0..config.games.div_ceil(2))
+            .map(|pair| fixed[pair % fixed.len()].clone())
+            .collect();
     }
     in_parallel(config.games.div_ceil(2), config.threads, |pair| {
         pair_opening(config, pair)
     })
 }
 
-/// The opening of pair `pair` of `config`'s match: its fixed one, none under an opening
-/// phase (the engines place the stones themselves), else the seeded random one.
+/// The opening of pair `pair` of `config`'s match: its fixed one (the file's openings
+/// in turn, from the first again once all were played: an SPRT may need more pairs than
+/// the file has), none under an opening phase (the engines place the stones
+/// themselves), else the seeded random one.
 pub fn pair_opening(config: &ArenaConfig, pair: usize) -> Vec<Move> {
     if let Some(fixed) = &config.fixed_openings {
-        return fixed[pair].clone();
+        return fixed[pair % fixed.len()].clone();
     }
     if config.rules.opening().has_phase() {
         return Vec::new();

@@ -59,9 +59,15 @@ pub fn add(doc: &mut Value) {
             continue;
         };
         schema.insert("if".to_string(), holds_special_pieces());
-        schema.insert("then".to_string(), json!({"required": ["to_move"]}));
+        // Present and not null: `"to_move": null` is refused like an absent one
+        // (schemathesis found the null let through by `required` alone, issue 54 item 11).
+        schema.insert(
+            "then".to_string(),
+            json!({"required": ["to_move"], "properties": {"to_move": {"not": {"type": "null"}}}}),
+        );
         let rule = "When a player holds a special piece (a count in `rules.pieces` above 0), \
-`to_move` is required (this schema's `if`/`then`; 422 `inconsistent_turn` without it).";
+`to_move` is required and not null (this schema's `if`/`then`; 422 `inconsistent_turn` \
+without it).";
         let description = match schema.get("description").and_then(Value::as_str) {
             Some(d) => format!("{d}\n\n{rule}"),
             None => rule.to_string(),
@@ -141,6 +147,8 @@ mod tests {
         for name in POSITIONS {
             let s = &doc["components"]["schemas"][name];
             assert_eq!(s["then"]["required"], json!(["to_move"]), "{name}");
+            let not_null = &s["then"]["properties"]["to_move"]["not"];
+            assert_eq!(not_null, &json!({"type": "null"}), "{name}");
             assert!(s["description"].as_str().unwrap().contains("to_move"));
         }
     }

@@ -29,8 +29,10 @@ pub struct SearchMetrics {
 pub struct Metrics {
     /// Every metric of the server, `/metrics`'s text.
     pub registry: Registry,
-    /// Searches by engine and result (`ok`; `overloaded`: no slot or queue place;
-    /// `starved`: too little of the budget left to search; `overrun`; `panic`).
+    /// Searches by engine and result (`ok`; `deadline`: answered with the last completed
+    /// iteration; `overloaded`: no slot or queue place; `starved`: too little of the
+    /// budget left to search; `overrun`; `panic`; `gone`: the client hung up while the
+    /// search waited or ran, which freed its place or slot).
     pub searches: IntCounterVec,
     /// Nodes searched, by engine.
     pub nodes: IntCounterVec,

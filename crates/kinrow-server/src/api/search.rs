@@ -203,6 +203,44 @@ impl Drop for GaugeGuard {
     }
 }
 
+/// Counts a request as `gone` in `kinrow_searches_total` when dropped before
+/// [`Gone::disarm`]: its future was dropped (the client hung up, which ends the
+/// connection and the handler at once) while it waited for a slot or its search ran.
+struct Gone {
+    metrics: Metrics,
+    name: &'static str,
+    what: &'static str,
+    armed: bool,
+}
+
+impl Gone {
+    fn arm(metrics: &Metrics, name: &'static str, what: &'static str) -> Gone {
+        Gone {
+            metrics: metrics.clone(),
+            name,
+            what,
+            armed: true,
+        }
+    }
+
+    fn disarm(mut self) {
+        self.armed = false;
+    }
+}
+
+impl Drop for Gone {
+    fn drop(&mut self) {
+        if self.armed {
+            count(&self.metrics, self.name, "gone");
+            log::debug!(
+                "the client of a {} search went away {}; freed",
+                self.name,
+                self.what
+            );
+        }
+    }
+}
+
 /// Stops the watched search when dropped: a request whose client went away (its
 /// future dropped) stops its search at the engine's next budget check.
 pub struct StopOnDrop(pub Arc<Watch>);
@@ -421,7 +459,10 @@ impl SearchPool {
             self.metrics.queued.inc();
             let _queued = GaugeGuard(self.metrics.queued.clone());
             let wait = admit_by.saturating_duration_since(arrived);
-            tokio::time::timeout(wait, Arc::clone(&self.slots).acquire_owned()).await
+            let gone = Gone::arm(&self.metrics, name, "while it waited for a slot");
+            let permit = tokio::time::timeout(wait, Arc::clone(&self.slots).acquire_owned()).await;
+            gone.disarm();
+            permit
         };
         let now = Instant::now();
         let queued = now.saturating_duration_since(arrived);
@@ -507,6 +548,7 @@ impl Slot {
         // is left for the anytime answer.
         let w = &self.window;
         let late = w.end + w.due.saturating_duration_since(w.end) / 2;
+        let started = Instant::now();
         let ran = self
             .run_or_late(late, move |contexts, limits| {
                 let mut rng = StdRng::seed_from_u64(seed);
@@ -519,6 +561,10 @@ impl Slot {
             Ran::Done(result) => result,
             Ran::Late => {
                 watch.stop();
+                // The slowest searches count in the duration histogram too: for the
+                // time they searched until the answer went (issue 54 item 5).
+                let searched = started.elapsed().as_secs_f64();
+                metrics.search(name).seconds.observe(searched);
                 let Some(analysis) = watch.last().and_then(|p| p.analysis()) else {
                     return Err(overran(&metrics, name, &limits, margin));
                 };
@@ -592,7 +638,10 @@ impl Slot {
                 .map_err(|payload| panic_message(&*payload))
         });
         let due = late.saturating_duration_since(Instant::now());
-        match tokio::time::timeout(due, handle).await {
+        let gone = Gone::arm(&metrics, name, "while its search ran");
+        let ran = tokio::time::timeout(due, handle).await;
+        gone.disarm();
+        match ran {
             Ok(Ok(result)) => Ok(Ran::Done(result)),
             Ok(Err(join_error)) => {
                 count(&metrics, name, "panic");

@@ -201,6 +201,7 @@ pub fn analyze(
     } else {
         PatternSearch::evaluating(position, 1 << 18, eval)
     };
+    s.chosen_root = opening;
 
     note = match &plan {
         RootPlan::Win(_) => Some(Note::ThreatSpaceWin),

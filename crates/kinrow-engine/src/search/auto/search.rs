@@ -119,6 +119,10 @@ pub struct PatternSearch {
     learned: bool,
     /// The evaluation asked for (the threads of a search share it).
     eval_choice: EvalChoice,
+    /// One root move was chosen alone (the centre of an empty board), not left alone
+    /// because the others lose: its value is searched as deep as the time allows
+    /// instead of the few plies a forced move gets.
+    pub chosen_root: bool,
 }
 
 /// The window count's value of a board with window scores `score` for `side` to move:
@@ -206,6 +210,7 @@ impl PatternSearch {
             defence: Vec::new(),
             learned: learned.is_some(),
             eval_choice: eval,
+            chosen_root: false,
         }
     }
 

@@ -16,6 +16,17 @@ impl Tree {
         }
     }
 
+    /// Room for `more` nodes: the array doubles, but never past `max_nodes` (unless one
+    /// expansion needs more), where a Vec's own doubling would overshoot the cap by up
+    /// to twice.
+    pub(super) fn reserve(&mut self, more: usize) {
+        let (len, cap) = (self.nodes.len(), self.nodes.capacity());
+        if len + more > cap {
+            let target = (cap * 2).min(self.max_nodes).max(len + more);
+            self.nodes.reserve_exact(target - len);
+        }
+    }
+
     /// Creates the children of `node` for the position `sim`; may prove things.
     pub(super) fn expand(&mut self, node: usize, sim: &mut Sim) {
         let me = sim.to_move();
@@ -59,6 +70,7 @@ impl Tree {
             (self.scratch_moves, self.scratch_cells) = (moves, threats);
             return;
         }
+        self.reserve(moves.len());
         let first = self.nodes.len();
         let mut total = 0.0f32;
         for &mv in &moves {

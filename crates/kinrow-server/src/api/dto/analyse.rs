@@ -1,6 +1,8 @@
 //! `POST /v1/analyse` and the streamed `/v1/review`: the events of a `text/event-stream`
 //! answer (the request and the `result` are `/v1/suggest`'s).
 
+use std::time::Duration;
+
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -23,7 +25,10 @@ pub struct LineDto {
     pub pv: Vec<MoveDto>,
 }
 
-/// The data of an `info` event: what the search has found so far.
+/// The data of an `info` event: what the search has found so far. Until the search has
+/// a best move (a long `perfect` proof settles its first root move only when it is
+/// proven), an event says only that the search goes on: `depth` 0, `nodes`, `elapsed_ms`,
+/// an empty `pv`, and no `move` or `value`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[schema(as = AnalysisInfo)]
 pub struct InfoDto {
@@ -33,13 +38,14 @@ pub struct InfoDto {
     pub nodes: u64,
     /// Time since the search started, in milliseconds.
     pub elapsed_ms: f64,
-    /// The best move so far.
-    #[serde(rename = "move")]
-    pub mv: MoveDto,
-    /// Its value: the expected result for the side to move, -1 to 1.
+    /// The best move so far; absent until the search has one.
+    #[serde(rename = "move", default, skip_serializing_if = "Option::is_none")]
+    pub mv: Option<MoveDto>,
+    /// Its value: the expected result for the side to move, -1 to 1; absent with `move`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(minimum = -1.0, maximum = 1.0)]
-    pub value: f64,
-    /// The principal variation, starting with `move`.
+    pub value: Option<f64>,
+    /// The principal variation, starting with `move` (empty without one).
     pub pv: Vec<MoveDto>,
     /// With `engine.multipv` N > 1: the N best lines so far, best first (the first is
     /// `move`'s); absent otherwise.
@@ -63,15 +69,37 @@ impl InfoDto {
             pv: l.pv.iter().map(|&mv| MoveDto::new(mv, m)).collect(),
         };
         let lines: Vec<LineDto> = progress.lines.iter().map(line).collect();
-        let best = lines[0].clone();
+        let best = lines.first().cloned();
         InfoDto {
             depth: progress.depth,
             nodes: progress.nodes,
             elapsed_ms: progress.elapsed.as_secs_f64() * 1000.0,
-            mv: best.mv,
-            value: best.value,
-            pv: best.pv,
-            lines: (wanted > 1).then_some(lines),
+            mv: best.as_ref().map(|b| b.mv),
+            value: best.as_ref().map(|b| b.value),
+            pv: best.map(|b| b.pv).unwrap_or_default(),
+            lines: (wanted > 1 && !lines.is_empty()).then_some(lines),
+        }
+    }
+
+    /// The event that repeats `last` (or says that the search goes on, without `last`)
+    /// with the search's `nodes` and `elapsed` time now.
+    pub fn again(last: Option<&InfoDto>, nodes: u64, elapsed: Duration) -> InfoDto {
+        let elapsed_ms = elapsed.as_secs_f64() * 1000.0;
+        match last {
+            Some(info) => InfoDto {
+                nodes: info.nodes.max(nodes),
+                elapsed_ms: info.elapsed_ms.max(elapsed_ms),
+                ..info.clone()
+            },
+            None => InfoDto {
+                depth: 0,
+                nodes,
+                elapsed_ms,
+                mv: None,
+                value: None,
+                pv: Vec::new(),
+                lines: None,
+            },
         }
     }
 }

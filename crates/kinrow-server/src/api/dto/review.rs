@@ -184,23 +184,31 @@ pub struct ReviewStatsDto {
     pub nodes: u64,
     /// The seed of every position's search.
     pub seed: u64,
-    /// True when every position's search finished rather than hit a limit.
+    /// True when every move was judged (`unjudged` 0) and every position's search
+    /// finished rather than hit a limit.
     pub complete: bool,
-    /// Positions whose search the time stopped before the node cap (a loaded machine):
-    /// their values, and so the classes, may differ on another run. 0 when the review
-    /// repeats exactly.
+    /// Positions whose search the time stopped before it finished and before the node
+    /// cap (a loaded machine): their values, and so the classes, may differ on another
+    /// run. 0 when the review repeats exactly. A search that finished late (a one-ply
+    /// engine on a large board) was not stopped.
     pub stopped_by_time: usize,
+    /// The last moves of the game left unjudged because the review's time ran out
+    /// before the positions after them were searched (the searches cost more than the
+    /// time per move: a large board, a loaded machine); `moves` holds the others, and
+    /// `values` the positions searched. 0 for a whole review.
+    pub unjudged: usize,
 }
 
 /// A reviewed game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct ReviewResponse {
-    /// Every move of the request, judged, in order.
+    /// Every move of the request, judged, in order; all but the last `stats.unjudged`
+    /// when the review's time ran out.
     pub moves: Vec<ReviewedMoveDto>,
     /// Each player's moves counted by class, and their accuracy.
     pub summary: ReviewSummary,
     /// The value of every position of the game for `x` (-1 to 1), the start position
-    /// first: one more than the moves. For a graph.
+    /// first: one more than the judged moves. For a graph.
     pub values: Vec<f64>,
     /// What the review cost.
     pub stats: ReviewStatsDto,

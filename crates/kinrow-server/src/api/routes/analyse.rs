@@ -5,7 +5,9 @@
 //! ordinary JSON answers). Then the answer is `text/event-stream`: an `info` event for
 //! each progress report of the engine (each completed iteration, each settled root move
 //! of `perfect`, and at least every 250 ms of a long search, see
-//! [`kinrow_engine::core::progress`]), then one `result` event whose data is exactly the
+//! [`kinrow_engine::core::progress`]; where the engine is quiet longer, the stream itself
+//! repeats the last `info` with the nodes and time so far every [`INFO_EVERY`], or, before
+//! the engine's first report, sends one without a move), then one `result` event whose data is exactly the
 //! `/v1/suggest` answer, and the stream ends. A search that fails after the stream began
 //! (it overran its budget with no completed iteration, or a bug) ends it with an `error` event carrying the API's
 //! error body instead. When the client goes away, the stream is dropped, and with it
@@ -14,9 +16,9 @@
 
 use std::future::{poll_fn, Future};
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::task::Poll;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use actix_web::http::header;
 use actix_web::web::{self, Bytes};
@@ -91,11 +93,27 @@ pub async fn analyse(
 
     let (tx, rx) = unbounded_channel::<Bytes>();
     let seen = position.clone();
-    let watch = plan.watch().observed(move |p: &Progress| {
+    // The last info sent, which the stream repeats when the engine is quiet (see `beat`).
+    let last: Arc<Mutex<Option<InfoDto>>> = Arc::default();
+    let sent = Arc::clone(&last);
+    let watch = Arc::new(plan.watch().observed(move |p: &Progress| {
+        let info = InfoDto::new(&seen, p, wanted);
+        let bytes = event("info", &info);
+        *sent.lock().unwrap_or_else(|e| e.into_inner()) = Some(info);
         // A closed channel (the client went away) is the stop flag's business.
-        let _ = tx.send(event("info", &InfoDto::new(&seen, p, wanted)));
-    });
-    let search = slot.search(plan.builder(), position.clone(), plan.seed, Arc::new(watch));
+        let _ = tx.send(bytes);
+    }));
+    let beat = {
+        let watch = Arc::clone(&watch);
+        move || {
+            let last = last.lock().unwrap_or_else(|e| e.into_inner());
+            event(
+                "info",
+                &InfoDto::again(last.as_ref(), watch.nodes(), watch.elapsed()),
+            )
+        }
+    };
+    let search = slot.search(plan.builder(), position.clone(), plan.seed, watch);
     let include = req.include;
     let label = plan.name();
     let metrics = state.metrics.clone();
@@ -107,7 +125,7 @@ pub async fn analyse(
         let answer = suggestion(&position, &plan, &done)?;
         trimmed(&answer, include.as_deref())
     };
-    let mut response = stream(rx, result);
+    let mut response = stream(rx, result, Some(Box::new(beat)));
     response.extensions_mut().insert(EngineLabel(label));
     Ok(response)
 }
@@ -116,6 +134,7 @@ pub async fn analyse(
 pub fn stream(
     infos: UnboundedReceiver<Bytes>,
     result: impl Future<Output = Result<serde_json::Value, ApiError>> + 'static,
+    beat: Option<Beat>,
 ) -> HttpResponse {
     HttpResponse::Ok()
         .content_type("text/event-stream")
@@ -124,8 +143,19 @@ pub fn stream(
         // buffering in a proxy that honours this header (nginx).
         .insert_header((header::CONTENT_ENCODING, "identity"))
         .insert_header(("x-accel-buffering", "no"))
-        .streaming(events(infos, result))
+        .streaming(events(infos, result, beat))
 }
+
+/// Makes an `info` event that repeats the last one with the search's nodes and time
+/// now (or, before the engine's first report, says only that the search goes on).
+pub type Beat = Box<dyn FnMut() -> Bytes>;
+
+/// The longest the stream goes without an `info` event while the search runs (with a
+/// [`Beat`]): the API promises one at least every 250 ms, and this leaves 50 ms for a
+/// busy worker. The engines report by themselves at each step and every 250 ms of a long
+/// one ([`kinrow_engine::core::progress::REPORT_EVERY`]); this covers what they cannot
+/// (`perfect` before its first root move is proven, phases of `auto` between reports).
+pub const INFO_EVERY: Duration = Duration::from_millis(200);
 
 type Answer = Pin<Box<dyn Future<Output = Result<serde_json::Value, ApiError>>>>;
 
@@ -139,13 +169,18 @@ struct Running {
     answer: Answer,
     infos: UnboundedReceiver<Bytes>,
     ping: tokio::time::Interval,
+    beat: Option<Beat>,
+    /// When the last `info` event went out (or the stream began).
+    quiet_since: Instant,
 }
 
 /// The stream: every `info` as it comes, then the `result` (or `error`) once `result`
-/// is ready, after the infos sent before it; comments in between ([`PING_EVERY`]).
+/// is ready, after the infos sent before it; comments in between ([`PING_EVERY`]), or
+/// the `beat`'s event when no `info` went out for [`INFO_EVERY`].
 fn events(
     infos: UnboundedReceiver<Bytes>,
     result: impl Future<Output = Result<serde_json::Value, ApiError>> + 'static,
+    beat: Option<Beat>,
 ) -> impl futures_util::Stream<Item = Result<Bytes, actix_web::Error>> {
     let mut ping = tokio::time::interval(PING_EVERY);
     ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -153,6 +188,8 @@ fn events(
         answer: Box::pin(result),
         infos,
         ping,
+        beat,
+        quiet_since: Instant::now(),
     });
     futures_util::stream::unfold(start, |state| async move {
         let mut run = state?;
@@ -172,8 +209,19 @@ fn events(
         })
         .await;
         match step {
-            Step::Info(info) => Some((Ok(info), Some(run))),
-            Step::Ping => Some((Ok(Bytes::from_static(b":\n\n")), Some(run))),
+            Step::Info(info) => {
+                run.quiet_since = Instant::now();
+                Some((Ok(info), Some(run)))
+            }
+            Step::Ping => {
+                let quiet = run.quiet_since.elapsed() >= INFO_EVERY;
+                let beat = run.beat.as_mut().filter(|_| quiet).map(|beat| beat());
+                if beat.is_some() {
+                    run.quiet_since = Instant::now();
+                }
+                let out = beat.unwrap_or_else(|| Bytes::from_static(b":\n\n"));
+                Some((Ok(out), Some(run)))
+            }
             Step::Done(done) => {
                 let mut out = Vec::new();
                 while let Ok(info) = run.infos.try_recv() {

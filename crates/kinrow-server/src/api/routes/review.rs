@@ -10,7 +10,7 @@
 //! answer, as `/v1/analyse` streams a search.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use actix_web::http::header;
 use actix_web::web::{self, Bytes};
@@ -120,7 +120,10 @@ fn replay(req: &ReviewRequest) -> Result<Game, ApiError> {
 /// of what the engine's nominal rate does in 120 ms a position (`auto`: 24 000 nodes),
 /// so that it binds before the time, which is only the safety net: a 20-move review
 /// answers within 3 s. `stats.stopped_by_time` counts the positions the time stopped
-/// first (a loaded machine), whose classes may differ on another run.
+/// first (a loaded machine), whose classes may differ on another run. A review whose
+/// searches cost more than its time (a large board with a millisecond per move, a loaded
+/// machine) does not overrun: it answers the moves judged when the time ran out, with
+/// `stats.unjudged` the number of last moves left out and `stats.complete` false.
 /// A summary per player counts the classes and gives an accuracy (the mean of
 /// `1 - loss`, in percent); `values` is every position's value for `x`, for a graph. The
 /// whole review takes at most the server's maximum budget, spread over the positions
@@ -169,6 +172,9 @@ pub async fn review(
         )
         .await?;
     let queued = slot.queued();
+    // The budget counts from here: the wait for a blocking thread and the engine's
+    // set-up come out of it too.
+    let admitted = Instant::now();
     let metrics = slot.metrics().clone();
     let watch = Arc::new(Watch::new(1));
     let stop = StopOnDrop(Arc::clone(&watch));
@@ -180,7 +186,8 @@ pub async fn review(
         }
     };
     let job = move |_contexts: &Arc<kinrow_engine::core::context::ContextPool>, budget: &Limits| {
-        review.run(budget.time, queued, &watch, on_move)
+        let budget = budget.time.saturating_sub(admitted.elapsed());
+        review.run(budget, queued, &watch, on_move)
     };
     let result = async move {
         let _stop = stop;
@@ -203,7 +210,7 @@ pub async fn review(
             serde_json::to_value(answer)
                 .map_err(|e| ApiError::new(ErrorCode::Internal, format!("the answer: {e}")))
         };
-        stream(rx, result)
+        stream(rx, result, None)
     } else {
         HttpResponse::Ok().json(result.await?)
     };
@@ -341,6 +348,7 @@ impl PreparedReview {
             seed,
             complete: review.complete,
             stopped_by_time: review.stopped_by_time,
+            unjudged: review.unjudged,
         };
         ReviewResponse::new(&review, m, stats)
     }

@@ -129,13 +129,15 @@ impl Engine for Late {
     }
 }
 
-/// Runs `Late` with a 50 ms budget and a 40 ms margin: the answer and when it came.
-fn late_search(reports: bool) -> (Result<Finished, ApiError>, Duration) {
+/// Runs `Late` with a 50 ms budget and a 40 ms margin: the answer, when it came, and
+/// the pool's metrics.
+fn late_search(reports: bool) -> (Result<Finished, ApiError>, Duration, Metrics) {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
-    let pool = SearchPool::new(1, 1, Duration::from_millis(40), Metrics::new());
+    let metrics = Metrics::new();
+    let pool = SearchPool::new(1, 1, Duration::from_millis(40), metrics.clone());
     let limits = Limits {
         time: Duration::from_millis(50),
         ..Limits::default()
@@ -152,13 +154,24 @@ fn late_search(reports: bool) -> (Result<Finished, ApiError>, Duration) {
         )
         .await
     });
-    (result, start.elapsed())
+    (result, start.elapsed(), metrics)
+}
+
+/// The number of searches of `name` in the duration histogram, and their sum in seconds.
+fn durations(metrics: &Metrics, name: &str) -> (u64, f64) {
+    let h = metrics.search(name).seconds;
+    (h.get_sample_count(), h.get_sample_sum())
 }
 
 #[test]
 fn a_late_search_answers_with_its_last_completed_iteration_within_the_margin() {
-    let (result, took) = late_search(true);
+    let (result, took, metrics) = late_search(true);
     let done = result.expect("an anytime answer, not a 503");
+    // The search stopped by the deadline counts in the duration histogram, for the
+    // time until its answer (at least its 50 ms budget).
+    let (n, sum) = durations(&metrics, "late");
+    assert_eq!(n, 1);
+    assert!(sum >= 0.05, "{sum}");
     assert_eq!(done.stopped, Some("deadline"));
     assert!(!done.analysis.stats.complete);
     assert_eq!(done.analysis.stats.depth, 4);
@@ -168,8 +181,48 @@ fn a_late_search_answers_with_its_last_completed_iteration_within_the_margin() {
 
 #[test]
 fn a_late_search_that_completed_nothing_is_a_503() {
-    let (result, took) = late_search(false);
+    let (result, took, metrics) = late_search(false);
     let e = result.err().expect("a 503");
+    assert_eq!(durations(&metrics, "late").0, 1);
     assert_eq!(e.code, ErrorCode::Overloaded);
     assert!(took < Duration::from_millis(90), "{took:?}");
+}
+
+/// The count of searches of `name` that ended with `result`.
+fn searches(metrics: &Metrics, name: &str, result: &str) -> u64 {
+    metrics.searches.with_label_values(&[name, result]).get()
+}
+
+#[test]
+fn a_search_whose_request_is_dropped_stops_and_frees_its_slot_and_queue_place() {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let metrics = Metrics::new();
+    let pool = SearchPool::new(1, 1, Duration::from_millis(40), metrics.clone());
+    let limits = Limits {
+        time: Duration::from_secs(5),
+        ..Limits::default()
+    };
+    let watch = Arc::new(Watch::new(1).anytime());
+    rt.block_on(async {
+        let slot = pool.admit("late", limits.clone()).await.unwrap();
+        let search = slot.search(
+            move || Box::new(Late { reports: false }),
+            empty(15, 15, 5),
+            1,
+            Arc::clone(&watch),
+        );
+        // The request waiting behind it is dropped too (its client left first).
+        let waiting = pool.admit("late", limits.clone());
+        let ms = Duration::from_millis;
+        let both = futures_util::future::join(search, waiting);
+        assert!(tokio::time::timeout(ms(20), both).await.is_err());
+    });
+    // Dropping the request's future stopped its search and gave its queue place up.
+    assert!(watch.stopped());
+    assert_eq!(searches(&metrics, "late", "gone"), 2);
+    assert_eq!(metrics.queued.get(), 0);
+    assert_eq!(pool.admitted.load(Ordering::Acquire), 0);
 }

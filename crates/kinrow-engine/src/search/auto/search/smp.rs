@@ -62,7 +62,7 @@ impl PatternSearch {
         let helper_budget = budget.helper(Arc::clone(&stop));
         let start: Vec<RootMove> = roots.to_vec();
         let table = Arc::clone(&self.tt);
-        let eval = self.eval_choice();
+        let (eval, chosen_root) = (self.eval_choice(), self.chosen_root);
         std::thread::scope(|scope| {
             let helpers: Vec<_> = (1..threads)
                 .map(|i| {
@@ -70,6 +70,7 @@ impl PatternSearch {
                     let (mut roots, table) = (start.clone(), Arc::clone(&table));
                     scope.spawn(move || {
                         let mut h = PatternSearch::with_table(position, table, eval);
+                        h.chosen_root = chosen_root;
                         let turn = (i / 2) % roots.len();
                         roots.rotate_left(turn);
                         h.iterate_from(&mut own, &mut roots, first + (i % 2) as u32, max_depth);
@@ -170,7 +171,8 @@ impl PatternSearch {
             budget.iteration_done(completed, unproven);
             self.report(budget, roots, completed, wanted);
             let kept = roots[0].cell == best_before;
-            if timeman::iteration_ends(budget, roots.len(), depth, kept) {
+            let forced = roots.len() == 1 && !self.chosen_root;
+            if timeman::iteration_ends(budget, forced, depth, kept) {
                 break;
             }
         }

@@ -1,0 +1,401 @@
+//! `kinrow judge --turning`: where the lost games turned, and whether the loser walked
+//! into a forced win the judge saw at once.
+//!
+//! For every decisive game (a forfeit aside) whose loser is one of `--engines` (every
+//! contestant when omitted), the external judge searches the position before each of
+//! the loser's moves after the opening and the position right after it, in a fresh
+//! process each, with the same time. Before the move it gives the loser's value with
+//! its own best move (its root evaluation); after it, the opponent's evaluation, read
+//! as the loser's value of the move played. A value is *lost* when the judge reports a
+//! forced win for the opponent or puts the loser's winning probability below
+//! `--lost-below`.
+//!
+//! The *turning move* is the first of the loser's moves after which every value stayed
+//! lost to the end of the game. It is *tactical* when the judge reported a forced win
+//! for the opponent right after it (a win the loser could have seen by reading the
+//! threats), *positional* otherwise. Before it, each move's *loss* is the loser's value
+//! with the judge's best move less its value after the move played (never below 0;
+//! forced results count as `±cap`), as `kinrow judge` measures quiet moves. A game in
+//! which the loser's values were lost from its first judged move has no turning move
+//! inside the judged part and is counted apart, and so is one the judge never saw lost.
+//!
+//! The report gives per loser: its lost games, how many turned tactically or
+//! positionally, the median ply of the turn, and the mean loss per move before the turn
+//! with its standard error; `--out` gets one JSON line per game.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::time::Duration;
+
+use super::balance::{judge_position, judge_spec};
+use super::judge::{mean_and_error, JudgeArgs, Judgement};
+use super::parallel::in_parallel;
+use crate::output::{print_line, Progress};
+use crate::record::{read_games, Turn};
+use kinrow_engine::external::protocol::{Eval, ExternalSpec};
+use kinrow_game::{Cell, Move, Player};
+
+/// One of the loser's moves as the judge saw it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Judged {
+    /// The ply of the move (moves before it, the opening's included).
+    pub ply: usize,
+    /// The judge's root evaluation before the move, for the loser (None: it gave none).
+    pub before: Option<Eval>,
+    /// The judge's evaluation after the move, for the opponent (None: it gave none, or
+    /// the move ended the game).
+    pub after: Option<Eval>,
+}
+
+impl Judged {
+    /// Whether the loser's value after the move is lost (a forced win for the opponent,
+    /// or a winning probability below `lost_below`); None when the judge gave none.
+    fn lost(&self, scale: f64, lost_below: f64) -> Option<bool> {
+        match self.after? {
+            Eval::Mate { win } => Some(win),
+            after => Some(Judgement::win_probability(after, scale) < lost_below),
+        }
+    }
+
+    /// The loss of the move in the judge's units (see the module text), where both
+    /// evaluations exist.
+    fn loss(&self, cap: i64) -> Option<i64> {
+        let before = match self.before? {
+            Eval::Score(s) => s.clamp(-cap, cap),
+            Eval::Mate { win } => {
+                if win {
+                    cap
+                } else {
+                    -cap
+                }
+            }
+        };
+        let after = match self.after? {
+            Eval::Score(s) => (-s).clamp(-cap, cap),
+            Eval::Mate { win } => {
+                if win {
+                    -cap
+                } else {
+                    cap
+                }
+            }
+        };
+        Some((before - after).max(0))
+    }
+}
+
+/// Where one lost game turned.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Turning {
+    /// Index in the loser's judged moves of the turning move; None when every judged
+    /// move was already lost (the game turned before the judged part, or in the
+    /// opening).
+    pub at: Option<usize>,
+    /// The judge reported a forced win for the opponent right after the turning move.
+    pub tactical: bool,
+    /// The judge saw the loser's last value lost (else the game is counted apart: the
+    /// judge missed the win at this time).
+    pub seen_lost: bool,
+    /// The losses of the moves before the turning move (those the judge valued twice).
+    pub losses_before: Vec<i64>,
+}
+
+/// Finds the turning move of a lost game among the loser's `moves` (in order).
+pub fn turning(moves: &[Judged], cap: i64, scale: f64, lost_below: f64) -> Turning {
+    let lost: Vec<Option<bool>> = moves.iter().map(|m| m.lost(scale, lost_below)).collect();
+    // The first move from which every value stays lost (a move the judge gave no value
+    // after does not end the run).
+    let from = lost
+        .iter()
+        .rposition(|&l| l == Some(false))
+        .map_or(0, |i| i + 1);
+    let seen_lost = lost[from..].contains(&Some(true));
+    let at = (from > 0 && seen_lost).then_some(from);
+    let tactical = at.is_some_and(|i| matches!(moves[i].after, Some(Eval::Mate { win: true })));
+    Turning {
+        at,
+        tactical,
+        seen_lost,
+        losses_before: moves[..from].iter().filter_map(|m| m.loss(cap)).collect(),
+    }
+}
+
+/// One lost game to judge.
+struct Lost {
+    line: usize,
+    loser: String,
+    turns: Vec<Turn>,
+}
+
+fn lost_games(args: &JudgeArgs, text: &str) -> Result<Vec<Lost>, String> {
+    let wanted: Option<Vec<&str>> = args
+        .engines
+        .as_deref()
+        .map(|e| e.split(',').map(str::trim).collect());
+    let mut out = Vec::new();
+    for (line, game) in read_games(text).map_err(|e| format!("--games: {e}"))? {
+        let Some(winner) = game.result.winner() else {
+            continue;
+        };
+        if game.forfeit.is_some() {
+            continue;
+        }
+        let loser: Player = winner.opponent();
+        let label = game.label(loser).to_string();
+        if wanted
+            .as_ref()
+            .is_some_and(|w| !w.contains(&label.as_str()))
+        {
+            continue;
+        }
+        let turns = game
+            .turns()
+            .into_iter()
+            .filter(|t| t.position.to_move() == loser)
+            .collect();
+        out.push(Lost {
+            line,
+            loser: label,
+            turns,
+        });
+    }
+    Ok(out)
+}
+
+/// The judge's two evaluations around one of the loser's moves. A judge may answer a
+/// win in one move without an evaluation (Rapfi does): a position where the side to
+/// move completes a line at once counts as its forced win.
+fn judge_move(spec: &ExternalSpec, turn: &Turn, time: Duration) -> Result<Judged, String> {
+    let rules = turn.position.rules();
+    let judge = |moves: &[Move]| -> Result<Option<Eval>, String> {
+        let mut p = kinrow_game::Position::empty(&rules);
+        for &mv in moves {
+            p.try_play(mv).map_err(|e| e.to_string())?;
+        }
+        let me = p.to_move();
+        let now = !p.is_over()
+            && (0..p.cells().len()).any(|c| p.cell(c) == Cell::Empty && p.wins_at(c, me));
+        if now {
+            return Ok(Some(Eval::Mate { win: true }));
+        }
+        Ok(judge_position(spec, &rules, moves, time)?.map(|(e, _)| e))
+    };
+    let before = judge(&turn.history)?;
+    let mut moves = turn.history.clone();
+    moves.push(turn.played);
+    let after = judge(&moves)?;
+    Ok(Judged {
+        ply: turn.history.len(),
+        before,
+        after,
+    })
+}
+
+fn eval_json(e: Option<Eval>) -> serde_json::Value {
+    match e {
+        None => serde_json::Value::Null,
+        Some(Eval::Score(s)) => serde_json::json!(s),
+        Some(Eval::Mate { win }) => serde_json::json!(if win { "+M" } else { "-M" }),
+    }
+}
+
+fn coord(mv: Move, m: usize) -> String {
+    let c = mv.coord(m);
+    format!("{},{}", c.col, c.row)
+}
+
+/// `kinrow judge --turning`: returns the exit code.
+pub fn main(args: &JudgeArgs) -> i32 {
+    match run(args) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("kinrow judge --turning: {e}");
+            1
+        }
+    }
+}
+
+fn run(args: &JudgeArgs) -> Result<(), String> {
+    let spec = judge_spec(&args.judge)?;
+    if args.cap <= 0 || args.scale.is_nan() || args.scale <= 0.0 {
+        return Err("--cap and --scale must be positive".into());
+    }
+    if !(args.lost_below > 0.0 && args.lost_below < 0.5) {
+        return Err("--lost-below must be between 0 and 0.5".into());
+    }
+    let text = std::fs::read_to_string(&args.games)
+        .map_err(|e| format!("--games: cannot read {}: {e}", args.games.display()))?;
+    let games = lost_games(args, &text)?;
+    let mut out = match &args.out {
+        Some(path) => Some(
+            std::fs::File::create(path)
+                .map_err(|e| format!("--out: cannot write {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    let time = Duration::from_millis(args.time_ms);
+    let progress = Progress::new("judge --turning", "lost games", 0, games.len());
+    // Per loser: lost games, tactical and positional turns, turns before the judged
+    // part, the turns' plies, the losses before the turns.
+    #[derive(Default)]
+    struct Tally {
+        games: usize,
+        tactical: usize,
+        positional: usize,
+        early: usize,
+        unseen: usize,
+        plies: Vec<usize>,
+        losses: Vec<f64>,
+    }
+    let mut tally: BTreeMap<String, Tally> = BTreeMap::new();
+    for game in &games {
+        let judged = in_parallel(game.turns.len(), args.threads, |i| {
+            judge_move(&spec, &game.turns[i], time)
+        });
+        let judged: Vec<Judged> = judged.into_iter().collect::<Result<_, _>>()?;
+        let t = turning(&judged, args.cap, args.scale, args.lost_below);
+        let entry = tally.entry(game.loser.clone()).or_default();
+        entry.games += 1;
+        match t.at {
+            Some(i) if t.tactical => {
+                entry.tactical += 1;
+                entry.plies.push(judged[i].ply);
+            }
+            Some(i) => {
+                entry.positional += 1;
+                entry.plies.push(judged[i].ply);
+            }
+            None if t.seen_lost => entry.early += 1,
+            None => entry.unseen += 1,
+        }
+        entry
+            .losses
+            .extend(t.losses_before.iter().map(|&l| l as f64));
+        let m = game.turns.first().map_or(15, |t| t.position.m());
+        let turn_move = t.at.map(|i| &game.turns[i]);
+        if let Some(f) = out.as_mut() {
+            let line = serde_json::json!({
+                "line": game.line,
+                "loser": game.loser,
+                "turning_ply": t.at.map(|i| judged[i].ply),
+                "turning_move": turn_move.map(|tm| coord(tm.played, m)),
+                "tactical": t.tactical,
+                "mean_loss_before": mean_and_error(&t.losses_before.iter().map(|&l| l as f64).collect::<Vec<_>>()).0,
+                "moves": judged.iter().map(|j| serde_json::json!({
+                    "ply": j.ply, "before": eval_json(j.before), "after": eval_json(j.after),
+                })).collect::<Vec<_>>(),
+            });
+            writeln!(f, "{line}").map_err(|e| format!("--out: {e}"))?;
+        }
+        progress.advance(&format!(
+            "line {}: {} turned at ply {} ({})",
+            game.line,
+            game.loser,
+            t.at.map_or("-".into(), |i| judged[i].ply.to_string()),
+            match t.at {
+                None if !t.seen_lost => "the judge did not see it lost",
+                None => "lost before the judged moves",
+                Some(_) if t.tactical => "tactical: a forced win right after it",
+                Some(_) => "positional",
+            }
+        ));
+    }
+    print_line(&format!(
+        "# lost games judged by {} at {} ms per search; lost below a winning probability of {} (1/(1+exp(-eval/{}))) or a forced win; loss capped at {}",
+        spec.label, args.time_ms, args.lost_below, args.scale, args.cap
+    ));
+    for (label, t) in &tally {
+        let mut plies = t.plies.clone();
+        plies.sort_unstable();
+        let median = plies
+            .get(plies.len() / 2)
+            .map_or("-".into(), usize::to_string);
+        let (loss, se) = mean_and_error(&t.losses);
+        print_line(&format!(
+            "{label}: {} lost games; turned on a forced win the judge saw at once in {} (tactical), positionally in {}, before the judged moves in {}, not seen lost by the judge in {}; median turning ply {median}; mean loss per move before the turn {loss:.1} ± {se:.1} ({} moves)",
+            t.games, t.tactical, t.positional, t.early, t.unseen, t.losses.len()
+        ));
+        print_line(
+            &serde_json::json!({
+                "loser": label,
+                "lost_games": t.games,
+                "tactical": t.tactical,
+                "positional": t.positional,
+                "before_judged": t.early,
+                "not_seen_lost": t.unseen,
+                "turning_plies": t.plies,
+                "mean_loss_before": loss,
+                "mean_loss_before_se": se,
+                "moves_before": t.losses.len(),
+            })
+            .to_string(),
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m(ply: usize, before: i64, after: Option<Eval>) -> Judged {
+        Judged {
+            ply,
+            before: Some(Eval::Score(before)),
+            after,
+        }
+    }
+
+    const WIN: Option<Eval> = Some(Eval::Mate { win: true });
+
+    #[test]
+    fn the_turn_is_the_first_move_after_which_every_value_stays_lost() {
+        let moves = [
+            m(10, 20, Some(Eval::Score(-10))),
+            m(12, 0, Some(Eval::Score(600))), // lost by value, but it recovers
+            m(14, -500, Some(Eval::Score(30))), // not lost
+            m(16, 0, WIN),                    // the turn: a forced win at once
+            m(18, -1000, WIN),
+        ];
+        let t = turning(&moves, 1000, 200.0, 0.1);
+        assert_eq!(t.at, Some(3));
+        assert!(t.tactical);
+        // The losses of the three moves before it: 20-10, 0-(-600), max(0, -500-(-30)).
+        assert_eq!(t.losses_before, vec![10, 600, 0]);
+    }
+
+    #[test]
+    fn a_turn_without_a_forced_win_is_positional_and_a_game_lost_throughout_has_none() {
+        let slow = [
+            m(10, 0, Some(Eval::Score(0))),
+            m(12, 0, Some(Eval::Score(700))),
+            m(14, -700, WIN),
+        ];
+        let t = turning(&slow, 1000, 200.0, 0.1);
+        assert_eq!((t.at, t.tactical), (Some(1), false));
+        let lost = [m(10, -900, WIN), m(12, -1000, WIN)];
+        let t = turning(&lost, 1000, 200.0, 0.1);
+        assert_eq!(
+            (t.at, t.tactical, t.seen_lost, t.losses_before.len()),
+            (None, false, true, 0)
+        );
+        // A move the judge gave no value after does not end a lost run.
+        let gap = [
+            m(10, 0, Some(Eval::Score(0))),
+            m(12, 0, WIN),
+            m(14, -1000, None),
+            m(16, -1000, WIN),
+        ];
+        assert_eq!(turning(&gap, 1000, 200.0, 0.1).at, Some(1));
+        let unseen = [
+            m(10, 0, Some(Eval::Score(0))),
+            m(12, 0, Some(Eval::Score(100))),
+            m(14, 0, None),
+        ];
+        let t = turning(&unseen, 1000, 200.0, 0.1);
+        assert_eq!(
+            (t.at, t.seen_lost, t.losses_before),
+            (None, false, vec![0, 100])
+        );
+    }
+}
