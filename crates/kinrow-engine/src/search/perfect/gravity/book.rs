@@ -269,6 +269,10 @@ static BOOKS: OnceLock<Vec<Book>> = OnceLock::new();
 /// Set while [`warm`]'s thread reads the books.
 static WARMING: AtomicBool = AtomicBool::new(false);
 
+/// Set by [`read_on_demand`]: a search that wants a book not yet read starts reading it
+/// on a thread of its own and goes on without it.
+static ON_DEMAND: AtomicBool = AtomicBool::new(false);
+
 /// The books committed with kinrow, read on first use (about 4 s for Connect Four's in a
 /// release build: the levels are enumerated). A caller meanwhile waits.
 pub fn committed() -> &'static [Book] {
@@ -292,8 +296,16 @@ pub fn warm() {
     }
 }
 
+/// From now on no search waits for the books: the first that wants one starts [`warm`]
+/// and goes on without it (what a server does: its answers keep their budgets, and a
+/// server that never sees Connect Four never reads its book).
+pub fn read_on_demand() {
+    ON_DEMAND.store(true, Ordering::SeqCst);
+}
+
 /// The committed book of an `m` x `n` board with `k` in a row, if there is one. Waits for
-/// the books to be read, unless [`warm`] is reading them (then `None` meanwhile).
+/// the books to be read, unless [`warm`] is reading them or [`read_on_demand`] was called
+/// (then `None` until they are read).
 pub fn find(m: u32, n: u32, k: u32) -> Option<&'static Book> {
     // Only boards with a book wait for the books to be read.
     if !COMMITTED_SHAPES.contains(&(m, n, k)) {
@@ -302,6 +314,10 @@ pub fn find(m: u32, n: u32, k: u32) -> Option<&'static Book> {
     let books = match BOOKS.get() {
         Some(books) => books,
         None if WARMING.load(Ordering::SeqCst) => return None,
+        None if ON_DEMAND.load(Ordering::SeqCst) => {
+            warm();
+            return None;
+        }
         None => committed(),
     };
     books
