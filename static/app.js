@@ -43,6 +43,7 @@ const S = {
   values: [], // x's expected result per ply, from the analyses made at those positions
   phase: null, // swap / swap2: the opening step due (opening.js), null once the game is on
   openingLog: [], // what each player did in the opening, in words
+  starting: null, // the gen of a game start on its way (its position not yet answered)
 };
 
 const isOver = (pos) => !!pos && pos.status !== 'in_progress';
@@ -75,6 +76,7 @@ async function startGame(from) {
   newPosition();
   const gen = S.gen;
   setStatus('Starting a new game…', 'starting');
+  S.starting = gen;
   try {
     const st = await api('POST', '/v1/state', body);
     if (gen !== S.gen) return;
@@ -93,6 +95,7 @@ async function startGame(from) {
     advance();
   } catch (e) {
     if (gen !== S.gen) return;
+    S.starting = null;
     settingError(e, 'rules-msg');
     if (S.pos) advance();
   }
@@ -511,6 +514,9 @@ function wire() {
     el.addEventListener('change', () => {
       S.paused = false;
       clearMsgs();
+      // While a game is starting, its start reads the settings when it is done: a new
+      // position now would make it drop its answer and leave the page starting.
+      if (S.starting === S.gen) return;
       newPosition();
       advance();
     });

@@ -256,3 +256,39 @@ fn pro_lists_its_forbidden_cells_and_play_refuses_them() {
     assert_eq!(answer["move"]["row"], 7);
     assert_eq!(answer["move"]["col"], 7);
 }
+
+/// One number for one thing: the value `/v1/opening` gives the choice of o after three
+/// stones is the value `/v1/suggest` gives the same position for o, at the same node
+/// budget and seed (a search by nodes starts afresh, so neither borrows the other's
+/// table), and choosing x is worth its opposite.
+#[test]
+fn the_choice_values_are_what_suggest_says_of_the_same_position() {
+    let server = spawn();
+    let mut board = vec!["...............".to_string(); 15];
+    board[6] = "........x......".into();
+    board[7] = ".......x.......".into();
+    board[8] = "......o........".into();
+    let choose = post_ok(
+        &server,
+        &json!({"rules": rules("swap"), "board": board, "engine": engine(7)}),
+    );
+    check(&choose, "choose", "second");
+    let value = |option: &str| {
+        choose["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["option"] == option)
+            .unwrap_or_else(|| panic!("no {option}: {choose}"))["value"]
+            .as_f64()
+            .unwrap()
+    };
+    let (status, suggest) = server.call(
+        "/v1/suggest",
+        &json!({"rules": {"m": 15, "n": 15, "k": 5}, "board": board, "to_move": "o", "engine": engine(7)}),
+    );
+    assert_eq!(status, 200, "{suggest}");
+    let for_o = suggest["evaluation"]["value"].as_f64().unwrap();
+    assert_eq!(value("choose_o"), for_o, "{choose}\n{suggest}");
+    assert_eq!(value("choose_x"), -for_o, "{choose}");
+}
