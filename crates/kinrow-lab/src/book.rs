@@ -29,11 +29,27 @@ pub struct BookArgs {
     #[arg(long, default_value = "7,6,4", value_name = "M,N,K")]
     pub rules: String,
     /// The book holds every position of at most this many stones.
-    #[arg(long)]
-    pub depth: u32,
+    #[arg(long, required_unless_present_any = ["from_bitbully", "check"])]
+    pub depth: Option<u32>,
     /// Where the book is written (the work in progress goes to `OUT.work`).
-    #[arg(long)]
-    pub out: String,
+    #[arg(long, required_unless_present = "check")]
+    pub out: Option<String>,
+    /// Instead of solving: convert the BitBully database of every 12-stone Connect Four
+    /// position with its distance (`book_12ply_distances.dat` of the PyPI package
+    /// `bitbully-databases`) into the binary book `OUT` of every position of at most 12
+    /// stones (see `crates/kinrow-lab/src/bitbully.rs`).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["depth", "check"])]
+    pub from_bitbully: Option<String>,
+    /// Instead of solving: check the binary book `FILE` by solving `--sample` random
+    /// positions of its last level alone (no book) and comparing.
+    #[arg(long, value_name = "FILE")]
+    pub check: Option<String>,
+    /// With `--check`: how many positions.
+    #[arg(long, default_value_t = 10_000)]
+    pub sample: usize,
+    /// With `--check`: the seed of the positions drawn.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
     /// The shared table's size as a power of two (entries of 11 bytes).
     #[arg(long, default_value_t = 24)]
     pub table_bits: u32,
@@ -79,6 +95,14 @@ fn resume(path: &str) -> Result<HashMap<u128, (i8, u64, u64)>, String> {
 }
 
 fn run(args: &BookArgs) -> Result<(), String> {
+    if let Some(path) = &args.check {
+        return crate::bitbully::check(path, args.sample, args.seed, args.table_bits);
+    }
+    let out = args.out.as_deref().ok_or("--out is required")?;
+    if let Some(input) = &args.from_bitbully {
+        return crate::bitbully::convert(input, out);
+    }
+    let depth = args.depth.ok_or("--depth is required")?;
     let v: Vec<u32> = args
         .rules
         .split(',')
@@ -87,12 +111,12 @@ fn run(args: &BookArgs) -> Result<(), String> {
     let [m, n, k] = v[..] else {
         return Err("--rules: expected M,N,K".into());
     };
-    if args.depth > m * n {
+    if depth > m * n {
         return Err(format!("--depth: at most {} on {m}x{n}", m * n));
     }
-    let levels = book::levels(m, n, k, args.depth)?;
+    let levels = book::levels(m, n, k, depth)?;
     let last = levels.last().expect("level 0");
-    let work = format!("{}.work", args.out);
+    let work = format!("{}.work", out);
     let mut done = resume(&work)?;
     let resumed = done.len();
     let mut file = OpenOptions::new()
@@ -130,7 +154,7 @@ fn run(args: &BookArgs) -> Result<(), String> {
             "book: {}/{} positions of {} stones ({:.1}%), {rate:.4} positions/s, {:.0} s so far, about {:.0} s left",
             done.len(),
             last.len(),
-            args.depth,
+            depth,
             100.0 * done.len() as f64 / last.len() as f64,
             secs,
             left as f64 / rate
@@ -141,8 +165,8 @@ fn run(args: &BookArgs) -> Result<(), String> {
     if complete {
         let mut scores: HashMap<u128, i8> = last.iter().map(|key| (*key, done[key].0)).collect();
         book::back_up(m, n, k, &levels, &mut scores)?;
-        let text = Book::new(m, n, k, args.depth, scores).write();
-        fs::write(&args.out, &text).map_err(|e| format!("{}: {e}", args.out))?;
+        let text = Book::new(m, n, k, depth, scores).write();
+        fs::write(out, &text).map_err(|e| format!("{out}: {e}"))?;
         bytes = text.len();
         entries = text.lines().count() - 1;
     }
@@ -151,7 +175,7 @@ fn run(args: &BookArgs) -> Result<(), String> {
         .fold((0u64, 0u64), |(n, t), &(_, nodes, ms)| (n + nodes, t + ms));
     let summary = serde_json::json!({
         "rules": [m, n, k],
-        "depth": args.depth,
+        "depth": depth,
         "positions_per_level": levels.iter().map(Vec::len).collect::<Vec<_>>(),
         "last_level_solved": done.len(),
         "resumed": resumed,
@@ -161,7 +185,7 @@ fn run(args: &BookArgs) -> Result<(), String> {
         "nodes_all_runs": nodes_all,
         "solve_seconds_all_runs": ms_all as f64 / 1e3,
         "complete": complete,
-        "book": if complete { Some(&args.out) } else { None },
+        "book": if complete { Some(out) } else { None },
         "book_entries": entries,
         "book_bytes": bytes,
     });

@@ -49,7 +49,9 @@ pub struct ConnectArgs {
     pub nodes: Option<u64>,
     /// Measure the positions of this file instead of random games: one a line, its
     /// moves as 1-based column digits (`4453`), optionally followed by its score in the
-    /// published benchmarks' unit (see `--export`), which is then checked.
+    /// published benchmarks' unit (see `--export`), which is then checked; with
+    /// `--columns`, by one such score per column instead (`-` for a full one), each
+    /// column's outcome and plies then checked.
     #[arg(long, value_name = "FILE")]
     pub positions: Option<String>,
     /// Without `--columns`: write one line per position, `MOVES SCORE NODES MICROSECONDS`,
@@ -86,11 +88,12 @@ pub fn random_game(rules: &Rules, stones: usize, rng: &mut StdRng) -> (Position,
     }
 }
 
-/// The positions of a `--positions` file: moves and the listed score, if any.
-fn read_positions(
-    rules: &Rules,
-    path: &str,
-) -> Result<Vec<(Position, String, Option<i32>)>, String> {
+/// A position to measure: its moves and the scores listed with it, if any (the
+/// position's, or one per column with `-` for a full column: `None`).
+type Listed = (Position, String, Vec<Option<i32>>);
+
+/// The positions of a `--positions` file: moves and the listed scores.
+fn read_positions(rules: &Rules, path: &str) -> Result<Vec<Listed>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("--positions {path}: {e}"))?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -98,7 +101,7 @@ fn read_positions(
         let Some(moves) = words.next() else { continue };
         let p = Position::from_column_digits(rules, moves, "positions")
             .map_err(|e| format!("--positions {path} line {}: {e}", i + 1))?;
-        let listed = words.next().and_then(|w| w.parse().ok());
+        let listed = words.map(|w| w.parse().ok()).collect();
         out.push((p, moves.to_string(), listed));
     }
     Ok(out)
@@ -155,15 +158,14 @@ fn run(args: &ConnectArgs) -> Result<(), String> {
                 .map(|_| {
                     let stones = rng.random_range(lo..=hi);
                     let (p, digits) = random_game(&rules, stones, &mut rng);
-                    (p, digits, None)
+                    (p, digits, Vec::new())
                 })
                 .collect()
         }
     };
     let time = Duration::from_millis(args.time_ms);
     if args.columns {
-        let positions: Vec<Position> = positions.into_iter().map(|p| p.0).collect();
-        columns(&positions, time, args.nodes);
+        columns(&positions, time, args.nodes)?;
     } else {
         let mut export = match &args.export {
             Some(path) => {
@@ -192,7 +194,7 @@ fn stone_score(cells: u32, stones: u32, plies: u32, outcome: Outcome) -> i32 {
 /// Per rating group: (positions, solved, nodes, time); with `export`, a line per
 /// position. A position whose listed score differs from ours is an error.
 fn scores(
-    positions: &[(Position, String, Option<i32>)],
+    positions: &[Listed],
     time: Duration,
     mut export: Option<&mut std::fs::File>,
 ) -> Result<(), String> {
@@ -217,7 +219,7 @@ fn scores(
             )
             .map_err(|e| format!("--export: {e}"))?;
         }
-        if let (Some(listed), Some(score)) = (listed, score) {
+        if let (Some(Some(listed)), Some(score)) = (listed.first(), score) {
             checked += 1;
             if *listed != score {
                 wrong += 1;
@@ -269,13 +271,16 @@ fn scores(
     Ok(())
 }
 
-fn columns(positions: &[Position], time: Duration, node_limit: Option<u64>) {
+/// Every column's answer per position; with listed scores per column, each column's
+/// outcome and plies checked against them (an error on any difference).
+fn columns(positions: &[Listed], time: Duration, node_limit: Option<u64>) -> Result<(), String> {
     let mut times = Vec::new();
     let mut cpu = Vec::new();
     // Nodes of the answers that completed: the machine's load does not move them.
     let mut nodes = Vec::new();
     let mut complete = 0;
-    for p in positions {
+    let (mut checked, mut wrong) = (0, 0);
+    for (p, moves, listed) in positions {
         let limits = Limits {
             nodes: node_limit,
             ..Limits::with_time(time)
@@ -290,6 +295,34 @@ fn columns(positions: &[Position], time: Duration, node_limit: Option<u64>) {
         complete += a.stats.complete as usize;
         if a.stats.complete {
             nodes.push(a.stats.nodes);
+        }
+        if listed.len() == p.m() {
+            let cells = p.cells().len() as u32;
+            let stones = cells - p.empties();
+            for (c, want) in listed.iter().enumerate() {
+                let got = a.moves.iter().find(|e| e.mv.cell() % p.m() == c);
+                let got = got.map(|e| match (e.eval.outcome, e.eval.plies) {
+                    (Outcome::Draw, _) => Some(0),
+                    (o @ (Outcome::Win | Outcome::Loss), Some(plies)) => {
+                        Some(stone_score(cells, stones, plies, o))
+                    }
+                    _ => None,
+                });
+                // A full column is listed `-` and has no move; an unproven one differs.
+                let same = match (want, got) {
+                    (None, None) => true,
+                    (Some(w), Some(Some(g))) => *w == g,
+                    _ => false,
+                };
+                checked += 1;
+                if !same {
+                    wrong += 1;
+                    eprintln!(
+                        "{moves}: column {}: listed {want:?}, answered {got:?}",
+                        c + 1
+                    );
+                }
+            }
         }
     }
     times.sort();
@@ -320,6 +353,13 @@ fn columns(positions: &[Position], time: Duration, node_limit: Option<u64>) {
             cpu_at(1.0)
         );
     }
+    if checked > 0 {
+        println!("listed columns checked: {checked}, different: {wrong}");
+    }
+    if wrong > 0 {
+        return Err(format!("{wrong} columns differ from the listed scores"));
+    }
+    Ok(())
 }
 
 /// The CPU time this thread has run (Linux's `/proc/thread-self/schedstat`, in

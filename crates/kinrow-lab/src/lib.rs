@@ -20,6 +20,7 @@
 
 pub mod arena;
 pub mod bench;
+pub mod bitbully;
 pub mod book;
 pub mod calibrate;
 pub mod connect;

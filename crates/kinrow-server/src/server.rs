@@ -66,6 +66,10 @@ impl Application {
         // The evaluation's tables are built once per process: before the first request,
         // which would otherwise pay for them inside its time budget.
         kinrow_engine::search::auto::warm_up();
+        // Connect Four's opening book takes seconds to read: the first search that wants
+        // it starts reading it on a thread of its own, and searches go on without it until
+        // it is read (`kinrow serve` starts reading it at once).
+        kinrow_engine::search::perfect::gravity::book::read_on_demand();
         config.brains = start_brains(&config).map_err(std::io::Error::other)?;
         let listener = TcpListener::bind(&config.addr)?;
         let port = listener.local_addr()?.port();

@@ -108,6 +108,7 @@ impl Progress {
                 elapsed: self.elapsed,
                 complete: false,
                 exact: false,
+                best_proven: false,
                 path: route.map(|route| SearchPath {
                     route: Some(route),
                     notes: (self.scale == Scale::Learned)

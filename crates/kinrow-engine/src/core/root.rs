@@ -189,6 +189,7 @@ pub fn finish(
             elapsed: budget.elapsed(),
             complete: results.complete,
             exact: false,
+            best_proven: false,
             path: results.path,
             threads: 1,
             parity_shift: shift,

@@ -209,6 +209,10 @@ pub struct SearchStats {
     /// a loss with its most (`perfect`'s complete solve on bit sets, without mistakes):
     /// no later check can prove more ([`crate::service::value::prove_wins_now`] skips it).
     pub exact: bool,
+    /// True when the chosen move's outcome is proven and no other move can do better,
+    /// though some are not settled (`perfect` under gravity, e.g. a proven draw where the
+    /// opening book shows nothing wins): `auto` takes such a proof as it is.
+    pub best_proven: bool,
     /// Which way the search went (`auto`'s route, what decided the root); shown as
     /// e.g. `"pattern search: threat-space defence"`.
     pub path: Option<SearchPath>,
@@ -230,6 +234,7 @@ impl Default for SearchStats {
             elapsed: Duration::ZERO,
             complete: false,
             exact: false,
+            best_proven: false,
             path: None,
             threads: 1,
             parity_shift: 0.0,

@@ -90,3 +90,89 @@ fn the_search_answers_book_positions_at_once() {
         }
     }
 }
+
+#[test]
+fn the_binary_format_reads_back() {
+    let (levels, scores) = make(5, 4, 4, 3);
+    let made = Book::new(5, 4, 4, 3, scores.clone());
+    let bytes = made.write_binary().unwrap();
+    // A header line, then one byte a position.
+    let header = bytes.iter().position(|&b| b == b'\n').unwrap();
+    assert_eq!(bytes.len() - header - 1, scores.len());
+    let read = Book::parse_binary(&bytes).unwrap();
+    assert_eq!((read.m, read.n, read.k, read.depth), (5, 4, 4, 3));
+    for (&key, &score) in &scores {
+        assert_eq!(read.get(key), Some(score as i32));
+    }
+    assert_eq!(read.entries().count(), scores.len());
+    // A book that lacks a position of a level cannot be written in this format.
+    let mut partial = scores.clone();
+    partial.remove(&levels[3][0]);
+    assert!(Book::new(5, 4, 4, 3, partial).write_binary().is_err());
+    // A header whose counts do not match the enumeration is refused.
+    let mut cut = bytes.clone();
+    cut.pop();
+    assert!(Book::parse_binary(&cut).is_err());
+    assert!(
+        Book::parse_binary(b"kinrow-gravity-book-scores 5,4,4 depth 3 levels 1,1\n\x00\x00")
+            .is_err()
+    );
+}
+
+/// The committed Connect Four book: the known values of the first positions (John
+/// Tromp's: the first player wins with the 41st stone, by the centre), a 12-stone
+/// example of the database's own documentation, and a sample of its last level against
+/// the search alone (`kinrow book --check` runs 10,000: docs/performance.md).
+#[test]
+fn the_committed_connect_four_book() {
+    let book = book::find(7, 6, 4).expect("the committed book");
+    assert_eq!(book.depth, 12);
+    assert_eq!(book.len(), 9_188_816);
+    let columns = |cols: [&[bool]; 7]| cols.map(|c| c.to_vec()).to_vec();
+    let empty: &[bool] = &[];
+    // The empty board: a win with the 41st stone, 43 - 41.
+    let key = book::key_of(7, 6, 4, &columns([empty; 7])).unwrap();
+    assert_eq!(book.get(key), Some(2));
+    // After the centre the second player loses to that 41st stone; after an edge
+    // column, it wins with the 40th (43 - 40).
+    let mut centre = [empty; 7];
+    centre[3] = &[false];
+    assert_eq!(
+        book.get(book::key_of(7, 6, 4, &columns(centre)).unwrap()),
+        Some(-2)
+    );
+    let mut edge = [empty; 7];
+    edge[0] = &[false];
+    assert_eq!(
+        book.get(book::key_of(7, 6, 4, &columns(edge)).unwrap()),
+        Some(3)
+    );
+    // bitbully_databases.py's example 6: the first player, to move, loses in 12 plies
+    // (to the 24th stone). Columns bottom up, `true` for the first player's stones.
+    let example = [
+        empty,
+        &[true, true][..],
+        &[true, false, false, true][..],
+        &[false, true, false, true][..],
+        empty,
+        &[false][..],
+        &[false][..],
+    ];
+    let key = book::key_of(7, 6, 4, &columns(example)).unwrap();
+    assert_eq!(book.get(key), Some(-(43 - 24)));
+    // A sample of the last level against the search without the book.
+    let last: Vec<(u128, i32)> = book
+        .entries()
+        .filter(|&(key, _)| book::stones_of_key(7, 6, 4, key) == 12)
+        .collect();
+    let mut solver = LevelSolver::new(7, 6, 4, 20).unwrap().without_book();
+    let mut state = 52u64;
+    for _ in 0..6 {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let (key, score) = last[(state >> 33) as usize % last.len()];
+        let mut clock = Budget::with_time(Duration::from_secs(600));
+        assert_eq!(solver.solve(key, &mut clock), Some(score), "{key:x}");
+    }
+}

@@ -1,8 +1,8 @@
 //! `perfect` under gravity against an independent brute-force solver: a plain negamax
 //! over its own column-height board (not the rules core), every position remembered.
 //! Every playable column of the checked positions must get the same outcome and plies
-//! to the end. Also the known values of the empty Connect Four board (slow: ignored,
-//! run with `cargo test --release --test gravity_solver -- --ignored`).
+//! to the end. Also the known values of the empty Connect Four board (from the opening
+//! book).
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -233,9 +233,8 @@ fn random_positions_match_the_brute_force() {
 
 /// The empty Connect Four board: x wins in 41 plies by the centre; columns 3 and 5
 /// draw; 2 and 6 lose in 42 plies, 1 and 7 in 40 (John Tromp's and Pascal Pons'
-/// published values). Minutes in a release build: run with `--ignored`.
+/// published values), read from the committed opening book at once.
 #[test]
-#[ignore]
 fn the_empty_connect_four_board() {
     let position = Position::empty(&gravity_rules(7, 6, 4));
     let limits = Limits::with_time(Duration::from_secs(3600));

@@ -8,6 +8,7 @@ mod cells;
 #[path = "../../../kinrow-game/tests/game/diagrams.rs"]
 mod diagrams;
 mod gravity_book;
+mod gravity_labels;
 mod gravity_solver;
 mod heuristics;
 mod layers;

@@ -3,7 +3,8 @@
 //! 1. **Prove** with `perfect` when the position looks provable within the budget:
 //!    boards `perfect` solves exactly (at most 128 cells) that are small or far enough
 //!    into the game (few empty cells). It gets half the budget (time and nodes); its
-//!    answer is taken when it completed, or when it proved a win anyway. What it did not
+//!    answer is taken when it completed, or when it proved a win anyway, or a move that
+//!    no other can better (a draw where the opening book shows nothing wins). What it did not
 //!    spend is the rest's: the phases share one [`Budget`], so `nodes` is a total.
 //! 2. Otherwise, for k >= 4 with no special piece in hand, the **pattern search**
 //!    ([`pattern`], [`search`]): threat-space search at the root (a forced win is
@@ -15,8 +16,8 @@
 //!    VCF at the leaves, a transposition table, killer moves and history; on
 //!    [`Limits::threads`] threads sharing the table (Lazy SMP, `search/smp.rs`).
 //! 3. Otherwise (k <= 3, or special pieces held) **`minimax`**, which handles every
-//!    piece, with its own threat-space search at the root. Moves `perfect` proved lost
-//!    are avoided either way.
+//!    piece, with its own threat-space search at the root. Moves `perfect` proved worse
+//!    than another (a loss where it proved a draw) are avoided either way.
 //! 4. A last **safety check**: a win now is always taken, and an immediate loss is
 //!    always stopped when any move can stop it (when none can, as many of the
 //!    opponent's winning cells as possible are taken).
@@ -115,10 +116,11 @@ impl Engine for Auto {
         ctx: &mut SearchContext,
         rng: &mut StdRng,
     ) -> Analysis {
-        let mut lost = Vec::new();
+        let mut worse = Vec::new();
         let mut notes: Vec<Note> = Vec::new();
         // Gravity boards are proven on bit boards up to 128 bits, from any stage: half
-        // the budget, then minimax (landing cells only) avoiding the columns proven lost.
+        // the budget, then minimax (landing cells only) avoiding the columns proven worse
+        // than another (a loss where a draw is proven, anything where a win is).
         if worth_proving(position) || crate::search::perfect::gravity::applies(position) {
             let exact = Limits {
                 mistake_probability: 0.0,
@@ -127,18 +129,16 @@ impl Engine for Auto {
             let mut attempt = budget.share(PROVE_SHARE);
             let mut proof = Perfect.analyze_in(position, &exact, &mut attempt, ctx, rng);
             drop(attempt);
-            if proof.stats.complete || proof.evaluation.outcome == Outcome::Win {
+            if proof.stats.complete
+                || proof.stats.best_proven
+                || proof.evaluation.outcome == Outcome::Win
+            {
                 proof.stats.path = Some(SearchPath::route(Route::Perfect));
                 proof.stats.nodes = budget.nodes;
                 proof.stats.elapsed = budget.elapsed();
                 return proof;
             }
-            lost = proof
-                .moves
-                .iter()
-                .filter(|e| e.eval.outcome == Outcome::Loss)
-                .map(|e| e.mv)
-                .collect();
+            worse = proven_worse(&proof.moves);
             notes.push(Note::PerfectRanOut);
         }
         let mut rest = budget.rest();
@@ -163,8 +163,8 @@ impl Engine for Auto {
         if let Some(p) = analysis.stats.path.take() {
             notes.extend(p.notes);
         }
-        if !lost.is_empty() && lost.contains(&analysis.best) {
-            if let Some(i) = analysis.moves.iter().position(|e| !lost.contains(&e.mv)) {
+        if worse.contains(&analysis.best) {
+            if let Some(i) = analysis.moves.iter().position(|e| !worse.contains(&e.mv)) {
                 promote(&mut analysis, i);
             }
         }
@@ -192,6 +192,32 @@ impl Engine for Auto {
             pattern::value_unsearched(position, analysis, budget, ctx);
         }
     }
+}
+
+/// The moves an incomplete proof shows worse than another: those whose best possible
+/// outcome (a loss for a proven loss, a draw for a proven draw, a win when unknown) is
+/// below the best outcome proven for some move.
+fn proven_worse(moves: &[MoveEval]) -> Vec<Move> {
+    let floor = |o: Outcome| match o {
+        Outcome::Win => 2,
+        Outcome::Draw => 1,
+        Outcome::Loss | Outcome::Unknown => 0,
+    };
+    let ceiling = |o: Outcome| match o {
+        Outcome::Loss => 0,
+        Outcome::Draw => 1,
+        Outcome::Win | Outcome::Unknown => 2,
+    };
+    let best = moves
+        .iter()
+        .map(|e| floor(e.eval.outcome))
+        .max()
+        .unwrap_or(0);
+    moves
+        .iter()
+        .filter(|e| ceiling(e.eval.outcome) < best)
+        .map(|e| e.mv)
+        .collect()
 }
 
 /// Makes `analysis.moves[i]` the chosen move (first in the list, in the PV).

@@ -79,10 +79,13 @@ impl Engine for Perfect {
         let variant = position.geometry().variant != Variant::Free;
         // The bit-set solvers (free rules, no mistakes) prove every move exactly.
         let mut bitsets = false;
+        let mut best_proven = false;
         let (verdicts, pv_tail, depth) = if limits.mistake_probability > 0.0 {
             careless::analyze(position, limits.mistake_probability, budget, rng)
         } else if gravity::applies(position) {
-            gravity::analyze(position, budget, ctx)
+            let (verdicts, pv_tail, depth, proven) = gravity::analyze(position, budget, ctx);
+            best_proven = proven;
+            (verdicts, pv_tail, depth)
         } else if (variant || position.gravity()) && position.cells().len() <= 128 {
             // (gravity: a board past 128 bits with its sentinel row, or exactly k)
             careless::analyze(position, 0.0, budget, rng)
@@ -116,6 +119,7 @@ impl Engine for Perfect {
         };
         let mut analysis = finish(position, verdicts, pv_tail, depth, budget, rng);
         analysis.stats.exact = bitsets && analysis.stats.complete;
+        analysis.stats.best_proven = best_proven || analysis.stats.complete;
         analysis
     }
 }

@@ -5,23 +5,33 @@
 //! A book is made level by level: the positions of each number of stones are the
 //! children of the level above that do not complete a line; those of the last level
 //! are solved one by one by the exact search ([`super::level::LevelSolver`]: one table
-//! shared by all, so that neighbours reuse each other's work), and every shallower
-//! level is then backed up by negamax over its children, exact because its children
-//! are. `kinrow book` runs this and keeps the work resumable; the search reads a
-//! committed book at every node with few enough stones (so the positions in it are
-//! answered at once).
+//! shared by all, so that neighbouring positions reuse each other's work) or read from a
+//! published database (`kinrow book --from-bitbully`), and every shallower level is then
+//! backed up by negamax over its children, exact because its children are. The search
+//! reads a committed book at every node with few enough stones (so the positions in it
+//! are answered at once).
 //!
-//! Text format: a header line `kinrow-gravity-book M,N,K depth D`, then one line per
-//! position, `KEY SCORE`, the key in hex and the score as the search's (plies, from
-//! the side to move), sorted by key. Books are made for boards of 64 bits with their
-//! sentinel row (7x6 and smaller).
+//! In memory a book is one sorted key array and one score array per level (9 bytes a
+//! position: the 7x6 book of 12 stones is 9.2 M positions, 83 MB), read by binary
+//! search. Two formats on disk:
+//! - text: a header line `kinrow-gravity-book M,N,K depth D`, then one line per
+//!   position, `KEY SCORE`, the key in hex and the score as the search's (plies, from
+//!   the side to move), sorted by key (what `kinrow book` writes for any board);
+//! - binary, for complete books: a header line `kinrow-gravity-book-scores M,N,K depth D
+//!   levels C0,C1,...,CD`, then one signed byte per position, level by level, each level
+//!   in the order of its sorted keys. The keys are not stored: they are the levels that
+//!   [`levels`] enumerates (the header's counts check that), which takes a few seconds
+//!   for 12 stones of 7x6 and keeps the committed file at a byte a position.
+//!
+//! Books are made for boards of 64 bits with their sentinel row (7x6 and smaller).
 
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 use super::word::{Frame, Stones, Word};
 
-/// A book: exact scores by canonical key.
+/// A book: exact scores by canonical key, one sorted level per number of stones.
 #[derive(Debug, Clone)]
 pub struct Book {
     /// Columns.
@@ -32,18 +42,56 @@ pub struct Book {
     pub k: u32,
     /// The most stones of a position in the book.
     pub depth: u32,
-    scores: HashMap<u128, i8>,
+    /// `levels[s]`: the positions of `s` stones.
+    levels: Vec<Level>,
+}
+
+/// The positions of one number of stones: canonical keys sorted, and their scores.
+#[derive(Debug, Clone, Default)]
+struct Level {
+    keys: Vec<u64>,
+    scores: Vec<i8>,
+}
+
+impl Level {
+    #[inline]
+    fn get(&self, key: u64) -> Option<i32> {
+        self.keys
+            .binary_search(&key)
+            .ok()
+            .map(|i| self.scores[i] as i32)
+    }
 }
 
 impl Book {
-    /// A book of the given scores.
+    /// A book of the given scores (canonical keys of positions of at most `depth`
+    /// stones).
     pub fn new(m: u32, n: u32, k: u32, depth: u32, scores: HashMap<u128, i8>) -> Book {
+        let mut by_level: Vec<Vec<(u64, i8)>> = vec![Vec::new(); depth as usize + 1];
+        if let Ok(f) = frame(m, n, k) {
+            for (&key, &score) in &scores {
+                let stones = Stones::from_key(&f, key as u64).count as usize;
+                if let Some(level) = by_level.get_mut(stones) {
+                    level.push((key as u64, score));
+                }
+            }
+        }
+        let levels = by_level
+            .into_iter()
+            .map(|mut l| {
+                l.sort_unstable();
+                Level {
+                    keys: l.iter().map(|e| e.0).collect(),
+                    scores: l.iter().map(|e| e.1).collect(),
+                }
+            })
+            .collect();
         Book {
             m,
             n,
             k,
             depth,
-            scores,
+            levels,
         }
     }
 
@@ -57,13 +105,7 @@ impl Book {
         else {
             return Err(format!("bad header {header:?}"));
         };
-        let v: Vec<u32> = rules
-            .split(',')
-            .map(|s| s.parse().map_err(|_| format!("bad rules {rules:?}")))
-            .collect::<Result<_, _>>()?;
-        if v.len() != 3 {
-            return Err(format!("bad rules {rules:?}"));
-        }
+        let [m, n, k] = rules_of(rules)?;
         let depth = depth.parse().map_err(|_| format!("bad depth {depth:?}"))?;
         let mut scores = HashMap::new();
         for (i, line) in lines.enumerate() {
@@ -74,73 +116,217 @@ impl Book {
             let score = score.parse().map_err(|_| format!("line {}", i + 2))?;
             scores.insert(key, score);
         }
-        Ok(Book::new(v[0], v[1], v[2], depth, scores))
+        Ok(Book::new(m, n, k, depth, scores))
     }
 
     /// The text format, sorted by key.
     pub fn write(&self) -> String {
-        let mut keys: Vec<&u128> = self.scores.keys().collect();
-        keys.sort();
+        let mut all: Vec<(u64, i8)> = self
+            .levels
+            .iter()
+            .flat_map(|l| l.keys.iter().copied().zip(l.scores.iter().copied()))
+            .collect();
+        all.sort_unstable();
         let mut out = format!(
             "kinrow-gravity-book {},{},{} depth {}\n",
             self.m, self.n, self.k, self.depth
         );
-        for key in keys {
-            out.push_str(&format!("{key:x} {}\n", self.scores[key]));
+        for (key, score) in all {
+            out.push_str(&format!("{key:x} {score}\n"));
         }
         out
     }
 
+    /// Reads the binary format (see the top of this file): enumerates the levels and
+    /// gives each position its byte.
+    pub fn parse_binary(bytes: &[u8]) -> Result<Book, String> {
+        let end = bytes
+            .iter()
+            .position(|&b| b == b'\n')
+            .ok_or("no header line")?;
+        let header = std::str::from_utf8(&bytes[..end]).map_err(|_| "bad header")?;
+        let words: Vec<&str> = header.split_whitespace().collect();
+        let [Some(&"kinrow-gravity-book-scores"), Some(rules), Some(&"depth"), Some(depth), Some(&"levels"), Some(counts)] =
+            [0, 1, 2, 3, 4, 5].map(|i| words.get(i))
+        else {
+            return Err(format!("bad header {header:?}"));
+        };
+        let [m, n, k] = rules_of(rules)?;
+        let depth: u32 = depth.parse().map_err(|_| format!("bad depth {depth:?}"))?;
+        let counts: Vec<usize> = counts
+            .split(',')
+            .map(|c| c.parse().map_err(|_| format!("bad level count {c:?}")))
+            .collect::<Result<_, _>>()?;
+        let body = &bytes[end + 1..];
+        if counts.len() != depth as usize + 1 || counts.iter().sum::<usize>() != body.len() {
+            return Err(format!(
+                "{} scores for levels {counts:?} of depth {depth}",
+                body.len()
+            ));
+        }
+        let mut levels = Vec::new();
+        let mut at = 0;
+        for (s, keys) in levels_u64(m, n, k, depth)?.into_iter().enumerate() {
+            if keys.len() != counts[s] {
+                return Err(format!(
+                    "level {s}: {} positions, the book has {}",
+                    keys.len(),
+                    counts[s]
+                ));
+            }
+            let scores = body[at..at + keys.len()].iter().map(|&b| b as i8).collect();
+            at += keys.len();
+            levels.push(Level { keys, scores });
+        }
+        Ok(Book {
+            m,
+            n,
+            k,
+            depth,
+            levels,
+        })
+    }
+
+    /// The binary format; an error unless the book holds every position of every level.
+    pub fn write_binary(&self) -> Result<Vec<u8>, String> {
+        let all = levels_u64(self.m, self.n, self.k, self.depth)?;
+        for (s, keys) in all.iter().enumerate() {
+            if self.levels.get(s).map(|l| &l.keys) != Some(keys) {
+                return Err(format!("level {s} is not complete"));
+            }
+        }
+        let counts: Vec<String> = all.iter().map(|l| l.len().to_string()).collect();
+        let mut out = format!(
+            "kinrow-gravity-book-scores {},{},{} depth {} levels {}\n",
+            self.m,
+            self.n,
+            self.k,
+            self.depth,
+            counts.join(",")
+        )
+        .into_bytes();
+        for level in &self.levels {
+            out.extend(level.scores.iter().map(|&s| s as u8));
+        }
+        Ok(out)
+    }
+
     /// The exact score of the position with this canonical key, if the book has it.
-    #[inline]
     pub fn get(&self, key: u128) -> Option<i32> {
-        self.scores.get(&key).map(|&s| s as i32)
+        let f = frame(self.m, self.n, self.k).ok()?;
+        let stones = Stones::from_key(&f, key as u64).count as usize;
+        self.levels.get(stones)?.get(key as u64)
     }
 
     /// The book's score of the position `st` of `frame` when the book has it (what the
     /// search asks at every node).
     #[inline]
     pub fn score<T: Word>(&self, frame: &Frame<T>, st: &Stones<T>) -> Option<i32> {
-        if st.count > self.depth {
-            return None;
-        }
+        let level = self.levels.get(st.count as usize)?;
         let key = st.key(frame);
-        self.get(key.min(frame.mirror(key)).wide())
+        level.get(key.min(frame.mirror(key)).wide() as u64)
     }
 
     /// Positions in the book.
     pub fn len(&self) -> usize {
-        self.scores.len()
+        self.levels.iter().map(|l| l.keys.len()).sum()
     }
 
     /// True when the book holds no position.
     pub fn is_empty(&self) -> bool {
-        self.scores.is_empty()
+        self.len() == 0
+    }
+
+    /// Every position of the book with its score, level by level, each sorted by key.
+    pub fn entries(&self) -> impl Iterator<Item = (u128, i32)> + '_ {
+        self.levels.iter().flat_map(|l| {
+            l.keys
+                .iter()
+                .zip(&l.scores)
+                .map(|(&k, &s)| (k as u128, s as i32))
+        })
     }
 }
 
-/// The texts of the books committed with kinrow (data/books/, each added here with
-/// `include_str!`). None yet: no depth of 7x6 could be finished on the machine this
-/// was built on (docs/performance.md gives the cost).
-const COMMITTED: &[&str] = &[];
+/// `M,N,K` of a header.
+fn rules_of(rules: &str) -> Result<[u32; 3], String> {
+    let v: Vec<u32> = rules
+        .split(',')
+        .map(|s| s.parse().map_err(|_| format!("bad rules {rules:?}")))
+        .collect::<Result<_, _>>()?;
+    v.try_into().map_err(|_| format!("bad rules {rules:?}"))
+}
 
-/// The books committed with kinrow, parsed on first use.
+/// The books committed with kinrow (data/books/, each added here with `include_bytes!`,
+/// in the binary format): Connect Four's every position of at most 12 stones, converted
+/// from the BitBully databases (data/books/README.md says how and under which licence).
+const COMMITTED: &[&[u8]] = &[include_bytes!(
+    "../../../../../../data/books/connect4-12.book"
+)];
+
+static BOOKS: OnceLock<Vec<Book>> = OnceLock::new();
+
+/// Set while [`warm`]'s thread reads the books.
+static WARMING: AtomicBool = AtomicBool::new(false);
+
+/// Set by [`read_on_demand`]: a search that wants a book not yet read starts reading it
+/// on a thread of its own and goes on without it.
+static ON_DEMAND: AtomicBool = AtomicBool::new(false);
+
+/// The books committed with kinrow, read on first use (about 4 s for Connect Four's in a
+/// release build: the levels are enumerated). A caller meanwhile waits.
 pub fn committed() -> &'static [Book] {
-    static BOOKS: OnceLock<Vec<Book>> = OnceLock::new();
     BOOKS.get_or_init(|| {
         COMMITTED
             .iter()
-            .filter_map(|text| Book::parse(text).ok())
+            .filter_map(|bytes| Book::parse_binary(bytes).ok())
             .collect()
     })
 }
 
-/// The committed book of an `m` x `n` board with `k` in a row, if there is one.
+/// Reads the committed books on a thread of their own (what a server does at start):
+/// until they are read, searches go on without them instead of waiting past their
+/// budget.
+pub fn warm() {
+    if BOOKS.get().is_none() && !WARMING.swap(true, Ordering::SeqCst) {
+        std::thread::spawn(|| {
+            committed();
+            WARMING.store(false, Ordering::SeqCst);
+        });
+    }
+}
+
+/// From now on no search waits for the books: the first that wants one starts [`warm`]
+/// and goes on without it (what a server does: its answers keep their budgets, and a
+/// server that never sees Connect Four never reads its book).
+pub fn read_on_demand() {
+    ON_DEMAND.store(true, Ordering::SeqCst);
+}
+
+/// The committed book of an `m` x `n` board with `k` in a row, if there is one. Waits for
+/// the books to be read, unless [`warm`] is reading them or [`read_on_demand`] was called
+/// (then `None` until they are read).
 pub fn find(m: u32, n: u32, k: u32) -> Option<&'static Book> {
-    committed()
+    // Only boards with a book wait for the books to be read.
+    if !COMMITTED_SHAPES.contains(&(m, n, k)) {
+        return None;
+    }
+    let books = match BOOKS.get() {
+        Some(books) => books,
+        None if WARMING.load(Ordering::SeqCst) => return None,
+        None if ON_DEMAND.load(Ordering::SeqCst) => {
+            warm();
+            return None;
+        }
+        None => committed(),
+    };
+    books
         .iter()
         .find(|b| (b.m, b.n, b.k) == (m, n, k) && !b.is_empty())
 }
+
+/// The boards of [`COMMITTED`], in its order.
+const COMMITTED_SHAPES: &[(u32, u32, u32)] = &[(7, 6, 4)];
 
 /// The canonical key of a position (the smaller of its key and its mirror image's).
 fn canonical(f: &Frame<u64>, st: &Stones<u64>) -> u64 {
@@ -157,6 +343,14 @@ pub(super) fn frame(m: u32, n: u32, k: u32) -> Result<Frame<u64>, String> {
 /// The canonical keys of the positions of 0, 1, ... `depth` stones that games reach
 /// (each level sorted).
 pub fn levels(m: u32, n: u32, k: u32, depth: u32) -> Result<Vec<Vec<u128>>, String> {
+    Ok(levels_u64(m, n, k, depth)?
+        .into_iter()
+        .map(|l| l.into_iter().map(u128::from).collect())
+        .collect())
+}
+
+/// [`levels`] as the 64-bit keys they are.
+fn levels_u64(m: u32, n: u32, k: u32, depth: u32) -> Result<Vec<Vec<u64>>, String> {
     let f = frame(m, n, k)?;
     let mut levels: Vec<Vec<u64>> = vec![vec![f.bottom]];
     for _ in 0..depth {
@@ -176,10 +370,7 @@ pub fn levels(m: u32, n: u32, k: u32, depth: u32) -> Result<Vec<Vec<u128>>, Stri
         next.sort_unstable();
         levels.push(next);
     }
-    Ok(levels
-        .into_iter()
-        .map(|l| l.into_iter().map(u128::from).collect())
-        .collect())
+    Ok(levels)
 }
 
 /// Backs up the scores of every level above the last from `scores`, which holds the
@@ -219,4 +410,31 @@ pub fn back_up(
         }
     }
     Ok(())
+}
+
+/// The canonical key of the position whose columns (left to right) hold these stones,
+/// bottom up, `true` for a stone of the side to move (how a converted database names
+/// its positions).
+pub fn key_of(m: u32, n: u32, k: u32, columns: &[Vec<bool>]) -> Result<u128, String> {
+    let f = frame(m, n, k)?;
+    if columns.len() != m as usize || columns.iter().any(|c| c.len() > n as usize) {
+        return Err(format!("not a position of {m}x{n}"));
+    }
+    let (mut mine, mut all, mut count) = (0u64, 0u64, 0);
+    for (c, stones) in columns.iter().enumerate() {
+        for (h, &own) in stones.iter().enumerate() {
+            let bit = f.bit(c as u32, h as u32);
+            all |= bit;
+            if own {
+                mine |= bit;
+            }
+            count += 1;
+        }
+    }
+    Ok(canonical(&f, &Stones { mine, all, count }) as u128)
+}
+
+/// The stones of the position with this key.
+pub fn stones_of_key(m: u32, n: u32, k: u32, key: u128) -> u32 {
+    frame(m, n, k).map_or(0, |f| Stones::from_key(&f, key as u64).count)
 }

@@ -30,6 +30,12 @@ impl LevelSolver {
         self
     }
 
+    /// The same solver reading no book (to check a book against the search alone).
+    pub fn without_book(mut self) -> LevelSolver {
+        self.book = None;
+        self
+    }
+
     /// The exact score of the position of `key` (not over), or `None` when `clock` ran
     /// out first.
     pub fn solve(&mut self, key: u128, clock: &mut Budget) -> Option<i32> {

@@ -6,7 +6,9 @@
 //! which settles win, draw or loss for every column cheaply, and then the plies of each
 //! win and loss are pinned by the null-window searches of [`search::Solver::solve`].
 //! All searches share one table of bounds, which the caller's context keeps for its next
-//! answer.
+//! answer. A position in the opening book ([`book`]) has its score there: each column is
+//! first asked by one null window whether it reaches that score (which pins the best
+//! columns), and the search reads the book at every node of few enough stones.
 //! A mirror-symmetric position searches only one of each pair of mirrored columns.
 //! When the budget runs out, each column keeps the interval its score was proven to
 //! lie in: a proven win or loss without its plies, or `unknown`; the best move found is
@@ -36,18 +38,32 @@ pub fn applies(position: &Position) -> bool {
 }
 
 /// Every playable column's verdict (see the top of this file), the line after a move
-/// (none beyond it), and the plies left on the board.
+/// (none beyond it), the plies left on the board, and whether the best verdict is proven
+/// the best though some columns are not settled ([`Proven::best_proven`]).
 pub(super) fn analyze(
     position: &Position,
     budget: &mut Budget,
     ctx: &mut SearchContext,
-) -> (Vec<Verdict>, PvTail, u32) {
-    let verdicts = if position.m() * (position.n() + 1) <= 64 {
+) -> (Vec<Verdict>, PvTail, u32, bool) {
+    let proven = if position.m() * (position.n() + 1) <= 64 {
         columns::<u64>(position, budget, ctx)
     } else {
         columns::<u128>(position, budget, ctx)
     };
-    (verdicts, Box::new(|_| Vec::new()), position.empties())
+    (
+        proven.verdicts,
+        Box::new(|_| Vec::new()),
+        position.empties(),
+        proven.best_proven,
+    )
+}
+
+/// What the columns' searches proved.
+struct Proven {
+    verdicts: Vec<Verdict>,
+    /// Some column's proven outcome (a win, or an exact draw) is at least what every
+    /// other column can still score: the choice is settled even where plies are not.
+    best_proven: bool,
 }
 
 /// The frame and root stones of `position` in `T`.
@@ -152,7 +168,7 @@ fn columns<T: KeptWord>(
     position: &Position,
     budget: &mut Budget,
     ctx: &mut SearchContext,
-) -> Vec<Verdict> {
+) -> Proven {
     if budget.node_limit().is_some() {
         let mut fresh = Table::<T>::new(KEPT_BITS);
         return columns_in(position, budget, &mut fresh);
@@ -166,13 +182,12 @@ fn columns<T: KeptWord>(
     columns_in(position, budget, table)
 }
 
-fn columns_in<T: Word>(
-    position: &Position,
-    budget: &mut Budget,
-    table: &mut Table<T>,
-) -> Vec<Verdict> {
+fn columns_in<T: Word>(position: &Position, budget: &mut Budget, table: &mut Table<T>) -> Proven {
     let Some((frame, st)) = stones_of::<T>(position) else {
-        return Vec::new();
+        return Proven {
+            verdicts: Vec::new(),
+            best_proven: false,
+        };
     };
     let mut solver = Solver::new(&frame, table, budget);
     let symmetric = frame.mirror(st.key(&frame)) == st.key(&frame);
@@ -206,6 +221,28 @@ fn columns_in<T: Word>(
         });
     }
     let mirrored = |c: u32| symmetric && frame.m - 1 - c < c;
+    // A position the book holds (its last level: shallower ones have their children
+    // there) has its exact score v: no column scores above it, and one null window asks
+    // whether a column reaches it, which pins every best column at once.
+    if let Some(v) = solver.booked(&st) {
+        for col in cols.iter_mut() {
+            col.hi = col.hi.min(v);
+        }
+        for col in cols.iter_mut().filter(|col| !mirrored(col.col)) {
+            if col.lo == col.hi || solver.stopped {
+                continue;
+            }
+            let r = solver.negamax(&st.play(col.cell), -v, -v + 1);
+            if solver.stopped {
+                break;
+            }
+            if r <= -v {
+                col.lo = v;
+            } else {
+                col.hi = col.hi.min(-r);
+            }
+        }
+    }
     // First win, draw or loss for every column, then the plies.
     for phase in 0..2 {
         for col in cols.iter_mut().filter(|col| !mirrored(col.col)) {
@@ -235,9 +272,17 @@ fn columns_in<T: Word>(
             (col.lo, col.hi) = (lo, hi);
         }
     }
-    cols.iter()
-        .map(|c| verdict(position, c.col as usize, c.lo, c.hi, now))
-        .collect()
+    // A win proven (lo > 0) or a draw exact (0, 0), at least every other column's top.
+    let best_proven = cols.iter().any(|a| {
+        (a.lo > 0 || a.hi == 0 && a.lo == 0) && cols.iter().all(|b| b.col == a.col || b.hi <= a.lo)
+    });
+    Proven {
+        verdicts: cols
+            .iter()
+            .map(|c| verdict(position, c.col as usize, c.lo, c.hi, now))
+            .collect(),
+        best_proven,
+    }
 }
 
 /// The verdict of a column whose score lies in `[lo, hi]`; `now` is the score of a win

@@ -1,0 +1,201 @@
+//! Every column of Connect Four positions against a reference solver, and each label
+//! against a search of the position after its move.
+//!
+//! `data/connect4_columns.txt` holds 1,914 random positions of every stage (1-40 stones)
+//! with the score of each column from BitBully (PyPI `bitbully` 0.0.79, MIT: an
+//! independent solver with its own opening book), made by `python
+//! scripts/connect4-reference.py 52 2000 0 41`. Each column's outcome and plies must be
+//! kinrow's `perfect`'s. The CI checks the positions of at most 11 stones (answered from
+//! the book) and of 22 or more (quick to solve); `every_column_of_every_position` checks
+//! all of them (the middle game takes seconds a position: `--ignored`, release build;
+//! docs/performance.md has the run).
+
+use std::time::Duration;
+
+use kinrow_engine::core::analyze::Engine;
+use kinrow_engine::core::context::SearchContext;
+use kinrow_engine::core::path::{Route, SearchPath};
+use kinrow_engine::core::types::{Analysis, Limits, Outcome};
+use kinrow_engine::registry::EngineKind;
+use kinrow_engine::search::perfect::Perfect;
+use kinrow_game::{Position, Rules};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+const REFERENCE: &str = include_str!("data/connect4_columns.txt");
+
+fn connect_four() -> Rules {
+    Rules::mnk(7, 6, 4)
+        .and_then(|r| r.with_gravity(true))
+        .unwrap()
+}
+
+/// The reference's lines: moves and each column's score (`None`: a full column).
+fn reference() -> Vec<(String, Vec<Option<i32>>)> {
+    REFERENCE
+        .lines()
+        .map(|line| {
+            let mut words = line.split_whitespace();
+            let moves = words.next().unwrap().to_string();
+            let scores = words.map(|w| w.parse().ok()).collect::<Vec<_>>();
+            assert_eq!(scores.len(), 7, "{line}");
+            (moves, scores)
+        })
+        .collect()
+}
+
+/// A column's outcome and plies in the reference's unit: the winner's stones left after
+/// its winning stone, plus one (positive when the mover wins), 0 a draw, `None` when
+/// not proven.
+fn unit(cells: u32, stones: u32, outcome: Outcome, plies: Option<u32>) -> Option<i32> {
+    let v = |p: u32| (cells as i32 + 2 - (stones + p) as i32) / 2;
+    match (outcome, plies) {
+        (Outcome::Draw, _) => Some(0),
+        (Outcome::Win, Some(p)) => Some(v(p)),
+        (Outcome::Loss, Some(p)) => Some(-v(p)),
+        _ => None,
+    }
+}
+
+fn solve(position: &Position, ctx: &mut SearchContext) -> Analysis {
+    let limits = Limits::with_time(Duration::from_secs(600));
+    let a = Perfect.analyze_with(position, &limits, ctx, &mut StdRng::seed_from_u64(1));
+    assert!(a.stats.complete, "not solved");
+    a
+}
+
+/// Checks every column of the reference's positions whose stones `keep` accepts;
+/// returns how many columns.
+fn check(keep: impl Fn(usize) -> bool) -> usize {
+    let rules = connect_four();
+    let mut ctx = SearchContext::new();
+    let mut columns = 0;
+    for (moves, want) in reference().into_iter().filter(|(m, _)| keep(m.len())) {
+        let p = Position::from_column_digits(&rules, &moves, "board").unwrap();
+        let a = solve(&p, &mut ctx);
+        let stones = moves.len() as u32;
+        for (c, want) in want.iter().enumerate() {
+            let got = a
+                .moves
+                .iter()
+                .find(|e| e.mv.cell() % 7 == c)
+                .map(|e| unit(42, stones, e.eval.outcome, e.eval.plies));
+            assert_eq!(got, want.map(Some), "{moves}: column {}", c + 1);
+            columns += 1;
+        }
+        assert_eq!(a.moves.len(), want.iter().flatten().count(), "{moves}");
+    }
+    columns
+}
+
+#[test]
+fn every_column_of_the_book_s_and_the_late_positions() {
+    let columns = check(|stones| stones <= 11 || stones >= 22);
+    assert_eq!(columns, (1019 + 220) * 7);
+}
+
+#[test]
+#[ignore]
+fn every_column_of_every_position() {
+    assert_eq!(check(|_| true), 1914 * 7);
+}
+
+/// A random game of `stones` stones that nobody has won.
+fn random_position(stones: usize, rng: &mut StdRng) -> Position {
+    let rules = connect_four();
+    'again: loop {
+        let mut p = Position::empty(&rules);
+        for _ in 0..stones {
+            let moves = p.legal_moves();
+            p.play(moves[rng.random_range(0..moves.len())]);
+            if p.is_over() {
+                continue 'again;
+            }
+        }
+        return p;
+    }
+}
+
+/// Each column's label is what a search of the position after its move says, seen from
+/// the other side one ply later: a win in p plies there is a loss in p - 1 after it (a
+/// win in 1 ends the game), a draw a draw. Positions of 24-34 stones (seeded), and of
+/// 9-11 stones, whose children the book answers.
+#[test]
+fn a_label_agrees_with_a_search_after_its_move() {
+    let mut rng = StdRng::seed_from_u64(52);
+    let mut ctx = SearchContext::new();
+    let mut labels = 0;
+    for i in 0..40 {
+        let stones = if i % 4 == 0 {
+            rng.random_range(9..=11)
+        } else {
+            rng.random_range(24..=34)
+        };
+        let p = random_position(stones, &mut rng);
+        let a = solve(&p, &mut ctx);
+        for e in &a.moves {
+            let mut after = p.clone();
+            after.play(e.mv);
+            if after.is_over() {
+                assert_eq!((e.eval.outcome, e.eval.plies), (Outcome::Win, Some(1)));
+                continue;
+            }
+            let b = solve(&after, &mut ctx);
+            let want = match b.evaluation.outcome {
+                Outcome::Win => Outcome::Loss,
+                Outcome::Loss => Outcome::Win,
+                o => o,
+            };
+            assert_eq!(e.eval.outcome, want, "{:?} after {:?}", p.cells(), e.mv);
+            if want != Outcome::Draw {
+                assert_eq!(e.eval.plies, b.evaluation.plies.map(|p| p + 1));
+            }
+            labels += 1;
+        }
+    }
+    assert!(labels > 150, "{labels} labels");
+}
+
+/// `auto` on Connect Four openings (issue 52): from "4444" only the centre column keeps
+/// the first player's win, and `auto` plays it, proven; on "577511671162" (12 stones, the
+/// book's last level: a draw) one column draws and every other loses, and `auto` plays
+/// the draw, taking `perfect`'s proof once that column is proven.
+#[test]
+fn auto_keeps_the_win_and_the_draw_of_the_opening() {
+    let rules = connect_four();
+    let auto = EngineKind::Auto.build();
+    let p = Position::from_column_digits(&rules, "4444", "board").unwrap();
+    let limits = Limits::with_time(Duration::from_secs(1));
+    let a = auto.analyze(&p, &limits, &mut StdRng::seed_from_u64(1));
+    assert_eq!(a.best.cell() % 7, 3);
+    assert_eq!(
+        (a.evaluation.outcome, a.evaluation.plies),
+        (Outcome::Win, Some(37))
+    );
+    assert!(a.stats.complete);
+    let p = Position::from_column_digits(&rules, "577511671162", "board").unwrap();
+    // A node budget, so that the machine's load does not decide: half of it is
+    // perfect's, which proves the draw and the book shows that nothing wins.
+    let limits = Limits {
+        nodes: Some(3_000_000),
+        ..Limits::with_time(Duration::from_secs(600))
+    };
+    let a = auto.analyze(&p, &limits, &mut StdRng::seed_from_u64(1));
+    assert_eq!(a.best.cell() % 7, 3, "{:?}", a.stats.path);
+    assert_eq!(a.evaluation.outcome, Outcome::Draw, "{:?}", a.stats.path);
+    assert_eq!(a.stats.path, Some(SearchPath::route(Route::Perfect)));
+}
+
+/// The empty board: `perfect` answers every column exactly at once (the book), and
+/// picks the centre, the only win.
+#[test]
+fn the_empty_board_is_answered_at_once() {
+    let p = Position::empty(&connect_four());
+    let a = solve(&p, &mut SearchContext::new());
+    assert_eq!(a.stats.nodes, 0);
+    assert_eq!(a.best.cell() % 7, 3);
+    assert!(a
+        .moves
+        .iter()
+        .all(|e| e.eval.outcome != Outcome::Unknown && e.eval.plies.is_some()));
+}
