@@ -137,6 +137,15 @@ pub fn finish(
             }
         }
     }
+    // An evaluated move was read at least its own ply: a proof an engine found before
+    // its first iteration (a line completed at once) says its plies, else 1.
+    for e in results
+        .moves
+        .iter_mut()
+        .filter(|e| e.evaluated && e.depth == 0)
+    {
+        e.depth = e.eval.plies.unwrap_or(1).max(1);
+    }
     score_every_cell(position, &mut results.moves);
     let moves = &mut results.moves;
     let evaluation = match results.choice {

@@ -179,3 +179,33 @@ fn a_levels_evaluation_is_the_value_of_the_move_it_played() {
         }
     }
 }
+
+/// No evaluated move says it was searched 0 plies deep, whatever the engine, also where
+/// every cell completes a line at once (k = 1: the roots are proven before any
+/// iteration; schemathesis found `minimax` answering depth 0 there).
+#[test]
+fn every_evaluated_move_was_searched_at_least_one_ply() {
+    let boards = [
+        Position::empty(&Rules::mnk(46, 6, 1).unwrap()),
+        Position::empty(&Rules::mnk(3, 3, 3).unwrap()),
+        midgame(),
+    ];
+    for p in &boards {
+        for &kind in EngineKind::ALL {
+            let a = kind.build().analyze(
+                p,
+                &Limits::with_time(Duration::from_millis(100)),
+                &mut StdRng::seed_from_u64(1),
+            );
+            for e in a.moves.iter().filter(|e| e.evaluated) {
+                assert!(
+                    e.depth >= 1,
+                    "{} on {}x{}: {e:?}",
+                    kind.name(),
+                    p.m(),
+                    p.n()
+                );
+            }
+        }
+    }
+}
