@@ -183,6 +183,11 @@ pub fn prove_wins_now(position: &Position, analysis: &mut Analysis) {
     for e in analysis.moves.iter_mut() {
         if let Some(plies) = proof(e.mv) {
             prove(&mut e.eval, plies);
+            // A move the engine had not valued is now read as deep as its proof.
+            if !e.evaluated {
+                e.depth = plies;
+                e.bound = crate::core::types::Bound::Exact;
+            }
             e.evaluated = true;
         }
     }
@@ -200,6 +205,11 @@ pub fn prove_no_line_fits(position: &Position, analysis: &mut Analysis) {
     for e in analysis.moves.iter_mut() {
         e.eval.outcome = Outcome::Draw;
         e.eval.plies = None;
+        // A move the engine had not valued is read one ply: the board admits no line.
+        if !e.evaluated {
+            e.depth = 1;
+            e.bound = crate::core::types::Bound::Exact;
+        }
         e.evaluated = true;
     }
     analysis.evaluation.outcome = Outcome::Draw;

@@ -182,21 +182,26 @@ fn a_levels_evaluation_is_the_value_of_the_move_it_played() {
 
 /// No evaluated move says it was searched 0 plies deep, whatever the engine, also where
 /// every cell completes a line at once (k = 1: the roots are proven before any
-/// iteration; schemathesis found `minimax` answering depth 0 there).
+/// iteration, and the values mark the wins the engine did not value; schemathesis found
+/// depth 0 there).
 #[test]
 fn every_evaluated_move_was_searched_at_least_one_ply() {
     let boards = [
         Position::empty(&Rules::mnk(46, 6, 1).unwrap()),
         Position::empty(&Rules::mnk(3, 3, 3).unwrap()),
+        // No line of five fits: every move a proven draw.
+        Position::empty(&Rules::mnk(4, 3, 5).unwrap()),
         midgame(),
     ];
     for p in &boards {
         for &kind in EngineKind::ALL {
-            let a = kind.build().analyze(
+            let mut a = kind.build().analyze(
                 p,
                 &Limits::with_time(Duration::from_millis(100)),
                 &mut StdRng::seed_from_u64(1),
             );
+            // As the API serves it: the values, with the wins now proven on every move.
+            value::values(kind, p, &mut a);
             for e in a.moves.iter().filter(|e| e.evaluated) {
                 assert!(
                     e.depth >= 1,
