@@ -258,10 +258,11 @@ fn rules_of(rules: &str) -> Result<[u32; 3], String> {
 }
 
 /// The books committed with kinrow (data/books/, each added here with `include_bytes!`,
-/// in the binary format): Connect Four's every position of at most 12 stones, converted
-/// from the BitBully databases (data/books/README.md says how and under which licence).
+/// in the binary format, gzipped to stay small in the repository): Connect Four's every
+/// position of at most 12 stones, converted from the BitBully databases
+/// (data/books/README.md says how and under which licence).
 const COMMITTED: &[&[u8]] = &[include_bytes!(
-    "../../../../../../data/books/connect4-12.book"
+    "../../../../../../data/books/connect4-12.book.gz"
 )];
 
 static BOOKS: OnceLock<Vec<Book>> = OnceLock::new();
@@ -279,7 +280,12 @@ pub fn committed() -> &'static [Book] {
     BOOKS.get_or_init(|| {
         COMMITTED
             .iter()
-            .filter_map(|bytes| Book::parse_binary(bytes).ok())
+            .filter_map(|gz| {
+                let mut bytes = Vec::new();
+                std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(*gz), &mut bytes)
+                    .ok()?;
+                Book::parse_binary(&bytes).ok()
+            })
             .collect()
     })
 }
