@@ -128,7 +128,7 @@ pub struct Judgement {
 
 impl Judgement {
     /// The mover's value of an evaluation made for its opponent, within `±cap`.
-    fn mover_value(after: Eval, cap: i64) -> i64 {
+    pub(super) fn mover_value(after: Eval, cap: i64) -> i64 {
         match after {
             Eval::Score(s) => (-s).clamp(-cap, cap),
             Eval::Mate { win } => {

@@ -60,26 +60,10 @@ impl Judged {
     /// The loss of the move in the judge's units (see the module text), where both
     /// evaluations exist.
     fn loss(&self, cap: i64) -> Option<i64> {
-        let before = match self.before? {
-            Eval::Score(s) => s.clamp(-cap, cap),
-            Eval::Mate { win } => {
-                if win {
-                    cap
-                } else {
-                    -cap
-                }
-            }
-        };
-        let after = match self.after? {
-            Eval::Score(s) => (-s).clamp(-cap, cap),
-            Eval::Mate { win } => {
-                if win {
-                    -cap
-                } else {
-                    cap
-                }
-            }
-        };
+        // The root evaluation is the loser's own: the opposite of its value seen as the
+        // opponent's; the one after the move is the opponent's.
+        let before = -Judgement::mover_value(self.before?, cap);
+        let after = Judgement::mover_value(self.after?, cap);
         Some((before - after).max(0))
     }
 }
