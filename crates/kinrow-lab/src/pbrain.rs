@@ -35,6 +35,7 @@ use kinrow_engine::core::context::SearchContext;
 use kinrow_engine::core::timeman;
 use kinrow_engine::core::types::Limits;
 use kinrow_engine::registry::EngineKind;
+use kinrow_engine::search::auto::CellValues;
 use kinrow_game::{Cell, Piece, Player, Position, Rules, Variant, MAX_SIDE};
 
 mod swap2;
@@ -374,6 +375,9 @@ impl Brain {
             nodes: self.nodes,
             ..Limits::with_time(time)
         };
+        // The protocol answers a move only: no share of the turn goes to valuing the
+        // other cells.
+        *self.ctx.kept::<CellValues>() = CellValues(false);
         let analysis = self
             .engine
             .analyze_with(&position, &limits, &mut self.ctx, &mut self.rng);

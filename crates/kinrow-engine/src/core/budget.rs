@@ -243,6 +243,12 @@ impl Budget {
         self.watch.as_ref().map_or(1, |w| w.lines())
     }
 
+    /// Whether the caller shows every cell's value ([`Watch::showing_cells`]; true
+    /// without a watch).
+    pub fn every_cell(&self) -> bool {
+        self.watch.as_ref().is_none_or(|w| w.every_cell())
+    }
+
     /// True when the caller watches the search's progress.
     pub fn observed(&self) -> bool {
         !self.silent && self.watch.as_ref().is_some_and(|w| w.observing())

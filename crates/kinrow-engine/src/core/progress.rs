@@ -132,6 +132,8 @@ pub struct Watch {
     /// Keep the last report even without an observer (an anytime answer).
     keep: bool,
     lines: usize,
+    /// Whether the caller shows every cell's value ([`Watch::showing_cells`]).
+    every_cell: bool,
     start: Instant,
     /// The most nodes any report or heartbeat counted: [`Watch::nodes`].
     nodes: AtomicU64,
@@ -145,6 +147,7 @@ impl std::fmt::Debug for Watch {
             .field("stopped", &self.stopped())
             .field("observed", &self.observer.is_some())
             .field("lines", &self.lines)
+            .field("every_cell", &self.every_cell)
             .finish()
     }
 }
@@ -157,6 +160,7 @@ impl Watch {
             observer: None,
             keep: false,
             lines: lines.clamp(1, MAX_LINES),
+            every_cell: true,
             start: Instant::now(),
             nodes: AtomicU64::new(0),
             last: Mutex::new(None),
@@ -174,6 +178,21 @@ impl Watch {
     pub fn anytime(mut self) -> Watch {
         self.keep = true;
         self
+    }
+
+    /// The same watch, saying whether the caller shows every cell's value. One that
+    /// shows only the chosen move and its value (an answer trimmed by `include` to
+    /// neither `scores` nor `moves`) passes false: the search then keeps no share of its
+    /// budget for valuing the other cells.
+    pub fn showing_cells(mut self, shown: bool) -> Watch {
+        self.every_cell = shown;
+        self
+    }
+
+    /// Whether the caller shows every cell's value ([`Watch::showing_cells`]; true by
+    /// default).
+    pub fn every_cell(&self) -> bool {
+        self.every_cell
     }
 
     /// The last report of the search: its last completed iteration (`None` before

@@ -6,6 +6,9 @@
 use std::time::Duration;
 
 use kinrow_engine::core::analyze::Engine;
+use kinrow_engine::core::budget::Budget;
+use kinrow_engine::core::context::SearchContext;
+use kinrow_engine::core::progress::Watch;
 use kinrow_engine::core::timeman::FORCED_DEPTH;
 use kinrow_engine::core::types::{Analysis, Bound, Limits};
 use kinrow_engine::registry::EngineKind;
@@ -93,6 +96,46 @@ fn every_cell_near_the_stones_is_valued_and_bounds_are_marked() {
             &a.moves[..10]
         );
     }
+}
+
+/// A caller that shows only the chosen move (`Watch::showing_cells(false)`: an API answer
+/// trimmed to neither `scores` nor `moves`, the Gomocup brain) gets no values for the
+/// cells the main search did not value: its whole budget went to the move. The same
+/// search shown in full values every cell near the stones.
+#[test]
+fn a_caller_that_shows_only_the_move_gets_no_cell_pass() {
+    let p = midgame();
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::with_time(Duration::from_secs(30))
+    };
+    let run = |shown: bool| {
+        let watch = std::sync::Arc::new(Watch::new(1).showing_cells(shown));
+        let mut budget = Budget::new(&limits).watched(watch);
+        let mut ctx = SearchContext::new();
+        EngineKind::Auto.build().analyze_in(
+            &p,
+            &limits,
+            &mut budget,
+            &mut ctx,
+            &mut StdRng::seed_from_u64(1),
+        )
+    };
+    let (all, only) = (run(true), run(false));
+    let valued = |a: &Analysis| a.moves.iter().filter(|e| e.evaluated).count();
+    let near = near_stones(&p);
+    assert!(
+        near.iter()
+            .all(|&c| all.moves.iter().any(|e| e.mv.cell() == c && e.evaluated)),
+        "shown in full, every cell near the stones is valued"
+    );
+    assert!(
+        valued(&only) < near.len() / 2,
+        "{} of {} cells valued for a move-only caller",
+        valued(&only),
+        near.len()
+    );
+    assert!(only.moves[0].evaluated && only.moves[0].mv == only.best);
 }
 
 /// The principal-variation search's refuted moves are upper bounds: the ten best are

@@ -36,8 +36,10 @@ pub struct EngineSpec {
     /// or `weights=PATH`, a weights file): a lab setting, kept in the game's
     /// [`SearchContext`].
     pub eval: EvalChoice,
-    /// Whether `auto` values every cell (`cells=off` turns it off: a lab setting, to
-    /// measure what the values cost in play), kept in the game's [`SearchContext`].
+    /// Whether `auto` values every cell besides choosing its move, kept in the game's
+    /// [`SearchContext`]: off, as for the Gomocup brain, since a player is shown only
+    /// the move; `cells=on` plays as `/v1/suggest` answers by default (every cell
+    /// valued, a share of the budget kept for it), to measure what the values cost.
     pub cells: CellValues,
     /// The text it was parsed from: the engine's label in the results.
     pub label: String,
@@ -61,7 +63,7 @@ impl EngineSpec {
             level: None,
             threads: None,
             eval: EvalChoice::default(),
-            cells: CellValues::default(),
+            cells: CellValues(false),
             label: text.trim().to_string(),
         };
         for part in parts {

@@ -57,9 +57,11 @@ const ROOT_WIDTH: usize = 24;
 const VALUE_SHARE: f64 = 0.1;
 
 /// Whether `auto` values every cell (the one-ply pass before the main search and the
-/// best bounds searched again after it, with [`VALUE_SHARE`] of the budget): on by
-/// default; the lab turns it off (`auto:cells=off`) to measure what it costs in play.
-/// Kept in the [`SearchContext`].
+/// best bounds searched again after it, with [`VALUE_SHARE`] of the budget). It costs
+/// play at an equal budget (docs/strength.md), so it is done only where the cells are
+/// shown: on by default, off for a caller whose [`Budget::every_cell`] is false (an API
+/// answer trimmed to the move) and for a player that answers only a move (the Gomocup
+/// brain, the arena's engines unless `auto:cells=on`). Kept in the [`SearchContext`].
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct CellValues(pub bool);
 
@@ -234,7 +236,7 @@ pub fn analyze(
     };
     // Every cell's own value first (about a node each), and the main search leaves a
     // share of the time for the best moves' values that are only bounds.
-    let cells = ctx.kept::<CellValues>().0;
+    let cells = ctx.kept::<CellValues>().0 && budget.every_cell();
     let shallow = if cells {
         shallow_values(position, &mut s, budget)
     } else {

@@ -270,6 +270,15 @@ pub enum IncludeName {
     Limits,
 }
 
+/// True when an answer trimmed by `include` shows the other cells' values (`scores` or
+/// `moves`, or the whole answer): only then does the search value every cell.
+pub fn shows_every_cell(include: Option<&[IncludeName]>) -> bool {
+    include.is_none_or(|keep| {
+        keep.iter()
+            .any(|n| matches!(n, IncludeName::Scores | IncludeName::Moves))
+    })
+}
+
 string_enum!(IncludeName, "one of \"move\", \"to_move\", \"engine\", \"evaluation\", \"scores\", \"moves\", \"pv\", \"after\", \"stats\", \"limits\"", {
     "move" => IncludeName::Move,
     "to_move" => IncludeName::ToMove,

@@ -36,7 +36,9 @@ pub struct SuggestRequest {
     #[schema(schema_with = super::engine::params_schema)]
     pub engine: Option<EngineParams>,
     /// The parts of the answer to send (`move` always comes); all of them when omitted.
-    /// `["move", "evaluation", "pv"]` drops the board-sized `scores` and `moves`.
+    /// `["move", "evaluation", "pv"]` drops the board-sized `scores` and `moves`; an
+    /// answer without both also searches better: `auto` then spends its whole budget
+    /// on the move instead of keeping a share for valuing every cell.
     #[schema(example = json!(["move", "evaluation", "pv", "after"]))]
     pub include: Option<Vec<IncludeName>>,
     /// Answer-only, ignored.

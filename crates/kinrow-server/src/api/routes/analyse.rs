@@ -29,6 +29,7 @@ use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
 use super::run::{brain_failure, EngineLabel};
 use super::suggest::{prepare_suggest, suggestion, trimmed};
 use crate::api::dto::analyse::{InfoDto, StreamEvent};
+use crate::api::dto::forms::shows_every_cell;
 use crate::api::dto::SuggestRequest;
 use crate::api::error::{ApiError, ErrorBody};
 use crate::api::extract::ApiJson;
@@ -96,13 +97,17 @@ pub async fn analyse(
     // The last info sent, which the stream repeats when the engine is quiet (see `beat`).
     let last: Arc<Mutex<Option<InfoDto>>> = Arc::default();
     let sent = Arc::clone(&last);
-    let watch = Arc::new(plan.watch().observed(move |p: &Progress| {
-        let info = InfoDto::new(&seen, p, wanted);
-        let bytes = event("info", &info);
-        *sent.lock().unwrap_or_else(|e| e.into_inner()) = Some(info);
-        // A closed channel (the client went away) is the stop flag's business.
-        let _ = tx.send(bytes);
-    }));
+    let watch = Arc::new(
+        plan.watch()
+            .observed(move |p: &Progress| {
+                let info = InfoDto::new(&seen, p, wanted);
+                let bytes = event("info", &info);
+                *sent.lock().unwrap_or_else(|e| e.into_inner()) = Some(info);
+                // A closed channel (the client went away) is the stop flag's business.
+                let _ = tx.send(bytes);
+            })
+            .showing_cells(shows_every_cell(req.include.as_deref())),
+    );
     let beat = {
         let watch = Arc::clone(&watch);
         move || {

@@ -7,6 +7,7 @@ use actix_web::{web, HttpResponse};
 use super::plan::{search_plan, unplayable};
 use super::run::{brain_failure, game_over_error, guarded, run_search, EngineLabel};
 use super::suggest::{suggestion, trimmed};
+use crate::api::dto::forms::shows_every_cell;
 use crate::api::dto::{position, GameStatus, MoveDto, PlayRequest, PlayResponse, StateResponse};
 use crate::api::error::{ApiError, ErrorBody};
 use crate::api::extract::ApiJson;
@@ -60,7 +61,8 @@ pub async fn play(
     if let Some(e) = unplayable(&plan, &after_move) {
         return Err(e);
     }
-    let watch = Arc::new(plan.watch().anytime());
+    let cells = shows_every_cell(req.include.as_deref());
+    let watch = Arc::new(plan.watch().anytime().showing_cells(cells));
     let done = run_search(&state, &plan, after_move.clone(), watch).await?;
     if let Some(e) = brain_failure(&plan, &state.metrics) {
         return Err(e);

@@ -8,7 +8,7 @@ use super::plan::{search_plan, unplayable};
 use super::run::{
     brain_failure, game_over_error, guarded, json_body, json_ok, run_search, EngineLabel,
 };
-use crate::api::dto::forms::{trim, IncludeName};
+use crate::api::dto::forms::{shows_every_cell, trim, IncludeName};
 use crate::api::dto::suggest_json;
 use crate::api::dto::{position, LimitsUsed, SuggestRequest, SuggestResponse};
 use crate::api::error::{ApiError, ErrorBody, ErrorCode};
@@ -76,7 +76,8 @@ pub async fn suggest(
     body: ApiJson<SuggestRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let (position, plan) = prepare_suggest(&body.0, &state.config)?;
-    let watch = Arc::new(plan.watch().anytime());
+    let cells = shows_every_cell(body.0.include.as_deref());
+    let watch = Arc::new(plan.watch().anytime().showing_cells(cells));
     let done = run_search(&state, &plan, position.clone(), watch).await?;
     if let Some(e) = brain_failure(&plan, &state.metrics) {
         return Err(e);
