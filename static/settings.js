@@ -127,13 +127,31 @@ export function isEngine(side) {
   return $(side + '-who').value === 'engine';
 }
 
-// The engine parameters of a side's player: name, level 1..10 and a time budget.
+// The request parameters each engine reads, by name (from /v1/engines). An external
+// engine (a Gomocup brain behind the server) takes no `level`: it plays at its own
+// strength, and a level below 10 would be refused.
+const ENGINE_PARAMETERS = {};
+
+function takesLevel(name) {
+  const params = ENGINE_PARAMETERS[name];
+  return !params || params.includes('level');
+}
+
+// The engine parameters of a side's player: name, level 1..10 (where the engine takes
+// one) and a time budget.
 export function engineOf(side) {
-  return {
-    name: $(side + '-engine').value,
-    level: Number($(side + '-level').value),
-    time_ms: Number($(side + '-time').value),
-  };
+  const name = $(side + '-engine').value;
+  const engine = { name, time_ms: Number($(side + '-time').value) };
+  if (takesLevel(name)) engine.level = Number($(side + '-level').value);
+  return engine;
+}
+
+// The level menu of a side is off while its engine takes no level.
+function syncLevel(side) {
+  const sel = $(side + '-level');
+  const takes = takesLevel($(side + '-engine').value);
+  sel.disabled = !takes;
+  sel.title = takes ? '' : 'This engine plays at its own strength: it takes no level';
 }
 
 // "auto, level 7": how the page names a computer player.
@@ -148,6 +166,8 @@ export function swapPlayers() {
     setSelect('x-' + f, b);
     setSelect('o-' + f, a);
   }
+  syncLevel('x');
+  syncLevel('o');
 }
 
 export function analysisEngine() {
@@ -157,7 +177,7 @@ export function analysisEngine() {
 function playerParam(side) {
   if (!isEngine(side)) return 'human';
   const e = engineOf(side);
-  return e.name + ':' + e.level + ':' + e.time_ms;
+  return e.name + ':' + (e.level ?? '') + ':' + e.time_ms;
 }
 
 function readPlayerParam(side, text) {
@@ -171,6 +191,7 @@ function readPlayerParam(side, text) {
   if (name) setSelect(side + '-engine', name.toLowerCase());
   if (level) setSelect(side + '-level', level);
   if (time) setSelect(side + '-time', time);
+  syncLevel(side);
 }
 
 // Sets a select to `value`, adding the option when the list lacks it (a link may carry a
@@ -294,6 +315,7 @@ export async function loadEngines(onError) {
   try {
     const data = await api('GET', '/v1/engines');
     list = (data.engines || []).filter((e) => e && typeof e.name === 'string');
+    for (const e of list) if (Array.isArray(e.parameters)) ENGINE_PARAMETERS[e.name] = e.parameters;
     if (typeof data.default === 'string') preferred = data.default;
   } catch (e) {
     onError(e);
@@ -313,6 +335,10 @@ export async function loadEngines(onError) {
   };
   $('a-engine').addEventListener('change', info);
   info();
+  for (const side of ['x', 'o']) {
+    $(side + '-engine').addEventListener('change', () => syncLevel(side));
+    syncLevel(side);
+  }
 }
 
 // Rule variants and opening rules: offered only when the server takes `rules.variant`

@@ -411,6 +411,28 @@ async function sharedLinkMoves(browser) {
   await page.close();
 }
 
+// An external engine (run.sh serves `kinrow pbrain` as `brain` over the Gomocup
+// protocol): listed with the others, its level menu off (it takes no level), and the
+// page plays against it: the reply lands and the analysis shows its value and depth.
+async function externalEngine(browser, pageErrors) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await page.goto(BASE_URL + '/?rules=15,15,5&x=human&o=brain::300', { waitUntil: 'load' });
+  await waitHumanTurnOrOver(page, false);
+  const engines = await page.$$eval('#o-engine option', (os) => os.map((o) => o.value));
+  check(engines.includes('brain'), 'the external engine is listed: ' + engines.join(', '));
+  check((await page.inputValue('#o-engine')) === 'brain' && (await page.$eval('#o-level', (e) => e.disabled)), 'the external engine plays o and its level menu is off');
+  await page.selectOption('#a-engine', 'brain');
+  await play(page, 7, 7);
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell.o').length === 1, null, { timeout: TIMEOUT });
+  await waitHumanTurnOrOver(page, false);
+  const status = await page.textContent('#status');
+  check(!/error|refused|invalid/i.test(status), 'the external engine replied without an error: ' + status);
+  check((await page.$$('#move-list .move')).length === 2, 'the move list has the move and the external reply');
+  await page.screenshot({ path: path.join(SHOTS, '11-external-engine.png') });
+  await page.close();
+}
+
 // Opening rules. Swap2 with the computer as the first player: it places three stones
 // through /v1/opening, the page draws them and says so in words with the value; the
 // person places two more; the computer picks a side (in words, with both values); the
@@ -685,6 +707,7 @@ async function main() {
     await sharedLinkMoves(browser);
     await openingRules(browser, pageErrors);
     await sidePanelAndOccupiedCells(browser, pageErrors);
+    await externalEngine(browser, pageErrors);
 
     check(pageErrors.length === 0, 'no JavaScript errors' + (pageErrors.length ? ': ' + pageErrors.join('; ') : ''));
     log('all checks passed');

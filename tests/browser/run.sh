@@ -37,7 +37,8 @@ fi
 
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 BASE_URL=http://127.0.0.1:$PORT
-KINROW_ADDR=127.0.0.1:$PORT "$BIN" >"$SHOTS/server.log" 2>&1 &
+# `brain`: kinrow's own Gomocup engine served as an external engine (docs/external.md).
+KINROW_ADDR=127.0.0.1:$PORT KINROW_EXTERNAL_ENGINES="brain=$BIN pbrain" "$BIN" >"$SHOTS/server.log" 2>&1 &
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true' EXIT
 
