@@ -15,8 +15,9 @@
 //!
 //! Memory: every kept state bounds its own size ([`Kept::bytes`] reports it, at most
 //! [`MAX_CONTEXT_BYTES`] for the states in this crate together), and a [`ContextPool`]
-//! keeps at most its capacity of idle contexts, so a server's kept memory is at most
-//! capacity x [`MAX_CONTEXT_BYTES`].
+//! keeps at most its capacity of idle contexts and at most its byte cap of kept state
+//! ([`ContextPool::with_max_bytes`]), so a server's idle kept memory is bounded by the
+//! smaller of capacity x [`MAX_CONTEXT_BYTES`] and that cap.
 
 use std::any::Any;
 use std::sync::{Arc, Mutex};
@@ -102,21 +103,33 @@ fn rules_key(position: &Position) -> RulesKey {
 
 /// Idle contexts, kept for the next search of the same rules: a server takes one per
 /// search and gives it back when the search ends, so that a game's next move finds what
-/// the search of its last move kept. At most `capacity` idle contexts are kept (the
-/// least recently returned go first), so the pool holds at most `capacity` x
-/// [`MAX_CONTEXT_BYTES`]; a search that finds none of its rules gets a new one.
+/// the search of its last move kept. At most `capacity` idle contexts are kept, holding
+/// at most `max_bytes` together (the least recently returned go first), so the pool
+/// holds at most the smaller of `capacity` x [`MAX_CONTEXT_BYTES`] and `max_bytes`; a
+/// search that finds none of its rules gets a new one.
 pub struct ContextPool {
     idle: Mutex<Vec<(RulesKey, SearchContext)>>,
     capacity: usize,
+    max_bytes: usize,
 }
 
 impl ContextPool {
-    /// A pool keeping at most `capacity` idle contexts.
+    /// A pool keeping at most `capacity` idle contexts (and no byte cap below
+    /// `capacity` x [`MAX_CONTEXT_BYTES`]).
     pub fn new(capacity: usize) -> ContextPool {
         ContextPool {
             idle: Mutex::new(Vec::new()),
             capacity,
+            max_bytes: capacity.saturating_mul(MAX_CONTEXT_BYTES),
         }
+    }
+
+    /// The same pool, keeping at most `max_bytes` of kept state in its idle contexts
+    /// together: a context returned past the cap pushes the oldest out (itself too, when
+    /// it alone is over the cap).
+    pub fn with_max_bytes(mut self, max_bytes: usize) -> ContextPool {
+        self.max_bytes = max_bytes;
+        self
     }
 
     /// A context for a search of `position`: the last one returned for its rules, or a
@@ -146,6 +159,17 @@ impl ContextPool {
         while idle.len() > self.capacity {
             idle.remove(0);
         }
+        let mut bytes: usize = idle.iter().map(|(_, c)| c.bytes()).sum();
+        while bytes > self.max_bytes {
+            let (_, oldest) = idle.remove(0);
+            bytes -= oldest.bytes();
+        }
+    }
+
+    /// The kept state the idle contexts hold together, in bytes.
+    pub fn idle_bytes(&self) -> usize {
+        let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        idle.iter().map(|(_, c)| c.bytes()).sum()
     }
 }
 
@@ -217,6 +241,27 @@ mod tests {
         assert_eq!(pool.idle(), 1);
         assert!(pool.take(&ttt).kept::<Counter>().0.is_empty());
         assert_eq!(pool.take(&gomoku).kept::<Counter>().0, vec![7]);
+    }
+
+    #[test]
+    fn the_pool_keeps_at_most_its_bytes_the_newest_first() {
+        let pool = Arc::new(ContextPool::new(8).with_max_bytes(3 * 8 * 1024));
+        let p = Position::empty(&Rules::mnk(7, 7, 4).unwrap());
+        let mut held: Vec<PooledContext> = (0..5).map(|_| pool.take(&p)).collect();
+        for (i, ctx) in held.iter_mut().enumerate() {
+            ctx.kept::<Counter>().0 = vec![i as u64; 1024];
+        }
+        drop(held);
+        assert_eq!(pool.idle(), 3, "three contexts of 8 KiB fit in 24 KiB");
+        assert!(pool.idle_bytes() <= 3 * 8 * 1024);
+        assert_eq!(
+            pool.take(&p).kept::<Counter>().0[0],
+            4,
+            "the newest is kept"
+        );
+        let big = Arc::new(ContextPool::new(8).with_max_bytes(1024));
+        big.take(&p).kept::<Counter>().0 = vec![0; 1024];
+        assert_eq!(big.idle(), 0, "a context over the cap alone is not kept");
     }
 
     #[test]

@@ -30,7 +30,8 @@
 //! Every search, in either lane, borrows a [`SearchContext`](kinrow_engine::core::context::SearchContext)
 //! of its rules from a [`ContextPool`] (what `auto` and `perfect` keep between a game's
 //! moves) and gives it back when done: at most [`SearchPool::contexts_kept`] idle contexts
-//! of at most [`MAX_CONTEXT_BYTES`](kinrow_engine::core::context::MAX_CONTEXT_BYTES) each are kept.
+//! of at most [`MAX_CONTEXT_BYTES`](kinrow_engine::core::context::MAX_CONTEXT_BYTES) each are
+//! kept, and at most [`IDLE_CONTEXT_BYTES`] of them together.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -56,6 +57,12 @@ use kinrow_game::Position;
 
 /// The most empty cells a position may have for any search but `mcts` to run inline.
 pub const INLINE_EMPTIES: u32 = 9;
+
+/// The most kept state the idle contexts hold together: one gravity table of `perfect`
+/// (44-76 MiB) and a few of `auto`'s 6 MiB tables. Without it six idle contexts could
+/// keep 6 x 92 MiB, past a replica's memory limit (the adversarial pass peaked at 475 MB
+/// RSS with two slots; docs/performance.md).
+pub const IDLE_CONTEXT_BYTES: usize = 128 << 20;
 /// The largest board (in cells) on which the one-ply engines run inline: 32x32. On
 /// 15x15 they take 0.02-0.2 ms a call, on 32x32 at most about 1 ms (`kinrow bench`,
 /// docs/performance.md).
@@ -329,7 +336,10 @@ impl SearchPool {
             margin,
             floor: Floor::default(),
             metrics,
-            contexts: Arc::new(ContextPool::new(Self::contexts_kept(concurrent))),
+            contexts: Arc::new(
+                ContextPool::new(Self::contexts_kept(concurrent))
+                    .with_max_bytes(IDLE_CONTEXT_BYTES),
+            ),
         }
     }
 
@@ -340,7 +350,8 @@ impl SearchPool {
     }
 
     /// The idle search contexts kept for `concurrent` search slots: one per slot and a
-    /// few for the searches that run on the HTTP workers.
+    /// few for the searches that run on the HTTP workers (together at most
+    /// [`IDLE_CONTEXT_BYTES`]).
     pub fn contexts_kept(concurrent: usize) -> usize {
         concurrent.max(1) + 4
     }
