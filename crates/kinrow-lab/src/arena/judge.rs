@@ -31,6 +31,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 use super::balance::{judge_position, judge_spec, MAX_FAILURES};
+use crate::output::Progress;
 use crate::record::{read_games, Turn};
 use kinrow_engine::core::budget::Budget;
 use kinrow_engine::external::protocol::{Eval, ExternalSpec};
@@ -280,6 +281,8 @@ fn judge_contestant(
     let (total, label) = (all.len(), all.first().map(|d| d.label.clone()));
     let mut queue = all.into_iter();
     let (mut judged, mut failures, mut quiet) = (0, 0, 0);
+    // Counted in positions judged: a dropped one (a forced result) adds nothing.
+    let progress = Progress::new("judge", "positions", 0, args.positions);
     let mut out = Vec::new();
     while judged < args.positions {
         let room = args.threads.max(1).min(args.positions - judged);
@@ -310,7 +313,10 @@ fn judge_contestant(
             if failures == MAX_FAILURES {
                 return Err(format!("{MAX_FAILURES} judge failures, giving up"));
             }
-            judged += usize::from(matches!(v, Verdicts::Judged { .. }));
+            if matches!(v, Verdicts::Judged { .. }) {
+                judged += 1;
+                progress.advance(&format!("{}: line {}", d.label, d.line));
+            }
             out.push((d, v));
         }
     }
