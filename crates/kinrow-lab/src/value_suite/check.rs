@@ -16,8 +16,10 @@
 //! moves it shows won (a proven win, strictly) and at a value of at least
 //! [`WINNING_VALUE`] (loosely); on the defence suite, the share of losing moves at
 //! [`LOSING_VALUE`] or below and the positions where the holding move's value is above
-//! every losing move's. A human line each, then a JSON line; `--out` gets one JSON line
-//! per engine and position.
+//! every losing move's. Beside them, how the engine's own move fares: shown a proven win
+//! on the winning suite (another winning move than the judge's counts), one of the
+//! losing moves on the defence suite. A human line each, then a JSON line; `--out` gets
+//! one JSON line per engine and position.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -144,14 +146,18 @@ fn check_line(
     });
     match line.suite {
         Suite::Winning => {
-            tally.add_winning(main);
+            let own = shown(analysis.best);
+            tally.add_winning(main, own);
+            json["own_won"] = own.won().into();
             json["won"] = main.won().into();
             json["winning"] = main.winning().into();
         }
         Suite::Defence => {
             let losing_moves = line.cells(&line.losing)?;
             let losing: Vec<Shown> = losing_moves.iter().map(|&mv| shown(mv)).collect();
-            tally.add_defence(main, &losing);
+            let own_loses = losing_moves.contains(&analysis.best);
+            tally.add_defence(main, &losing, own_loses);
+            json["own_losing"] = own_loses.into();
             json["losing"] = losing_moves
                 .iter()
                 .zip(&losing)
@@ -168,16 +174,17 @@ fn check_line(
 pub fn report(label: &str, t: &Tally) -> Vec<String> {
     vec![
         format!(
-            "{label}: winning suite: the judge's winning move shown won (a proven win) in {} of {}, at a value of {WINNING_VALUE} or more in {} of {}",
-            t.won, t.winning, t.won_loosely, t.winning
+            "{label}: winning suite: the judge's winning move shown won (a proven win) in {} of {}, at a value of {WINNING_VALUE} or more in {} of {}; its own move shown won in {}",
+            t.won, t.winning, t.won_loosely, t.winning, t.own_won
         ),
         format!(
-            "{label}: defence suite: {} of {} losing moves at {LOSING_VALUE} or below ({:.1}%); the holding move above every losing one in {} of {}; {} labelled moves without a value",
+            "{label}: defence suite: {} of {} losing moves at {LOSING_VALUE} or below ({:.1}%); the holding move above every losing one in {} of {}; its own move one of the losing ones in {}; {} labelled moves without a value",
             t.shown_lost,
             t.losing,
             100.0 * t.lost_share(),
             t.held_above,
             t.defence,
+            t.own_losing,
             t.unvalued
         ),
     ]

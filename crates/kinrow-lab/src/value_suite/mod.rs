@@ -389,6 +389,9 @@ pub struct Tally {
     pub won: usize,
     /// Where it was shown at [`WINNING_VALUE`] or more.
     pub won_loosely: usize,
+    /// Where the engine's own move was shown a proven win (the position shown won,
+    /// whichever winning move it chose).
+    pub own_won: usize,
     /// Positions of the defence suite answered.
     pub defence: usize,
     /// Their losing moves.
@@ -397,23 +400,28 @@ pub struct Tally {
     pub shown_lost: usize,
     /// Positions where the holding move's value was above every losing move's.
     pub held_above: usize,
+    /// Positions where the engine's own move was one of the losing moves.
+    pub own_losing: usize,
     /// Labelled moves (winning, holding or losing) shown without a value.
     pub unvalued: usize,
 }
 
 impl Tally {
-    /// Counts a winning position whose winning move was shown `win`.
-    pub fn add_winning(&mut self, win: Shown) {
+    /// Counts a winning position whose winning move was shown `win`, and the engine's
+    /// own move `own`.
+    pub fn add_winning(&mut self, win: Shown, own: Shown) {
         self.winning += 1;
+        self.own_won += usize::from(own.won());
         self.won += usize::from(win.won());
         self.won_loosely += usize::from(win.winning());
         self.unvalued += usize::from(win.value.is_none());
     }
 
     /// Counts a defence position whose holding move was shown `hold` and its losing
-    /// moves `losing`.
-    pub fn add_defence(&mut self, hold: Shown, losing: &[Shown]) {
+    /// moves `losing`; `own_loses` when the engine's own move is one of them.
+    pub fn add_defence(&mut self, hold: Shown, losing: &[Shown], own_loses: bool) {
         self.defence += 1;
+        self.own_losing += usize::from(own_loses);
         self.losing += losing.len();
         self.shown_lost += losing.iter().filter(|l| l.lost()).count();
         self.held_above += usize::from(above_every(hold, losing));
@@ -436,11 +444,13 @@ impl Tally {
             "winning_positions": self.winning,
             "winning_shown_won": self.won,
             "winning_shown_at_least_half": self.won_loosely,
+            "winning_own_move_shown_won": self.own_won,
             "defence_positions": self.defence,
             "losing_moves": self.losing,
             "losing_shown_at_most_minus_half": self.shown_lost,
             "losing_share": self.lost_share(),
             "hold_above_every_losing": self.held_above,
+            "own_move_losing": self.own_losing,
             "unvalued_moves": self.unvalued,
         })
     }

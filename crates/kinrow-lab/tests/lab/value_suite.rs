@@ -187,21 +187,32 @@ fn the_holding_move_must_be_strictly_above_every_losing_one() {
 fn the_tally_counts_both_suites() {
     let u = Outcome::Unknown;
     let mut t = Tally::default();
-    t.add_winning(shown(1.0, Outcome::Win));
-    t.add_winning(shown(0.7, u));
-    t.add_winning(shown(0.2, u));
-    t.add_winning(NONE);
-    t.add_defence(shown(0.0, u), &[shown(-1.0, Outcome::Loss), shown(-0.3, u)]);
-    t.add_defence(shown(-0.2, u), &[shown(-0.8, u), shown(-0.5, u), NONE]);
-    t.add_defence(shown(-0.9, u), &[shown(-0.6, u)]);
+    let win = shown(1.0, Outcome::Win);
+    t.add_winning(win, win);
+    t.add_winning(shown(0.7, u), win);
+    t.add_winning(shown(0.2, u), shown(0.99, u));
+    t.add_winning(NONE, shown(0.99, u));
+    t.add_defence(
+        shown(0.0, u),
+        &[shown(-1.0, Outcome::Loss), shown(-0.3, u)],
+        false,
+    );
+    t.add_defence(
+        shown(-0.2, u),
+        &[shown(-0.8, u), shown(-0.5, u), NONE],
+        true,
+    );
+    t.add_defence(shown(-0.9, u), &[shown(-0.6, u)], false);
     let want = Tally {
         winning: 4,
         won: 1,
         won_loosely: 2,
+        own_won: 2,
         defence: 3,
         losing: 6,
         shown_lost: 4,
         held_above: 1,
+        own_losing: 1,
         unvalued: 2,
     };
     assert_eq!(t, want);
@@ -211,6 +222,8 @@ fn the_tally_counts_both_suites() {
     assert_eq!(json["winning_shown_won"], 1);
     assert_eq!(json["winning_shown_at_least_half"], 2);
     assert_eq!(json["hold_above_every_losing"], 1);
+    assert_eq!(json["winning_own_move_shown_won"], 2);
+    assert_eq!(json["own_move_losing"], 1);
     assert_eq!(json["losing_shown_at_most_minus_half"], 4);
 }
 
