@@ -15,8 +15,8 @@
 //!   position joins the defence suite when some lose and some hold ([`super::defence`]).
 //!
 //! Each position kept is appended to `--out` as it is found, after a first comment
-//! line that gives the command; a later run with the same command goes on after the
-//! last position kept.
+//! line that gives the command; a later run with the same command (and the same games:
+//! the order is drawn from them) goes on after the last position kept.
 
 use std::collections::HashMap;
 use std::io::Write;
