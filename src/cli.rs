@@ -47,6 +47,9 @@ pub enum Command {
     OpeningCheck(kinrow_lab::opening_check::OpeningCheckArgs),
     /// Judge the quiet moves of recorded arena games with an external engine (mean eval loss).
     Judge(kinrow_lab::arena::JudgeArgs),
+    /// Build suites of positions labelled by an external judge, or check an engine's
+    /// per-move values against them (wins shown won, losing moves shown lost).
+    ValueSuite(kinrow_lab::value_suite::ValueSuiteArgs),
     /// Speak the Gomocup (piskvork) protocol on stdin/stdout.
     Pbrain(kinrow_lab::pbrain::PbrainArgs),
     /// Measure engine throughput offline (positions/s, nodes/s, µs per call).
@@ -190,6 +193,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Arena(args) => kinrow_lab::arena::main(args),
         Command::Openings(args) => kinrow_lab::arena::openings_main(args),
         Command::Judge(args) => kinrow_lab::arena::judge_main(args),
+        Command::ValueSuite(args) => kinrow_lab::value_suite::main(args),
         Command::OpeningTable(args) => kinrow_lab::opening_table::main(args),
         Command::OpeningCheck(args) => kinrow_lab::opening_check::main(args),
         Command::Pbrain(args) => kinrow_lab::pbrain::main(args),

@@ -1,6 +1,6 @@
 //! The black-box tests of the whole service as users meet it, one binary: the real
 //! server on port 0 over HTTP (every endpoint, errors, limits, shutdown), and the
-//! `kinrow` command line (arena, judge, the Gomocup brain, opening checks).
+//! `kinrow` command line (arena, judge, the Gomocup brain, opening checks, value suites).
 
 mod analysis;
 mod anytime;
@@ -32,4 +32,5 @@ mod support;
 mod threads;
 mod turns;
 mod value;
+mod value_suite;
 mod variants;

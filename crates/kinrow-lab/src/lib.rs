@@ -3,7 +3,8 @@
 //!
 //! - matches: [`arena`] (engines against each other or external ones, openings, swap2,
 //!   the judge of recorded games), [`bench`] (node rates and search digests),
-//!   [`replay`], [`calibrate`] (the value fits);
+//!   [`replay`], [`calibrate`] (the value fits), [`value_suite`] (per-move values
+//!   against an external judge's forced results);
 //! - training: [`selfplay`] makes the games the learned evaluation is fitted on,
 //!   [`label`] has a stronger engine value positions, [`tune`] fits the tables
 //!   and [`fit`] the network, [`steady`] counts how often values reverse in self-play;
@@ -35,3 +36,4 @@ pub mod replay;
 pub mod selfplay;
 pub mod steady;
 pub mod tune;
+pub mod value_suite;

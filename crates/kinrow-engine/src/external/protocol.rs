@@ -225,6 +225,19 @@ impl ExternalEngine {
         history: &[Move],
         turn: Duration,
     ) -> Result<(Move, Option<Eval>), String> {
+        self.think_counted(position, history, turn)
+            .map(|(mv, said)| (mv, said.map(|(eval, _)| eval)))
+    }
+
+    /// [`think`](Self::think), with the plies of the last evaluation where it is a
+    /// forced result the engine counted (15 of Rapfi's `Eval +M15`; `None` for a score
+    /// or `+M*`).
+    pub fn think_counted(
+        &mut self,
+        position: &Position,
+        history: &[Move],
+        turn: Duration,
+    ) -> Result<(Move, Option<CountedEval>), String> {
         let m = position.m();
         let me = position.to_move();
         let mut board = String::from("BOARD");
@@ -243,7 +256,9 @@ impl ExternalEngine {
         loop {
             let line = self.read_line(deadline)?;
             if line.starts_with("MESSAGE") {
-                eval = Eval::in_message(&line).or(eval);
+                if let Some(e) = Eval::in_message(&line) {
+                    eval = Some((e, mate_plies(&line)));
+                }
             }
             if let Some(mv) = parse_move(&line) {
                 let (m, n) = (position.m() as i64, position.n() as i64);
@@ -312,6 +327,10 @@ impl ExternalEngine {
         }
     }
 }
+
+/// An evaluation with the plies of a forced result where the engine counted them
+/// ([`ExternalEngine::think_counted`]).
+pub type CountedEval = (Eval, Option<u32>);
 
 /// An evaluation an engine printed for the side to move, in its own units.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -73,6 +73,17 @@ pub fn judge_position(
     moves: &[Move],
     time: Duration,
 ) -> Result<Option<(Eval, Move)>, String> {
+    Ok(judge_counted(spec, rules, moves, time)?.map(|(eval, _, mv)| (eval, mv)))
+}
+
+/// [`judge_position`] with the plies of a forced result where the judge counted them
+/// (Rapfi's `Eval +M15`: 15).
+pub fn judge_counted(
+    spec: &ExternalSpec,
+    rules: &Rules,
+    moves: &[Move],
+    time: Duration,
+) -> Result<Option<(Eval, Option<u32>, Move)>, String> {
     let mut p = Position::empty(rules);
     for &mv in moves {
         p.try_play(mv).map_err(|e| e.to_string())?;
@@ -81,8 +92,8 @@ pub fn judge_position(
         return Ok(None);
     }
     let mut engine = ExternalEngine::start(spec, rules, time)?;
-    let (mv, eval) = engine.think(&p, moves, time)?;
-    Ok(eval.map(|e| (e, mv)))
+    let (mv, said) = engine.think_counted(&p, moves, time)?;
+    Ok(said.map(|(eval, plies)| (eval, plies, mv)))
 }
 
 fn even(eval: Eval, band: i64) -> Option<i64> {

@@ -90,16 +90,22 @@ pub struct JudgeArgs {
     pub lost_below: f64,
 }
 
+/// Whether some empty cell of `p` completes a line for either player (a four or a
+/// five to finish on the board).
+pub fn can_complete_line(p: &Position) -> bool {
+    let completes = |(cell, c): (usize, &Cell)| {
+        *c == Cell::Empty && Player::BOTH.iter().any(|&pl| p.wins_at(cell, pl))
+    };
+    p.cells().iter().enumerate().any(completes)
+}
+
 /// Why `p` is not quiet, `None` when it is (see the module text); each threat search
 /// gets `budget`, and one that runs out of it counts as no proof.
 pub fn loudness(p: &Position, budget: Duration) -> Option<&'static str> {
     if p.is_over() {
         return Some("the game is over");
     }
-    let completes = |(cell, c): (usize, &Cell)| {
-        *c == Cell::Empty && Player::BOTH.iter().any(|&pl| p.wins_at(cell, pl))
-    };
-    if p.cells().iter().enumerate().any(completes) {
+    if can_complete_line(p) {
         return Some("a player can complete a line");
     }
     let mut tss = Tss::new(p);
