@@ -98,6 +98,41 @@ fn every_cell_near_the_stones_is_valued_and_bounds_are_marked() {
     }
 }
 
+/// Two open threes for x, x to move: the root proves one open four a win and plays it
+/// at once, and the time left proves the others too (the other end of the same three,
+/// both ends of the other): every cell that makes an open four is shown a proven win,
+/// not its one-ply value.
+#[test]
+fn after_a_proof_at_the_root_the_other_winning_cells_are_proven_too() {
+    let p = pos15(&[
+        (0, "o.............o"),
+        (2, "..x"),
+        (3, "..x"),
+        (4, "..x"),
+        (7, ".....xxx"),
+        (12, "............o"),
+        (13, "...o"),
+        (14, "o.............o"),
+    ]);
+    let a = auto(&p, 300);
+    let cell = |r: usize, c: usize| r * 15 + c;
+    for c in [cell(7, 4), cell(7, 8), cell(1, 2), cell(5, 2)] {
+        let e = a.moves.iter().find(|e| e.mv.cell() == c).unwrap();
+        assert_eq!(
+            e.eval.outcome,
+            kinrow_engine::core::types::Outcome::Win,
+            "cell {c} makes an open four: {e:?}"
+        );
+    }
+    assert_eq!(a.moves[0].mv, a.best);
+    let wins = a
+        .moves
+        .iter()
+        .take_while(|e| e.eval.outcome == kinrow_engine::core::types::Outcome::Win)
+        .count();
+    assert!(wins >= 4, "the wins come first: {:?}", &a.moves[..6]);
+}
+
 /// A caller that shows only the chosen move (`Watch::showing_cells(false)`: an API answer
 /// trimmed to neither `scores` nor `moves`, the Gomocup brain) gets no values for the
 /// cells the main search did not value: its whole budget went to the move. The same

@@ -78,6 +78,11 @@ impl crate::core::context::Kept for CellValues {
 }
 /// The best moves whose null-window bound is searched again with an open window.
 const EXACT_TOP: usize = 10;
+/// After a forced win at the root, the candidates (by the ordering) checked for a forced
+/// win of their own ([`prove_other_wins`]).
+const PROVE_TOP: usize = 12;
+/// The share of what the root's proof left that those checks may use.
+const PROVE_SHARE: f64 = 0.8;
 
 /// True when the pattern path applies: k >= 4 and nobody holds a special piece.
 pub fn applies(position: &Position) -> bool {
@@ -294,6 +299,9 @@ pub fn analyze(
     let mut moves = rank_moves(position, &proven, &roots, &lost, &scored);
     if cells {
         value_moves(position, &mut s, &mut moves, &shallow, budget);
+        if matches!(plan, RootPlan::Win(_)) {
+            prove_other_wins(position, &mut moves, &scored, budget);
+        }
     }
     let results = RootResults {
         choice: Choice::Ranked,
@@ -447,6 +455,89 @@ pub fn value_moves(
         e.bound = Bound::Exact;
         e.depth = depth;
         rank_valued(moves, &main);
+    }
+}
+
+/// After a forced win at the root the move is decided within milliseconds, and the
+/// budget left shows which other cells win too (else a second winning cell keeps its
+/// one-ply value, which may read as even: docs/strength.md, "Values against the judge's
+/// suites"). Up to [`PROVE_TOP`] candidates by the ordering (`scored`) are played in turn
+/// and the position after each is searched as the root searches its own: the opponent's
+/// VCF first (then no proof), then the mover's VCF were the opponent to pass with every
+/// defence checked for a VCF after it ([`tss::plan`]), else the mover's short VCT with
+/// every defence checked ([`defend_vct`]). Where every defence falls the cell is proven
+/// won, in the plies of the slowest defence; the moves are ranked again (wins first after
+/// the chosen move). Runs only where the cells are shown, within [`PROVE_SHARE`] of what
+/// is left.
+fn prove_other_wins(
+    position: &Position,
+    moves: &mut [MoveEval],
+    scored: &[(i64, u16)],
+    budget: &mut Budget,
+) {
+    let won: Vec<bool> = {
+        let mut w = vec![false; position.cells().len()];
+        for e in moves.iter().filter(|e| e.eval.outcome == Outcome::Win) {
+            w[e.mv.cell()] = true;
+        }
+        w
+    };
+    let candidates: Vec<usize> = scored
+        .iter()
+        .map(|&(_, c)| c as usize)
+        .filter(|&c| !won[c])
+        .take(PROVE_TOP)
+        .collect();
+    let mut part = budget.share_of_rest(PROVE_SHARE);
+    for (i, &c) in candidates.iter().enumerate() {
+        if part.expired() {
+            break;
+        }
+        let mut after = position.clone();
+        after.play(Move::mark(c));
+        if after.is_over() {
+            continue;
+        }
+        let mut slice = part.share_of_rest(1.0 / (candidates.len() - i) as f64);
+        let all_fall = |plan: &RootPlan| match plan {
+            RootPlan::Defend {
+                moves,
+                lost,
+                threat_plies,
+            } if moves.is_empty() => Some(
+                lost.iter()
+                    .map(|&(_, p)| p)
+                    .max()
+                    .unwrap_or(0)
+                    .max(*threat_plies),
+            ),
+            _ => None,
+        };
+        let plies = match tss::plan(&after, &mut slice, 0) {
+            RootPlan::Quiet if !slice.expired() => all_fall(&defend_vct(&after, &mut slice, &[]).0),
+            plan => all_fall(&plan),
+        };
+        drop(slice);
+        let Some(plies) = plies else {
+            continue;
+        };
+        if let Some(e) = moves.iter_mut().skip(1).find(|e| e.mv.cell() == c) {
+            *e = MoveEval::searched(
+                e.mv,
+                WinScale::SEARCH.eval(Outcome::Win, plies + 1),
+                plies + 1,
+            );
+        }
+    }
+    if let Some(rest) = moves.get_mut(1..) {
+        // The wins first, the quickest first; the rest as they were (a stable sort).
+        let win = |e: &MoveEval| e.eval.outcome == Outcome::Win;
+        rest.sort_by(|a, b| {
+            win(b).cmp(&win(a)).then_with(|| match (win(a), win(b)) {
+                (true, true) => b.eval.score.total_cmp(&a.eval.score),
+                _ => std::cmp::Ordering::Equal,
+            })
+        });
     }
 }
 
