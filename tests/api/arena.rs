@@ -351,9 +351,7 @@ fn an_external_engine_that_plays_off_the_board_forfeits() {
         "bad-engine",
         "#!/bin/sh\nwhile read line; do case \"$line\" in START*) echo OK;; DONE*) echo 99,99;; END*) exit 0;; esac; done\n",
     );
-    let mut perms = std::fs::metadata(&script).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
-    std::fs::set_permissions(&script, perms).unwrap();
+    crate::support::make_executable(&script);
     let openings = opening_file("one-opening", "7,7 8,8 6,8\n");
     let run = std::process::Command::new(env!("CARGO_BIN_EXE_kinrow"))
         .args(["arena", "--engines"])

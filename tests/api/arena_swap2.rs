@@ -131,9 +131,7 @@ fn a_malformed_swap2_answer_forfeits() {
         "#!/bin/sh\nwhile read line; do case \"$line\" in START*) echo OK;; DONE*) echo 7,7 7,7 8,8;; END*) exit 0;; esac; done\n",
     )
     .unwrap();
-    let mut perms = std::fs::metadata(&script).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
-    std::fs::set_permissions(&script, perms).unwrap();
+    crate::support::make_executable(&script);
     let run = kinrow()
         .args(["arena", "--opening", "swap2", "--games", "2", "--engines"])
         .arg(format!("greedy,pbrain:{}", script.display()))

@@ -36,9 +36,7 @@ fn marks(list: &[(usize, usize)]) -> String {
 #[test]
 fn the_judge_reports_the_mean_loss_per_contestant() {
     let script = temp_file("fake", FAKE_JUDGE);
-    let mut perms = std::fs::metadata(&script).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
-    std::fs::set_permissions(&script, perms).unwrap();
+    crate::support::make_executable(&script);
     // Quiet throughout: x ("a") has two marks in a row, o ("b") plays far away.
     let game = format!(
         r#"{{"rules":{{"m":15,"n":15,"k":5,"overline":true}},"x":"a","o":"b","opening":[{}],"moves":[{}],"result":"draw"}}"#,

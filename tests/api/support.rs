@@ -16,6 +16,13 @@ pub struct TestServer {
     pub client: Client,
 }
 
+/// Makes the file at `path` executable (a fake engine or judge script written by a test).
+pub fn make_executable(path: &std::path::Path) {
+    let mut perms = std::fs::metadata(path).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(path, perms).unwrap();
+}
+
 /// Starts a server with `config` (its address is replaced by 127.0.0.1:0).
 pub fn spawn_with(mut config: Config) -> TestServer {
     config.addr = "127.0.0.1:0".to_string();

@@ -69,9 +69,7 @@ fn column(cell: &serde_json::Value) -> usize {
 #[test]
 fn the_suites_are_built_resumed_and_checked() {
     let script = temp_file("judge", FAKE_JUDGE);
-    let mut perms = std::fs::metadata(&script).unwrap().permissions();
-    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
-    std::fs::set_permissions(&script, perms).unwrap();
+    crate::support::make_executable(&script);
     // The turns' last moves alternate between even columns (8, 12) and odd ones (3, 11).
     let game = format!(
         r#"{{"rules":{{"m":15,"n":15,"k":5,"overline":true}},"x":"a","o":"b","opening":[{}],"moves":[{}],"result":"draw"}}"#,

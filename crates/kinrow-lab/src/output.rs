@@ -15,6 +15,16 @@ pub fn print_line(text: &str) {
     let _ = writeln!(out, "{text}").and_then(|()| out.flush());
 }
 
+/// The `--out` file of a command that writes its results once, created (emptied) now;
+/// `None` without `--out`.
+pub fn out_file(path: Option<&std::path::Path>) -> Result<Option<std::fs::File>, String> {
+    path.map(|path| {
+        std::fs::File::create(path)
+            .map_err(|e| format!("--out: cannot write {}: {e}", path.display()))
+    })
+    .transpose()
+}
+
 /// The whole lines of a long command's results file `path`, to go on from (an empty
 /// text when it does not exist yet). A last line cut short by a stopped run is dropped,
 /// from the file too, so that appending goes on after whole lines.

@@ -396,13 +396,7 @@ fn run(args: &JudgeArgs) -> Result<(), String> {
     for all in candidates(args, &text)? {
         results.extend(judge_contestant(args, &spec, all)?);
     }
-    let mut out = match &args.out {
-        Some(path) => Some(
-            std::fs::File::create(path)
-                .map_err(|e| format!("--out: cannot write {}: {e}", path.display()))?,
-        ),
-        None => None,
-    };
+    let mut out = crate::output::out_file(args.out.as_deref())?;
     let mut judged: BTreeMap<&str, Vec<(Move, Move, Judgement)>> = BTreeMap::new();
     let mut dropped: BTreeMap<&'static str, usize> = BTreeMap::new();
     for (d, v) in &results {

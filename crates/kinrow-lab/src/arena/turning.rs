@@ -210,13 +210,7 @@ fn run(args: &JudgeArgs) -> Result<(), String> {
     let text = std::fs::read_to_string(&args.games)
         .map_err(|e| format!("--games: cannot read {}: {e}", args.games.display()))?;
     let games = lost_games(args, &text)?;
-    let mut out = match &args.out {
-        Some(path) => Some(
-            std::fs::File::create(path)
-                .map_err(|e| format!("--out: cannot write {}: {e}", path.display()))?,
-        ),
-        None => None,
-    };
+    let mut out = crate::output::out_file(args.out.as_deref())?;
     let time = Duration::from_millis(args.time_ms);
     let progress = Progress::new("judge --turning", "lost games", 0, games.len());
     // Per loser: lost games, tactical and positional turns, turns before the judged

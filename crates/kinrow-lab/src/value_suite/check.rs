@@ -199,13 +199,7 @@ pub fn run(args: &CheckArgs) -> Result<(), String> {
         return Err("--suite: no positions".into());
     }
     let specs = engines(&args.engines, args.nodes)?;
-    let mut out = match &args.out {
-        Some(path) => Some(
-            std::fs::File::create(path)
-                .map_err(|e| format!("--out: cannot write {}: {e}", path.display()))?,
-        ),
-        None => None,
-    };
+    let mut out = crate::output::out_file(args.out.as_deref())?;
     let time = Duration::from_millis(args.time_ms);
     print_line(&format!(
         "# value-suite check of {} ({}) at {} ms{} per position, seed {}; auto values every cell (cells=on, as /v1/suggest)",
