@@ -4,10 +4,10 @@
 
 use std::path::PathBuf;
 
+use crate::support::marks;
+
 fn temp_file(name: &str, text: &str) -> PathBuf {
-    let path = std::env::temp_dir().join(format!("kinrow-judge-{name}-{}", std::process::id()));
-    std::fs::write(&path, text).unwrap();
-    path
+    crate::support::temp_file("judge", name, text)
 }
 
 const FAKE_JUDGE: &str = r#"#!/bin/sh
@@ -24,14 +24,6 @@ while read line; do
   esac
 done
 "#;
-
-fn marks(list: &[(usize, usize)]) -> String {
-    let v: Vec<String> = list
-        .iter()
-        .map(|(r, c)| format!(r#"{{"row":{r},"col":{c},"piece":"mark"}}"#))
-        .collect();
-    v.join(",")
-}
 
 #[test]
 fn the_judge_reports_the_mean_loss_per_contestant() {

@@ -16,6 +16,23 @@ pub struct TestServer {
     pub client: Client,
 }
 
+/// A file of the system's temporary folder named for `prefix`, `name` and this process,
+/// holding `text` (the tests' game records, suites and fake engines).
+pub fn temp_file(prefix: &str, name: &str, text: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("kinrow-{prefix}-{name}-{}", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Marks at `(row, col)` as the game record's JSON move objects, comma separated.
+pub fn marks(list: &[(usize, usize)]) -> String {
+    let v: Vec<String> = list
+        .iter()
+        .map(|(r, c)| format!(r#"{{"row":{r},"col":{c},"piece":"mark"}}"#))
+        .collect();
+    v.join(",")
+}
+
 /// Makes the file at `path` executable (a fake engine or judge script written by a test).
 pub fn make_executable(path: &std::path::Path) {
     let mut perms = std::fs::metadata(path).unwrap().permissions();

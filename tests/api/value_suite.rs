@@ -7,11 +7,10 @@
 
 use std::path::PathBuf;
 
+use crate::support::marks;
+
 fn temp_file(name: &str, text: &str) -> PathBuf {
-    let path =
-        std::env::temp_dir().join(format!("kinrow-value-suite-{name}-{}", std::process::id()));
-    std::fs::write(&path, text).unwrap();
-    path
+    crate::support::temp_file("value-suite", name, text)
 }
 
 const FAKE_JUDGE: &str = r#"#!/bin/sh
@@ -34,14 +33,6 @@ while read -r line; do
   esac
 done
 "#;
-
-fn marks(list: &[(usize, usize)]) -> String {
-    let v: Vec<String> = list
-        .iter()
-        .map(|(r, c)| format!(r#"{{"row":{r},"col":{c},"piece":"mark"}}"#))
-        .collect();
-    v.join(",")
-}
 
 fn kinrow(args: &[&str]) -> (bool, String, String) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_kinrow"))
