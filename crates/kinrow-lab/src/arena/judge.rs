@@ -31,6 +31,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 use super::balance::{judge_position, judge_spec, MAX_FAILURES};
+use super::openings::cell_text;
 use crate::output::Progress;
 use crate::record::{read_games, Turn};
 use kinrow_engine::core::budget::Budget;
@@ -135,7 +136,7 @@ pub struct Judgement {
 
 impl Judgement {
     /// The mover's value of an evaluation made for its opponent, within `±cap`.
-    pub(super) fn mover_value(after: Eval, cap: i64) -> i64 {
+    pub(crate) fn mover_value(after: Eval, cap: i64) -> i64 {
         match after {
             Eval::Score(s) => (-s).clamp(-cap, cap),
             Eval::Mate { win } => {
@@ -334,11 +335,6 @@ fn judge_contestant(
     Ok(out)
 }
 
-fn coord_text(mv: Move, m: usize) -> String {
-    let c = mv.coord(m);
-    format!("{},{}", c.col, c.row)
-}
-
 fn position_json(args: &JudgeArgs, d: &Drawn, best: Move, j: &Judgement) -> serde_json::Value {
     let m = d.turn.position.m();
     let eval = |e: Eval| match e {
@@ -349,8 +345,8 @@ fn position_json(args: &JudgeArgs, d: &Drawn, best: Move, j: &Judgement) -> serd
         "line": d.line,
         "ply": d.turn.history.len(),
         "engine": d.label,
-        "played": coord_text(d.turn.played, m),
-        "best": coord_text(best, m),
+        "played": cell_text(d.turn.played, m),
+        "best": cell_text(best, m),
         "after_played": eval(j.after_played),
         "after_best": eval(j.after_best),
         "loss": j.loss(args.cap),

@@ -254,6 +254,26 @@ pub fn pair_opening(config: &ArenaConfig, pair: usize) -> Vec<Move> {
     opening(&config.rules, plies, config.seed, pair)
 }
 
+/// `mv` as Gomocup `x,y` (column, row).
+pub fn cell_text(mv: Move, m: usize) -> String {
+    let c = mv.coord(m);
+    format!("{},{}", c.col, c.row)
+}
+
+/// The mark at Gomocup `x,y` on `rules`' board.
+pub fn cell_move(text: &str, rules: &Rules) -> Result<Move, String> {
+    let bad = || format!("{text:?} is not x,y on a {}x{} board", rules.m(), rules.n());
+    let (x, y) = text.split_once(',').ok_or_else(bad)?;
+    let (col, row): (usize, usize) = (
+        x.trim().parse().map_err(|_| bad())?,
+        y.trim().parse().map_err(|_| bad())?,
+    );
+    if col >= rules.m() || row >= rules.n() {
+        return Err(bad());
+    }
+    Ok(Move::mark(row * rules.m() + col))
+}
+
 /// Reads an opening file for `rules`: one opening a line, its moves as Gomocup
 /// coordinates `x,y` (column, row, from 0) separated by white space, x's first and then
 /// alternating; `#` starts a comment, and empty lines are skipped. Every opening must
@@ -268,21 +288,7 @@ pub fn read_openings(text: &str, rules: &Rules) -> Result<Vec<Vec<Move>>, String
         let mut p = Position::empty(rules);
         let mut moves = Vec::new();
         for word in line.split_whitespace() {
-            let bad = || {
-                format!(
-                    "line {}: {word:?} is not x,y on a {}x{} board",
-                    i + 1,
-                    rules.m(),
-                    rules.n()
-                )
-            };
-            let (x, y) = word.split_once(',').ok_or_else(bad)?;
-            let (col, row): (usize, usize) =
-                (x.parse().map_err(|_| bad())?, y.parse().map_err(|_| bad())?);
-            if col >= rules.m() || row >= rules.n() {
-                return Err(bad());
-            }
-            let mv = Move::mark(row * rules.m() + col);
+            let mv = cell_move(word, rules).map_err(|e| format!("line {}: {e}", i + 1))?;
             p.try_play(mv)
                 .map_err(|e| format!("line {}: {word}: {e}", i + 1))?;
             moves.push(mv);

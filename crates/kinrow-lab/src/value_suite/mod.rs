@@ -24,6 +24,8 @@ pub mod check;
 
 use serde::{Deserialize, Serialize};
 
+use crate::arena::Judgement;
+pub use crate::arena::{cell_move, cell_text};
 use crate::record::rules_from_text;
 use kinrow_engine::core::types::{Analysis, Outcome};
 use kinrow_engine::external::protocol::Eval;
@@ -120,26 +122,6 @@ pub struct SuiteLine {
     pub holding: Vec<String>,
 }
 
-/// `mv` as Gomocup `x,y` (column, row).
-pub fn cell_text(mv: Move, m: usize) -> String {
-    let c = mv.coord(m);
-    format!("{},{}", c.col, c.row)
-}
-
-/// The mark at Gomocup `x,y` on `rules`' board.
-pub fn cell_move(text: &str, rules: &Rules) -> Result<Move, String> {
-    let bad = || format!("{text:?} is not x,y on a {}x{} board", rules.m(), rules.n());
-    let (x, y) = text.split_once(',').ok_or_else(bad)?;
-    let (col, row): (usize, usize) = (
-        x.trim().parse().map_err(|_| bad())?,
-        y.trim().parse().map_err(|_| bad())?,
-    );
-    if col >= rules.m() || row >= rules.n() {
-        return Err(bad());
-    }
-    Ok(Move::mark(row * rules.m() + col))
-}
-
 impl SuiteLine {
     /// The rules of the line.
     pub fn rules(&self) -> Result<Rules, String> {
@@ -234,21 +216,6 @@ pub struct Defence {
     pub unjudged: usize,
 }
 
-/// The mover's side of an evaluation made for its opponent: higher is better for the
-/// mover; a forced loss of the opponent is above every score.
-fn mover_side(after: Eval) -> i64 {
-    match after {
-        Eval::Score(s) => -s,
-        Eval::Mate { win } => {
-            if win {
-                i64::MIN
-            } else {
-                i64::MAX
-            }
-        }
-    }
-}
-
 /// Labels a defence position from the judge's evaluations after each candidate move
 /// (`judged`, in candidate order, each for the opponent): `None` unless some candidate
 /// loses and some holds. The holding move is the judge's own best move `root_best`
@@ -273,7 +240,8 @@ pub fn defence(root_best: Move, judged: &[(Move, Option<Eval>)]) -> Option<Defen
         let mut best: Option<(i64, Move)> = None;
         for (mv, after) in judged {
             if let (Some(after), Fate::Holding) = (after, Fate::of(*after)) {
-                let v = mover_side(*after);
+                // Higher is better for the mover; a forced loss of the opponent first.
+                let v = Judgement::mover_value(*after, i64::MAX);
                 if best.is_none_or(|(b, _)| v > b) {
                     best = Some((v, *mv));
                 }

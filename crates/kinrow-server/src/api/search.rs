@@ -62,6 +62,7 @@ pub const INLINE_EMPTIES: u32 = 9;
 /// (44-76 MiB) and a few of `auto`'s 6 MiB tables. Without it six idle contexts could
 /// keep 6 x 92 MiB, more than a replica's whole memory limit (docs/deployment.md).
 pub const IDLE_CONTEXT_BYTES: usize = 128 << 20;
+
 /// The largest board (in cells) on which the one-ply engines run inline: 32x32. On
 /// 15x15 they take 0.02-0.2 ms a call, on 32x32 at most about 1 ms (`kinrow bench`,
 /// docs/performance.md).
