@@ -272,8 +272,6 @@ fn serve(args: ServeArgs) -> i32 {
             return 2;
         }
     };
-    // Connect Four's opening book, read on a thread while the server starts.
-    kinrow_engine::search::perfect::gravity::book::warm();
     match kinrow_server::server::serve(config) {
         Ok(()) => 0,
         Err(e) => {

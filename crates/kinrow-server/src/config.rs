@@ -68,6 +68,10 @@ pub struct Config {
     pub external_engines: Vec<BrainSpec>,
     /// The external brains running, by name (empty until the server is built).
     pub brains: Vec<Arc<ExternalBrain>>,
+    /// Read Connect Four's book when the server starts, and answer `/readyz` 503 until it
+    /// is read (`KINROW_BOOKS=at-start`); otherwise (`on-demand`, the default) the first
+    /// search of a 7x6 board starts reading it and is answered without it.
+    pub books_at_start: bool,
 }
 
 impl Default for Config {
@@ -91,6 +95,7 @@ impl Default for Config {
             max_threads: 1,
             external_engines: Vec::new(),
             brains: Vec::new(),
+            books_at_start: false,
         }
     }
 }
@@ -173,6 +178,11 @@ pub struct ServeArgs {
         value_name = "NAME=COMMAND"
     )]
     pub external_engines: Vec<String>,
+    /// When Connect Four's opening book is read: on-demand (by the first search of a 7x6
+    /// board with four in a row, which is answered without it; /readyz is ready at once)
+    /// or at-start (/readyz answers 503 until it is read, 3-4 s) [default: on-demand].
+    #[arg(long, env = "KINROW_BOOKS", value_name = "on-demand|at-start")]
+    pub books: Option<String>,
 }
 
 /// The external engines of `texts`, each checked: a valid spec, a name no built-in
@@ -233,7 +243,17 @@ impl ServeArgs {
         if admission_floor_percent > 90 {
             return Err("--admission-floor-percent must be at most 90".to_string());
         }
+        let books_at_start = match self.books.as_deref().map(str::trim) {
+            None | Some("on-demand") => false,
+            Some("at-start") => true,
+            Some(other) => {
+                return Err(format!(
+                    "--books must be on-demand or at-start, not {other:?}"
+                ))
+            }
+        };
         Ok(Config {
+            books_at_start,
             external_engines: external_engines(&self.external_engines)?,
             brains: Vec::new(),
             head_timeout: millis("head-timeout-ms", self.head_timeout_ms, d.head_timeout)?,

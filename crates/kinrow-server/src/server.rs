@@ -66,12 +66,18 @@ impl Application {
         // The evaluation's tables are built once per process: before the first request,
         // which would otherwise pay for them inside its time budget.
         kinrow_engine::search::auto::warm_up();
-        // Connect Four's opening book takes seconds to read: the first search that wants
-        // it starts reading it on a thread of its own, and searches go on without it until
-        // it is read (`kinrow serve` starts reading it at once).
+        // Connect Four's opening book takes seconds to read and about 50 MB to hold: the
+        // first search that wants it starts reading it on a thread of its own, and
+        // searches go on without it until it is read; `KINROW_BOOKS=at-start` starts
+        // reading it now (and `/readyz` waits for it).
         kinrow_engine::search::perfect::gravity::book::read_on_demand();
+        if config.books_at_start {
+            kinrow_engine::search::perfect::gravity::book::warm();
+        }
         config.brains = start_brains(&config).map_err(std::io::Error::other)?;
-        let listener = TcpListener::bind(&config.addr)?;
+        let listener = TcpListener::bind(&config.addr).map_err(|e| {
+            std::io::Error::new(e.kind(), format!("cannot listen on {}: {e}", config.addr))
+        })?;
         let port = listener.local_addr()?.port();
         let metrics = Metrics::new();
         let prometheus = PrometheusMetricsBuilder::new("kinrow")

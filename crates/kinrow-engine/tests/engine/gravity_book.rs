@@ -160,6 +160,25 @@ fn the_committed_connect_four_book() {
     ];
     let key = book::key_of(7, 6, 4, &columns(example)).unwrap();
     assert_eq!(book.get(key), Some(-(43 - 24)));
+    // Held compactly (packed keys: well under the 83 MB of plain u64 keys and i8
+    // scores), and every packed key reads back: it is found with its own score, in
+    // order, and a key between two neighbours is not found.
+    assert!(book.bytes() < 56_000_000, "{} bytes", book.bytes());
+    let mut previous: Option<u128> = None;
+    for (key, score) in book.entries() {
+        assert_eq!(book.get(key), Some(score), "{key:x}");
+        if let Some(p) = previous
+            .filter(|&p| book::stones_of_key(7, 6, 4, p) == book::stones_of_key(7, 6, 4, key))
+        {
+            assert!(p < key, "{p:x} before {key:x}");
+            if key - p > 1
+                && book::stones_of_key(7, 6, 4, key - 1) == book::stones_of_key(7, 6, 4, key)
+            {
+                assert_eq!(book.get(key - 1), None, "{:x}", key - 1);
+            }
+        }
+        previous = Some(key);
+    }
     // A sample of the last level against the search without the book.
     let last: Vec<(u128, i32)> = book
         .entries()

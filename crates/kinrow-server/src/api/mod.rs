@@ -93,6 +93,7 @@ the answer, 200 or 503, arrives within N ms. Every GET route answers HEAD."
         routes::opening::opening,
         routes::engines::engines,
         routes::healthz::healthz,
+        routes::readyz::readyz,
         routes::metrics::metrics,
         routes::openapi::openapi_json
     ),
@@ -109,7 +110,7 @@ the answer, 200 or 503, arrives within N ms. Every GET route answers HEAD."
     tags(
         (name = "moves", description = "Engines and their suggestions"),
         (name = "positions", description = "The rules: state of a position, playing a move"),
-        (name = "operations", description = "Liveness, metrics, this document")
+        (name = "operations", description = "Liveness, readiness, metrics, this document")
     )
 )]
 pub struct ApiDoc;
@@ -135,6 +136,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(web::resource("/v1/opening").route(web::post().to(opening::opening)))
         .service(web::resource("/v1/engines").route(web::get().to(engines::engines)))
         .service(web::resource("/healthz").route(web::get().to(healthz::healthz)))
+        .service(web::resource("/readyz").route(web::get().to(readyz::readyz)))
         .service(web::resource("/metrics").route(web::get().to(metrics::metrics)))
         .service(web::resource("/openapi.json").route(web::get().to(openapi::openapi_json)))
         .service(web::resource("/docs").route(web::get().to(|| async {

@@ -22,7 +22,7 @@ pub mod suggest_json;
 pub use engine::{
     default_engine, EngineInfo, EngineName, EngineParams, EnginesResponse, LimitsUsed, ServerLimits,
 };
-pub use ops::Health;
+pub use ops::{Health, Readiness};
 pub use play::{PlayRequest, PlayResponse};
 pub use position::{
     position, CellDto, HandDto, MoveDto, MoveRequest, PieceName, PiecesDto, RulesDto, Side,

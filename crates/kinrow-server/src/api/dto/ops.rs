@@ -10,3 +10,15 @@ pub struct Health {
     #[schema(example = "ok")]
     pub status: String,
 }
+
+/// Readiness (`GET /readyz`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Readiness {
+    /// `ready` when every search is answered at full quality, `starting` before.
+    #[schema(example = "ready")]
+    pub status: String,
+    /// Connect Four's opening book: `not_read` (nothing asked for it yet), `reading`
+    /// (searches of 7x6 boards go on without it meanwhile) or `read`.
+    #[schema(example = "not_read")]
+    pub books: String,
+}

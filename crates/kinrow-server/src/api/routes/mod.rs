@@ -10,6 +10,7 @@ pub mod openapi;
 pub mod opening;
 pub mod plan;
 pub mod play;
+pub mod readyz;
 pub mod review;
 pub mod run;
 pub mod state;

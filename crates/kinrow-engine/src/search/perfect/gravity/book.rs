@@ -11,9 +11,10 @@
 //! reads a committed book at every node with few enough stones (so the positions in it
 //! are answered at once).
 //!
-//! In memory a book is one sorted key array and one score array per level (9 bytes a
-//! position: the 7x6 book of 12 stones is 9.2 M positions, 83 MB), read by binary
-//! search. Two formats on disk:
+//! In memory a book is one sorted key set and one score array per level, the keys packed
+//! by their high bits into buckets (see [`Level`]: about 5.5 bytes a position with its
+//! score, where plain keys took 9; the 7x6 book of 12 stones is 9.2 M positions), read
+//! by binary search inside a bucket. Two formats on disk:
 //! - text: a header line `kinrow-gravity-book M,N,K depth D`, then one line per
 //!   position, `KEY SCORE`, the key in hex and the score as the search's (plies, from
 //!   the side to move), sorted by key (what `kinrow book` writes for any board);
@@ -46,21 +47,122 @@ pub struct Book {
     levels: Vec<Level>,
 }
 
-/// The positions of one number of stones: canonical keys sorted, and their scores.
+/// The positions of one number of stones: canonical keys sorted, held compactly, and
+/// their scores in the same order.
+///
+/// The keys are split at bit `shift`: the high part picks a bucket, and `offsets[b]` is
+/// the index of bucket `b`'s first key (a bucket holds about 16 keys); the low parts are
+/// packed at `shift` bits each. A key then costs about `log2(U / n) + 6` bits instead of
+/// 64 (`U` the largest key, `n` the keys): 4-5 bytes for Connect Four's levels. A lookup
+/// is a binary search inside one bucket.
 #[derive(Debug, Clone, Default)]
 struct Level {
-    keys: Vec<u64>,
+    len: usize,
+    shift: u32,
+    offsets: Vec<u32>,
+    lows: Vec<u64>,
     scores: Vec<i8>,
 }
 
 impl Level {
+    /// A level of these sorted, distinct keys and their scores.
+    fn new(keys: &[u64], scores: Vec<i8>) -> Level {
+        debug_assert!(keys.windows(2).all(|w| w[0] < w[1]));
+        let len = keys.len();
+        let top = keys.last().copied().unwrap_or(0);
+        // About 16 keys a bucket when the keys spread evenly up to `top`.
+        let per_key = (top / (len.max(1) as u64)).max(1);
+        let shift = (63 - per_key.leading_zeros() + 4).min(63);
+        let buckets = (top >> shift) as usize + 1;
+        let mut offsets = vec![0u32; buckets + 1];
+        for &key in keys {
+            offsets[(key >> shift) as usize + 1] += 1;
+        }
+        for b in 0..buckets {
+            offsets[b + 1] += offsets[b];
+        }
+        let mut lows = vec![0u64; (len * shift as usize).div_ceil(64) + 1];
+        let mask = (1u64 << shift) - 1;
+        for (i, &key) in keys.iter().enumerate() {
+            put_bits(&mut lows, i * shift as usize, shift, key & mask);
+        }
+        Level {
+            len,
+            shift,
+            offsets,
+            lows,
+            scores,
+        }
+    }
+
+    /// The low part of the `i`th key.
+    #[inline]
+    fn low(&self, i: usize) -> u64 {
+        get_bits(&self.lows, i * self.shift as usize, self.shift)
+    }
+
+    /// The index of `key`, if the level has it.
+    #[inline]
+    fn find(&self, key: u64) -> Option<usize> {
+        let b = (key >> self.shift) as usize;
+        if b + 1 >= self.offsets.len() {
+            return None;
+        }
+        let low = key & ((1u64 << self.shift) - 1);
+        let (mut lo, mut hi) = (self.offsets[b] as usize, self.offsets[b + 1] as usize);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            match self.low(mid).cmp(&low) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Some(mid),
+            }
+        }
+        None
+    }
+
     #[inline]
     fn get(&self, key: u64) -> Option<i32> {
-        self.keys
-            .binary_search(&key)
-            .ok()
-            .map(|i| self.scores[i] as i32)
+        self.find(key).map(|i| self.scores[i] as i32)
     }
+
+    /// The keys in order.
+    fn keys(&self) -> impl Iterator<Item = u64> + '_ {
+        self.offsets.windows(2).enumerate().flat_map(move |(b, w)| {
+            (w[0] as usize..w[1] as usize).map(move |i| ((b as u64) << self.shift) | self.low(i))
+        })
+    }
+
+    /// Bytes held.
+    fn bytes(&self) -> usize {
+        self.offsets.len() * 4 + self.lows.len() * 8 + self.scores.len()
+    }
+}
+
+/// Writes the `width` low bits of `value` at bit `at` of `words`.
+fn put_bits(words: &mut [u64], at: usize, width: u32, value: u64) {
+    if width == 0 {
+        return;
+    }
+    let (w, o) = (at / 64, (at % 64) as u32);
+    words[w] |= value << o;
+    if o + width > 64 {
+        words[w + 1] |= value >> (64 - o);
+    }
+}
+
+/// The `width` bits at bit `at` of `words`.
+#[inline]
+fn get_bits(words: &[u64], at: usize, width: u32) -> u64 {
+    if width == 0 {
+        return 0;
+    }
+    let (w, o) = (at / 64, (at % 64) as u32);
+    let mut v = words[w] >> o;
+    if o + width > 64 {
+        v |= words[w + 1] << (64 - o);
+    }
+    v & (u64::MAX >> (64 - width))
 }
 
 impl Book {
@@ -80,10 +182,8 @@ impl Book {
             .into_iter()
             .map(|mut l| {
                 l.sort_unstable();
-                Level {
-                    keys: l.iter().map(|e| e.0).collect(),
-                    scores: l.iter().map(|e| e.1).collect(),
-                }
+                let keys: Vec<u64> = l.iter().map(|e| e.0).collect();
+                Level::new(&keys, l.iter().map(|e| e.1).collect())
             })
             .collect();
         Book {
@@ -124,7 +224,7 @@ impl Book {
         let mut all: Vec<(u64, i8)> = self
             .levels
             .iter()
-            .flat_map(|l| l.keys.iter().copied().zip(l.scores.iter().copied()))
+            .flat_map(|l| l.keys().zip(l.scores.iter().copied()))
             .collect();
         all.sort_unstable();
         let mut out = format!(
@@ -166,7 +266,7 @@ impl Book {
         }
         let mut levels = Vec::new();
         let mut at = 0;
-        for (s, keys) in levels_u64(m, n, k, depth)?.into_iter().enumerate() {
+        let mut check = |s: usize, keys: &[u64]| -> Result<(), String> {
             if keys.len() != counts[s] {
                 return Err(format!(
                     "level {s}: {} positions, the book has {}",
@@ -176,8 +276,12 @@ impl Book {
             }
             let scores = body[at..at + keys.len()].iter().map(|&b| b as i8).collect();
             at += keys.len();
-            levels.push(Level { keys, scores });
-        }
+            levels.push(Level::new(keys, scores));
+            Ok(())
+        };
+        // Each level is packed as soon as the next is enumerated, so that only two
+        // levels are ever held as plain keys.
+        for_each_level(m, n, k, depth, &mut check)?;
         Ok(Book {
             m,
             n,
@@ -191,7 +295,11 @@ impl Book {
     pub fn write_binary(&self) -> Result<Vec<u8>, String> {
         let all = levels_u64(self.m, self.n, self.k, self.depth)?;
         for (s, keys) in all.iter().enumerate() {
-            if self.levels.get(s).map(|l| &l.keys) != Some(keys) {
+            if !self
+                .levels
+                .get(s)
+                .is_some_and(|l| l.len == keys.len() && l.keys().eq(keys.iter().copied()))
+            {
                 return Err(format!("level {s} is not complete"));
             }
         }
@@ -229,7 +337,12 @@ impl Book {
 
     /// Positions in the book.
     pub fn len(&self) -> usize {
-        self.levels.iter().map(|l| l.keys.len()).sum()
+        self.levels.iter().map(|l| l.len).sum()
+    }
+
+    /// Bytes the book holds in memory.
+    pub fn bytes(&self) -> usize {
+        self.levels.iter().map(Level::bytes).sum()
     }
 
     /// True when the book holds no position.
@@ -239,12 +352,9 @@ impl Book {
 
     /// Every position of the book with its score, level by level, each sorted by key.
     pub fn entries(&self) -> impl Iterator<Item = (u128, i32)> + '_ {
-        self.levels.iter().flat_map(|l| {
-            l.keys
-                .iter()
-                .zip(&l.scores)
-                .map(|(&k, &s)| (k as u128, s as i32))
-        })
+        self.levels
+            .iter()
+            .flat_map(|l| l.keys().zip(&l.scores).map(|(k, &s)| (k as u128, s as i32)))
     }
 }
 
@@ -299,6 +409,39 @@ pub fn warm() {
             committed();
             WARMING.store(false, Ordering::SeqCst);
         });
+    }
+}
+
+/// Where the committed books stand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BooksState {
+    /// Nothing asked for them yet: they take no memory.
+    NotRead,
+    /// A thread reads them (a few seconds); searches go on without them meanwhile.
+    Reading,
+    /// Read and in use.
+    Read,
+}
+
+impl BooksState {
+    /// The state's name in the game's answers (`not_read`, `reading`, `read`).
+    pub fn name(self) -> &'static str {
+        match self {
+            BooksState::NotRead => "not_read",
+            BooksState::Reading => "reading",
+            BooksState::Read => "read",
+        }
+    }
+}
+
+/// Where the committed books stand now.
+pub fn state() -> BooksState {
+    if BOOKS.get().is_some() {
+        BooksState::Read
+    } else if WARMING.load(Ordering::SeqCst) {
+        BooksState::Reading
+    } else {
+        BooksState::NotRead
     }
 }
 
@@ -357,11 +500,29 @@ pub fn levels(m: u32, n: u32, k: u32, depth: u32) -> Result<Vec<Vec<u128>>, Stri
 
 /// [`levels`] as the 64-bit keys they are.
 fn levels_u64(m: u32, n: u32, k: u32, depth: u32) -> Result<Vec<Vec<u64>>, String> {
+    let mut levels = Vec::new();
+    for_each_level(m, n, k, depth, &mut |_, keys| {
+        levels.push(keys.to_vec());
+        Ok(())
+    })?;
+    Ok(levels)
+}
+
+/// Calls `each` with every level of [`levels`] in turn (its number of stones and its
+/// sorted canonical keys); only the level and the one before it are held meanwhile.
+fn for_each_level(
+    m: u32,
+    n: u32,
+    k: u32,
+    depth: u32,
+    each: &mut dyn FnMut(usize, &[u64]) -> Result<(), String>,
+) -> Result<(), String> {
     let f = frame(m, n, k)?;
-    let mut levels: Vec<Vec<u64>> = vec![vec![f.bottom]];
-    for _ in 0..depth {
+    let mut level: Vec<u64> = vec![f.bottom];
+    each(0, &level)?;
+    for s in 1..=depth as usize {
         let mut next = HashSet::new();
-        for &key in levels.last().expect("level 0") {
+        for &key in &level {
             let st = Stones::from_key(&f, key);
             let landing = st.landing(&f);
             let wins = st.my_wins(&f);
@@ -372,11 +533,13 @@ fn levels_u64(m: u32, n: u32, k: u32, depth: u32) -> Result<Vec<Vec<u64>>, Strin
                 }
             }
         }
-        let mut next: Vec<u64> = next.into_iter().collect();
-        next.sort_unstable();
-        levels.push(next);
+        level = Vec::with_capacity(next.len());
+        level.extend(next.drain());
+        drop(next);
+        level.sort_unstable();
+        each(s, &level)?;
     }
-    Ok(levels)
+    Ok(())
 }
 
 /// Backs up the scores of every level above the last from `scores`, which holds the
