@@ -14,7 +14,7 @@ import { fitBoard, forbiddenWords, renderBoard, showLine } from './board.js';
 import { cellName, other, requestShape } from './notation.js';
 import { renderCellInfo, renderEvalBar, renderGraph, renderHeatLegend, renderLive, renderMoveList } from './panels.js';
 import * as settings from './settings.js';
-import { clearMsgs, settingError, showMsg } from './messages.js';
+import { clearMsgs, engineError, settingError, showMsg } from './messages.js';
 import { PIECES, renderPieceChoices } from './pieces.js';
 import { initReview, reviewGame, reviewSeries } from './review.js';
 import { hasPhase, initOpening, openingClick, openingStatus, openingTurn, openingView, phaseOf, renderOpening } from './opening.js';
@@ -82,6 +82,7 @@ async function startGame(from) {
     if (gen !== S.gen) return;
     S.start = st;
     S.pos = st;
+    settings.offerEngines(st.rules);
     S.entries = [];
     S.values = [];
     S.cursor = 0;
@@ -176,7 +177,8 @@ async function engineTurn() {
   } catch (e) {
     if (gen !== S.gen) return;
     S.thinking = null;
-    settingError(e, side + '-msg');
+    if (settings.engineRefused(e, engine)) engineError(e, side + '-msg', engine.name);
+    else settingError(e, side + '-msg');
     render();
   }
 }
@@ -225,7 +227,8 @@ async function humanMove(row, col) {
   } catch (e) {
     if (gen !== S.gen) return;
     S.thinking = null;
-    if (e instanceof ApiError && /^reply/.test(e.field || '')) settingError(e, replier + '-msg');
+    if (settings.engineRefused(e, reply)) engineError(e, replier + '-msg', reply.name);
+    else if (e instanceof ApiError && /^reply/.test(e.field || '')) settingError(e, replier + '-msg');
     else showMsg('board-msg', e);
     // A cell the rules forbid: why, in words, before the server's own.
     const why = S.forbidden.get(row + ',' + col);
@@ -502,6 +505,7 @@ function wire() {
     el.addEventListener('input', () => {
       $('preset').value = 'custom';
       settings.updateOpenings();
+      settings.offerEngines(settings.readRules());
     });
   }
   // An opening rule, like a preset, starts a new game at once.

@@ -25,13 +25,16 @@ export function forbiddenWords(reason, opening) {
   return 'x may not play here under the ' + (long ? 'long pro' : 'pro') + ' rule: ' + (typeof words === 'function' ? words(long ? 4 : 3) : words);
 }
 
-// Sizes the board to the space its container gives it: the width, and on a wide screen
-// the height of the window too, so that a 15x15 board fits a laptop screen unscrolled.
+// Sizes the board to the space its container gives it: the width, and the height of the
+// window below the board's top too, so that a 15x15 board fits a laptop screen unscrolled
+// and a tall board a phone's (on a narrow screen only while that leaves half the window:
+// the controls above it may have grown).
 export function fitBoard(boardEl, stageEl, m, n, coords) {
   const width = stageEl.clientWidth;
   const wide = window.innerWidth > 880;
   const top = stageEl.getBoundingClientRect().top + window.scrollY;
-  const height = wide ? window.innerHeight - top - 12 : Infinity;
+  const below = window.innerHeight - top - 12;
+  const height = wide || below >= window.innerHeight / 2 ? below : Infinity;
   const lab = coords ? LABEL_SHARE : 0;
   let cell = Math.min(width / (m + lab), height / (n + lab), 120);
   cell = Math.max(12, Math.floor(cell));

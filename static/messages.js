@@ -49,3 +49,11 @@ export function settingError(err, fallbackId) {
   const words = label ? label.textContent.trim() : '';
   if (words) $(id).prepend(words + ': ');
 }
+
+// The engine's refusal of a game whose rules are fine (an external engine plays five in
+// a row only): said as the engine's, next to its player, with no rules field marked.
+export function engineError(err, id, name) {
+  showMsg(id, err);
+  const head = $(id).querySelector('strong');
+  if (head) head.textContent = 'The engine ' + name + ' cannot play this game (the rules are fine): choose another engine.';
+}

@@ -69,7 +69,13 @@ export function renderMoveList(entries, cursor) {
   list.replaceChildren(...items);
   $('moves-empty').hidden = entries.length > 0;
   const current = list.querySelector('.current');
-  if (current) current.scrollIntoView({ block: 'nearest' });
+  // The list scrolls to its current move by itself: scrolling the page too would take
+  // the board out of view on a phone, where the list sits below it.
+  if (current) {
+    const [lr, cr] = [list.getBoundingClientRect(), current.getBoundingClientRect()];
+    if (cr.top < lr.top) list.scrollTop += cr.top - lr.top;
+    else if (cr.bottom > lr.bottom) list.scrollTop += cr.bottom - lr.bottom;
+  }
 }
 
 // series: x's expected result in [-1, 1] after each ply (index 0 the start), null where

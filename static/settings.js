@@ -132,6 +132,58 @@ export function isEngine(side) {
 // strength, and a level below 10 would be refused.
 const ENGINE_PARAMETERS = {};
 
+// The games each engine plays, by name (/v1/engines' `plays`: absent for an engine that
+// plays every game), and the menus' words for each engine.
+const ENGINE_PLAYS = {};
+const ENGINE_TITLE = {};
+let preferredEngine = 'auto';
+
+// Why the engine `name` cannot play a game of `rules`, in words; '' when it can.
+export function cannotPlay(name, rules) {
+  const p = ENGINE_PLAYS[name];
+  if (!p || !rules) return '';
+  if (rules.k !== p.k) return 'it plays ' + p.k + ' in a row only';
+  if (!p.gravity && rules.gravity === true) return 'it plays without gravity only';
+  const held = ['x', 'o'].some((side) => HAND.some((h) => (rules.pieces && rules.pieces[side] && rules.pieces[side][h]) > 0));
+  if (!p.pieces && held) return 'it plays marks only, no special pieces';
+  if (Array.isArray(p.openings) && !p.openings.includes(rules.opening || 'free')) return 'it plays the ' + p.openings.join(', ') + ' opening only';
+  return '';
+}
+
+// Offers in every engine menu only what can play `rules`: the others stay listed, off,
+// with the reason. A menu whose engine cannot play them takes the default engine, and
+// says so next to it.
+export function offerEngines(rules) {
+  for (const sel of document.querySelectorAll('.engine-select')) {
+    for (const opt of sel.options) {
+      const why = cannotPlay(opt.value, rules);
+      opt.disabled = !!why;
+      opt.textContent = (ENGINE_TITLE[opt.value] || opt.value) + (why ? ' (unavailable here: ' + why + ')' : '');
+    }
+    const chosen = sel.value;
+    const why = cannotPlay(chosen, rules);
+    if (!why) continue;
+    const usable = [...sel.options].find((o) => o.value === preferredEngine && !o.disabled) || [...sel.options].find((o) => !o.disabled);
+    if (!usable) continue;
+    sel.value = usable.value;
+    const side = sel.id.split('-')[0];
+    if (side === 'x' || side === 'o') syncLevel(side);
+    const box = $(side + '-msg');
+    if (box) {
+      box.className = 'msg wide note';
+      box.textContent = 'The engine ' + chosen + ' cannot play these rules (' + why + '): ' + usable.value + ' plays instead.';
+      box.hidden = false;
+    }
+  }
+}
+
+// True when `err` is the engine's refusal of the game (the rules are fine, the engine
+// cannot play them): the server names the engine first in such a message.
+export function engineRefused(err, engine) {
+  if (!engine || !err || err.status !== 422 || !/^(rules|board)/.test(err.field || '')) return false;
+  return typeof err.message === 'string' && err.message.startsWith(engine.name + ':');
+}
+
 function takesLevel(name) {
   const params = ENGINE_PARAMETERS[name];
   return !params || params.includes('level');
@@ -146,12 +198,13 @@ export function engineOf(side) {
   return engine;
 }
 
-// The level menu of a side is off while its engine takes no level.
+// A side's level menu shows only while its engine takes a level (an external engine
+// plays at its own strength).
 function syncLevel(side) {
   const sel = $(side + '-level');
   const takes = takesLevel($(side + '-engine').value);
   sel.disabled = !takes;
-  sel.title = takes ? '' : 'This engine plays at its own strength: it takes no level';
+  sel.closest('label').hidden = !takes;
 }
 
 // "auto, level 7": how the page names a computer player.
@@ -316,14 +369,17 @@ export async function loadEngines(onError) {
     const data = await api('GET', '/v1/engines');
     list = (data.engines || []).filter((e) => e && typeof e.name === 'string');
     for (const e of list) if (Array.isArray(e.parameters)) ENGINE_PARAMETERS[e.name] = e.parameters;
+    for (const e of list) if (e.plays && typeof e.plays === 'object') ENGINE_PLAYS[e.name] = e.plays;
     if (typeof data.default === 'string') preferred = data.default;
   } catch (e) {
     onError(e);
   }
   if (list.length === 0) list = [{ name: 'auto' }];
+  preferredEngine = preferred;
+  for (const e of list) ENGINE_TITLE[e.name] = e.name + (PLAIN_ENGINE[e.name] ? ' (' + PLAIN_ENGINE[e.name] + ')' : '');
   for (const sel of document.querySelectorAll('.engine-select')) {
     sel.replaceChildren(...list.map((e) => {
-      const opt = new Option(e.name + (PLAIN_ENGINE[e.name] ? ' (' + PLAIN_ENGINE[e.name] + ')' : ''), e.name);
+      const opt = new Option(ENGINE_TITLE[e.name], e.name);
       opt.title = ABOUT_ENGINE[e.name] || e.description || '';
       return opt;
     }));

@@ -157,6 +157,42 @@ fn limits_and_boards_it_cannot_take_are_refused_naming_the_field() {
         &json!({"rules": {"m": 7, "n": 6, "k": 5, "gravity": true}, "engine": "kp"}),
     );
     assert_error(status, &body, 422, "invalid_rules", Some("rules.gravity"));
+    // `/v1/engines` says which games it plays (what the demo's menus read), and each
+    // game outside them is refused naming what is outside.
+    let (_, engines) = {
+        let r = s.get("/v1/engines");
+        (r.status(), r.json::<Value>().unwrap())
+    };
+    let listed = |name: &str| {
+        engines["engines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == name)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(listed("auto")["plays"], Value::Null);
+    assert_eq!(
+        listed("kp")["plays"],
+        json!({"k": 5, "pieces": false, "gravity": false, "openings": ["free"]})
+    );
+    let (status, body) = s.call(
+        "/v1/suggest",
+        &json!({"rules": {"m": 15, "n": 15, "k": 5, "pieces": {"x": {"block": 1}, "o": {"block": 1}}},
+                "to_move": "x", "engine": "kp"}),
+    );
+    assert_error(status, &body, 422, "invalid_rules", Some("rules.pieces"));
+    let (status, body) = s.call(
+        "/v1/suggest",
+        &json!({"rules": {"m": 15, "n": 15, "k": 5, "opening": "pro"}, "engine": "kp"}),
+    );
+    assert_error(status, &body, 422, "invalid_rules", Some("rules.opening"));
+    let (status, _) = s.call(
+        "/v1/suggest",
+        &json!({"rules": {"m": 15, "n": 15, "k": 5}, "engine": "kp"}),
+    );
+    assert_eq!(status, 200, "inside what it plays");
     let (status, body) = s.call(
         "/v1/suggest",
         &json!({"rules": {"m": 15, "n": 15, "k": 5}, "engine": "nobody"}),

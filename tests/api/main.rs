@@ -26,6 +26,7 @@ mod overload;
 mod pbrain;
 mod pool;
 mod proofs;
+mod ready;
 mod review;
 mod shutdown;
 mod support;

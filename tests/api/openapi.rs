@@ -159,22 +159,71 @@ fn every_request_example_is_accepted() {
     assert_eq!(posted, 23);
 }
 
+/// The value a schema-driven client builds for `schema` from the document's examples
+/// alone (schemathesis' examples phase): the schema's own example, else (with `parts`, or
+/// when it has none) an object of its properties' examples, an array of its items'
+/// example, or the first branch of a `oneOf` that has one; `None` when nothing has an
+/// example.
+fn from_examples(d: &Value, schema: &Value, parts: bool) -> Option<Value> {
+    if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
+        let name = r.trim_start_matches("#/components/schemas/");
+        return from_examples(d, &d["components"]["schemas"][name], parts);
+    }
+    let own = schema
+        .get("example")
+        .or_else(|| schema.get("examples").and_then(|e| e.get(0)))
+        .cloned();
+    if let Some(branches) = schema.get("oneOf").and_then(Value::as_array) {
+        return own.or_else(|| branches.iter().find_map(|b| from_examples(d, b, parts)));
+    }
+    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+        if own.is_some() && !parts {
+            return own;
+        }
+        let object: serde_json::Map<String, Value> = properties
+            .iter()
+            .filter_map(|(name, p)| Some((name.clone(), from_examples(d, p, parts)?)))
+            .collect();
+        return if object.is_empty() {
+            own
+        } else {
+            Some(Value::Object(object))
+        };
+    }
+    if own.is_none() && schema.get("type").and_then(Value::as_str) == Some("array") {
+        return Some(Value::Array(vec![from_examples(
+            d,
+            &schema["items"],
+            parts,
+        )?]));
+    }
+    own
+}
+
 #[test]
 fn request_property_examples_fit_together() {
-    // A schema-driven client (schemathesis' examples phase) builds requests from the
-    // properties' examples: they describe one 3x3 game, not a 15x15 rule set with a 3x3 board.
+    // A schema-driven client (schemathesis' examples phase, a client generator) builds
+    // requests from the per-field examples: the board, its side to move, a move on an
+    // empty cell of it and the rules must make one game the server accepts, whether the
+    // objects' own examples or their properties' are taken.
+    let s = crate::support::spawn();
     let d = doc();
-    let rules = &d["components"]["schemas"]["Rules"];
-    assert_eq!(
-        rules["example"],
-        serde_json::json!({"m": 3, "n": 3, "k": 3, "overline": true})
-    );
-    for key in ["m", "n", "k"] {
-        assert_eq!(rules["properties"][key]["example"], 3, "rules.{key}");
+    let mut posted = 0;
+    for (path, item) in d["paths"].as_object().unwrap() {
+        let Some(op) = item.get("post") else { continue };
+        let schema = &op["requestBody"]["content"]["application/json"]["schema"];
+        for parts in [false, true] {
+            let body = from_examples(&d, schema, parts)
+                .unwrap_or_else(|| panic!("POST {path}: its fields have examples"));
+            let r = s.post(path, &body);
+            let status = r.status().as_u16();
+            let text = r.text().unwrap();
+            assert_eq!(
+                status, 200,
+                "POST {path} built from the examples {body}: {text}"
+            );
+            posted += 1;
+        }
     }
-    let board = &d["components"]["schemas"]["Board"];
-    assert_eq!(
-        board["examples"][0],
-        serde_json::json!(["x..", ".o.", "..."])
-    );
+    assert_eq!(posted, 12, "two requests for each of the six POST routes");
 }

@@ -238,6 +238,24 @@ pub struct EngineInfo {
     pub ignored: Vec<String>,
     /// True for the engine used when a request names none.
     pub default: bool,
+    /// The games this engine plays when it does not play every game kinrow knows (an
+    /// external engine); `null` for an engine that plays them all. A request outside them
+    /// is refused with 422 naming the field (`rules.k`, `rules.gravity`...).
+    pub plays: Option<PlaysDto>,
+}
+
+/// The games an engine plays (see [`EngineInfo::plays`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[schema(as = Plays)]
+pub struct PlaysDto {
+    /// The line length it plays (`rules.k`).
+    pub k: u32,
+    /// False: it plays marks only (no `rules.pieces`, no block `#` on the board).
+    pub pieces: bool,
+    /// False: it plays without gravity.
+    pub gravity: bool,
+    /// The opening rules it plays (`rules.opening`).
+    pub openings: Vec<String>,
 }
 
 /// The server's limits on search requests.

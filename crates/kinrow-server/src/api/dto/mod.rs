@@ -20,7 +20,8 @@ pub mod suggest;
 pub mod suggest_json;
 
 pub use engine::{
-    default_engine, EngineInfo, EngineName, EngineParams, EnginesResponse, LimitsUsed, ServerLimits,
+    default_engine, EngineInfo, EngineName, EngineParams, EnginesResponse, LimitsUsed, PlaysDto,
+    ServerLimits,
 };
 pub use ops::{Health, Readiness};
 pub use play::{PlayRequest, PlayResponse};

@@ -81,6 +81,7 @@ pub mod int {
 /// A player: `x` (moves first) or `o`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
+#[schema(example = "x")]
 pub enum Side {
     /// The first player.
     X,
@@ -159,15 +160,15 @@ impl From<Piece> for PieceName {
 #[serde(deny_unknown_fields)]
 pub struct HandDto {
     /// Blocks held.
-    #[schema(minimum = 0, maximum = 64, example = 1)]
+    #[schema(minimum = 0, maximum = 64)]
     #[serde(default, deserialize_with = "int::optional")]
     pub block: Option<i64>,
     /// Removes held.
-    #[schema(minimum = 0, maximum = 64, example = 1)]
+    #[schema(minimum = 0, maximum = 64)]
     #[serde(default, deserialize_with = "int::optional")]
     pub remove: Option<i64>,
     /// Bombs held.
-    #[schema(minimum = 0, maximum = 64, example = 0)]
+    #[schema(minimum = 0, maximum = 64)]
     #[serde(default, deserialize_with = "int::optional")]
     pub bomb: Option<i64>,
 }
@@ -461,10 +462,10 @@ impl MoveDto {
 /// cell (a given `row` must be that one).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"row": 1, "col": 1, "piece": "mark"}))]
+#[schema(example = json!({"row": 0, "col": 1, "piece": "mark"}))]
 pub struct MoveRequest {
     /// Zero-based row (0 is the first board string); under gravity it may be left out.
-    #[schema(minimum = 0, maximum = 63, example = 1)]
+    #[schema(minimum = 0, maximum = 63, example = 0)]
     #[serde(default, deserialize_with = "int::optional")]
     pub row: Option<i64>,
     /// Zero-based column.

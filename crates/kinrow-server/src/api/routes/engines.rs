@@ -2,7 +2,7 @@
 
 use actix_web::{web, HttpResponse};
 
-use crate::api::dto::{default_engine, EngineInfo, EnginesResponse, ServerLimits};
+use crate::api::dto::{default_engine, EngineInfo, EnginesResponse, PlaysDto, ServerLimits};
 use crate::api::state::AppState;
 use crate::config::{MAX_BODY_BYTES, MAX_DEPTH, MAX_NODES};
 use kinrow_engine::external::brain::ExternalBrain;
@@ -38,6 +38,7 @@ pub async fn engines(state: web::Data<AppState>) -> HttpResponse {
                     .collect(),
                 ignored: k.ignored().iter().map(|p| p.as_str().to_string()).collect(),
                 default: Some(k) == default,
+                plays: None,
             })
             .chain(c.brains.iter().map(|b| external_info(b)))
             .collect(),
@@ -94,5 +95,12 @@ fn external_info(brain: &ExternalBrain) -> EngineInfo {
         parameters: parameters.into_iter().map(String::from).collect(),
         ignored: vec!["seed".to_string()],
         default: false,
+        // What `ExternalBrain::cannot_play` lets through: the Gomocup protocol's games.
+        plays: Some(PlaysDto {
+            k: 5,
+            pieces: false,
+            gravity: false,
+            openings: vec!["free".to_string()],
+        }),
     }
 }
