@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Schemathesis against the live server: every endpoint of /openapi.json, generated and
 # mutated inputs, all checks. Fails on any 5xx or any answer that does not match the schema.
+# Then the examples phase alone without the 422 exemption (scripts/schemathesis-examples.toml):
+# fails when a request built from the schema's own examples is refused.
 #
 #   bash scripts/schemathesis.sh              # builds and starts a release server on a free port
 #                                             # (KINROW_BIN=path: use that binary instead)
@@ -64,6 +66,15 @@ echo "--- schemathesis against $URL"
   --checks all \
   --phases examples,coverage,fuzzing,stateful \
   --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-60}" \
+  --request-timeout 5 \
+  --seed 1 \
+  --no-color
+
+echo "--- the schema's own examples, without the 422 exemption: each must be accepted"
+"$VENV/bin/schemathesis" --config-file scripts/schemathesis-examples.toml run "$URL/openapi.json" \
+  --url "$URL" \
+  --checks all \
+  --phases examples \
   --request-timeout 5 \
   --seed 1 \
   --no-color

@@ -213,3 +213,42 @@ pub fn review_renju() -> Value {
                "engine": {"name": "threat", "seed": 5}, "time_ms_per_move": 100}),
     )
 }
+
+/// `/v1/opening`'s own `rules` and `board` schemas, written into the rendered document.
+///
+/// A schema-driven client (schemathesis' examples phase, a generator) builds requests
+/// from the components' examples: `Rules`' 3x3 and `Board`'s `x../.o./...` make a
+/// tic-tac-toe request, which every position route accepts but `/v1/opening` refuses
+/// (only swap and swap2, k >= 4, have an opening phase). Its `rules` are `Rules` with
+/// 15x15 five-in-a-row examples and `opening` required to be `swap` or `swap2` (what the
+/// route refuses otherwise); its `board` is `Board` without the example (the empty
+/// board, the default).
+pub fn opening_schemas(doc: &mut Value) {
+    let schemas = &mut doc["components"]["schemas"];
+    let mut rules = schemas["Rules"].clone();
+    rules["example"] = json!({"m": 15, "n": 15, "k": 5, "opening": "swap2"});
+    for (key, value) in [("m", 15), ("n", 15), ("k", 5)] {
+        rules["properties"][key]["example"] = json!(value);
+    }
+    rules["properties"]["opening"] = json!({
+        "type": "string",
+        "enum": ["swap", "swap2"],
+        "example": "swap2",
+        "description": "The opening rule whose phase of decisions this route takes: `swap` or \
+    `swap2` (any other is 422 `invalid_rules` at `rules.opening`)."
+    });
+    if let Some(required) = rules["required"].as_array_mut() {
+        required.push(json!("opening"));
+    }
+    rules["description"] =
+        json!("The rules of `/v1/opening`: `Rules` with `opening` `swap` or `swap2`.");
+    let mut board = schemas["Board"].clone();
+    if let Some(b) = board.as_object_mut() {
+        b.remove("examples");
+    }
+    schemas["OpeningRules"] = rules;
+    schemas["OpeningBoard"] = board;
+    let request = &mut schemas["OpeningRequest"]["properties"];
+    request["rules"]["$ref"] = json!("#/components/schemas/OpeningRules");
+    request["board"]["oneOf"][0]["$ref"] = json!("#/components/schemas/OpeningBoard");
+}

@@ -120,6 +120,7 @@ pub struct ApiDoc;
 pub fn openapi_json() -> String {
     let mut doc = serde_json::to_value(ApiDoc::openapi()).expect("the OpenAPI document serializes");
     cross_field::add(&mut doc);
+    examples::opening_schemas(&mut doc);
     serde_json::to_string_pretty(&doc).expect("the OpenAPI document serializes")
 }
 
