@@ -4,8 +4,8 @@
 #     errors) with kubernetes-validate from PyPI, for the oldest and the newest
 #     Kubernetes version we claim. The schemas ship inside the package, so this
 #     needs no network beyond the package registry that installs it.
-#  2. against kinrow's own deployment rules, which no schema knows: probes on
-#     /healthz, non-root, read-only root filesystem, requests and limits, a
+#  2. against kinrow's own deployment rules, which no schema knows: readiness on
+#     /readyz and liveness on /healthz, non-root, read-only root filesystem, requests and limits, a
 #     termination grace that covers preStop + the server's drain period, the
 #     Service and HPA actually pointing at the Deployment.
 #
@@ -100,10 +100,10 @@ for path, dep in deployments:
             for r in ("cpu", "memory"):
                 need(r in res.get(kind, {}), cw, f"no resources.{kind}.{r}")
         ports = {p.get("name"): p["containerPort"] for p in c.get("ports", [])}
-        for probe in ("readinessProbe", "livenessProbe"):
+        for probe, path in (("readinessProbe", "/readyz"), ("livenessProbe", "/healthz")):
             get = c.get(probe, {}).get("httpGet")
-            need(get is not None and get.get("path") == "/healthz", cw,
-                 f"{probe} is not an HTTP GET of /healthz")
+            need(get is not None and get.get("path") == path, cw,
+                 f"{probe} is not an HTTP GET of {path}")
             if get:
                 need(get.get("port") in ports or get.get("port") in ports.values(), cw,
                      f"{probe} port {get.get('port')!r} is not a container port")

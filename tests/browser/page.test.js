@@ -421,7 +421,7 @@ async function externalEngine(browser, pageErrors) {
   await waitHumanTurnOrOver(page, false);
   const engines = await page.$$eval('#o-engine option', (os) => os.map((o) => o.value));
   check(engines.includes('brain'), 'the external engine is listed: ' + engines.join(', '));
-  check((await page.inputValue('#o-engine')) === 'brain' && (await page.$eval('#o-level', (e) => e.disabled)), 'the external engine plays o and its level menu is off');
+  check((await page.inputValue('#o-engine')) === 'brain' && (await page.$eval('#o-level', (e) => e.closest('label').hidden)), 'the external engine plays o and shows no level');
   await page.selectOption('#a-engine', 'brain');
   await play(page, 7, 7);
   await page.waitForFunction(() => document.querySelectorAll('#board .cell.o').length === 1, null, { timeout: TIMEOUT });
@@ -430,7 +430,44 @@ async function externalEngine(browser, pageErrors) {
   check(!/error|refused|invalid/i.test(status), 'the external engine replied without an error: ' + status);
   check((await page.$$('#move-list .move')).length === 2, 'the move list has the move and the external reply');
   await page.screenshot({ path: path.join(SHOTS, '11-external-engine.png') });
+  // On tic-tac-toe it cannot play (/v1/engines' `plays`: five in a row): every menu
+  // keeps it, off, with the reason, and o is given the default engine, which says so;
+  // no request reaches the server with it, so no rules field is marked.
+  await page.selectOption('#preset', 'ttt');
+  await waitHumanTurnOrOver(page, false);
+  const offered = await page.$$eval('#o-engine option, #a-engine option', (os) => os.filter((o) => o.value === 'brain').map((o) => ({ off: o.disabled, text: o.textContent })));
+  check(offered.length === 2 && offered.every((o) => o.off && /unavailable here: it plays 5 in a row only/.test(o.text)), 'on tic-tac-toe the external engine is listed as unavailable, with the reason: ' + JSON.stringify(offered));
+  check((await page.inputValue('#o-engine')) === 'auto' && (await page.inputValue('#a-engine')) === 'auto', 'o and the analysis play auto instead');
+  const note = await page.$eval('#o-msg', (e) => (e.hidden ? '' : e.textContent));
+  check(/brain cannot play these rules/.test(note) && !/not possible/.test(note), 'the note says the engine, not the rules, is the reason: ' + note);
+  check((await page.$$('[aria-invalid="true"]')).length === 0, 'no rules field is marked invalid');
+  check(!(await page.$eval('#o-level', (e) => e.closest('label').hidden)), 'auto shows its level again');
   await page.close();
+}
+
+// A shared link opened on a phone: the whole board is in view at once, for a gomoku game
+// with moves (the move list below the board must not scroll the page to itself), Connect
+// Four and a board taller than wide.
+async function phoneLink(browser) {
+  for (const [width, height, query] of [
+    [390, 844, '/?rules=15,15,5&moves=7.7,8.8,7.8&x=human&o=auto:7:300'],
+    [360, 640, '/?rules=15,15,5&moves=7.7,8.8,7.8,6.6&x=human&o=human'],
+    [360, 640, '/?rules=7,6,4&gravity=1&x=human&o=auto:7:300'],
+    [390, 844, '/?rules=10,20,5&x=human&o=human'],
+  ]) {
+    const context = await browser.newContext({ viewport: { width, height }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const page = await context.newPage();
+    await page.goto(BASE_URL + query, { waitUntil: 'load' });
+    await waitHumanTurnOrOver(page, false);
+    await page.waitForTimeout(300);
+    const box = await page.evaluate(() => {
+      const b = document.getElementById('board').getBoundingClientRect();
+      return { top: b.top, bottom: b.bottom, left: b.left, right: b.right, w: innerWidth, h: innerHeight };
+    });
+    check(box.top >= 0 && box.left >= 0 && box.bottom <= box.h && box.right <= box.w, width + 'x' + height + ' ' + query + ': the whole board is in view ' + JSON.stringify(box));
+    await page.screenshot({ path: path.join(SHOTS, '13-phone-' + width + 'x' + height + '-' + query.split('&')[0].replace(/\W+/g, '') + '.png') });
+    await context.close();
+  }
 }
 
 // Opening rules. Swap2 with the computer as the first player: it places three stones
@@ -708,6 +745,7 @@ async function main() {
     await openingRules(browser, pageErrors);
     await sidePanelAndOccupiedCells(browser, pageErrors);
     await externalEngine(browser, pageErrors);
+    await phoneLink(browser);
 
     check(pageErrors.length === 0, 'no JavaScript errors' + (pageErrors.length ? ': ' + pageErrors.join('; ') : ''));
     log('all checks passed');
