@@ -12,9 +12,11 @@
 //! are answered at once).
 //!
 //! In memory a book is one sorted key set and one score array per level, the keys packed
-//! by their high bits into buckets (see [`Level`]: about 5.5 bytes a position with its
+//! by their high bits into buckets (see [`Run`]: about 5.5 bytes a position with its
 //! score, where plain keys took 9; the 7x6 book of 12 stones is 9.2 M positions), read
-//! by binary search inside a bucket. Two formats on disk:
+//! by binary search inside a bucket. Reading the binary format enumerates each level in
+//! runs of key ranges from the packed level above ([`children_in_runs`]), so that a
+//! level's plain keys are never all held at once. Two formats on disk:
 //! - text: a header line `kinrow-gravity-book M,N,K depth D`, then one line per
 //!   position, `KEY SCORE`, the key in hex and the score as the search's (plies, from
 //!   the side to move), sorted by key (what `kinrow book` writes for any board);
@@ -47,16 +49,66 @@ pub struct Book {
     levels: Vec<Level>,
 }
 
-/// The positions of one number of stones: canonical keys sorted, held compactly, and
-/// their scores in the same order.
+/// The positions of one number of stones: runs of sorted keys, each run's keys above the
+/// last run's (a level is read in runs so that its plain keys are never all held at once).
+#[derive(Debug, Clone, Default)]
+struct Level {
+    /// `starts[i]`: the first key of `runs[i]`.
+    starts: Vec<u64>,
+    runs: Vec<Run>,
+}
+
+impl Level {
+    /// A level of one run.
+    fn new(keys: &[u64], scores: Vec<i8>) -> Level {
+        let mut level = Level::default();
+        level.push(keys, scores);
+        level
+    }
+
+    /// Adds a run of sorted keys, all above the level's.
+    fn push(&mut self, keys: &[u64], scores: Vec<i8>) {
+        if let Some(&first) = keys.first() {
+            debug_assert!(self.starts.last().is_none_or(|&s| s < first));
+            self.starts.push(first);
+            self.runs.push(Run::new(keys, scores));
+        }
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> Option<i32> {
+        let i = self.starts.partition_point(|&s| s <= key).checked_sub(1)?;
+        self.runs[i].get(key)
+    }
+
+    fn len(&self) -> usize {
+        self.runs.iter().map(|r| r.len).sum()
+    }
+
+    fn keys(&self) -> impl Iterator<Item = u64> + '_ {
+        self.runs.iter().flat_map(Run::keys)
+    }
+
+    fn scores(&self) -> impl Iterator<Item = i8> + '_ {
+        self.runs.iter().flat_map(|r| r.scores.iter().copied())
+    }
+
+    fn bytes(&self) -> usize {
+        self.starts.len() * 8 + self.runs.iter().map(Run::bytes).sum::<usize>()
+    }
+}
+
+/// A run of positions: canonical keys sorted, held compactly, and their scores in the same
+/// order.
 ///
-/// The keys are split at bit `shift`: the high part picks a bucket, and `offsets[b]` is
+/// The keys, less the first (`base`), are split at bit `shift`: the high part picks a bucket, and `offsets[b]` is
 /// the index of bucket `b`'s first key (a bucket holds about 16 keys); the low parts are
 /// packed at `shift` bits each. A key then costs about `log2(U / n) + 6` bits instead of
 /// 64 (`U` the largest key, `n` the keys): 4-5 bytes for Connect Four's levels. A lookup
 /// is a binary search inside one bucket.
 #[derive(Debug, Clone, Default)]
-struct Level {
+struct Run {
+    base: u64,
     len: usize,
     shift: u32,
     offsets: Vec<u32>,
@@ -64,19 +116,20 @@ struct Level {
     scores: Vec<i8>,
 }
 
-impl Level {
-    /// A level of these sorted, distinct keys and their scores.
-    fn new(keys: &[u64], scores: Vec<i8>) -> Level {
+impl Run {
+    /// A run of these sorted, distinct keys and their scores.
+    fn new(keys: &[u64], scores: Vec<i8>) -> Run {
         debug_assert!(keys.windows(2).all(|w| w[0] < w[1]));
         let len = keys.len();
-        let top = keys.last().copied().unwrap_or(0);
+        let base = keys.first().copied().unwrap_or(0);
+        let top = keys.last().copied().unwrap_or(0) - base;
         // About 16 keys a bucket when the keys spread evenly up to `top`.
         let per_key = (top / (len.max(1) as u64)).max(1);
         let shift = (63 - per_key.leading_zeros() + 4).min(63);
         let buckets = (top >> shift) as usize + 1;
         let mut offsets = vec![0u32; buckets + 1];
         for &key in keys {
-            offsets[(key >> shift) as usize + 1] += 1;
+            offsets[((key - base) >> shift) as usize + 1] += 1;
         }
         for b in 0..buckets {
             offsets[b + 1] += offsets[b];
@@ -84,9 +137,10 @@ impl Level {
         let mut lows = vec![0u64; (len * shift as usize).div_ceil(64) + 1];
         let mask = (1u64 << shift) - 1;
         for (i, &key) in keys.iter().enumerate() {
-            put_bits(&mut lows, i * shift as usize, shift, key & mask);
+            put_bits(&mut lows, i * shift as usize, shift, (key - base) & mask);
         }
-        Level {
+        Run {
+            base,
             len,
             shift,
             offsets,
@@ -104,6 +158,7 @@ impl Level {
     /// The index of `key`, if the level has it.
     #[inline]
     fn find(&self, key: u64) -> Option<usize> {
+        let key = key.checked_sub(self.base)?;
         let b = (key >> self.shift) as usize;
         if b + 1 >= self.offsets.len() {
             return None;
@@ -129,7 +184,8 @@ impl Level {
     /// The keys in order.
     fn keys(&self) -> impl Iterator<Item = u64> + '_ {
         self.offsets.windows(2).enumerate().flat_map(move |(b, w)| {
-            (w[0] as usize..w[1] as usize).map(move |i| ((b as u64) << self.shift) | self.low(i))
+            (w[0] as usize..w[1] as usize)
+                .map(move |i| self.base + (((b as u64) << self.shift) | self.low(i)))
         })
     }
 
@@ -224,7 +280,7 @@ impl Book {
         let mut all: Vec<(u64, i8)> = self
             .levels
             .iter()
-            .flat_map(|l| l.keys().zip(l.scores.iter().copied()))
+            .flat_map(|l| l.keys().zip(l.scores()))
             .collect();
         all.sort_unstable();
         let mut out = format!(
@@ -264,24 +320,31 @@ impl Book {
                 body.len()
             ));
         }
-        let mut levels = Vec::new();
+        let f = frame(m, n, k)?;
         let mut at = 0;
-        let mut check = |s: usize, keys: &[u64]| -> Result<(), String> {
-            if keys.len() != counts[s] {
+        let mut levels: Vec<Level> = Vec::new();
+        for (s, &count) in counts.iter().enumerate() {
+            let mut level = Level::default();
+            let mut run = |keys: &[u64]| -> Result<(), String> {
+                let scores = body.get(at..at + keys.len()).ok_or_else(|| {
+                    format!("level {s}: more than the {count} positions of its count")
+                })?;
+                at += keys.len();
+                level.push(keys, scores.iter().map(|&b| b as i8).collect());
+                Ok(())
+            };
+            match levels.last() {
+                None => run(&[f.bottom])?,
+                Some(parents) => children_in_runs(&f, parents, &mut run)?,
+            }
+            if level.len() != count {
                 return Err(format!(
-                    "level {s}: {} positions, the book has {}",
-                    keys.len(),
-                    counts[s]
+                    "level {s}: {} positions, the book has {count}",
+                    level.len()
                 ));
             }
-            let scores = body[at..at + keys.len()].iter().map(|&b| b as i8).collect();
-            at += keys.len();
-            levels.push(Level::new(keys, scores));
-            Ok(())
-        };
-        // Each level is packed as soon as the next is enumerated, so that only two
-        // levels are ever held as plain keys.
-        for_each_level(m, n, k, depth, &mut check)?;
+            levels.push(level);
+        }
         Ok(Book {
             m,
             n,
@@ -298,7 +361,7 @@ impl Book {
             if !self
                 .levels
                 .get(s)
-                .is_some_and(|l| l.len == keys.len() && l.keys().eq(keys.iter().copied()))
+                .is_some_and(|l| l.len() == keys.len() && l.keys().eq(keys.iter().copied()))
             {
                 return Err(format!("level {s} is not complete"));
             }
@@ -314,7 +377,7 @@ impl Book {
         )
         .into_bytes();
         for level in &self.levels {
-            out.extend(level.scores.iter().map(|&s| s as u8));
+            out.extend(level.scores().map(|s| s as u8));
         }
         Ok(out)
     }
@@ -337,7 +400,7 @@ impl Book {
 
     /// Positions in the book.
     pub fn len(&self) -> usize {
-        self.levels.iter().map(|l| l.len).sum()
+        self.levels.iter().map(Level::len).sum()
     }
 
     /// Bytes the book holds in memory.
@@ -354,7 +417,7 @@ impl Book {
     pub fn entries(&self) -> impl Iterator<Item = (u128, i32)> + '_ {
         self.levels
             .iter()
-            .flat_map(|l| l.keys().zip(&l.scores).map(|(k, &s)| (k as u128, s as i32)))
+            .flat_map(|l| l.keys().zip(l.scores()).map(|(k, s)| (k as u128, s as i32)))
     }
 }
 
@@ -538,6 +601,60 @@ fn for_each_level(
         drop(next);
         level.sort_unstable();
         each(s, &level)?;
+    }
+    Ok(())
+}
+
+/// Children at most in one run of [`children_in_runs`] (with their repeats): 32 MB.
+const RUN_CHILDREN: usize = 4 << 20;
+
+/// The next level after `parents` (the children that do not complete a line, by
+/// canonical key), handed to `each` in runs of sorted distinct keys, in order. The
+/// children are counted by their top 16 bits first, and the key ranges cut so that each
+/// run gathers at most about [`RUN_CHILDREN`]: the plain keys of a level are never all
+/// held at once (the 12-stone level of 7x6 would take 110 MB as a hash set).
+fn children_in_runs(
+    f: &Frame<u64>,
+    parents: &Level,
+    each: &mut dyn FnMut(&[u64]) -> Result<(), String>,
+) -> Result<(), String> {
+    let children = |visit: &mut dyn FnMut(u64)| {
+        for key in parents.keys() {
+            let st = Stones::from_key(f, key);
+            let landing = st.landing(f);
+            let wins = st.my_wins(f);
+            for c in 0..f.m {
+                let cell = landing & f.column(c);
+                if cell != 0 && cell & wins == 0 {
+                    visit(canonical(f, &st.play(cell)));
+                }
+            }
+        }
+    };
+    let width = 64 - (f.m * (f.n + 1)).min(64);
+    let top_bits = |key: u64| ((key << width) >> 48) as usize;
+    let mut counts = vec![0usize; 1 << 16];
+    children(&mut |key| counts[top_bits(key)] += 1);
+    let mut from = 0;
+    while from < counts.len() {
+        // The bins of this run: at least one, then as many as fit.
+        let (mut to, mut total) = (from + 1, counts[from]);
+        while to < counts.len() && total + counts[to] <= RUN_CHILDREN {
+            total += counts[to];
+            to += 1;
+        }
+        if total > 0 {
+            let mut run = Vec::with_capacity(total);
+            children(&mut |key| {
+                if (from..to).contains(&top_bits(key)) {
+                    run.push(key);
+                }
+            });
+            run.sort_unstable();
+            run.dedup();
+            each(&run)?;
+        }
+        from = to;
     }
     Ok(())
 }
