@@ -38,12 +38,15 @@ fi
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 BASE_URL=http://127.0.0.1:$PORT
 # `brain`: kinrow's own Gomocup engine served as an external engine (docs/external.md).
-KINROW_ADDR=127.0.0.1:$PORT KINROW_EXTERNAL_ENGINES="brain=$BIN pbrain" "$BIN" >"$SHOTS/server.log" 2>&1 &
+# The page plays Connect Four at full quality: the book is read at start, and the test
+# waits for /readyz (docs/deployment.md, "Ready and healthy").
+KINROW_ADDR=127.0.0.1:$PORT KINROW_BOOKS=at-start KINROW_EXTERNAL_ENGINES="brain=$BIN pbrain" \
+  "$BIN" >"$SHOTS/server.log" 2>&1 &
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true' EXIT
 
-for _ in $(seq 1 100); do
-  if curl -fsS "$BASE_URL/healthz" >/dev/null 2>&1; then break; fi
+for _ in $(seq 1 600); do
+  if curl -fsS "$BASE_URL/readyz" >/dev/null 2>&1; then break; fi
   if ! kill -0 "$SERVER" 2>/dev/null; then
     echo "browser test: the server exited; its log:" >&2
     cat "$SHOTS/server.log" >&2
@@ -51,7 +54,7 @@ for _ in $(seq 1 100); do
   fi
   sleep 0.2
 done
-curl -fsS "$BASE_URL/healthz" >/dev/null || { echo "browser test: no answer from $BASE_URL/healthz" >&2; exit 1; }
+curl -fsS "$BASE_URL/readyz" >/dev/null || { echo "browser test: $BASE_URL/readyz never said ready" >&2; exit 1; }
 
 echo "browser test: server pid $SERVER on $BASE_URL"
 
