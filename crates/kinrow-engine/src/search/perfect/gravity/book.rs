@@ -561,31 +561,15 @@ pub fn levels(m: u32, n: u32, k: u32, depth: u32) -> Result<Vec<Vec<u128>>, Stri
         .collect())
 }
 
-/// [`levels`] as the 64-bit keys they are.
+/// [`levels`] as the 64-bit keys they are (each level gathered in a hash set: for the
+/// lab's books, which are made once; the server reads its book in runs, see
+/// [`children_in_runs`]).
 fn levels_u64(m: u32, n: u32, k: u32, depth: u32) -> Result<Vec<Vec<u64>>, String> {
-    let mut levels = Vec::new();
-    for_each_level(m, n, k, depth, &mut |_, keys| {
-        levels.push(keys.to_vec());
-        Ok(())
-    })?;
-    Ok(levels)
-}
-
-/// Calls `each` with every level of [`levels`] in turn (its number of stones and its
-/// sorted canonical keys); only the level and the one before it are held meanwhile.
-fn for_each_level(
-    m: u32,
-    n: u32,
-    k: u32,
-    depth: u32,
-    each: &mut dyn FnMut(usize, &[u64]) -> Result<(), String>,
-) -> Result<(), String> {
     let f = frame(m, n, k)?;
-    let mut level: Vec<u64> = vec![f.bottom];
-    each(0, &level)?;
-    for s in 1..=depth as usize {
+    let mut levels: Vec<Vec<u64>> = vec![vec![f.bottom]];
+    for _ in 0..depth {
         let mut next = HashSet::new();
-        for &key in &level {
+        for &key in levels.last().expect("level 0") {
             let st = Stones::from_key(&f, key);
             let landing = st.landing(&f);
             let wins = st.my_wins(&f);
@@ -596,13 +580,11 @@ fn for_each_level(
                 }
             }
         }
-        level = Vec::with_capacity(next.len());
-        level.extend(next.drain());
-        drop(next);
-        level.sort_unstable();
-        each(s, &level)?;
+        let mut next: Vec<u64> = next.into_iter().collect();
+        next.sort_unstable();
+        levels.push(next);
     }
-    Ok(())
+    Ok(levels)
 }
 
 /// Children at most in one run of [`children_in_runs`] (with their repeats): 32 MB.
