@@ -169,7 +169,8 @@ export function offerEngines(rules) {
     const side = sel.id.split('-')[0];
     if (side === 'x' || side === 'o') syncLevel(side);
     const box = $(side + '-msg');
-    if (box) {
+    // A side played by a person is told nothing: its engine menu is hidden.
+    if (box && !((side === 'x' || side === 'o') && !isEngine(side))) {
       box.className = 'msg wide note';
       box.textContent = 'The engine ' + chosen + ' cannot play these rules (' + why + '): ' + usable.value + ' plays instead.';
       box.hidden = false;

@@ -101,11 +101,11 @@ impl Level {
 /// A run of positions: canonical keys sorted, held compactly, and their scores in the same
 /// order.
 ///
-/// The keys, less the first (`base`), are split at bit `shift`: the high part picks a bucket, and `offsets[b]` is
-/// the index of bucket `b`'s first key (a bucket holds about 16 keys); the low parts are
-/// packed at `shift` bits each. A key then costs about `log2(U / n) + 6` bits instead of
-/// 64 (`U` the largest key, `n` the keys): 4-5 bytes for Connect Four's levels. A lookup
-/// is a binary search inside one bucket.
+/// The keys, less the first (`base`), are split at bit `shift`: the high part picks a
+/// bucket, and `offsets[b]` is the index of bucket `b`'s first key (a bucket holds about
+/// 16 keys); the low parts are packed at `shift` bits each. A key then costs about
+/// `log2(U / n) + 6` bits instead of 64 (`U` the run's span of keys, `n` its keys). A
+/// lookup is a binary search inside one bucket.
 #[derive(Debug, Clone, Default)]
 struct Run {
     base: u64,
@@ -155,7 +155,7 @@ impl Run {
         get_bits(&self.lows, i * self.shift as usize, self.shift)
     }
 
-    /// The index of `key`, if the level has it.
+    /// The index of `key`, if the run has it.
     #[inline]
     fn find(&self, key: u64) -> Option<usize> {
         let key = key.checked_sub(self.base)?;
