@@ -66,7 +66,7 @@ impl Application {
         // The evaluation's tables are built once per process: before the first request,
         // which would otherwise pay for them inside its time budget.
         kinrow_engine::search::auto::warm_up();
-        // Connect Four's opening book takes seconds to read and about 50 MB to hold: the
+        // Connect Four's opening book takes seconds to read and 43 MB to hold: the
         // first search that wants it starts reading it on a thread of its own, and
         // searches go on without it until it is read; `KINROW_BOOKS=at-start` starts
         // reading it now (and `/readyz` waits for it).
