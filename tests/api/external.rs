@@ -20,7 +20,7 @@ fn fake(name: &str, mode: &str, options: &str) -> BrainSpec {
 /// `kinrow pbrain` (the `threat` engine: it answers at once) as `kp`.
 fn kinrow_brain() -> BrainSpec {
     let bin = env!("CARGO_BIN_EXE_kinrow");
-    BrainSpec::parse(&format!("kp={bin} pbrain --engine threat;pool=1")).expect("spec")
+    BrainSpec::parse(&format!("kp={bin} pbrain --engine threat;pool=1;unit=200")).expect("spec")
 }
 
 fn server(specs: Vec<BrainSpec>) -> TestServer {
@@ -66,25 +66,23 @@ fn kinrow_pbrain_is_served_in_suggest_play_analyse_and_review() {
         !(r == 0 && c == 0) && !(r == 8 && (c == 7 || c == 8)),
         "{body}"
     );
-    // kinrow pbrain prints no MESSAGE: nothing is evaluated, nothing made up.
-    assert!(
-        body["scores"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .flat_map(|r| r.as_array().unwrap())
-            .all(Value::is_null),
-        "{body}"
-    );
-    assert!(
-        body["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|m| m["evaluated"] == false),
-        "{body}"
-    );
-
+    // kinrow pbrain's MESSAGE line: its value through the unit 200 and its depth; the
+    // move is the one evaluated cell, nothing else made up.
+    let evaluated: Vec<&Value> = body["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["evaluated"] == true)
+        .collect();
+    assert_eq!(evaluated.len(), 1, "{body}");
+    assert_eq!(evaluated[0]["row"], body["move"]["row"], "{body}");
+    assert_eq!(evaluated[0]["col"], body["move"]["col"], "{body}");
+    assert!(body["stats"]["depth"].as_u64().unwrap() >= 1, "{body}");
+    let raw = body["evaluation"]["raw"].as_f64().unwrap();
+    let value = body["evaluation"]["value"].as_f64().unwrap();
+    assert!((value - (raw / 400.0).tanh()).abs() < 1e-9, "{body}");
+    assert_eq!(body["pv"][0]["row"], body["move"]["row"], "{body}");
+    assert_eq!(body["pv"][0]["col"], body["move"]["col"], "{body}");
     let mut play = position(Value::Null);
     play.as_object_mut().unwrap().remove("engine");
     play["move"] = json!({"row": 7, "col": 7});

@@ -31,8 +31,10 @@ pub struct Metrics {
     pub registry: Registry,
     /// Searches by engine and result (`ok`; `deadline`: answered with the last completed
     /// iteration; `overloaded`: no slot or queue place; `starved`: too little of the
-    /// budget left to search; `overrun`; `panic`; `gone`: the client hung up while the
-    /// search waited or ran, which freed its place or slot).
+    /// budget left to search; `budget_exhausted`: the budget and the margin ran out
+    /// before the search completed an iteration, answered 503 as designed; `panic`;
+    /// `gone`: the client hung up while the search waited or ran, which freed its place
+    /// or slot; `engine_unavailable` and `refused` for external engines).
     pub searches: IntCounterVec,
     /// Nodes searched, by engine.
     pub nodes: IntCounterVec,
