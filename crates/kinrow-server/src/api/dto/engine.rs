@@ -238,6 +238,19 @@ pub struct EngineInfo {
     pub ignored: Vec<String>,
     /// True for the engine used when a request names none.
     pub default: bool,
+    /// False while an external engine is marked unavailable: its processes kept dying
+    /// at start-up, a request naming it answers 503 `engine_unavailable` at once, and it
+    /// is tried again later. Always true for the built-in engines.
+    #[serde(default = "available")]
+    pub available: bool,
+    /// Why it is unavailable: its last start-up error and when it is tried again.
+    /// Absent while it is available.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unavailable_reason: Option<String>,
+}
+
+fn available() -> bool {
+    true
 }
 
 /// The server's limits on search requests.

@@ -38,6 +38,8 @@ pub async fn engines(state: web::Data<AppState>) -> HttpResponse {
                     .collect(),
                 ignored: k.ignored().iter().map(|p| p.as_str().to_string()).collect(),
                 default: Some(k) == default,
+                available: true,
+                unavailable_reason: None,
             })
             .chain(c.brains.iter().map(|b| external_info(b)))
             .collect(),
@@ -63,6 +65,7 @@ pub async fn engines(state: web::Data<AppState>) -> HttpResponse {
 /// `mistake_probability` above 0 and `multipv` above 1 are refused.
 fn external_info(brain: &ExternalBrain) -> EngineInfo {
     let spec = brain.spec();
+    let status = brain.status();
     let mut parameters = vec!["time_ms", "threads"];
     let mut refused = vec!["level", "mistake_probability", "multipv"];
     for (takes, name) in [(spec.takes_nodes, "nodes"), (spec.takes_depth, "depth")] {
@@ -94,5 +97,7 @@ fn external_info(brain: &ExternalBrain) -> EngineInfo {
         parameters: parameters.into_iter().map(String::from).collect(),
         ignored: vec!["seed".to_string()],
         default: false,
+        available: status.available,
+        unavailable_reason: status.reason,
     }
 }
