@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use kinrow_game::{Cell, Move, Player, Position};
 
 use super::pool::{clip, open, send, BrainCounts, BrainSpec, Failure, Pool, PoolStatus, Process};
-use super::protocol::{parse_move, rule_mask, Eval, Silence, Thinking};
+use super::protocol::{parse_move, rule_mask, Eval, Silence, Thinking, PAUSE};
 use crate::core::budget::Budget;
 use crate::core::progress::Line;
 use crate::core::types::{Analysis, Evaluation, MoveEval, Outcome, Scale, SearchStats};
@@ -238,6 +238,11 @@ impl ExternalBrain {
         depth: Option<u32>,
         threads: usize,
     ) -> Result<Duration, Failure> {
+        // A brain that printed its move a moment ago may not be listening yet: the
+        // protocol client's pause after its last answer.
+        if let Some(at) = process.answered {
+            std::thread::sleep((at + PAUSE).saturating_duration_since(Instant::now()));
+        }
         let (m, n) = (position.m(), position.n());
         if process.size != (m, n) {
             open(process, m, n, Instant::now() + budget.remaining())?;
@@ -344,6 +349,7 @@ impl ExternalBrain {
                     self.name
                 ))));
             }
+            process.answered = Some(Instant::now());
             let best = Move::mark(y as usize * m + x as usize);
             return Ok(self.analysis(position, best, &said, started.elapsed()));
         }
@@ -430,6 +436,7 @@ impl ExternalBrain {
             if process.engine.send_now("YXSTOP").is_ok() {
                 while let Ok(line) = process.engine.next_line(until) {
                     if parse_move(&line).is_some() {
+                        process.answered = Some(Instant::now());
                         pool.give_back(process);
                         return;
                     }

@@ -16,6 +16,7 @@
 //! and so on up to [`MAX_RETRY_FACTOR`] times it. A start-up that succeeds makes it
 //! available again and fills the pool.
 
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
@@ -191,6 +192,8 @@ pub struct Process {
     pub size: (usize, usize),
     /// Its last `INFO rule`.
     pub rule: Option<u32>,
+    /// When it last printed a move.
+    pub answered: Option<Instant>,
     /// Dropped by its watcher when its output closed.
     alive: Arc<AtomicBool>,
 }
@@ -204,7 +207,8 @@ impl Process {
 
 /// The pool's processes and its health, under one lock.
 struct State {
-    idle: Vec<Process>,
+    /// Idle processes, the one idle longest first.
+    idle: VecDeque<Process>,
     /// Taken by a request (or by the reaper of one that overran).
     busy: usize,
     /// Start-ups under way.
@@ -248,7 +252,7 @@ impl Pool {
             name,
             size: size.max(1),
             state: Mutex::new(State {
-                idle: Vec::new(),
+                idle: VecDeque::new(),
                 busy: 0,
                 starting: 0,
                 lost: 0,
@@ -325,7 +329,10 @@ impl Pool {
     pub fn take(&self, deadline: Instant) -> Result<Process, Failure> {
         let mut state = self.lock();
         loop {
-            while let Some(mut process) = state.idle.pop() {
+            // The process idle longest: a brain that printed its move a moment ago may
+            // not be listening yet (Rapfi drops a command that arrives before it has
+            // cleared its thinking flag, which it does after printing the move).
+            while let Some(mut process) = state.idle.pop_front() {
                 if process.is_alive() {
                     state.busy += 1;
                     return Ok(process);
@@ -359,7 +366,7 @@ impl Pool {
             drop(process);
             return;
         }
-        state.idle.push(process);
+        state.idle.push_back(process);
         drop(state);
         self.changed.notify_all();
     }
@@ -420,7 +427,7 @@ impl Pool {
                 if state.idle[i].is_alive() {
                     i += 1;
                 } else {
-                    dead.push(state.idle.swap_remove(i));
+                    dead.extend(state.idle.remove(i));
                 }
             }
             if !dead.is_empty() {
@@ -485,7 +492,7 @@ impl Pool {
                     drop(process);
                     return;
                 }
-                state.idle.push(process);
+                state.idle.push_back(process);
             }
             Err(Launch::CannotRun(e)) if state.failures == 0 && state.cannot_run.is_none() => {
                 state.cannot_run = Some(e.clone());
@@ -526,6 +533,7 @@ impl Pool {
             engine,
             size: (0, 0),
             rule: None,
+            answered: None,
             alive,
         };
         let deadline = Instant::now() + self.spec.start_time;
