@@ -424,7 +424,13 @@ fn killing_every_idle_process_between_two_requests_costs_no_request() {
         &format!("talk_in {}", dir.display()),
         ";pool=2",
     )]);
-    let ask = || timed(&s, "/v1/suggest", &position(json!({"name": "warm", "time_ms": 300})));
+    let ask = || {
+        timed(
+            &s,
+            "/v1/suggest",
+            &position(json!({"name": "warm", "time_ms": 300})),
+        )
+    };
     let (status, body, _) = ask();
     assert_eq!(status, 200, "{body}");
     let mut killed: Vec<String> = Vec::new();
@@ -469,7 +475,11 @@ fn killing_every_idle_process_between_two_requests_costs_no_request() {
         Some(4.0),
         "{metrics}"
     );
-    assert_eq!(searches(&metrics, "warm", "engine_unavailable"), 0, "{metrics}");
+    assert_eq!(
+        searches(&metrics, "warm", "engine_unavailable"),
+        0,
+        "{metrics}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -483,7 +493,10 @@ fn a_brain_that_always_dies_at_start_is_a_clear_503_and_the_server_stays_healthy
         fake("mute", "silent", ";start_ms=200;retry_ms=60000"),
         fake("talk", "talk", ""),
     ]);
-    for (name, why) in [("dead", "exited before answering"), ("mute", "hung at start-up")] {
+    for (name, why) in [
+        ("dead", "exited before answering"),
+        ("mute", "hung at start-up"),
+    ] {
         let (status, body, took) = timed(
             &s,
             "/v1/suggest",
@@ -510,7 +523,11 @@ fn a_brain_that_always_dies_at_start_is_a_clear_503_and_the_server_stays_healthy
     assert_eq!(health.status(), 200);
     let health: Value = health.json().unwrap();
     assert_eq!(health["status"], "ok", "{health}");
-    assert_eq!(health["unavailable_engines"], json!(["dead", "mute"]), "{health}");
+    assert_eq!(
+        health["unavailable_engines"],
+        json!(["dead", "mute"]),
+        "{health}"
+    );
     let (status, body) = s.call(
         "/v1/suggest",
         &position(json!({"name": "talk", "time_ms": 300})),
@@ -533,8 +550,7 @@ fn a_brain_that_always_dies_at_start_is_a_clear_503_and_the_server_stays_healthy
         "{metrics}"
     );
     assert!(
-        metric(&metrics, "kinrow_external_failed_starts_total", "dead")
-            .is_some_and(|n| n >= 3.0),
+        metric(&metrics, "kinrow_external_failed_starts_total", "dead").is_some_and(|n| n >= 3.0),
         "{metrics}"
     );
 }

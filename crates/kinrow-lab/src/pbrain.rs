@@ -384,9 +384,9 @@ impl Brain {
         // The protocol answers a move only: no share of the turn goes to valuing the
         // other cells.
         *self.ctx.kept::<CellValues>() = CellValues(false);
-        let mut analysis = self
-            .engine
-            .analyze_with(&position, &limits, &mut self.ctx, &mut self.rng);
+        let mut analysis =
+            self.engine
+                .analyze_with(&position, &limits, &mut self.ctx, &mut self.rng);
         let said = message(self.kind, &position, &mut analysis);
         let c = analysis.best.coord(position.m());
         let mv = analysis.best;

@@ -147,7 +147,6 @@ impl ExternalBrain {
         None
     }
 
-
     /// The brain's move in `position` within `budget` (its time, its stop flag; its
     /// progress goes to the budget's watch), with `nodes` and `depth` passed on where
     /// the brain takes them and `threads` as `INFO thread_num`.
@@ -181,8 +180,7 @@ impl ExternalBrain {
         let mut retried = false;
         loop {
             let mut process = self.pool.take(wait_until)?;
-            let turn = match self.prepare(&mut process, position, budget, nodes, depth, threads)
-            {
+            let turn = match self.prepare(&mut process, position, budget, nodes, depth, threads) {
                 Ok(turn) => turn,
                 // Found dead before its search began: once more on another process.
                 Err(Failure::Unavailable(_)) if !retried => {
@@ -461,8 +459,6 @@ fn stopped(budget: &Budget) -> bool {
     budget.watch().is_some_and(|w| w.stopped())
 }
 
-/// `START`s `process` on a board of `m` x `n`, waiting for `OK` until `deadline`.
-
 /// The position's stones as `BOARD` lines (cell, field 1 own or 2 the opponent's),
 /// x's and o's alternating as far as they go, x first (the order they could have been
 /// played in), so that brains that replay the list see a plausible game.
@@ -523,7 +519,6 @@ fn evaluation(eval: Option<Eval>, plies: Option<u32>) -> Evaluation {
         },
     }
 }
-
 
 #[cfg(test)]
 mod tests {

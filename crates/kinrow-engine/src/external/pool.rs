@@ -320,7 +320,9 @@ impl Pool {
             self.name,
             state.failures,
             state.last_error.as_deref().unwrap_or("unknown"),
-            at.saturating_duration_since(Instant::now()).as_secs().max(1)
+            at.saturating_duration_since(Instant::now())
+                .as_secs()
+                .max(1)
         )
     }
 
@@ -519,15 +521,21 @@ impl Pool {
     /// Starts one process and opens a 15x15 board, within the spec's start-up time.
     fn launch(self: &Arc<Self>) -> Result<Process, Launch> {
         let alive = Arc::new(AtomicBool::new(true));
-        let (flag, pool): (Arc<AtomicBool>, Weak<Pool>) = (Arc::clone(&alive), Arc::downgrade(self));
-        let engine = ExternalEngine::spawn_watched(&self.spec.program, &self.spec.args, self.name, move || {
-            flag.store(false, Ordering::Release);
-            if let Some(pool) = pool.upgrade() {
-                // Taking the lock orders the flag before the supervisor's next look.
-                drop(pool.lock());
-                pool.changed.notify_all();
-            }
-        })
+        let (flag, pool): (Arc<AtomicBool>, Weak<Pool>) =
+            (Arc::clone(&alive), Arc::downgrade(self));
+        let engine = ExternalEngine::spawn_watched(
+            &self.spec.program,
+            &self.spec.args,
+            self.name,
+            move || {
+                flag.store(false, Ordering::Release);
+                if let Some(pool) = pool.upgrade() {
+                    // Taking the lock orders the flag before the supervisor's next look.
+                    drop(pool.lock());
+                    pool.changed.notify_all();
+                }
+            },
+        )
         .map_err(Launch::CannotRun)?;
         let mut process = Process {
             engine,
