@@ -2,8 +2,8 @@
 //! started process of the brain's supervised pool ([`super::pool`]) and asks it one
 //! position.
 //!
-//! Algorithm: the request takes an idle process (waiting at most half its budget for
-//! one: start-ups never run inside a request), tells it the board size (`START n`, only
+//! Algorithm: the request takes an idle process (waiting at most three quarters of its
+//! budget for one: start-ups never run inside a request), tells it the board size (`START n`, only
 //! when it changed), then, in one write, the turn's time (what is left of the budget at
 //! that moment), the rules and the limits it takes and the whole position as `BOARD` ..
 //! `DONE`, and reads its lines until a move. `MESSAGE` lines along the way
@@ -175,8 +175,10 @@ impl ExternalBrain {
         threads: usize,
     ) -> Result<Analysis, Failure> {
         let started = Instant::now();
-        // At most half the budget goes to waiting for a process; the rest is the brain's.
-        let wait_until = started + budget.remaining() / 2;
+        // A request waits for a process (a replacement still starting: Rapfi takes
+        // 110-150 ms to answer `START` on a loaded machine) at most three quarters of its
+        // budget: a move on a short turn is worth more than a 503.
+        let wait_until = started + budget.remaining() * 3 / 4;
         let mut retried = false;
         loop {
             let mut process = self.pool.take(wait_until)?;
