@@ -5,8 +5,8 @@
 //! spawned with a watcher on its output ([`ExternalEngine::spawn_watched`]): the moment
 //! it exits (a crash, an out-of-memory kill, `kill -9`) its flag drops and the
 //! supervisor wakes, throws the dead process out of the idle list and starts a
-//! replacement in the background, each start-up on its own thread and never inside a
-//! request. A request takes only a process that is alive and started; when none is
+//! replacement in the background, one start-up at a time on its own thread, never
+//! inside a request. A request takes only a process that is alive and started; when none is
 //! idle it waits (a busy process freed, a start-up finished) until its wait's deadline.
 //!
 //! Crash loops back off: a brain whose start-up fails [`START_FAILURES`] times in a row
@@ -450,11 +450,10 @@ impl Pool {
                     self.start_one(&mut state);
                 }
                 Some(_) => {}
-                None => {
-                    for _ in live..self.size {
-                        self.start_one(&mut state);
-                    }
-                }
+                // One start-up at a time: two at once on a busy machine each take twice
+                // as long, and the first process started is the one a request waits for.
+                None if state.starting == 0 && live < self.size => self.start_one(&mut state),
+                None => {}
             }
             state = self.wait(state, until);
         }
