@@ -9,11 +9,21 @@
 #   garbage   prints a line that is neither a move nor a message
 #   illegal   answers 0,0 (the tests put a stone there)
 #   silent    never answers START (a hung start-up)
+#   die_at_start  exits when asked START (a brain that cannot start)
+#   talk_in DIR   talks, after recording its process id as a file DIR/PID
 mode="$1"
+if [ "$mode" = talk_in ]; then
+  : > "$2/$$"
+  mode=talk
+fi
+# A carriage return, cut from the end of each line without a process per line (a fork
+# per line made the brain slow to answer on a loaded test machine).
+cr=$(printf '\r')
 while IFS= read -r line; do
-  line=$(printf '%s' "$line" | tr -d '\r')
+  line=${line%"$cr"}
   case "$line" in
     START*|RECTSTART*)
+      [ "$mode" = die_at_start ] && exit 4
       [ "$mode" = silent ] || echo OK ;;
     DONE)
       case "$mode" in

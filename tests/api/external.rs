@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use crate::analysis::events;
 use crate::support::{assert_error, spawn_with, TestServer};
-use kinrow_engine::external::brain::BrainSpec;
+use kinrow_engine::external::pool::BrainSpec;
 use kinrow_server::config::{external_engines, Config};
 
 /// The fake brain in `mode` as a spec (`NAME=sh tests/fake_brain.sh MODE[;options]`).
@@ -20,7 +20,7 @@ fn fake(name: &str, mode: &str, options: &str) -> BrainSpec {
 /// `kinrow pbrain` (the `threat` engine: it answers at once) as `kp`.
 fn kinrow_brain() -> BrainSpec {
     let bin = env!("CARGO_BIN_EXE_kinrow");
-    BrainSpec::parse(&format!("kp={bin} pbrain --engine threat;pool=1")).expect("spec")
+    BrainSpec::parse(&format!("kp={bin} pbrain --engine threat;pool=1;unit=200")).expect("spec")
 }
 
 fn server(specs: Vec<BrainSpec>) -> TestServer {
@@ -66,25 +66,23 @@ fn kinrow_pbrain_is_served_in_suggest_play_analyse_and_review() {
         !(r == 0 && c == 0) && !(r == 8 && (c == 7 || c == 8)),
         "{body}"
     );
-    // kinrow pbrain prints no MESSAGE: nothing is evaluated, nothing made up.
-    assert!(
-        body["scores"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .flat_map(|r| r.as_array().unwrap())
-            .all(Value::is_null),
-        "{body}"
-    );
-    assert!(
-        body["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|m| m["evaluated"] == false),
-        "{body}"
-    );
-
+    // kinrow pbrain's MESSAGE line: its value through the unit 200 and its depth; the
+    // move is the one evaluated cell, nothing else made up.
+    let evaluated: Vec<&Value> = body["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["evaluated"] == true)
+        .collect();
+    assert_eq!(evaluated.len(), 1, "{body}");
+    assert_eq!(evaluated[0]["row"], body["move"]["row"], "{body}");
+    assert_eq!(evaluated[0]["col"], body["move"]["col"], "{body}");
+    assert!(body["stats"]["depth"].as_u64().unwrap() >= 1, "{body}");
+    let raw = body["evaluation"]["raw"].as_f64().unwrap();
+    let value = body["evaluation"]["value"].as_f64().unwrap();
+    assert!((value - (raw / 400.0).tanh()).abs() < 1e-9, "{body}");
+    assert_eq!(body["pv"][0]["row"], body["move"]["row"], "{body}");
+    assert_eq!(body["pv"][0]["col"], body["move"]["col"], "{body}");
     let mut play = position(Value::Null);
     play.as_object_mut().unwrap().remove("engine");
     play["move"] = json!({"row": 7, "col": 7});
@@ -325,7 +323,7 @@ fn crashes_hangs_garbage_and_illegal_moves_are_503_in_time_and_the_next_request_
     let _ = std::fs::remove_file(&marker);
 
     let metrics = s.get("/metrics").text().unwrap();
-    // A process is restarted when the next request needs it: "once" was.
+    // The process that crashed was replaced in the background: "once" was restarted.
     let restarts = |name: &str| {
         metrics
             .lines()
@@ -406,17 +404,18 @@ fn a_name_of_a_built_in_engine_or_a_brain_that_does_not_start_stops_the_server()
     let err = external_engines(&["a=/bin/cat".to_string(), "A=/bin/cat".to_string()]).unwrap_err();
     assert!(err.contains("twice"), "{err}");
 
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fake_brain.sh");
+    // A program that cannot be run at all is a mistake of the configuration. (One that
+    // runs and dies at start-up is served as unavailable: the next test.)
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_kinrow"))
         .args(["serve", "--addr", "127.0.0.1:0", "--external-engine"])
-        .arg(format!("mute=sh {script} silent;start_ms=300"))
+        .arg("mute=/nonexistent/pbrain-mute")
         .env_remove("KINROW_EXTERNAL_ENGINES")
         .output()
         .expect("kinrow runs");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(
-        stderr.contains("mute") && stderr.contains("START"),
+        stderr.contains("mute") && stderr.contains("cannot start"),
         "{stderr}"
     );
 
@@ -427,4 +426,167 @@ fn a_name_of_a_built_in_engine_or_a_brain_that_does_not_start_stops_the_server()
         .expect("kinrow runs");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("built-in"));
+}
+
+/// The line of `name` in `metrics` (`kinrow_external_..{engine="NAME"}`) as a number.
+fn metric(metrics: &str, name: &str, engine: &str) -> Option<f64> {
+    let prefix = format!("{name}{{engine=\"{engine}\"}} ");
+    metrics
+        .lines()
+        .find_map(|l| l.strip_prefix(&prefix)?.parse().ok())
+}
+
+/// The process ids the `talk_in` brains of `dir` recorded.
+fn pids(dir: &std::path::Path) -> Vec<String> {
+    let mut ids: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    ids.sort();
+    ids
+}
+
+/// Issue 60: every idle process killed between two requests (as an out-of-memory killer
+/// would) costs no request: the pool notices each exit when it happens and starts a
+/// replacement in the background, so the next request gets its move within budget plus
+/// margin, and the pool is back at its size.
+#[test]
+fn killing_every_idle_process_between_two_requests_costs_no_request() {
+    let dir = std::env::temp_dir().join(format!("kinrow-pids-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let s = server(vec![fake(
+        "warm",
+        &format!("talk_in {}", dir.display()),
+        ";pool=2",
+    )]);
+    let ask = || {
+        timed(
+            &s,
+            "/v1/suggest",
+            &position(json!({"name": "warm", "time_ms": 300})),
+        )
+    };
+    let (status, body, _) = ask();
+    assert_eq!(status, 200, "{body}");
+    let mut killed: Vec<String> = Vec::new();
+    for _round in 0..2 {
+        let live: Vec<String> = pids(&dir)
+            .into_iter()
+            .filter(|p| !killed.contains(p))
+            .collect();
+        assert_eq!(live.len(), 2, "{live:?}");
+        let status = std::process::Command::new("kill")
+            .arg("-9")
+            .args(&live)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        killed.extend(live);
+        let (status, body, took) = ask();
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["move"], json!({"row": 7, "col": 7, "piece": "mark"}));
+        // The test configuration's margin is 100 ms; the slack is the test machine's.
+        assert!(took < Duration::from_millis(300 + 100 + 400), "{took:?}");
+        // Both replaced: two new processes, whatever the request took.
+        let t = Instant::now();
+        while pids(&dir).len() < killed.len() + 2 && t.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert_eq!(pids(&dir).len(), killed.len() + 2, "{:?}", pids(&dir));
+    }
+    let engines: Value = s.get("/v1/engines").json().unwrap();
+    let warm = engines["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "warm")
+        .expect("listed")
+        .clone();
+    assert_eq!(warm["available"], true, "{warm}");
+    assert!(warm.get("unavailable_reason").is_none(), "{warm}");
+    let metrics = s.get("/metrics").text().unwrap();
+    assert_eq!(
+        metric(&metrics, "kinrow_external_restarts_total", "warm"),
+        Some(4.0),
+        "{metrics}"
+    );
+    assert_eq!(
+        searches(&metrics, "warm", "engine_unavailable"),
+        0,
+        "{metrics}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A brain that dies at every start-up (or never answers `START`) is marked unavailable
+/// after a few tries: a request naming it gets a clear 503 at once, `/v1/engines` and
+/// `/healthz` say so, and the server goes on serving everything else.
+#[test]
+fn a_brain_that_always_dies_at_start_is_a_clear_503_and_the_server_stays_healthy() {
+    let s = server(vec![
+        fake("dead", "die_at_start", ";retry_ms=60000"),
+        fake("mute", "silent", ";start_ms=200;retry_ms=60000"),
+        fake("talk", "talk", ""),
+    ]);
+    for (name, why) in [
+        ("dead", "exited before answering"),
+        ("mute", "hung at start-up"),
+    ] {
+        let (status, body, took) = timed(
+            &s,
+            "/v1/suggest",
+            &position(json!({"name": name, "time_ms": 300})),
+        );
+        assert_error(status, &body, 503, "engine_unavailable", None);
+        let message = body["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains(name) && message.contains("unavailable") && message.contains(why),
+            "{message}"
+        );
+        // At once: nothing waits for a brain known not to start.
+        assert!(took < Duration::from_millis(300), "{name} took {took:?}");
+    }
+    let r = s.get("/v1/engines");
+    assert_eq!(r.status(), 200);
+    let engines: Value = r.json().unwrap();
+    for e in engines["engines"].as_array().unwrap() {
+        let down = e["name"] == "dead" || e["name"] == "mute";
+        assert_eq!(e["available"], !down, "{e}");
+        assert_eq!(e.get("unavailable_reason").is_some(), down, "{e}");
+    }
+    let health = s.get("/healthz");
+    assert_eq!(health.status(), 200);
+    let health: Value = health.json().unwrap();
+    assert_eq!(health["status"], "ok", "{health}");
+    assert_eq!(
+        health["unavailable_engines"],
+        json!(["dead", "mute"]),
+        "{health}"
+    );
+    let (status, body) = s.call(
+        "/v1/suggest",
+        &position(json!({"name": "talk", "time_ms": 300})),
+    );
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = s.call(
+        "/v1/suggest",
+        &position(json!({"name": "threat", "time_ms": 300})),
+    );
+    assert_eq!(status, 200, "{body}");
+    let metrics = s.get("/metrics").text().unwrap();
+    assert_eq!(
+        metric(&metrics, "kinrow_external_available", "dead"),
+        Some(0.0),
+        "{metrics}"
+    );
+    assert_eq!(
+        metric(&metrics, "kinrow_external_available", "talk"),
+        Some(1.0),
+        "{metrics}"
+    );
+    assert!(
+        metric(&metrics, "kinrow_external_failed_starts_total", "dead").is_some_and(|n| n >= 3.0),
+        "{metrics}"
+    );
 }

@@ -7,7 +7,16 @@ fn session(input: &str) -> Vec<String> {
     session_with(&["--engine", "mcts"], input)
 }
 
+/// The brain's answers to `input`, without its `MESSAGE` lines.
 fn session_with(args: &[&str], input: &str) -> Vec<String> {
+    raw_session(args, input)
+        .into_iter()
+        .filter(|l| !l.starts_with("MESSAGE"))
+        .collect()
+}
+
+/// Every line the brain printed for `input`.
+fn raw_session(args: &[&str], input: &str) -> Vec<String> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kinrow"))
         .arg("pbrain")
         .args(args)
@@ -191,4 +200,43 @@ fn thread_num_is_honoured_up_to_the_cap() {
         let (x, y) = coords(line);
         assert!(x < 15 && y < 15, "{line}");
     }
+}
+
+/// Every move comes after one `MESSAGE` line that the external-engine client reads as
+/// Rapfi's: the depth, the eval through the unit 200 (kinrow's value for the side to
+/// move) or a mate with its plies, and a best line that starts with the move.
+#[test]
+fn every_move_says_its_depth_eval_and_best_line_first() {
+    use kinrow_engine::external::protocol::{Eval, Thinking};
+    // Own four on row 7 (x = 7..10): the brain completes five, a proven win in one ply.
+    let out = raw_session(
+        &["--engine", "auto"],
+        "START 15\nINFO timeout_turn 300\nBOARD\n7,7,1\n7,8,2\n8,7,1\n8,8,2\n9,7,1\n9,8,2\n\
+         10,7,1\n0,0,2\nDONE\nBOARD\n7,7,2\n7,8,1\n8,7,2\nDONE\nEND\n",
+    );
+    assert_eq!(out.len(), 5, "{out:?}");
+    assert_eq!(out[0], "OK");
+    let win = Thinking::in_message(&out[1], 15, 15);
+    assert_eq!(win.eval, Some(Eval::Mate { win: true }), "{out:?}");
+    assert_eq!(win.plies, Some(1), "{out:?}");
+    let (x, y) = coords(&out[2]);
+    assert!((x, y) == (6, 7) || (x, y) == (11, 7), "{out:?}");
+    assert_eq!(
+        win.pv.first().map(|c| (c.col, c.row)),
+        Some((x, y)),
+        "{out:?}"
+    );
+    // An open position: a score (not a mate), a depth of at least 1, the move first.
+    let open = Thinking::in_message(&out[3], 15, 15);
+    let Some(Eval::Score(e)) = open.eval else {
+        panic!("no score: {out:?}")
+    };
+    assert!(e.abs() < 1400, "{out:?}");
+    assert!(open.depth.is_some_and(|d| d >= 1), "{out:?}");
+    let (x, y) = coords(&out[4]);
+    assert_eq!(
+        open.pv.first().map(|c| (c.col, c.row)),
+        Some((x, y)),
+        "{out:?}"
+    );
 }

@@ -10,6 +10,11 @@
 //! an occupied cell, a command before `START`) is answered `ERROR` with the reason; an
 //! unknown command gets `UNKNOWN`.
 //!
+//! Before every move it prints one `MESSAGE` line of what it thinks, in Rapfi's brief
+//! shape ([`message`]): depth, eval (its value through [`EVAL_UNIT`], or a mate) and the
+//! best line, so that kinrow served as an external engine (`unit=200`) answers a value
+//! and a depth as Rapfi does.
+//!
 //! `INFO rule` is the protocol's bit mask: 1 exactly five, 2 continuous game (nothing
 //! for the brain to do), 4 renju, 8 caro. 0 plays freestyle, 1 exactly five, 4 or 5
 //! renju, 8 or 9 caro (which is exactly five already).
@@ -33,9 +38,10 @@ use rand::SeedableRng;
 use kinrow_engine::core::analyze::Engine;
 use kinrow_engine::core::context::SearchContext;
 use kinrow_engine::core::timeman;
-use kinrow_engine::core::types::Limits;
+use kinrow_engine::core::types::{Analysis, Limits, Outcome};
 use kinrow_engine::registry::EngineKind;
 use kinrow_engine::search::auto::CellValues;
+use kinrow_engine::service::value::values;
 use kinrow_game::{Cell, Piece, Player, Position, Rules, Variant, MAX_SIDE};
 
 mod swap2;
@@ -378,16 +384,65 @@ impl Brain {
         // The protocol answers a move only: no share of the turn goes to valuing the
         // other cells.
         *self.ctx.kept::<CellValues>() = CellValues(false);
-        let analysis = self
-            .engine
-            .analyze_with(&position, &limits, &mut self.ctx, &mut self.rng);
+        let mut analysis =
+            self.engine
+                .analyze_with(&position, &limits, &mut self.ctx, &mut self.rng);
+        let said = message(self.kind, &position, &mut analysis);
         let c = analysis.best.coord(position.m());
         let mv = analysis.best;
         if mv.piece == Piece::Mark && position.is_legal(mv) {
             self.board[mv.cell()] = Stone::Own;
         }
-        vec![format!("{},{}", c.col, c.row)]
+        vec![said, format!("{},{}", c.col, c.row)]
     }
+}
+
+/// The unit of the eval `kinrow pbrain` prints: its value `v` in [-1, 1] is printed as
+/// `e = 2 * UNIT * atanh(v)`, so that an external-engine config with `unit=200` (as for
+/// Rapfi) reads `tanh(e / (2 * 200)) = v` back.
+pub const EVAL_UNIT: f64 = 200.0;
+
+/// The `MESSAGE` line of a move, in the shape Rapfi's brief lines are read by
+/// `kinrow_engine::external::protocol::Thinking`:
+/// `MESSAGE Depth d | Eval e | Node n | Time t ms | Bestline x,y x,y ..`. The eval is the
+/// value of kinrow's answer for the side to move through [`EVAL_UNIT`] (the value scale
+/// of `/v1/suggest`), `+M<plies>` / `-M<plies>` for a proven win or loss (`+M*` where
+/// the plies are unknown), 0 for a proven draw; the best line is the engine's `pv` as
+/// the protocol's `x,y` (column, row) cells.
+pub fn message(kind: EngineKind, position: &Position, analysis: &mut Analysis) -> String {
+    // First: the values mark what is proven whatever the engine said (a win now).
+    let value = values(kind, position, analysis).evaluation;
+    let (outcome, plies) = (analysis.evaluation.outcome, analysis.evaluation.plies);
+    let mate = |sign: char| match plies {
+        Some(p) => format!("{sign}M{p}"),
+        None => format!("{sign}M*"),
+    };
+    let eval = match outcome {
+        Outcome::Win => mate('+'),
+        Outcome::Loss => mate('-'),
+        Outcome::Draw => "0".to_string(),
+        Outcome::Unknown => {
+            let e = 2.0 * EVAL_UNIT * value.clamp(-0.999, 0.999).atanh();
+            format!("{}", e.round() as i64)
+        }
+    };
+    let m = position.m();
+    let line: Vec<String> = analysis
+        .pv
+        .iter()
+        .map(|mv| {
+            let c = mv.coord(m);
+            format!("{},{}", c.col, c.row)
+        })
+        .collect();
+    let stats = &analysis.stats;
+    format!(
+        "MESSAGE Depth {} | Eval {eval} | Node {} | Time {}ms | Bestline {}",
+        stats.depth,
+        stats.nodes,
+        stats.elapsed.as_millis(),
+        line.join(" ")
+    )
 }
 
 fn parse_pair(s: &str) -> Option<(usize, usize)> {

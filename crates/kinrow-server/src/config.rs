@@ -6,7 +6,8 @@ use std::time::Duration;
 use std::sync::Arc;
 
 use kinrow_engine::core::types::MAX_THREADS;
-use kinrow_engine::external::brain::{BrainSpec, ExternalBrain};
+use kinrow_engine::external::brain::ExternalBrain;
+use kinrow_engine::external::pool::BrainSpec;
 use kinrow_engine::registry::EngineKind;
 
 /// Default `engine.time_ms` when a request gives none.

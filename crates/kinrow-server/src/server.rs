@@ -204,21 +204,26 @@ pub fn serve(config: Config) -> std::io::Result<()> {
 }
 
 /// Starts every external engine of `config`, each with a pool of one process per search
-/// slot unless its spec says otherwise. A brain overrunning its budget is stopped a
-/// quarter of the margin past it, so that its request still answers (503
+/// slot unless its spec says otherwise. A brain still thinking past its turn is stopped
+/// two fifths of the margin past it (40 ms of the default 100: Rapfi answered within
+/// 1.01 of its turn at 100-1000 ms, docs/external.md "The grace"), before the search is
+/// counted late at half the margin, so that its request answers (503
 /// `engine_unavailable`) within the budget plus the margin.
 fn start_brains(config: &Config) -> Result<Vec<Arc<ExternalBrain>>, String> {
-    let grace = config.margin / 4;
+    let grace = config.margin * 2 / 5;
     config
         .external_engines
         .iter()
         .map(|spec| {
             let brain = ExternalBrain::start(spec.clone(), grace, config.max_concurrent_searches)?;
-            log::info!(
-                "external engine {} ({}) is ready",
-                brain.name(),
-                spec.program.display()
-            );
+            match brain.status().reason {
+                None => log::info!(
+                    "external engine {} ({}) is ready",
+                    brain.name(),
+                    spec.program.display()
+                ),
+                Some(reason) => log::error!("external engine {}: {reason}", brain.name()),
+            }
             Ok(brain)
         })
         .collect()

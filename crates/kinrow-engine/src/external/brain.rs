@@ -1,215 +1,76 @@
-//! An external brain served as an engine: a pool of long-lived Gomocup processes of one
-//! command, each asked one position at a time.
+//! An external brain served as an engine: the request path. A request takes a live,
+//! started process of the brain's supervised pool ([`super::pool`]) and asks it one
+//! position.
 //!
-//! Algorithm: a request takes an idle process of the pool (or starts one while the pool
-//! is below its size, or waits for one), tells it the board size (`START n`, only when it
-//! changed), the turn's time, the rules and the limits it takes, then the whole position
-//! as `BOARD` .. `DONE` in one write, and reads its lines until a move. `MESSAGE` lines
-//! along the way ([`Thinking`]) become the search's progress (depth, evaluation, best
-//! line), reported as the built-in engines report theirs. The move must be a legal mark
-//! of the position.
+//! Algorithm: the request takes an idle process (waiting at most three quarters of its
+//! budget for one: start-ups never run inside a request), tells it the board size (`START n`, only
+//! when it changed), then, in one write, the turn's time (what is left of the budget at
+//! that moment), the rules and the limits it takes and the whole position as `BOARD` ..
+//! `DONE`, and reads its lines until a move. `MESSAGE` lines along the way
+//! ([`Thinking`]) become the search's progress (depth, evaluation, best line), reported
+//! as the built-in engines report theirs. The move must be a legal mark of the position.
 //!
-//! Failures never leave a broken process in the pool: a process that exits, prints a
-//! line that is neither a move nor a known message, answers an illegal move or `ERROR`
-//! to a position is killed, and the next request starts a fresh one (counted as a
-//! restart). A process still thinking at the budget plus the grace is given to a reaper
-//! thread: it sends `YXSTOP` (Yixin's and Rapfi's "answer now"), takes the process back
-//! if it answers within [`STOP_WAIT`], kills it otherwise. A process that does not answer
-//! `START` within its start-up time is killed as hung. The request itself gets the error
-//! ([`Failure`]) at once; the caller answers it (the server: 503 `engine_unavailable`).
+//! A process found dead before its search began (its write fails, it does not answer
+//! the board size's `START`, or it was killed from outside by `SIGKILL` before it said a
+//! word: the kill raced the request) is thrown out and the request tried once more on
+//! another process, within its budget. Other failures never leave a broken process in the pool:
+//! a process that exits while thinking, prints a line that is neither a move nor a
+//! known message, answers an illegal move or `ERROR` to a position is killed (the pool
+//! replaces it in the background). A process still thinking at the turn's end plus the
+//! grace is given to a reaper thread: it sends `YXSTOP` (Yixin's and Rapfi's "answer
+//! now"), takes the process back if it answers within [`STOP_WAIT`], kills it otherwise.
+//! The request itself gets the error ([`Failure`]) at once; the caller answers it (the
+//! server: 503 `engine_unavailable`).
 
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use kinrow_game::{Cell, Move, Player, Position};
 
-use super::protocol::{
-    parse_move, rule_mask, start_command, Eval, ExternalEngine, Silence, Thinking,
-};
+use super::pool::{clip, open, send, BrainCounts, BrainSpec, Failure, Pool, PoolStatus, Process};
+use super::protocol::{parse_move, rule_mask, Eval, Silence, Thinking, PAUSE};
 use crate::core::budget::Budget;
 use crate::core::progress::Line;
 use crate::core::types::{Analysis, Evaluation, MoveEval, Outcome, Scale, SearchStats};
 
 /// How long an overrunning process has after `YXSTOP` to answer before it is killed.
 pub const STOP_WAIT: Duration = Duration::from_millis(1000);
+/// How long a process whose output closed has to be seen exited, to tell a kill from
+/// outside from a crash of its own.
+const KILL_SEEN: Duration = Duration::from_millis(50);
 /// The match clock a brain is told of: long enough that only the turn's time binds.
 const MATCH_MS: u64 = 100_000_000;
 
-/// One external brain as configured: `NAME=COMMAND[;key=value]*`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BrainSpec {
-    /// Its name in the API.
-    pub name: String,
-    /// The executable.
-    pub program: PathBuf,
-    /// Its arguments (the command's words after the first).
-    pub args: Vec<String>,
-    /// Processes kept running (`pool=N`, 1 to 64; by default the caller's, the
-    /// server's search slots).
-    pub pool: Option<usize>,
-    /// `INFO max_memory`, in bytes (`memory_mb=N`; not sent when omitted).
-    pub memory: Option<u64>,
-    /// The value scale: the brain's eval `e` maps to the value `tanh(e / (2 * unit))`,
-    /// that is `2σ(e / unit) - 1` (`unit=N`; default 200).
-    pub unit: f64,
-    /// It takes `INFO max_node` (`nodes=yes`): the API's `nodes` is honoured.
-    pub takes_nodes: bool,
-    /// It takes `INFO max_depth` (`depth=yes`): the API's `depth` is honoured.
-    pub takes_depth: bool,
-    /// How long it has to answer `START` (`start_ms=N`; default 10000).
-    pub start_time: Duration,
-}
-
-impl BrainSpec {
-    /// Parses `NAME=COMMAND[;key=value]*`; the command is split at whitespace.
-    pub fn parse(text: &str) -> Result<BrainSpec, String> {
-        let (name, rest) = text
-            .split_once('=')
-            .ok_or_else(|| format!("external engine {text:?} is not NAME=COMMAND"))?;
-        let name = name.trim().to_ascii_lowercase();
-        let valid = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.';
-        if name.is_empty() || !name.chars().all(valid) {
-            return Err(format!(
-                "external engine {text:?}: the name must be letters, digits, '-', '_' or '.'"
-            ));
-        }
-        let mut parts = rest.split(';');
-        let mut words = parts.next().unwrap_or_default().split_whitespace();
-        let Some(program) = words.next() else {
-            return Err(format!("external engine {name:?} has no command"));
-        };
-        let mut spec = BrainSpec {
-            program: PathBuf::from(program),
-            args: words.map(str::to_string).collect(),
-            name,
-            pool: None,
-            memory: None,
-            unit: 200.0,
-            takes_nodes: false,
-            takes_depth: false,
-            start_time: Duration::from_millis(10_000),
-        };
-        for part in parts.map(str::trim).filter(|p| !p.is_empty()) {
-            let bad = || {
-                format!(
-                    "external engine {:?}: {part:?} is not one of pool=N, memory_mb=N, unit=N, \
-                     nodes=yes|no, depth=yes|no, start_ms=N",
-                    spec.name
-                )
-            };
-            let (key, value) = part.split_once('=').ok_or_else(bad)?;
-            let number = || value.trim().parse::<u64>().map_err(|_| bad());
-            let yes = || match value.trim() {
-                "yes" | "true" | "1" => Ok(true),
-                "no" | "false" | "0" => Ok(false),
-                _ => Err(bad()),
-            };
-            match key.trim() {
-                "pool" => spec.pool = Some(number()?.clamp(1, 64) as usize),
-                "memory_mb" => spec.memory = Some(number()? * 1024 * 1024),
-                "unit" => {
-                    spec.unit = value
-                        .trim()
-                        .parse::<f64>()
-                        .ok()
-                        .filter(|u| *u > 0.0 && u.is_finite())
-                        .ok_or_else(bad)?
-                }
-                "nodes" => spec.takes_nodes = yes()?,
-                "depth" => spec.takes_depth = yes()?,
-                "start_ms" => spec.start_time = Duration::from_millis(number()?.max(1)),
-                _ => return Err(bad()),
-            }
-        }
-        Ok(spec)
-    }
-
-    /// The brain's value of its eval `e` for the side to move: `2σ(e / unit) - 1`, kept
-    /// inside (-1, 1) (only a proof is worth exactly 1).
-    pub fn value(&self, eval: f64) -> f64 {
-        let v = (eval / (2.0 * self.unit)).tanh();
-        v.clamp(-0.999, 0.999)
-    }
-}
-
-/// Why a brain gave no answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Failure {
-    /// It refused the position's board or rules (`ERROR` to `START` or `INFO rule`): the
-    /// request asked for something it cannot play.
-    Refused(String),
-    /// It crashed, hung, overran, talked nonsense or answered an illegal move; the
-    /// process was stopped and will be replaced.
-    Unavailable(String),
-}
-
-impl Failure {
-    /// The message.
-    pub fn message(&self) -> &str {
-        match self {
-            Failure::Refused(m) | Failure::Unavailable(m) => m,
-        }
-    }
-}
-
-/// Counts of one brain's life, for the metrics.
-#[derive(Debug, Default)]
-pub struct BrainCounts {
-    /// Positions asked.
-    pub requests: AtomicU64,
-    /// Positions that got no answer ([`Failure`]).
-    pub failures: AtomicU64,
-    /// Processes started to replace one that was stopped.
-    pub restarts: AtomicU64,
-}
-
-/// One running process and what it was last told.
-struct Process {
-    engine: ExternalEngine,
-    /// The board size of its last `START`.
-    size: (usize, usize),
-    /// Its last `INFO rule`.
-    rule: Option<u32>,
-}
-
-/// The pool's processes: those idle, and how many exist (idle or busy).
-struct Slots {
-    idle: Vec<Process>,
-    live: usize,
-    /// A process was stopped: the next one started is a restart.
-    lost: u64,
-}
-
-/// A configured brain: its spec and its pool of processes.
+/// A configured brain: its supervised pool of processes and the grace of its turns.
 pub struct ExternalBrain {
-    spec: BrainSpec,
+    pool: Arc<Pool>,
     name: &'static str,
-    /// Processes kept running.
-    size: usize,
-    /// The time it may take past a turn's budget before it is stopped.
+    /// The time it may take past a turn's end before it is stopped.
     grace: Duration,
-    slots: Mutex<Slots>,
-    freed: Condvar,
-    /// What happened to it so far.
-    pub counts: BrainCounts,
 }
 
 impl std::fmt::Debug for ExternalBrain {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ExternalBrain")
             .field("name", &self.name)
-            .field("command", &self.spec.program)
+            .field("command", &self.pool.spec().program)
             .finish()
     }
 }
 
+impl Drop for ExternalBrain {
+    fn drop(&mut self) {
+        self.pool.close();
+    }
+}
+
 impl ExternalBrain {
-    /// Starts the pool of `spec` (of `slots` processes unless the spec says): every
-    /// process must answer `START 15` within the spec's start-up time, or none is kept
-    /// and the error says why. `grace` is the time a turn may run past its budget before
-    /// the process is stopped.
+    /// Starts the pool of `spec` (of `slots` processes unless the spec says) and waits
+    /// until it is warm, or the brain is marked unavailable because it keeps dying at
+    /// start-up (the pool keeps trying in the background; [`ExternalBrain::status`]
+    /// says why). Fails only where the program cannot be run at all. `grace` is the time
+    /// a turn may run past its end before the process is stopped.
     pub fn start(
         spec: BrainSpec,
         grace: Duration,
@@ -218,37 +79,8 @@ impl ExternalBrain {
         // One name per brain for the whole process: the API labels are `&'static str`.
         let name: &'static str = Box::leak(spec.name.clone().into_boxed_str());
         let size = spec.pool.unwrap_or(slots).max(1);
-        let brain = ExternalBrain {
-            name,
-            size,
-            grace,
-            slots: Mutex::new(Slots {
-                idle: Vec::new(),
-                live: 0,
-                lost: 0,
-            }),
-            freed: Condvar::new(),
-            counts: BrainCounts::default(),
-            spec,
-        };
-        let mut started = Vec::new();
-        for _ in 0..brain.size {
-            let deadline = Instant::now() + brain.spec.start_time;
-            started.push(brain.launch(15, 15, deadline).map_err(|f| {
-                format!(
-                    "external engine {:?} ({}): {}",
-                    brain.name,
-                    brain.spec.program.display(),
-                    f.message()
-                )
-            })?);
-        }
-        {
-            let mut slots = brain.slots.lock().expect("brain slots");
-            slots.live = started.len();
-            slots.idle = started;
-        }
-        Ok(Arc::new(brain))
+        let pool = Pool::start(spec, name, size)?;
+        Ok(Arc::new(ExternalBrain { pool, name, grace }))
     }
 
     /// Its name in the API.
@@ -258,10 +90,24 @@ impl ExternalBrain {
 
     /// Its configuration.
     pub fn spec(&self) -> &BrainSpec {
-        &self.spec
+        self.pool.spec()
     }
 
-    /// Why `position` is not a game the Gomocup protocol can put to the brain, with the
+    /// Whether it is available, its processes, and why not.
+    pub fn status(&self) -> PoolStatus {
+        self.pool.status()
+    }
+
+    /// What happened to it so far.
+    pub fn counts(&self) -> &BrainCounts {
+        &self.pool.counts
+    }
+
+    /// The time a turn may run past its end before the process is stopped.
+    pub fn grace(&self) -> Duration {
+        self.grace
+    }
+
     /// request field at fault; `None` when it is.
     pub fn cannot_play(position: &Position) -> Option<(&'static str, String)> {
         let rules = position.rules();
@@ -301,93 +147,27 @@ impl ExternalBrain {
         None
     }
 
-    /// Starts one process and opens a board of `m` x `n`, by `deadline`.
-    fn launch(&self, m: usize, n: usize, deadline: Instant) -> Result<Process, Failure> {
-        let engine = ExternalEngine::spawn(&self.spec.program, &self.spec.args, self.name)
-            .map_err(Failure::Unavailable)?;
-        let mut process = Process {
-            engine,
-            size: (0, 0),
-            rule: None,
-        };
-        open(&mut process, m, n, deadline)?;
-        if let Some(bytes) = self.spec.memory {
-            send(&mut process, &format!("INFO max_memory {bytes}"))?;
-        }
-        Ok(process)
-    }
-
-    /// A process for a board of `m` x `n` by `deadline`: an idle one, else a new one
-    /// while the pool is below its size, else the first freed.
-    fn take(&self, m: usize, n: usize, deadline: Instant) -> Result<Process, Failure> {
-        let mut slots = self.slots.lock().expect("brain slots");
-        loop {
-            if let Some(p) = slots.idle.pop() {
-                return Ok(p);
-            }
-            if slots.live < self.size {
-                slots.live += 1;
-                let restart = slots.lost > 0;
-                slots.lost = slots.lost.saturating_sub(1);
-                drop(slots);
-                if restart {
-                    self.counts.restarts.fetch_add(1, Ordering::Relaxed);
-                }
-                return self.launch(m, n, deadline).inspect_err(|_| self.lose());
-            }
-            let wait = deadline.saturating_duration_since(Instant::now());
-            if wait.is_zero() {
-                return Err(Failure::Unavailable(format!(
-                    "every process of {} was busy until the request's time ran out",
-                    self.name
-                )));
-            }
-            slots = self.freed.wait_timeout(slots, wait).expect("brain slots").0;
-        }
-    }
-
-    /// Puts a healthy process back.
-    fn give_back(&self, process: Process) {
-        self.slots.lock().expect("brain slots").idle.push(process);
-        self.freed.notify_one();
-    }
-
-    /// Counts a process gone (killed, or never started): its place is free for a new one.
-    fn lose(&self) {
-        let mut slots = self.slots.lock().expect("brain slots");
-        slots.live = slots.live.saturating_sub(1);
-        slots.lost += 1;
-        drop(slots);
-        self.freed.notify_one();
-    }
-
-    /// Kills `process` and frees its place.
-    fn kill(&self, process: Process) {
-        process.engine.kill();
-        self.lose();
-    }
-
     /// The brain's move in `position` within `budget` (its time, its stop flag; its
     /// progress goes to the budget's watch), with `nodes` and `depth` passed on where
     /// the brain takes them and `threads` as `INFO thread_num`.
     pub fn think(
-        self: &Arc<Self>,
+        &self,
         position: &Position,
         budget: &Budget,
         nodes: Option<u64>,
         depth: Option<u32>,
         threads: usize,
     ) -> Result<Analysis, Failure> {
-        self.counts.requests.fetch_add(1, Ordering::Relaxed);
+        self.pool.counts.requests.fetch_add(1, Ordering::Relaxed);
         let result = self.think_once(position, budget, nodes, depth, threads);
         if result.is_err() {
-            self.counts.failures.fetch_add(1, Ordering::Relaxed);
+            self.pool.counts.failures.fetch_add(1, Ordering::Relaxed);
         }
         result
     }
 
     fn think_once(
-        self: &Arc<Self>,
+        &self,
         position: &Position,
         budget: &Budget,
         nodes: Option<u64>,
@@ -395,75 +175,91 @@ impl ExternalBrain {
         threads: usize,
     ) -> Result<Analysis, Failure> {
         let started = Instant::now();
-        let time = budget.remaining();
-        let give_up = started + time + self.grace;
-        let (m, n) = (position.m(), position.n());
-        let mut process = self.take(m, n, started + time)?;
-        // A process that died while idle is found out here: replaced once if time is left.
-        let prepared = self.prepare(&mut process, position, time, nodes, depth, threads);
-        let mut process = match prepared {
-            Ok(()) => process,
-            Err(Failure::Unavailable(_)) if Instant::now() + time / 2 < started + time => {
-                self.kill(process);
-                let mut fresh = self.take(m, n, started + time)?;
-                if let Err(f) = self.prepare(&mut fresh, position, time, nodes, depth, threads) {
-                    self.kill(fresh);
+        // A request waits for a process (a replacement still starting: Rapfi takes
+        // 110-150 ms to answer `START` on a loaded machine) at most three quarters of its
+        // budget: a move on a short turn is worth more than a 503.
+        let wait_until = started + budget.remaining() * 3 / 4;
+        let mut retried = false;
+        loop {
+            let mut process = self.pool.take(wait_until)?;
+            let turn = match self.prepare(&mut process, position, budget, nodes, depth, threads) {
+                Ok(turn) => turn,
+                // Found dead before its search began: once more on another process.
+                Err(Failure::Unavailable(_)) if !retried => {
+                    self.pool.kill(process);
+                    retried = true;
+                    continue;
+                }
+                Err(f) => {
+                    self.pool.kill(process);
                     return Err(f);
                 }
-                fresh
-            }
-            Err(f) => {
-                self.kill(process);
-                return Err(f);
-            }
-        };
-        match self.read_answer(&mut process, position, budget, give_up, started) {
-            Ok(analysis) => {
-                self.give_back(process);
-                Ok(analysis)
-            }
-            Err(Answer::Late) => {
-                self.reap(process);
-                Err(Failure::Unavailable(format!(
-                    "{} did not answer within {} ms and the grace of {} ms; it was stopped",
-                    self.name,
-                    time.as_millis(),
-                    self.grace.as_millis()
-                )))
-            }
-            Err(Answer::Broken(f)) => {
-                self.kill(process);
-                Err(f)
-            }
+            };
+            let give_up = Instant::now() + turn + self.grace;
+            return match self.read_answer(&mut process, position, budget, give_up, started) {
+                Ok(analysis) => {
+                    self.pool.give_back(process);
+                    Ok(analysis)
+                }
+                Err(Answer::Late) => {
+                    self.reap(process);
+                    Err(Failure::Unavailable(format!(
+                        "{} did not answer within its turn of {} ms and the grace of {} ms; \
+                         it was stopped",
+                        self.name,
+                        turn.as_millis(),
+                        self.grace.as_millis()
+                    )))
+                }
+                // Killed from outside before it said a word: its search may never have
+                // begun (the kill raced the request), so once more on another process.
+                Err(Answer::Killed(_)) if !retried => {
+                    self.pool.kill(process);
+                    retried = true;
+                    continue;
+                }
+                Err(Answer::Killed(f) | Answer::Broken(f)) => {
+                    self.pool.kill(process);
+                    Err(f)
+                }
+            };
         }
     }
 
-    /// Tells `process` the board, the rules and the limits, then the position.
+    /// Tells `process` the board (`START` when its size changed), then, in one write,
+    /// the turn's time (what is left of `budget` now), the rules and the limits, and the
+    /// position; returns the turn's time.
     fn prepare(
         &self,
         process: &mut Process,
         position: &Position,
-        time: Duration,
+        budget: &Budget,
         nodes: Option<u64>,
         depth: Option<u32>,
         threads: usize,
-    ) -> Result<(), Failure> {
-        let (m, n) = (position.m(), position.n());
-        let deadline = Instant::now() + time;
-        if process.size != (m, n) {
-            open(process, m, n, deadline)?;
+    ) -> Result<Duration, Failure> {
+        // A brain that printed its move a moment ago may not be listening yet: the
+        // protocol client's pause after its last answer.
+        if let Some(at) = process.answered {
+            std::thread::sleep((at + PAUSE).saturating_duration_since(Instant::now()));
         }
+        let (m, n) = (position.m(), position.n());
+        if process.size != (m, n) {
+            open(process, m, n, Instant::now() + budget.remaining())?;
+        }
+        let spec = self.pool.spec();
         let rules = position.rules();
         let mask = rule_mask(&rules);
+        let time = budget.remaining();
         let mut text = format!(
             "INFO timeout_turn {}\nINFO timeout_match {MATCH_MS}\nINFO time_left {MATCH_MS}\nINFO thread_num {}",
             time.as_millis().max(1),
             threads.max(1)
         );
-        if let (true, Some(nodes)) = (self.spec.takes_nodes, nodes) {
+        if let (true, Some(nodes)) = (spec.takes_nodes, nodes) {
             text.push_str(&format!("\nINFO max_node {nodes}"));
         }
-        if let (true, Some(depth)) = (self.spec.takes_depth, depth) {
+        if let (true, Some(depth)) = (spec.takes_depth, depth) {
             text.push_str(&format!("\nINFO max_depth {depth}"));
         }
         if process.rule != Some(mask) {
@@ -476,7 +272,8 @@ impl ExternalBrain {
             text.push_str(&format!("\n{},{},{field}", c.col, c.row));
         }
         text.push_str("\nDONE");
-        send(process, &text)
+        send(process, &text)?;
+        Ok(time)
     }
 
     /// Reads the answer to a position: `MESSAGE` lines reported as progress, then a move.
@@ -490,11 +287,18 @@ impl ExternalBrain {
     ) -> Result<Analysis, Answer> {
         let (m, n) = (position.m(), position.n());
         let mut said = Thinking::default();
+        let mut lines = 0;
         loop {
             // Short waits, so that a stopped budget (the client went away) is seen.
             let wait_until = (Instant::now() + Duration::from_millis(20)).min(give_up);
             let line = match process.engine.next_line(wait_until) {
                 Ok(line) => line,
+                Err(Silence::Exited) if lines == 0 && process.engine.killed(KILL_SEEN) => {
+                    return Err(Answer::Killed(Failure::Unavailable(format!(
+                        "{} was killed (SIGKILL) before it answered",
+                        self.name
+                    ))))
+                }
                 Err(Silence::Exited) => {
                     return Err(Answer::Broken(Failure::Unavailable(format!(
                         "{} exited while thinking",
@@ -506,6 +310,7 @@ impl ExternalBrain {
                 }
                 Err(Silence::Timeout) => continue,
             };
+            lines += 1;
             let upper = line.to_ascii_uppercase();
             if upper.starts_with("MESSAGE") {
                 let t = Thinking::in_message(&line, m, n);
@@ -544,6 +349,7 @@ impl ExternalBrain {
                     self.name
                 ))));
             }
+            process.answered = Some(Instant::now());
             let best = Move::mark(y as usize * m + x as usize);
             return Ok(self.analysis(position, best, &said, started.elapsed()));
         }
@@ -562,7 +368,7 @@ impl ExternalBrain {
         // The value of the line's score through the brain's own unit, as a win rate (an
         // info event has no other way to know the unit).
         let win_rate = match said.eval {
-            Some(Eval::Score(e)) => Some((1.0 + self.spec.value(e as f64)) / 2.0),
+            Some(Eval::Score(e)) => Some((1.0 + self.spec().value(e as f64)) / 2.0),
             _ => None,
         };
         let line = Line {
@@ -623,19 +429,20 @@ impl ExternalBrain {
 
     /// Stops an overrunning process off the request's thread: `YXSTOP`, then its answer
     /// within [`STOP_WAIT`] puts it back in the pool; no answer, it is killed.
-    fn reap(self: &Arc<Self>, mut process: Process) {
-        let brain = Arc::clone(self);
+    fn reap(&self, mut process: Process) {
+        let pool = Arc::clone(&self.pool);
         std::thread::spawn(move || {
             let until = Instant::now() + STOP_WAIT;
             if process.engine.send_now("YXSTOP").is_ok() {
                 while let Ok(line) = process.engine.next_line(until) {
                     if parse_move(&line).is_some() {
-                        brain.give_back(process);
+                        process.answered = Some(Instant::now());
+                        pool.give_back(process);
                         return;
                     }
                 }
             }
-            brain.kill(process);
+            pool.kill(process);
         });
     }
 }
@@ -644,59 +451,14 @@ impl ExternalBrain {
 enum Answer {
     /// Nothing by the budget plus the grace (or the caller stopped).
     Late,
+    /// The process was killed from outside (`SIGKILL`) before it said a word.
+    Killed(Failure),
     /// The process failed.
     Broken(Failure),
 }
 
 fn stopped(budget: &Budget) -> bool {
     budget.watch().is_some_and(|w| w.stopped())
-}
-
-/// `START`s `process` on a board of `m` x `n`, waiting for `OK` until `deadline`.
-fn open(process: &mut Process, m: usize, n: usize, deadline: Instant) -> Result<(), Failure> {
-    let start = start_command(m, n);
-    send(process, &start)?;
-    let label = process.engine.label().to_string();
-    loop {
-        match process.engine.next_line(deadline) {
-            Ok(line) if line.eq_ignore_ascii_case("OK") => break,
-            Ok(line) if line.to_ascii_uppercase().starts_with("ERROR") => {
-                return Err(Failure::Refused(format!(
-                    "{label} cannot play a {m}x{n} board: {line}"
-                )))
-            }
-            Ok(line) if line.to_ascii_uppercase().starts_with("MESSAGE") => continue,
-            Ok(line) if line.to_ascii_uppercase().starts_with("DEBUG") => continue,
-            Ok(line) => {
-                return Err(Failure::Unavailable(format!(
-                    "{label} answered {:?} to {start:?}",
-                    clip(&line)
-                )))
-            }
-            Err(Silence::Timeout) => {
-                return Err(Failure::Unavailable(format!(
-                    "{label} did not answer {start:?} in time (hung at start-up)"
-                )))
-            }
-            Err(Silence::Exited) => {
-                return Err(Failure::Unavailable(format!(
-                    "{label} exited before answering {start:?}"
-                )))
-            }
-        }
-    }
-    process.size = (m, n);
-    process.rule = None;
-    Ok(())
-}
-
-fn send(process: &mut Process, text: &str) -> Result<(), Failure> {
-    process.engine.send_now(text).map_err(Failure::Unavailable)
-}
-
-/// The first 80 characters of a line, for a message.
-fn clip(line: &str) -> String {
-    line.chars().take(80).collect()
 }
 
 /// The position's stones as `BOARD` lines (cell, field 1 own or 2 the opponent's),
@@ -763,32 +525,6 @@ fn evaluation(eval: Option<Eval>, plies: Option<u32>) -> Evaluation {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_spec_reads_its_command_and_options() {
-        let s = BrainSpec::parse(
-            "Rapfi=/opt/rapfi/pbrain-rapfi --x 1;pool=2;memory_mb=64;unit=300;nodes=yes",
-        )
-        .unwrap();
-        assert_eq!(s.name, "rapfi");
-        assert_eq!(s.program, PathBuf::from("/opt/rapfi/pbrain-rapfi"));
-        assert_eq!(s.args, vec!["--x", "1"]);
-        assert_eq!((s.pool, s.memory, s.unit), (Some(2), Some(64 << 20), 300.0));
-        assert!(s.takes_nodes && !s.takes_depth);
-        assert!(BrainSpec::parse("rapfi").is_err());
-        assert!(BrainSpec::parse("rapfi=").is_err());
-        assert!(BrainSpec::parse("a b=/bin/x").is_err());
-        assert!(BrainSpec::parse("r=/bin/x;colour=blue").is_err());
-    }
-
-    #[test]
-    fn the_value_scale_is_a_logistic_of_the_unit() {
-        let s = BrainSpec::parse("r=/bin/x").unwrap();
-        assert_eq!(s.value(0.0), 0.0);
-        // 2σ(1) - 1 = tanh(1/2).
-        assert!((s.value(200.0) - 0.5f64.tanh()).abs() < 1e-12);
-        assert!(s.value(-1e9) >= -0.999);
-    }
 
     #[test]
     fn board_lines_alternate_x_first_with_fields_for_the_side_to_move() {

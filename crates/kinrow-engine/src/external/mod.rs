@@ -1,12 +1,14 @@
 //! The external floor: Gomocup ("pbrain") brains, other programs, run as child
 //! processes and spoken to over stdin/stdout. [`protocol`] is the protocol's client (the
-//! lab plays whole games with it); [`brain`] keeps a pool of a configured brain's
-//! processes and asks them one position at a time (the server serves them as engines);
+//! lab plays whole games with it); [`pool`] keeps a configured brain's processes warm
+//! and supervised; [`brain`] asks them one position at a time (the server serves them
+//! as engines);
 //! [`search`] is the [`Engine`](crate::core::analyze::Engine) that asks a brain.
 //!
 //! The only floor that does I/O: it stands on `core` alone, and nothing below it knows
 //! of processes.
 
 pub mod brain;
+pub mod pool;
 pub mod protocol;
 pub mod search;

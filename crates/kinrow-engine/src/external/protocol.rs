@@ -129,6 +129,18 @@ impl ExternalEngine {
     /// Runs `program` with `args`, its stdin and stdout piped (stderr dropped), without
     /// a word said yet; `label` names it in errors.
     pub fn spawn(program: &Path, args: &[String], label: &str) -> Result<Self, String> {
+        ExternalEngine::spawn_watched(program, args, label, || {})
+    }
+
+    /// [`spawn`](Self::spawn), calling `on_exit` from its reader thread as soon as the
+    /// process's output closes (it exited, crashed or was killed), whether or not
+    /// anybody is reading: a pool learns of a dead process when it dies.
+    pub fn spawn_watched(
+        program: &Path,
+        args: &[String],
+        label: &str,
+        on_exit: impl FnOnce() + Send + 'static,
+    ) -> Result<Self, String> {
         let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
@@ -142,10 +154,11 @@ impl ExternalEngine {
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
-                if send.send(line.trim().to_string()).is_err() {
-                    break;
-                }
+                // Nobody listens any more: keep reading, so that the exit is still seen.
+                let _ = send.send(line.trim().to_string());
             }
+            drop(send);
+            on_exit();
         });
         Ok(ExternalEngine {
             child,
@@ -196,6 +209,25 @@ impl ExternalEngine {
             Ok(line) => Ok(line),
             Err(RecvTimeoutError::Timeout) => Err(Silence::Timeout),
             Err(RecvTimeoutError::Disconnected) => Err(Silence::Exited),
+        }
+    }
+
+    /// Whether the process has exited (reaped here if it has).
+    pub fn exited(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(Some(_)))
+    }
+
+    /// Whether the process, whose output closed, was killed by `SIGKILL` (an
+    /// out-of-memory killer, an operator: nothing it did itself), waiting up to `within`
+    /// for its exit. False for an exit of its own or a crash (`SIGSEGV`, `SIGABRT`).
+    pub fn killed(&mut self, within: Duration) -> bool {
+        let until = Instant::now() + within;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return killed_by_sigkill(status),
+                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(1)),
+                _ => return false,
+            }
         }
     }
 
@@ -377,6 +409,17 @@ fn mate_plies(line: &str) -> Option<u32> {
         .strip_prefix("+M")
         .or_else(|| token.strip_prefix("-M"))?;
     m.parse().ok()
+}
+
+#[cfg(unix)]
+fn killed_by_sigkill(status: std::process::ExitStatus) -> bool {
+    use std::os::unix::process::ExitStatusExt;
+    status.signal() == Some(9)
+}
+
+#[cfg(not(unix))]
+fn killed_by_sigkill(_: std::process::ExitStatus) -> bool {
+    false
 }
 
 /// Why no line came from an engine.

@@ -7,7 +7,8 @@ use std::sync::{Arc, Mutex};
 
 use rand::rngs::StdRng;
 
-use super::brain::{ExternalBrain, Failure};
+use super::brain::ExternalBrain;
+use super::pool::Failure;
 use crate::core::analyze::Engine;
 use crate::core::budget::Budget;
 use crate::core::context::SearchContext;

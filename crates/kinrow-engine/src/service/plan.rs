@@ -14,7 +14,7 @@ use super::value::{self, Values};
 use crate::core::analyze::Engine;
 use crate::core::progress::Watch;
 use crate::core::types::{Analysis, Limits};
-use crate::external::brain::Failure;
+use crate::external::pool::Failure;
 use crate::external::search::Run;
 use crate::registry::EngineKind;
 use kinrow_game::Position;

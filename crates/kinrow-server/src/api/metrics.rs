@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use prometheus::{
-    Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, Opts, Registry,
-    TextEncoder,
+    Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts,
+    Registry, TextEncoder,
 };
 
 use std::sync::atomic::Ordering;
@@ -31,8 +31,10 @@ pub struct Metrics {
     pub registry: Registry,
     /// Searches by engine and result (`ok`; `deadline`: answered with the last completed
     /// iteration; `overloaded`: no slot or queue place; `starved`: too little of the
-    /// budget left to search; `overrun`; `panic`; `gone`: the client hung up while the
-    /// search waited or ran, which freed its place or slot).
+    /// budget left to search; `budget_exhausted`: the budget and the margin ran out
+    /// before the search completed an iteration, answered 503 as designed; `panic`;
+    /// `gone`: the client hung up while the search waited or ran, which freed its place
+    /// or slot; `engine_unavailable` and `refused` for external engines).
     pub searches: IntCounterVec,
     /// Nodes searched, by engine.
     pub nodes: IntCounterVec,
@@ -46,6 +48,10 @@ pub struct Metrics {
     pub queued: IntGauge,
     /// External engines' processes started to replace a stopped one, by engine.
     pub external_restarts: IntCounterVec,
+    /// External engines' start-ups that failed, by engine.
+    pub external_failed_starts: IntCounterVec,
+    /// 1 while an external engine is available, 0 while it is marked unavailable.
+    pub external_available: IntGaugeVec,
     /// The [`SearchMetrics`] of every engine of the registry, looked up once (a lookup by
     /// label hashes the labels and takes a lock, on every request).
     by_engine: Arc<Vec<(&'static str, SearchMetrics)>>,
@@ -118,6 +124,28 @@ impl Metrics {
         registry
             .register(Box::new(external_restarts.clone()))
             .expect("register");
+        let external_failed_starts = IntCounterVec::new(
+            Opts::new(
+                "kinrow_external_failed_starts_total",
+                "External engines' start-ups that failed (the process exited, hung or answered nonsense to START)",
+            ),
+            &["engine"],
+        )
+        .expect("metric");
+        registry
+            .register(Box::new(external_failed_starts.clone()))
+            .expect("register");
+        let external_available = IntGaugeVec::new(
+            Opts::new(
+                "kinrow_external_available",
+                "1 while an external engine is available, 0 while it is marked unavailable after failed start-ups",
+            ),
+            &["engine"],
+        )
+        .expect("metric");
+        registry
+            .register(Box::new(external_available.clone()))
+            .expect("register");
         let mut metrics = Metrics {
             by_engine: Arc::new(Vec::new()),
             registry,
@@ -128,6 +156,8 @@ impl Metrics {
             in_flight,
             queued,
             external_restarts,
+            external_failed_starts,
+            external_available,
         };
         let by_engine = EngineKind::ALL
             .iter()
@@ -154,12 +184,22 @@ impl Metrics {
         }
     }
 
-    /// Brings the external engines' restart counts up to what `brains` counted.
-    pub fn count_restarts(&self, brains: &[Arc<ExternalBrain>]) {
+    /// Brings the external engines' restart and failed start-up counts up to what
+    /// `brains` counted, and their availability to what they say now.
+    pub fn observe_brains(&self, brains: &[Arc<ExternalBrain>]) {
         for brain in brains {
-            let counter = self.external_restarts.with_label_values(&[brain.name()]);
-            let now = brain.counts.restarts.load(Ordering::Relaxed);
-            counter.inc_by(now.saturating_sub(counter.get()));
+            let counts = brain.counts();
+            for (vec, now) in [
+                (&self.external_restarts, &counts.restarts),
+                (&self.external_failed_starts, &counts.failed_starts),
+            ] {
+                let counter = vec.with_label_values(&[brain.name()]);
+                let now = now.load(Ordering::Relaxed);
+                counter.inc_by(now.saturating_sub(counter.get()));
+            }
+            self.external_available
+                .with_label_values(&[brain.name()])
+                .set(i64::from(brain.status().available));
         }
     }
 

@@ -577,7 +577,7 @@ impl Slot {
                 let searched = started.elapsed().as_secs_f64();
                 metrics.search(name).seconds.observe(searched);
                 let Some(analysis) = watch.last().and_then(|p| p.analysis()) else {
-                    return Err(overran(&metrics, name, &limits, margin));
+                    return Err(budget_exhausted(&metrics, name, &limits, margin));
                 };
                 count(&metrics, name, "deadline");
                 log::info!(
@@ -620,7 +620,7 @@ impl Slot {
         let due = self.window.due;
         match self.run_or_late(due, job).await? {
             Ran::Done(result) => Ok(result),
-            Ran::Late => Err(overran(&metrics, name, &limits, margin)),
+            Ran::Late => Err(budget_exhausted(&metrics, name, &limits, margin)),
         }
     }
 
@@ -668,8 +668,8 @@ impl Slot {
 }
 
 /// The 503 of a search that was late and had no completed iteration to answer with.
-fn overran(metrics: &Metrics, name: &str, limits: &Limits, margin: Duration) -> ApiError {
-    count(metrics, name, "overrun");
+fn budget_exhausted(metrics: &Metrics, name: &str, limits: &Limits, margin: Duration) -> ApiError {
+    count(metrics, name, "budget_exhausted");
     log::warn!(
         "engine {name} overran its budget of {} ms (margin {} ms) with no completed iteration",
         limits.time.as_millis(),

@@ -242,6 +242,15 @@ pub struct EngineInfo {
     /// external engine); `null` for an engine that plays them all. A request outside them
     /// is refused with 422 naming the field (`rules.k`, `rules.gravity`...).
     pub plays: Option<PlaysDto>,
+    /// False while an external engine is marked unavailable: its processes kept dying
+    /// at start-up, a request naming it answers 503 `engine_unavailable` at once, and it
+    /// is tried again later. Always true for the built-in engines.
+    #[serde(default = "available")]
+    pub available: bool,
+    /// Why it is unavailable: its last start-up error and when it is tried again.
+    /// Absent while it is available.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unavailable_reason: Option<String>,
 }
 
 /// The games an engine plays (see [`EngineInfo::plays`]).
@@ -256,6 +265,10 @@ pub struct PlaysDto {
     pub gravity: bool,
     /// The opening rules it plays (`rules.opening`).
     pub openings: Vec<String>,
+}
+
+fn available() -> bool {
+    true
 }
 
 /// The server's limits on search requests.

@@ -39,6 +39,8 @@ pub async fn engines(state: web::Data<AppState>) -> HttpResponse {
                 ignored: k.ignored().iter().map(|p| p.as_str().to_string()).collect(),
                 default: Some(k) == default,
                 plays: None,
+                available: true,
+                unavailable_reason: None,
             })
             .chain(c.brains.iter().map(|b| external_info(b)))
             .collect(),
@@ -64,6 +66,7 @@ pub async fn engines(state: web::Data<AppState>) -> HttpResponse {
 /// `mistake_probability` above 0 and `multipv` above 1 are refused.
 fn external_info(brain: &ExternalBrain) -> EngineInfo {
     let spec = brain.spec();
+    let status = brain.status();
     let mut parameters = vec!["time_ms", "threads"];
     let mut refused = vec!["level", "mistake_probability", "multipv"];
     for (takes, name) in [(spec.takes_nodes, "nodes"), (spec.takes_depth, "depth")] {
@@ -102,5 +105,7 @@ fn external_info(brain: &ExternalBrain) -> EngineInfo {
             gravity: false,
             openings: vec!["free".to_string()],
         }),
+        available: status.available,
+        unavailable_reason: status.reason,
     }
 }

@@ -11,8 +11,11 @@ use crate::api::state::AppState;
 /// `kinrow_searches_total` by engine and result, `kinrow_search_nodes_total` and
 /// `kinrow_search_duration_seconds` by engine, `kinrow_searches_in_flight`,
 /// `kinrow_searches_queued` and `kinrow_search_queue_seconds`. External engines are
-/// engines here too (their results include `engine_unavailable` and `refused`), and
-/// `kinrow_external_restarts_total` counts their processes restarted.
+/// engines here too (their results include `engine_unavailable` and `refused`);
+/// `kinrow_external_restarts_total` counts their processes restarted,
+/// `kinrow_external_failed_starts_total` their failed start-ups, and
+/// `kinrow_external_available` is 0 while one is marked unavailable. Table:
+/// docs/deployment.md, "Metrics".
 #[utoipa::path(
     get,
     path = "/metrics",
@@ -20,7 +23,7 @@ use crate::api::state::AppState;
     responses((status = 200, description = "Prometheus text format", body = String, content_type = "text/plain"))
 )]
 pub async fn metrics(state: web::Data<AppState>) -> HttpResponse {
-    state.metrics.count_restarts(&state.config.brains);
+    state.metrics.observe_brains(&state.config.brains);
     HttpResponse::Ok()
         .insert_header((header::CONTENT_TYPE, "text/plain; version=0.0.4"))
         .body(state.metrics.render())

@@ -11,7 +11,7 @@ use crate::api::error::{ApiError, ErrorCode};
 use crate::config::{Config, MAX_DEPTH, MAX_NODES};
 use kinrow_engine::core::progress::MAX_LINES;
 use kinrow_engine::core::types::Limits;
-use kinrow_engine::external::brain::BrainSpec;
+use kinrow_engine::external::pool::BrainSpec;
 use kinrow_engine::external::search::Run;
 use kinrow_engine::registry::EngineKind;
 use kinrow_engine::service::level;

@@ -11,7 +11,7 @@ use crate::api::metrics::Metrics;
 use crate::api::search::Finished;
 use crate::api::state::AppState;
 use kinrow_engine::core::progress::Watch;
-use kinrow_engine::external::brain::Failure;
+use kinrow_engine::external::pool::Failure;
 use kinrow_engine::service::plan::SearchPlan;
 use kinrow_game::{GameError, GameErrorKind, Position};
 
