@@ -34,7 +34,7 @@ mod swap;
 mod turning;
 
 pub use crate::record::GameResult;
-pub use balance::{judge_counted, judge_position, OpeningsArgs};
+pub use balance::{judge_counted, judge_position, judge_said, JudgeSaid, OpeningsArgs};
 pub use contest::{ArenaConfig, Contestant, GameRecord};
 pub use judge::{can_complete_line, JudgeArgs, Judgement};
 pub use openings::*;

@@ -21,14 +21,20 @@
 //!
 //! The report gives per loser: its lost games, how many turned tactically or
 //! positionally, the median ply of the turn, and the mean loss per move before the turn
-//! with its standard error; `--out` gets one JSON line per game.
+//! with its standard error; `--out` gets one JSON line per game: its moves as the judge
+//! saw them (evaluations, the plies of a forced result, the depth it reached, its own
+//! move before each), and for the turning move the position before it (`position`,
+//! every move from the empty board as Gomocup `x,y`), the judge's move there
+//! (`judge_move`) and the judge's mate distance and depth right after it
+//! (`turning_plies`, `turning_depth`): what `kinrow turning-suite build` keeps.
 
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::time::Duration;
 
-use super::balance::{judge_position, judge_spec};
+use super::balance::{judge_said, judge_spec, JudgeSaid};
 use super::judge::{mean_and_error, JudgeArgs, Judgement};
+use super::openings::cell_text;
 use super::parallel::in_parallel;
 use crate::output::{print_line, Progress};
 use crate::record::{read_games, Turn};
@@ -45,6 +51,17 @@ pub struct Judged {
     /// The judge's evaluation after the move, for the opponent (None: it gave none, or
     /// the move ended the game).
     pub after: Option<Eval>,
+    /// The plies to the five of a forced result before the move, where the judge
+    /// counted them.
+    pub before_plies: Option<u32>,
+    /// The same after the move.
+    pub after_plies: Option<u32>,
+    /// The depth the judge reached before the move.
+    pub before_depth: Option<u32>,
+    /// The depth it reached after it.
+    pub after_depth: Option<u32>,
+    /// The judge's own move before the move (None: it gave no evaluation).
+    pub best: Option<Move>,
 }
 
 impl Judged {
@@ -151,18 +168,25 @@ fn lost_games(args: &JudgeArgs, text: &str) -> Result<Vec<Lost>, String> {
 /// move completes a line at once counts as its forced win.
 fn judge_move(spec: &ExternalSpec, turn: &Turn, time: Duration) -> Result<Judged, String> {
     let rules = turn.position.rules();
-    let judge = |moves: &[Move]| -> Result<Option<Eval>, String> {
+    let judge = |moves: &[Move]| -> Result<Option<JudgeSaid>, String> {
         let mut p = kinrow_game::Position::empty(&rules);
         for &mv in moves {
             p.try_play(mv).map_err(|e| e.to_string())?;
         }
         let me = p.to_move();
-        let now = !p.is_over()
-            && (0..p.cells().len()).any(|c| p.cell(c) == Cell::Empty && p.wins_at(c, me));
-        if now {
-            return Ok(Some(Eval::Mate { win: true }));
+        let now = (!p.is_over())
+            .then(|| (0..p.cells().len()).find(|&c| p.cell(c) == Cell::Empty && p.wins_at(c, me)))
+            .flatten();
+        if let Some(cell) = now {
+            // A five at once: one ply to the five, no search.
+            return Ok(Some(JudgeSaid {
+                eval: Eval::Mate { win: true },
+                plies: Some(1),
+                depth: None,
+                best: Move::mark(cell),
+            }));
         }
-        Ok(judge_position(spec, &rules, moves, time)?.map(|(e, _)| e))
+        judge_said(spec, &rules, moves, time)
     };
     let before = judge(&turn.history)?;
     let mut moves = turn.history.clone();
@@ -170,8 +194,13 @@ fn judge_move(spec: &ExternalSpec, turn: &Turn, time: Duration) -> Result<Judged
     let after = judge(&moves)?;
     Ok(Judged {
         ply: turn.history.len(),
-        before,
-        after,
+        before: before.map(|s| s.eval),
+        after: after.map(|s| s.eval),
+        before_plies: before.and_then(|s| s.plies),
+        after_plies: after.and_then(|s| s.plies),
+        before_depth: before.and_then(|s| s.depth),
+        after_depth: after.and_then(|s| s.depth),
+        best: before.map(|s| s.best),
     })
 }
 
@@ -181,11 +210,6 @@ fn eval_json(e: Option<Eval>) -> serde_json::Value {
         Some(Eval::Score(s)) => serde_json::json!(s),
         Some(Eval::Mate { win }) => serde_json::json!(if win { "+M" } else { "-M" }),
     }
-}
-
-fn coord(mv: Move, m: usize) -> String {
-    let c = mv.coord(m);
-    format!("{},{}", c.col, c.row)
 }
 
 /// `kinrow judge --turning`: returns the exit code.
@@ -251,16 +275,35 @@ fn run(args: &JudgeArgs) -> Result<(), String> {
             .extend(t.losses_before.iter().map(|&l| l as f64));
         let m = game.turns.first().map_or(15, |t| t.position.m());
         let turn_move = t.at.map(|i| &game.turns[i]);
+        let at = t.at.map(|i| &judged[i]);
+        let rules = game.turns.first().map(|t| t.position.rules());
+        let text = |mv: Move| cell_text(mv, m);
         if let Some(f) = out.as_mut() {
             let line = serde_json::json!({
+                "games": args.games.display().to_string(),
                 "line": game.line,
                 "loser": game.loser,
-                "turning_ply": t.at.map(|i| judged[i].ply),
-                "turning_move": turn_move.map(|tm| coord(tm.played, m)),
+                "rules": rules.as_ref().map(|r| format!("{},{},{}", r.m(), r.n(), r.k())),
+                "variant": rules.as_ref().map(|r| r.variant().as_str()),
+                "exact": rules.as_ref().is_some_and(|r| !r.overline()),
+                "turning_ply": at.map(|j| j.ply),
+                "turning_move": turn_move.map(|tm| text(tm.played)),
+                "position": turn_move.map(|tm| tm.history.iter().map(|&mv| text(mv)).collect::<Vec<_>>().join(" ")),
+                "judge_move": at.and_then(|j| j.best).map(text),
+                "turning_plies": at.and_then(|j| j.after_plies),
+                "turning_depth": at.and_then(|j| j.after_depth),
                 "tactical": t.tactical,
                 "mean_loss_before": mean_and_error(&t.losses_before.iter().map(|&l| l as f64).collect::<Vec<_>>()).0,
-                "moves": judged.iter().map(|j| serde_json::json!({
-                    "ply": j.ply, "before": eval_json(j.before), "after": eval_json(j.after),
+                "moves": judged.iter().zip(&game.turns).map(|(j, tu)| serde_json::json!({
+                    "ply": j.ply,
+                    "played": text(tu.played),
+                    "best": j.best.map(text),
+                    "before": eval_json(j.before),
+                    "after": eval_json(j.after),
+                    "before_plies": j.before_plies,
+                    "after_plies": j.after_plies,
+                    "before_depth": j.before_depth,
+                    "after_depth": j.after_depth,
                 })).collect::<Vec<_>>(),
             });
             writeln!(f, "{line}").map_err(|e| format!("--out: {e}"))?;
@@ -321,6 +364,11 @@ mod tests {
             ply,
             before: Some(Eval::Score(before)),
             after,
+            before_plies: None,
+            after_plies: None,
+            before_depth: None,
+            after_depth: None,
+            best: None,
         }
     }
 
