@@ -186,7 +186,20 @@ fn judge_move(spec: &ExternalSpec, turn: &Turn, time: Duration) -> Result<Judged
                 best: Move::mark(cell),
             }));
         }
-        judge_said(spec, &rules, moves, time)
+        // A judge that misses its deadline on a loaded machine gets two more tries.
+        let mut tries = 1;
+        loop {
+            match judge_said(spec, &rules, moves, time) {
+                Err(e) if tries < JUDGE_TRIES => {
+                    eprintln!(
+                        "kinrow judge --turning: ply {}: {e}; trying again",
+                        moves.len()
+                    );
+                    tries += 1;
+                }
+                said => return said,
+            }
+        }
     };
     let before = judge(&turn.history)?;
     let mut moves = turn.history.clone();
@@ -202,6 +215,61 @@ fn judge_move(spec: &ExternalSpec, turn: &Turn, time: Duration) -> Result<Judged
         after_depth: after.and_then(|s| s.depth),
         best: before.map(|s| s.best),
     })
+}
+
+/// Searches of one position a judge gets before its failure ends the run.
+const JUDGE_TRIES: usize = 3;
+
+/// An evaluation as [`eval_json`] wrote it.
+fn eval_of_json(v: &serde_json::Value) -> Result<Option<Eval>, String> {
+    match v {
+        serde_json::Value::Null => Ok(None),
+        serde_json::Value::String(s) if s == "+M" => Ok(Some(Eval::Mate { win: true })),
+        serde_json::Value::String(s) if s == "-M" => Ok(Some(Eval::Mate { win: false })),
+        other => other
+            .as_i64()
+            .map(|s| Some(Eval::Score(s)))
+            .ok_or_else(|| format!("{other} is not an evaluation")),
+    }
+}
+
+/// The judged moves of the games an earlier run wrote to `text` (its `--out`), by the
+/// game's line, to go on from.
+fn judged_before(
+    text: &str,
+    rules: &kinrow_game::Rules,
+) -> Result<BTreeMap<usize, Vec<Judged>>, String> {
+    let mut out = BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let at = |e: String| format!("--out line {}: {e}", i + 1);
+        let v: serde_json::Value = serde_json::from_str(line).map_err(|e| at(e.to_string()))?;
+        let number = |v: &serde_json::Value, k: &str| v.get(k).and_then(serde_json::Value::as_u64);
+        let game = number(&v, "line").ok_or_else(|| at("line is missing".into()))? as usize;
+        let moves = v["moves"]
+            .as_array()
+            .ok_or_else(|| at("moves is missing".into()))?;
+        let judged = moves
+            .iter()
+            .map(|j| {
+                Ok(Judged {
+                    ply: number(j, "ply").ok_or("ply is missing")? as usize,
+                    before: eval_of_json(&j["before"])?,
+                    after: eval_of_json(&j["after"])?,
+                    before_plies: number(j, "before_plies").map(|p| p as u32),
+                    after_plies: number(j, "after_plies").map(|p| p as u32),
+                    before_depth: number(j, "before_depth").map(|p| p as u32),
+                    after_depth: number(j, "after_depth").map(|p| p as u32),
+                    best: j["best"]
+                        .as_str()
+                        .map(|t| super::openings::cell_move(t, rules))
+                        .transpose()?,
+                })
+            })
+            .collect::<Result<Vec<_>, String>>()
+            .map_err(at)?;
+        out.insert(game, judged);
+    }
+    Ok(out)
 }
 
 fn eval_json(e: Option<Eval>) -> serde_json::Value {
@@ -234,9 +302,32 @@ fn run(args: &JudgeArgs) -> Result<(), String> {
     let text = std::fs::read_to_string(&args.games)
         .map_err(|e| format!("--games: cannot read {}: {e}", args.games.display()))?;
     let games = lost_games(args, &text)?;
-    let mut out = crate::output::out_file(args.out.as_deref())?;
+    // A run stopped part way goes on after the games its --out holds (the same games
+    // file and judge are the caller's to keep).
+    let rules = games
+        .first()
+        .and_then(|g| g.turns.first())
+        .map(|t| t.position.rules());
+    let earlier = match (args.out.as_deref(), &rules) {
+        (Some(path), Some(rules)) => judged_before(&crate::output::whole_lines(path)?, rules)?,
+        _ => BTreeMap::new(),
+    };
+    let mut out = match args.out.as_deref() {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("--out: cannot write {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
     let time = Duration::from_millis(args.time_ms);
-    let progress = Progress::new("judge --turning", "lost games", 0, games.len());
+    let done = games
+        .iter()
+        .filter(|g| earlier.contains_key(&g.line))
+        .count();
+    let progress = Progress::new("judge --turning", "lost games", done, games.len());
     // Per loser: lost games, tactical and positional turns, turns before the judged
     // part, the turns' plies, the losses before the turns.
     #[derive(Default)]
@@ -251,10 +342,21 @@ fn run(args: &JudgeArgs) -> Result<(), String> {
     }
     let mut tally: BTreeMap<String, Tally> = BTreeMap::new();
     for game in &games {
-        let judged = in_parallel(game.turns.len(), args.threads, |i| {
-            judge_move(&spec, &game.turns[i], time)
-        });
-        let judged: Vec<Judged> = judged.into_iter().collect::<Result<_, _>>()?;
+        let resumed = earlier.get(&game.line);
+        let judged: Vec<Judged> = match resumed {
+            Some(j) if j.len() == game.turns.len() => j.clone(),
+            Some(_) => {
+                return Err(format!(
+                    "--out: line {} holds another game than --games line {}",
+                    game.line, game.line
+                ))
+            }
+            None => in_parallel(game.turns.len(), args.threads, |i| {
+                judge_move(&spec, &game.turns[i], time)
+            })
+            .into_iter()
+            .collect::<Result<_, _>>()?,
+        };
         let t = turning(&judged, args.cap, args.scale, args.lost_below);
         let entry = tally.entry(game.loser.clone()).or_default();
         entry.games += 1;
@@ -278,7 +380,7 @@ fn run(args: &JudgeArgs) -> Result<(), String> {
         let at = t.at.map(|i| &judged[i]);
         let rules = game.turns.first().map(|t| t.position.rules());
         let text = |mv: Move| cell_text(mv, m);
-        if let Some(f) = out.as_mut() {
+        if let Some(f) = out.as_mut().filter(|_| resumed.is_none()) {
             let line = serde_json::json!({
                 "games": args.games.display().to_string(),
                 "line": game.line,
@@ -307,6 +409,9 @@ fn run(args: &JudgeArgs) -> Result<(), String> {
                 })).collect::<Vec<_>>(),
             });
             writeln!(f, "{line}").map_err(|e| format!("--out: {e}"))?;
+        }
+        if resumed.is_some() {
+            continue;
         }
         progress.advance(&format!(
             "line {}: {} turned at ply {} ({})",
@@ -388,6 +493,35 @@ mod tests {
         assert!(t.tactical);
         // The losses of the three moves before it: 20-10, 0-(-600), max(0, -500-(-30)).
         assert_eq!(t.losses_before, vec![10, 600, 0]);
+    }
+
+    #[test]
+    fn an_earlier_runs_out_lines_come_back_as_the_judged_moves() {
+        let rules = kinrow_game::Rules::mnk(15, 15, 5).unwrap();
+        let text = concat!(
+            r#"{"line":4,"moves":[{"ply":5,"played":"1,0","best":"2,3","before":-12,"after":10,"#,
+            r#""before_plies":null,"after_plies":null,"before_depth":14,"after_depth":15},"#,
+            r#"{"ply":7,"played":"12,12","best":null,"before":null,"after":"+M","after_plies":9}]}"#,
+            "\n"
+        );
+        let back = judged_before(text, &rules).unwrap();
+        let j = &back[&4];
+        assert_eq!(j.len(), 2);
+        assert_eq!(
+            (j[0].before, j[0].after, j[0].before_depth, j[0].best),
+            (
+                Some(Eval::Score(-12)),
+                Some(Eval::Score(10)),
+                Some(14),
+                Some(Move::mark(3 * 15 + 2))
+            )
+        );
+        assert_eq!(
+            (j[1].after, j[1].after_plies, j[1].best),
+            (WIN, Some(9), None)
+        );
+        let bad = judged_before(r#"{"line":1,"moves":[{"ply":1,"after":"x"}]}"#, &rules);
+        assert!(bad.unwrap_err().contains("--out line 1"));
     }
 
     #[test]
