@@ -165,6 +165,11 @@ fn the_turns_are_judged_kept_and_checked() {
         (&BEFORE.into(), &"12,12".into())
     );
     assert_eq!((&turn["plies"], &turn["depth"]), (&3.into(), &3.into()));
+    // The judge valued the position before at 10 for o: an open turn.
+    assert_eq!(
+        (&turn["eval_before"], &turn["mate_before"]),
+        (&10.into(), &serde_json::Value::Null)
+    );
 
     // The check: the real turning move is avoided and its loss seen, the block's not;
     // each seed answers both turns, and each turn gets a class.
@@ -177,6 +182,7 @@ fn the_turns_are_judged_kept_and_checked() {
     for s in seeds {
         assert_eq!(s["turns"], 2, "{s}");
         assert_eq!(s["sees_loss_after"], 1, "{s}");
+        assert_eq!(s["open_turns"], 2, "{s}");
         assert!(s["avoided"].as_u64().unwrap() >= 1, "{s}");
         assert_eq!(s["first_depths"].as_array().unwrap().len(), 1, "{s}");
     }

@@ -6,7 +6,8 @@
 //!
 //! 1. the engine answers the position before the turning move, as in a game: the
 //!    turning move is *avoided* when it plays another move (the judge's own move is
-//!    counted apart);
+//!    counted apart, and so are the *open* turns, where the judge did not see the
+//!    loser lost already before the turning move: only there can avoiding it help);
 //! 2. it searches the position after the turning move: it *sees the loss* when it
 //!    proves the win of the side to move there (the turning move's opponent), or values
 //!    it at [`MATE_SCORE`] or more (where `auto`'s search values of a mate sit);
@@ -191,6 +192,9 @@ pub struct Seen {
     pub first_depth: Option<u32>,
     /// The depth it reached before the turning move.
     pub depth_before: u32,
+    /// The turn is open: the judge did not see the loser lost before the turning move
+    /// ([`TurnLine::open`]).
+    pub open: bool,
 }
 
 /// One seed's counts over the suite.
@@ -208,6 +212,10 @@ pub struct Tally {
     pub first_depths: Vec<u32>,
     /// The depths reached before the turning moves.
     pub depths_before: Vec<u32>,
+    /// Open turns answered ([`TurnLine::open`]).
+    pub open: usize,
+    /// Of them, the turning moves avoided.
+    pub open_avoided: usize,
 }
 
 impl Tally {
@@ -219,6 +227,8 @@ impl Tally {
         self.sees_loss += usize::from(s.sees_loss);
         self.first_depths.extend(s.first_depth);
         self.depths_before.push(s.depth_before);
+        self.open += usize::from(s.open);
+        self.open_avoided += usize::from(s.open && s.avoided);
     }
 
     /// The counts as JSON.
@@ -226,6 +236,8 @@ impl Tally {
         serde_json::json!({
             "turns": self.turns,
             "avoided": self.avoided,
+            "open_turns": self.open,
+            "open_avoided": self.open_avoided,
             "judge_move_played": self.judge_move,
             "sees_loss_after": self.sees_loss,
             "first_depth_median": median(&self.first_depths),
@@ -278,6 +290,7 @@ fn check_turn(
         sees_loss,
         first_depth: first,
         depth_before: before.stats.depth,
+        open: turn.open(),
     };
     let outcome = |a: &Analysis| format!("{:?}", a.evaluation.outcome).to_lowercase();
     let json = serde_json::json!({
@@ -288,6 +301,7 @@ fn check_turn(
         "turning": turn.turning,
         "judge_move": turn.judge_move,
         "judge_plies": turn.plies,
+        "open": seen.open,
         "played": cell_text(before.best, m),
         "avoided": seen.avoided,
         "played_judge_move": seen.judge_move,
@@ -457,10 +471,12 @@ pub fn run(args: &CheckArgs) -> Result<(), String> {
             ));
         }
         print_line(&format!(
-            "{} seed {seed}: turning moves avoided in {} of {} (the judge's move in {}); the loss seen after the turning move in {} of {}, first at depth {} (median); mean depth before the move {:.2}",
+            "{} seed {seed}: turning moves avoided in {} of {} ({} of the {} open turns; the judge's move in {}); the loss seen after the turning move in {} of {}, first at depth {} (median); mean depth before the move {:.2}",
             spec.label,
             tally.avoided,
             tally.turns,
+            tally.open_avoided,
+            tally.open,
             tally.judge_move,
             tally.sees_loss,
             tally.turns,
@@ -568,6 +584,7 @@ mod tests {
             sees_loss,
             first_depth,
             depth_before: 6,
+            open: avoided,
         };
         t.add(&seen(true, true, Some(3)));
         t.add(&seen(false, true, Some(5)));
@@ -575,6 +592,10 @@ mod tests {
         let j = t.json();
         assert_eq!(j["turns"], 3);
         assert_eq!(j["avoided"], 1);
+        assert_eq!(
+            (&j["open_turns"], &j["open_avoided"]),
+            (&1.into(), &1.into())
+        );
         assert_eq!(j["sees_loss_after"], 2);
         assert_eq!(j["first_depth_median"], 5);
         assert_eq!(j["mean_depth_before"], 6.0);

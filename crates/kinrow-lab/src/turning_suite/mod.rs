@@ -107,6 +107,24 @@ pub struct TurnLine {
     pub plies: Option<u32>,
     /// The depth the judge reached there.
     pub depth: Option<u32>,
+    /// The judge's evaluation of the position before the turning move for the loser,
+    /// where it was a score.
+    #[serde(default)]
+    pub eval_before: Option<i64>,
+    /// A forced result the judge reported before the turning move: the plies to the
+    /// five, positive when the loser wins, negative when it loses (0: uncounted). A
+    /// loss here means the judge saw the game lost already and the turning move only
+    /// made its next search see it: such a turn cannot be avoided.
+    #[serde(default)]
+    pub mate_before: Option<i32>,
+}
+
+impl TurnLine {
+    /// Whether the judge did not already see the loser lost before the turning move
+    /// (see [`TurnLine::mate_before`]).
+    pub fn open(&self) -> bool {
+        self.mate_before.is_none_or(|m| m > 0)
+    }
 }
 
 impl TurnLine {
@@ -200,6 +218,20 @@ pub fn turn_of(judged: &serde_json::Value) -> Result<Option<TurnLine>, String> {
         p.try_play(cell_move(word, &rules)?)
             .map_err(|e| format!("position: {word}: {e}"))?;
     }
+    // The judge's root evaluation before the turning move (the loser's own).
+    let before = judged["moves"]
+        .as_array()
+        .and_then(|ms| {
+            ms.iter()
+                .find(|m| m["ply"].as_u64() == number("turning_ply"))
+        })
+        .ok_or("the turning move is not among the judged moves")?;
+    let before_plies = before["before_plies"].as_u64().map_or(0, |p| p as i32);
+    let (eval_before, mate_before) = match &before["before"] {
+        serde_json::Value::String(s) if s == "+M" => (None, Some(before_plies)),
+        serde_json::Value::String(s) if s == "-M" => (None, Some(-before_plies)),
+        v => (v.as_i64(), None),
+    };
     let turn = TurnLine {
         game: format!("{file}:{line}"),
         ply: p.ply() as usize,
@@ -213,6 +245,8 @@ pub fn turn_of(judged: &serde_json::Value) -> Result<Option<TurnLine>, String> {
         judge_move: text("judge_move").ok(),
         plies: number("turning_plies").map(|n| n as u32),
         depth: number("turning_depth").map(|n| n as u32),
+        eval_before,
+        mate_before,
     };
     // What the line says must hold together.
     turn.position()?;
@@ -268,9 +302,11 @@ pub fn build(args: &BuildArgs) -> Result<(), String> {
     out.write_all(text.as_bytes())
         .map_err(|e| format!("--out: {e}"))?;
     print_line(&format!(
-        "{} tactical turns of {games} lost games written to {}",
+        "{} tactical turns of {games} lost games written to {}; in {} of them the judge saw the loser lost already before the turning move, in {} its own move there was the turning move",
         turns.len(),
-        args.out.display()
+        args.out.display(),
+        turns.iter().filter(|t| !t.open()).count(),
+        turns.iter().filter(|t| t.judge_move.as_deref() == Some(t.turning.as_str())).count(),
     ));
     Ok(())
 }
