@@ -295,7 +295,7 @@ fn check_turn(
     let outcome = |a: &Analysis| format!("{:?}", a.evaluation.outcome).to_lowercase();
     let json = serde_json::json!({
         "engine": spec.label,
-        "seed": seed,
+        "turn_seed": seed,
         "game": turn.game,
         "ply": turn.ply,
         "turning": turn.turning,
@@ -455,6 +455,8 @@ pub fn run(args: &CheckArgs) -> Result<(), String> {
             if s == 0 {
                 reached[i] = seen.depth_before;
             }
+            let mut json = json;
+            json["run_seed"] = seed.into();
             tally.add(&seen);
             write_line(&json)?;
             progress.advance(&format!(
