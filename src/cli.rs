@@ -50,6 +50,9 @@ pub enum Command {
     /// Build suites of positions labelled by an external judge, or check an engine's
     /// per-move values against them (wins shown won, losing moves shown lost).
     ValueSuite(kinrow_lab::value_suite::ValueSuiteArgs),
+    /// Build the suite of lost games' tactical turns from `judge --turning --out` files,
+    /// or check an engine on it (turning moves avoided, the loss seen after them, why).
+    TurningSuite(kinrow_lab::turning_suite::TurningSuiteArgs),
     /// Speak the Gomocup (piskvork) protocol on stdin/stdout.
     Pbrain(kinrow_lab::pbrain::PbrainArgs),
     /// Measure engine throughput offline (positions/s, nodes/s, µs per call).
@@ -194,6 +197,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::Openings(args) => kinrow_lab::arena::openings_main(args),
         Command::Judge(args) => kinrow_lab::arena::judge_main(args),
         Command::ValueSuite(args) => kinrow_lab::value_suite::main(args),
+        Command::TurningSuite(args) => kinrow_lab::turning_suite::main(args),
         Command::OpeningTable(args) => kinrow_lab::opening_table::main(args),
         Command::OpeningCheck(args) => kinrow_lab::opening_check::main(args),
         Command::Pbrain(args) => kinrow_lab::pbrain::main(args),

@@ -1,6 +1,7 @@
 //! The black-box tests of the whole service as users meet it, one binary: the real
 //! server on port 0 over HTTP (every endpoint, errors, limits, shutdown), and the
-//! `kinrow` command line (arena, judge, the Gomocup brain, opening checks, value suites).
+//! `kinrow` command line (arena, judge, the Gomocup brain, opening checks, value and
+//! turning suites).
 
 mod analysis;
 mod anytime;
@@ -31,6 +32,7 @@ mod review;
 mod shutdown;
 mod support;
 mod threads;
+mod turning_suite;
 mod turns;
 mod value;
 mod value_suite;

@@ -13,7 +13,7 @@ fn temp_file(name: &str, text: &str) -> PathBuf {
     crate::support::temp_file("value-suite", name, text)
 }
 
-const FAKE_JUDGE: &str = r#"#!/bin/sh
+pub(crate) const FAKE_JUDGE: &str = r#"#!/bin/sh
 last=""
 while read -r line; do
   line=$(printf '%s' "$line" | tr -d '\r')

@@ -4,7 +4,8 @@
 //! - matches: [`arena`] (engines against each other or external ones, openings, swap2,
 //!   the judge of recorded games), [`bench`] (node rates and search digests),
 //!   [`replay`], [`calibrate`] (the value fits), [`value_suite`] (per-move values
-//!   against an external judge's forced results);
+//!   against an external judge's forced results), [`turning_suite`] (the tactical turns
+//!   of lost games: avoided, and the loss seen after them);
 //! - training: [`selfplay`] makes the games the learned evaluation is fitted on,
 //!   [`label`] has a stronger engine value positions, [`tune`] fits the tables
 //!   and [`fit`] the network, [`steady`] counts how often values reverse in self-play;
@@ -36,4 +37,5 @@ pub mod replay;
 pub mod selfplay;
 pub mod steady;
 pub mod tune;
+pub mod turning_suite;
 pub mod value_suite;

@@ -32,7 +32,14 @@
 //!
 //! A match (`kinrow arena --out`) adds `x_engine` (0 when engine A played x), `forfeit`
 //! (why the loser forfeited), `decisions` (a swap opening's, in words), `mean_ms`, and
-//! per engine (A, B) its moves `counts` and total `think_ms`.
+//! per engine (A, B) its moves `counts` and total `think_ms`, and `search`: for each
+//! move of `moves` in turn, what the mover's search said of it, `{"depth", "nodes",
+//! "value", "mate"}`, each left out where the engine did not say (a kinrow engine: its
+//! completed depth, its nodes and its score in its own units; an external engine: the
+//! depth, evaluation and node count of its last `MESSAGE` lines, as Rapfi's `Depth 9-14
+//! | Eval -118 | Node 150K` says them; `mate` is a forced result's plies to the five,
+//! positive when the mover wins, negative when it loses, 0 when uncounted, and then
+//! `value` is left out). Lines written before it are read with no `search`.
 //!
 //! A game an engine played with itself (`selfplay`, `steadiness`) adds, for each move
 //! of `moves` in turn:
@@ -61,6 +68,7 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use kinrow_engine::core::types::Outcome;
+use kinrow_engine::external::protocol::{Eval, Thinking};
 use kinrow_game::{Hand, Move, Opening, Piece, Player, Position, Rules, Variant};
 
 /// How a game ended.
@@ -115,6 +123,91 @@ pub struct Sibling {
     pub outcome: Outcome,
 }
 
+/// What a contestant's search said of one of its moves in a match (see the module
+/// text); every field `None` where the engine did not say.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveSearch {
+    /// The depth it completed (an external engine's nominal depth).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// The nodes it searched (Rapfi rounds them down to thousands from 10 000 on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    /// The mover's value of the position, in the engine's own units.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<i64>,
+    /// A forced result: the plies to the five, positive when the mover wins, negative
+    /// when it loses, 0 when the engine did not count them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mate: Option<i32>,
+}
+
+impl MoveSearch {
+    /// Whether the engine said nothing.
+    pub fn is_empty(&self) -> bool {
+        *self == MoveSearch::default()
+    }
+
+    /// What an external engine's `MESSAGE` lines (in order) say of its search on a board
+    /// of `m` x `n`: the last depth, the last evaluation and the last node count given.
+    pub fn from_messages(lines: &[String], m: usize, n: usize) -> MoveSearch {
+        let mut out = MoveSearch::default();
+        for line in lines {
+            let t = Thinking::in_message(line, m, n);
+            if t.depth.is_some() {
+                out.depth = t.depth;
+            }
+            match t.eval {
+                Some(Eval::Score(s)) => (out.value, out.mate) = (Some(s), None),
+                Some(Eval::Mate { win }) => {
+                    let plies = t.plies.map_or(0, |p| p as i32);
+                    (out.value, out.mate) = (None, Some(if win { plies } else { -plies }));
+                }
+                None => {}
+            }
+            if let Some(nodes) = message_nodes(line) {
+                out.nodes = Some(nodes);
+            }
+        }
+        out
+    }
+}
+
+/// The node count in a `MESSAGE` line: the number after the word `node` or `nodes`
+/// (`Node 150K`, `node:1234`), with Rapfi's `K`, `M`, `G` and `T` suffixes.
+pub fn message_nodes(line: &str) -> Option<u64> {
+    let words: Vec<&str> = line
+        .split(|c: char| c.is_whitespace() || c == '|' || c == ';')
+        .filter(|w| !w.is_empty())
+        .collect();
+    for (i, w) in words.iter().enumerate() {
+        let lower = w.to_ascii_lowercase();
+        let (key, inline) = match lower.split_once([':', '=']) {
+            Some((k, v)) => (k.to_string(), v.to_string()),
+            None => (lower.clone(), String::new()),
+        };
+        if key != "node" && key != "nodes" {
+            continue;
+        }
+        let text = if inline.is_empty() {
+            words.get(i + 1).map(|w| w.to_ascii_lowercase())?
+        } else {
+            inline
+        };
+        let digits: String = text.chars().take_while(char::is_ascii_digit).collect();
+        let base: u64 = digits.parse().ok()?;
+        let scale = match text[digits.len()..].chars().next() {
+            Some('k') => 1_000,
+            Some('m') => 1_000_000,
+            Some('g') => 1_000_000_000,
+            Some('t') => 1_000_000_000_000,
+            _ => 1,
+        };
+        return base.checked_mul(scale);
+    }
+    None
+}
+
 /// One recorded game: one line of the format (see the module text).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RecordedGame {
@@ -150,6 +243,9 @@ pub struct RecordedGame {
     pub siblings: Vec<Sibling>,
     /// The value the last completed depth alone read at each move of `moves`.
     pub last_depth: Vec<i16>,
+    /// In a match, what the mover's search said of each move of `moves` (empty when the
+    /// record has none).
+    pub search: Vec<MoveSearch>,
 }
 
 /// One move of a recorded game, with the position it was played in.
@@ -184,6 +280,7 @@ impl RecordedGame {
             outcomes: Vec::new(),
             siblings: Vec::new(),
             last_depth: Vec::new(),
+            search: Vec::new(),
         }
     }
 
@@ -497,6 +594,8 @@ struct LineIn {
     siblings: Vec<SiblingIn>,
     #[serde(default)]
     last_depth: Vec<i16>,
+    #[serde(default)]
+    search: Vec<MoveSearch>,
 }
 
 /// A cell of the earlier self-play form: a column letter and a 1-based row.
@@ -610,6 +709,7 @@ impl TryFrom<LineIn> for RecordedGame {
                 .collect::<Result<_, _>>()?,
             siblings,
             last_depth: line.last_depth,
+            search: line.search,
         })
     }
 }
@@ -658,6 +758,8 @@ struct LineOut<'a> {
     siblings: Vec<SiblingLine>,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     last_depth: &'a [i16],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    search: &'a [MoveSearch],
 }
 
 impl Serialize for RecordedGame {
@@ -713,6 +815,11 @@ impl Serialize for RecordedGame {
                 })
                 .collect(),
             last_depth: &self.last_depth,
+            search: if self.search.iter().all(MoveSearch::is_empty) {
+                &[]
+            } else {
+                &self.search
+            },
         }
         .serialize(s)
     }
@@ -922,6 +1029,48 @@ mod tests {
             again,
             serde_json::from_str::<serde_json::Value>(full).unwrap()
         );
+    }
+
+    #[test]
+    fn an_external_engines_messages_give_its_depth_nodes_and_value() {
+        let lines = |l: &[&str]| l.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        // Rapfi: per-depth lines, then the summary with its node count in thousands.
+        let rapfi = lines(&[
+            "MESSAGE Depth 8-12 | Eval 31 | Time 20ms | H8 I9",
+            "MESSAGE Speed 899K | Depth 11-11 | Eval -149 | Node 150K | Time 170ms",
+            "MESSAGE Bestline I8 I7 H7",
+        ]);
+        assert_eq!(
+            MoveSearch::from_messages(&rapfi, 15, 15),
+            MoveSearch {
+                depth: Some(11),
+                nodes: Some(150_000),
+                value: Some(-149),
+                mate: None,
+            }
+        );
+        // A forced result replaces the score: a loss in 8 plies, an uncounted win.
+        let mates = lines(&[
+            "MESSAGE Depth 5 | Eval 40",
+            "MESSAGE Depth 6 | Eval -M8 | Node 2698",
+        ]);
+        let s = MoveSearch::from_messages(&mates, 15, 15);
+        assert_eq!((s.value, s.mate, s.nodes), (None, Some(-8), Some(2698)));
+        let s = MoveSearch::from_messages(&lines(&["MESSAGE Depth 3 | Eval +M*"]), 15, 15);
+        assert_eq!((s.depth, s.mate), (Some(3), Some(0)));
+        // Wine's form; and an engine that says nothing.
+        let s = MoveSearch::from_messages(&lines(&["MESSAGE node:1234 eval:-47"]), 15, 15);
+        assert_eq!((s.nodes, s.value, s.depth), (Some(1234), Some(-47), None));
+        assert!(MoveSearch::from_messages(&[], 15, 15).is_empty());
+        assert_eq!(message_nodes("MESSAGE Nodes: 2M"), Some(2_000_000));
+        assert_eq!(message_nodes("MESSAGE Node"), None);
+    }
+
+    #[test]
+    fn a_match_line_without_search_reads_and_writes_none() {
+        let g = read_game(MATCH).unwrap();
+        assert!(g.search.is_empty());
+        assert!(!g.to_line().contains("search"));
     }
 
     #[test]

@@ -270,6 +270,22 @@ impl ExternalEngine {
         history: &[Move],
         turn: Duration,
     ) -> Result<(Move, Option<CountedEval>), String> {
+        let (mv, messages) = self.think_messages(position, history, turn)?;
+        let eval = messages
+            .iter()
+            .rev()
+            .find_map(|line| Eval::in_message(line).map(|e| (e, mate_plies(line))));
+        Ok((mv, eval))
+    }
+
+    /// The engine's move with every `MESSAGE` line it printed on the way, in order (its
+    /// depths, evaluations and node counts, as [`Thinking::in_message`] reads them).
+    pub fn think_messages(
+        &mut self,
+        position: &Position,
+        history: &[Move],
+        turn: Duration,
+    ) -> Result<(Move, Vec<String>), String> {
         let m = position.m();
         let me = position.to_move();
         let mut board = String::from("BOARD");
@@ -284,19 +300,18 @@ impl ExternalEngine {
         self.send(&format!("INFO time_left {MATCH_MS}"))?;
         self.send(&board)?;
         let deadline = Instant::now() + turn + GRACE;
-        let mut eval = None;
+        let mut messages = Vec::new();
         loop {
             let line = self.read_line(deadline)?;
             if line.starts_with("MESSAGE") {
-                if let Some(e) = Eval::in_message(&line) {
-                    eval = Some((e, mate_plies(&line)));
-                }
+                messages.push(line);
+                continue;
             }
             if let Some(mv) = parse_move(&line) {
                 let (m, n) = (position.m() as i64, position.n() as i64);
                 return match mv {
                     (col, row) if (0..m).contains(&col) && (0..n).contains(&row) => {
-                        Ok((Move::mark((row * m + col) as usize), eval))
+                        Ok((Move::mark((row * m + col) as usize), messages))
                     }
                     _ => Err(format!("{}: move {line:?} is off the board", self.label)),
                 };

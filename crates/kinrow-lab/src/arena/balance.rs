@@ -16,7 +16,7 @@ use std::time::Duration;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-use kinrow_engine::external::protocol::{Eval, ExternalEngine, ExternalSpec};
+use kinrow_engine::external::protocol::{Eval, ExternalEngine, ExternalSpec, Thinking};
 use kinrow_engine::service::opening::table::{random_opening, symmetry_key};
 use kinrow_game::{Hand, Move, Position, Rules};
 
@@ -94,6 +94,54 @@ pub fn judge_counted(
     let mut engine = ExternalEngine::start(spec, rules, time)?;
     let (mv, said) = engine.think_counted(&p, moves, time)?;
     Ok(said.map(|(eval, plies)| (eval, plies, mv)))
+}
+
+/// What a judge said of one position: its last evaluation (for the side to move) with a
+/// forced result's plies where it counted them, the depth it reached and its move.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct JudgeSaid {
+    /// The evaluation for the side to move.
+    pub eval: Eval,
+    /// The plies to the five of a forced result (15 of Rapfi's `+M15`).
+    pub plies: Option<u32>,
+    /// The depth of its last `MESSAGE` line that gave one (8 of `Depth 8-14`).
+    pub depth: Option<u32>,
+    /// Its move.
+    pub best: Move,
+}
+
+/// [`judge_counted`] with the depth the judge reached: `None` when the game is over or
+/// the judge reported no evaluation.
+pub fn judge_said(
+    spec: &ExternalSpec,
+    rules: &Rules,
+    moves: &[Move],
+    time: Duration,
+) -> Result<Option<JudgeSaid>, String> {
+    let mut p = Position::empty(rules);
+    for &mv in moves {
+        p.try_play(mv).map_err(|e| e.to_string())?;
+    }
+    if p.is_over() {
+        return Ok(None);
+    }
+    let mut engine = ExternalEngine::start(spec, rules, time)?;
+    let (best, messages) = engine.think_messages(&p, moves, time)?;
+    let said: Vec<Thinking> = messages
+        .iter()
+        .map(|l| Thinking::in_message(l, p.m(), p.n()))
+        .collect();
+    let depth = said.iter().rev().find_map(|t| t.depth);
+    Ok(said
+        .iter()
+        .rev()
+        .find_map(|t| t.eval.map(|e| (e, t.plies)))
+        .map(|(eval, plies)| JudgeSaid {
+            eval,
+            plies,
+            depth,
+            best,
+        }))
 }
 
 fn even(eval: Eval, band: i64) -> Option<i64> {

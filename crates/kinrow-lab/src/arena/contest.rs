@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use super::script::ScriptSpec;
 use super::spec::EngineSpec;
-use crate::record::GameResult;
+use crate::record::{GameResult, MoveSearch};
 use kinrow_engine::external::protocol::ExternalSpec;
 use kinrow_game::{Move, Player, Rules};
 
@@ -90,6 +90,8 @@ pub struct GameRecord {
     pub opening: Vec<Move>,
     /// The engines' moves after the opening.
     pub moves: Vec<Move>,
+    /// What the mover's search said of each of `moves` (depth, nodes, value).
+    pub search: Vec<MoveSearch>,
     /// How it ended.
     pub result: GameResult,
     /// Total thinking time and number of moves per engine (A, B).

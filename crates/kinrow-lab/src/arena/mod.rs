@@ -34,7 +34,7 @@ mod swap;
 mod turning;
 
 pub use crate::record::GameResult;
-pub use balance::{judge_counted, judge_position, OpeningsArgs};
+pub use balance::{judge_counted, judge_position, judge_said, JudgeSaid, OpeningsArgs};
 pub use contest::{ArenaConfig, Contestant, GameRecord};
 pub use judge::{can_complete_line, JudgeArgs, Judgement};
 pub use openings::*;
@@ -43,6 +43,7 @@ pub use spec::EngineSpec;
 pub use sprt::{Decision, Sprt};
 pub use summary::*;
 
+use crate::record::MoveSearch;
 use log::MatchLog;
 use mover::Mover;
 use parallel::in_parallel;
@@ -70,6 +71,8 @@ pub fn play_game(config: &ArenaConfig, index: usize, opening: &[Move]) -> GameRe
         p.play(mv);
     }
     let mut moves = phase.moves;
+    // The opening phase's moves come without their searches.
+    let mut search = vec![MoveSearch::default(); moves.len()];
     let mut think = phase.think;
     let mut counts = phase.counts;
     let mut forfeit = None;
@@ -92,12 +95,15 @@ pub fn play_game(config: &ArenaConfig, index: usize, opening: &[Move]) -> GameRe
         };
         think[e] += start.elapsed();
         counts[e] += 1;
-        match chosen.and_then(|mv| {
+        match chosen.and_then(|(mv, said)| {
             p.try_play(mv)
-                .map(|_| mv)
+                .map(|_| (mv, said))
                 .map_err(|err| format!("{}: illegal move: {err}", config.engines[e].label()))
         }) {
-            Ok(mv) => moves.push(mv),
+            Ok((mv, said)) => {
+                moves.push(mv);
+                search.push(said);
+            }
             Err(why) => {
                 forfeit = Some(why);
                 loser = Some(e);
@@ -115,6 +121,7 @@ pub fn play_game(config: &ArenaConfig, index: usize, opening: &[Move]) -> GameRe
         x_engine,
         opening,
         moves,
+        search,
         result,
         think,
         counts,

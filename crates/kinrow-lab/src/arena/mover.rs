@@ -9,8 +9,9 @@ use rand::{RngExt, SeedableRng};
 
 use super::contest::{ArenaConfig, Contestant};
 use super::script::script_move;
+use crate::record::MoveSearch;
 use kinrow_engine::core::context::SearchContext;
-use kinrow_engine::core::types::Limits;
+use kinrow_engine::core::types::{Analysis, Limits, Outcome};
 use kinrow_engine::external::protocol::{ExternalEngine, StepAnswer};
 use kinrow_engine::registry::EngineKind;
 use kinrow_engine::service::level;
@@ -23,6 +24,23 @@ fn engine_seed(seed: u64, game: usize, engine: usize) -> u64 {
     seed.wrapping_mul(0xD134_2543_DE82_EF95)
         ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
         ^ (engine as u64 + 1).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+}
+
+/// What a kinrow engine's answer says of its search: a proven win or loss as its
+/// plies (0 where uncounted), any other result as its score rounded.
+pub fn kinrow_search(a: &Analysis) -> MoveSearch {
+    let plies = a.evaluation.plies.map_or(0, |p| p as i32);
+    let mate = match a.evaluation.outcome {
+        Outcome::Win => Some(plies),
+        Outcome::Loss => Some(-plies),
+        Outcome::Draw | Outcome::Unknown => None,
+    };
+    MoveSearch {
+        depth: Some(a.stats.depth),
+        nodes: Some(a.stats.nodes),
+        value: mate.is_none().then(|| a.evaluation.score.round() as i64),
+        mate,
+    }
 }
 
 /// One contestant during one game.
@@ -74,7 +92,15 @@ impl Mover {
         })
     }
 
-    pub fn best_move(&mut self, p: &Position, history: &[Move]) -> Result<Move, String> {
+    /// The contestant's move in `p` (reached by `history`) with what its search said
+    /// of it: a kinrow engine's completed depth, nodes and score (a proven result as
+    /// its plies), an external engine's `MESSAGE` lines ([`MoveSearch::from_messages`]);
+    /// nothing for the scripted player.
+    pub fn best_move(
+        &mut self,
+        p: &Position,
+        history: &[Move],
+    ) -> Result<(Move, MoveSearch), String> {
         match self {
             Mover::Kinrow {
                 engine,
@@ -82,9 +108,17 @@ impl Mover {
                 rng,
                 ctx,
                 ..
-            } => Ok(engine.analyze_with(p, limits, ctx, rng).best),
-            Mover::Pbrain { engine, turn } => engine.best_move(p, history, *turn),
-            Mover::Script { noise, rng } => Ok(script_move(p, *noise, rng)),
+            } => {
+                let a = engine.analyze_with(p, limits, ctx, rng);
+                Ok((a.best, kinrow_search(&a)))
+            }
+            Mover::Pbrain { engine, turn } => {
+                let (mv, messages) = engine.think_messages(p, history, *turn)?;
+                Ok((mv, MoveSearch::from_messages(&messages, p.m(), p.n())))
+            }
+            Mover::Script { noise, rng } => {
+                Ok((script_move(p, *noise, rng), MoveSearch::default()))
+            }
         }
     }
 }

@@ -12,6 +12,8 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use super::contest::{ArenaConfig, GameRecord};
+#[cfg(test)]
+use crate::record::MoveSearch;
 use crate::record::{read_games, RecordedGame};
 use kinrow_game::Move;
 
@@ -58,6 +60,7 @@ pub fn recorded_games(
             x_engine,
             opening: read.opening,
             moves: read.moves,
+            search: read.search,
             result: read.result,
             think: think_ms.map(|ms| Duration::from_secs_f64(ms.max(0.0) / 1000.0)),
             counts: read.counts.unwrap_or_default(),
@@ -109,6 +112,7 @@ impl GameRecord {
             x_engine: Some(self.x_engine),
             opening: self.opening.clone(),
             moves: self.moves.clone(),
+            search: self.search.clone(),
             forfeit: self.forfeit.clone(),
             decisions: self.decisions.clone(),
             // Engine A's and B's moves and total thinking time, read back on resuming.
@@ -151,6 +155,20 @@ mod tests {
             x_engine: 1,
             opening: openings[0].clone(),
             moves: vec![Move::mark(16), Move::mark(17)],
+            search: vec![
+                MoveSearch {
+                    depth: Some(7),
+                    nodes: Some(52_000),
+                    value: Some(-35),
+                    mate: None,
+                },
+                MoveSearch {
+                    depth: Some(12),
+                    nodes: Some(150_000),
+                    value: None,
+                    mate: Some(9),
+                },
+            ],
             result: GameResult::Won(Player::O),
             think: [Duration::from_millis(3), Duration::from_millis(8)],
             counts: [1, 1],
@@ -165,6 +183,9 @@ mod tests {
             (1, &game.moves, game.result, game.counts)
         );
         assert_eq!((read.think, &read.forfeit), (game.think, &game.forfeit));
+        // Both movers' depths, nodes and values come back move for move.
+        assert_eq!(read.search, game.search);
+        assert!(line.contains(r#""search":[{"depth":7,"nodes":52000,"value":-35},{"depth":12,"nodes":150000,"mate":9}]"#), "{line}");
         // Another match's engines are refused.
         let mut other = config.clone();
         other.engines.swap(0, 1);

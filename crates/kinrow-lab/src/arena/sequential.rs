@@ -234,6 +234,7 @@ mod tests {
             x_engine,
             opening: Vec::new(),
             moves: Vec::new(),
+            search: Vec::new(),
             result,
             think: Default::default(),
             counts: [0; 2],

@@ -21,14 +21,20 @@
 //!
 //! The report gives per loser: its lost games, how many turned tactically or
 //! positionally, the median ply of the turn, and the mean loss per move before the turn
-//! with its standard error; `--out` gets one JSON line per game.
+//! with its standard error; `--out` gets one JSON line per game: its moves as the judge
+//! saw them (evaluations, the plies of a forced result, the depth it reached, its own
+//! move before each), and for the turning move the position before it (`position`,
+//! every move from the empty board as Gomocup `x,y`), the judge's move there
+//! (`judge_move`) and the judge's mate distance and depth right after it
+//! (`turning_plies`, `turning_depth`): what `kinrow turning-suite build` keeps.
 
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::time::Duration;
 
-use super::balance::{judge_position, judge_spec};
+use super::balance::{judge_said, judge_spec, JudgeSaid};
 use super::judge::{mean_and_error, JudgeArgs, Judgement};
+use super::openings::cell_text;
 use super::parallel::in_parallel;
 use crate::output::{print_line, Progress};
 use crate::record::{read_games, Turn};
@@ -45,6 +51,17 @@ pub struct Judged {
     /// The judge's evaluation after the move, for the opponent (None: it gave none, or
     /// the move ended the game).
     pub after: Option<Eval>,
+    /// The plies to the five of a forced result before the move, where the judge
+    /// counted them.
+    pub before_plies: Option<u32>,
+    /// The same after the move.
+    pub after_plies: Option<u32>,
+    /// The depth the judge reached before the move.
+    pub before_depth: Option<u32>,
+    /// The depth it reached after it.
+    pub after_depth: Option<u32>,
+    /// The judge's own move before the move (None: it gave no evaluation).
+    pub best: Option<Move>,
 }
 
 impl Judged {
@@ -151,18 +168,38 @@ fn lost_games(args: &JudgeArgs, text: &str) -> Result<Vec<Lost>, String> {
 /// move completes a line at once counts as its forced win.
 fn judge_move(spec: &ExternalSpec, turn: &Turn, time: Duration) -> Result<Judged, String> {
     let rules = turn.position.rules();
-    let judge = |moves: &[Move]| -> Result<Option<Eval>, String> {
+    let judge = |moves: &[Move]| -> Result<Option<JudgeSaid>, String> {
         let mut p = kinrow_game::Position::empty(&rules);
         for &mv in moves {
             p.try_play(mv).map_err(|e| e.to_string())?;
         }
         let me = p.to_move();
-        let now = !p.is_over()
-            && (0..p.cells().len()).any(|c| p.cell(c) == Cell::Empty && p.wins_at(c, me));
-        if now {
-            return Ok(Some(Eval::Mate { win: true }));
+        let now = (!p.is_over())
+            .then(|| (0..p.cells().len()).find(|&c| p.cell(c) == Cell::Empty && p.wins_at(c, me)))
+            .flatten();
+        if let Some(cell) = now {
+            // A five at once: one ply to the five, no search.
+            return Ok(Some(JudgeSaid {
+                eval: Eval::Mate { win: true },
+                plies: Some(1),
+                depth: None,
+                best: Move::mark(cell),
+            }));
         }
-        Ok(judge_position(spec, &rules, moves, time)?.map(|(e, _)| e))
+        // A judge that misses its deadline on a loaded machine gets two more tries.
+        let mut tries = 1;
+        loop {
+            match judge_said(spec, &rules, moves, time) {
+                Err(e) if tries < JUDGE_TRIES => {
+                    eprintln!(
+                        "kinrow judge --turning: ply {}: {e}; trying again",
+                        moves.len()
+                    );
+                    tries += 1;
+                }
+                said => return said,
+            }
+        }
     };
     let before = judge(&turn.history)?;
     let mut moves = turn.history.clone();
@@ -170,9 +207,69 @@ fn judge_move(spec: &ExternalSpec, turn: &Turn, time: Duration) -> Result<Judged
     let after = judge(&moves)?;
     Ok(Judged {
         ply: turn.history.len(),
-        before,
-        after,
+        before: before.map(|s| s.eval),
+        after: after.map(|s| s.eval),
+        before_plies: before.and_then(|s| s.plies),
+        after_plies: after.and_then(|s| s.plies),
+        before_depth: before.and_then(|s| s.depth),
+        after_depth: after.and_then(|s| s.depth),
+        best: before.map(|s| s.best),
     })
+}
+
+/// Searches of one position a judge gets before its failure ends the run.
+const JUDGE_TRIES: usize = 3;
+
+/// An evaluation as [`eval_json`] wrote it.
+fn eval_of_json(v: &serde_json::Value) -> Result<Option<Eval>, String> {
+    match v {
+        serde_json::Value::Null => Ok(None),
+        serde_json::Value::String(s) if s == "+M" => Ok(Some(Eval::Mate { win: true })),
+        serde_json::Value::String(s) if s == "-M" => Ok(Some(Eval::Mate { win: false })),
+        other => other
+            .as_i64()
+            .map(|s| Some(Eval::Score(s)))
+            .ok_or_else(|| format!("{other} is not an evaluation")),
+    }
+}
+
+/// The judged moves of the games an earlier run wrote to `text` (its `--out`), by the
+/// game's line, to go on from.
+fn judged_before(
+    text: &str,
+    rules: &kinrow_game::Rules,
+) -> Result<BTreeMap<usize, Vec<Judged>>, String> {
+    let mut out = BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let at = |e: String| format!("--out line {}: {e}", i + 1);
+        let v: serde_json::Value = serde_json::from_str(line).map_err(|e| at(e.to_string()))?;
+        let number = |v: &serde_json::Value, k: &str| v.get(k).and_then(serde_json::Value::as_u64);
+        let game = number(&v, "line").ok_or_else(|| at("line is missing".into()))? as usize;
+        let moves = v["moves"]
+            .as_array()
+            .ok_or_else(|| at("moves is missing".into()))?;
+        let judged = moves
+            .iter()
+            .map(|j| {
+                Ok(Judged {
+                    ply: number(j, "ply").ok_or("ply is missing")? as usize,
+                    before: eval_of_json(&j["before"])?,
+                    after: eval_of_json(&j["after"])?,
+                    before_plies: number(j, "before_plies").map(|p| p as u32),
+                    after_plies: number(j, "after_plies").map(|p| p as u32),
+                    before_depth: number(j, "before_depth").map(|p| p as u32),
+                    after_depth: number(j, "after_depth").map(|p| p as u32),
+                    best: j["best"]
+                        .as_str()
+                        .map(|t| super::openings::cell_move(t, rules))
+                        .transpose()?,
+                })
+            })
+            .collect::<Result<Vec<_>, String>>()
+            .map_err(at)?;
+        out.insert(game, judged);
+    }
+    Ok(out)
 }
 
 fn eval_json(e: Option<Eval>) -> serde_json::Value {
@@ -181,11 +278,6 @@ fn eval_json(e: Option<Eval>) -> serde_json::Value {
         Some(Eval::Score(s)) => serde_json::json!(s),
         Some(Eval::Mate { win }) => serde_json::json!(if win { "+M" } else { "-M" }),
     }
-}
-
-fn coord(mv: Move, m: usize) -> String {
-    let c = mv.coord(m);
-    format!("{},{}", c.col, c.row)
 }
 
 /// `kinrow judge --turning`: returns the exit code.
@@ -210,9 +302,32 @@ fn run(args: &JudgeArgs) -> Result<(), String> {
     let text = std::fs::read_to_string(&args.games)
         .map_err(|e| format!("--games: cannot read {}: {e}", args.games.display()))?;
     let games = lost_games(args, &text)?;
-    let mut out = crate::output::out_file(args.out.as_deref())?;
+    // A run stopped part way goes on after the games its --out holds (the same games
+    // file and judge are the caller's to keep).
+    let rules = games
+        .first()
+        .and_then(|g| g.turns.first())
+        .map(|t| t.position.rules());
+    let earlier = match (args.out.as_deref(), &rules) {
+        (Some(path), Some(rules)) => judged_before(&crate::output::whole_lines(path)?, rules)?,
+        _ => BTreeMap::new(),
+    };
+    let mut out = match args.out.as_deref() {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("--out: cannot write {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
     let time = Duration::from_millis(args.time_ms);
-    let progress = Progress::new("judge --turning", "lost games", 0, games.len());
+    let done = games
+        .iter()
+        .filter(|g| earlier.contains_key(&g.line))
+        .count();
+    let progress = Progress::new("judge --turning", "lost games", done, games.len());
     // Per loser: lost games, tactical and positional turns, turns before the judged
     // part, the turns' plies, the losses before the turns.
     #[derive(Default)]
@@ -227,10 +342,21 @@ fn run(args: &JudgeArgs) -> Result<(), String> {
     }
     let mut tally: BTreeMap<String, Tally> = BTreeMap::new();
     for game in &games {
-        let judged = in_parallel(game.turns.len(), args.threads, |i| {
-            judge_move(&spec, &game.turns[i], time)
-        });
-        let judged: Vec<Judged> = judged.into_iter().collect::<Result<_, _>>()?;
+        let resumed = earlier.get(&game.line);
+        let judged: Vec<Judged> = match resumed {
+            Some(j) if j.len() == game.turns.len() => j.clone(),
+            Some(_) => {
+                return Err(format!(
+                    "--out: line {} holds another game than --games line {}",
+                    game.line, game.line
+                ))
+            }
+            None => in_parallel(game.turns.len(), args.threads, |i| {
+                judge_move(&spec, &game.turns[i], time)
+            })
+            .into_iter()
+            .collect::<Result<_, _>>()?,
+        };
         let t = turning(&judged, args.cap, args.scale, args.lost_below);
         let entry = tally.entry(game.loser.clone()).or_default();
         entry.games += 1;
@@ -251,19 +377,41 @@ fn run(args: &JudgeArgs) -> Result<(), String> {
             .extend(t.losses_before.iter().map(|&l| l as f64));
         let m = game.turns.first().map_or(15, |t| t.position.m());
         let turn_move = t.at.map(|i| &game.turns[i]);
-        if let Some(f) = out.as_mut() {
+        let at = t.at.map(|i| &judged[i]);
+        let rules = game.turns.first().map(|t| t.position.rules());
+        let text = |mv: Move| cell_text(mv, m);
+        if let Some(f) = out.as_mut().filter(|_| resumed.is_none()) {
             let line = serde_json::json!({
+                "games": args.games.display().to_string(),
                 "line": game.line,
                 "loser": game.loser,
-                "turning_ply": t.at.map(|i| judged[i].ply),
-                "turning_move": turn_move.map(|tm| coord(tm.played, m)),
+                "rules": rules.as_ref().map(|r| format!("{},{},{}", r.m(), r.n(), r.k())),
+                "variant": rules.as_ref().map(|r| r.variant().as_str()),
+                "exact": rules.as_ref().is_some_and(|r| !r.overline()),
+                "turning_ply": at.map(|j| j.ply),
+                "turning_move": turn_move.map(|tm| text(tm.played)),
+                "position": turn_move.map(|tm| tm.history.iter().map(|&mv| text(mv)).collect::<Vec<_>>().join(" ")),
+                "judge_move": at.and_then(|j| j.best).map(text),
+                "turning_plies": at.and_then(|j| j.after_plies),
+                "turning_depth": at.and_then(|j| j.after_depth),
                 "tactical": t.tactical,
                 "mean_loss_before": mean_and_error(&t.losses_before.iter().map(|&l| l as f64).collect::<Vec<_>>()).0,
-                "moves": judged.iter().map(|j| serde_json::json!({
-                    "ply": j.ply, "before": eval_json(j.before), "after": eval_json(j.after),
+                "moves": judged.iter().zip(&game.turns).map(|(j, tu)| serde_json::json!({
+                    "ply": j.ply,
+                    "played": text(tu.played),
+                    "best": j.best.map(text),
+                    "before": eval_json(j.before),
+                    "after": eval_json(j.after),
+                    "before_plies": j.before_plies,
+                    "after_plies": j.after_plies,
+                    "before_depth": j.before_depth,
+                    "after_depth": j.after_depth,
                 })).collect::<Vec<_>>(),
             });
             writeln!(f, "{line}").map_err(|e| format!("--out: {e}"))?;
+        }
+        if resumed.is_some() {
+            continue;
         }
         progress.advance(&format!(
             "line {}: {} turned at ply {} ({})",
@@ -321,6 +469,11 @@ mod tests {
             ply,
             before: Some(Eval::Score(before)),
             after,
+            before_plies: None,
+            after_plies: None,
+            before_depth: None,
+            after_depth: None,
+            best: None,
         }
     }
 
@@ -340,6 +493,35 @@ mod tests {
         assert!(t.tactical);
         // The losses of the three moves before it: 20-10, 0-(-600), max(0, -500-(-30)).
         assert_eq!(t.losses_before, vec![10, 600, 0]);
+    }
+
+    #[test]
+    fn an_earlier_runs_out_lines_come_back_as_the_judged_moves() {
+        let rules = kinrow_game::Rules::mnk(15, 15, 5).unwrap();
+        let text = concat!(
+            r#"{"line":4,"moves":[{"ply":5,"played":"1,0","best":"2,3","before":-12,"after":10,"#,
+            r#""before_plies":null,"after_plies":null,"before_depth":14,"after_depth":15},"#,
+            r#"{"ply":7,"played":"12,12","best":null,"before":null,"after":"+M","after_plies":9}]}"#,
+            "\n"
+        );
+        let back = judged_before(text, &rules).unwrap();
+        let j = &back[&4];
+        assert_eq!(j.len(), 2);
+        assert_eq!(
+            (j[0].before, j[0].after, j[0].before_depth, j[0].best),
+            (
+                Some(Eval::Score(-12)),
+                Some(Eval::Score(10)),
+                Some(14),
+                Some(Move::mark(3 * 15 + 2))
+            )
+        );
+        assert_eq!(
+            (j[1].after, j[1].after_plies, j[1].best),
+            (WIN, Some(9), None)
+        );
+        let bad = judged_before(r#"{"line":1,"moves":[{"ply":1,"after":"x"}]}"#, &rules);
+        assert!(bad.unwrap_err().contains("--out line 1"));
     }
 
     #[test]
