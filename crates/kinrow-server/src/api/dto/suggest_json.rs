@@ -117,7 +117,7 @@ impl Writer<'_> {
         self.raw(b",\"plies\":");
         self.opt_u32(e.plies);
         self.raw(b",\"raw\":");
-        self.value(&e.raw);
+        self.opt_f64(e.raw);
         self.raw(b"}");
     }
 
@@ -143,11 +143,17 @@ impl Writer<'_> {
             Some(BoundName::Lower) => b"\"lower\"",
         });
         self.raw(b",\"raw\":");
-        self.value(&m.raw);
+        self.opt_f64(m.raw);
         self.raw(b",\"outcome\":");
         self.raw(outcome(m.outcome));
         self.raw(b",\"plies\":");
         self.opt_u32(m.plies);
+        self.raw(b",\"plies_bound\":");
+        self.raw(match m.plies_bound {
+            None => b"null",
+            Some(BoundName::Upper) => b"\"upper\"",
+            Some(BoundName::Lower) => b"\"lower\"",
+        });
         self.raw(b",\"action\":");
         self.raw(match m.action {
             None => b"null",
@@ -155,6 +161,9 @@ impl Writer<'_> {
             Some(ActionName::Prevent) => b"\"prevent\"",
             Some(ActionName::Destroy) => b"\"destroy\"",
         });
+        if m.played {
+            self.raw(b",\"played\":true");
+        }
         if let Some(pv) = &m.pv {
             self.raw(b",\"pv\":");
             self.moves(pv);
