@@ -392,6 +392,26 @@ async function analysisAndVariants(browser, pageErrors) {
   await context.close();
 }
 
+// One scale (issue 59): after x's first stone on 15x15 (auto, the page's default
+// analysis), no cell shows a higher number than the outlined best move: an estimate
+// that read higher is drawn as a bound (≤) at the best move's value.
+async function firstStoneScale(browser, pageErrors) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await page.goto(BASE_URL + '/?rules=15,15,5&moves=7.7&x=human&o=human', { waitUntil: 'load' });
+  await page.selectOption('#a-engine', 'auto');
+  await waitHumanTurnOrOver(page, true);
+  await page.waitForFunction(() => document.querySelector('#board .cell.best .label'), null, { timeout: TIMEOUT });
+  const number = (t) => (/^[≤≥]?\d+$/.test(t || '') ? Number(t.replace(/[≤≥]/, '')) : null);
+  const best = number(await page.$eval('#board .cell.best .label', (e) => e.textContent));
+  const labels = await page.$$eval('#board .cell .label', (els) => els.map((e) => e.textContent));
+  const above = labels.map(number).filter((v) => v !== null && best !== null && v > best);
+  check(best !== null && above.length === 0,
+    'after x\'s first stone no cell reads above the outlined best move (' + best + '): ' + above.join(' '));
+  await shot(page, '02e-first-stone-one-scale.png');
+  await page.close();
+}
+
 // A shared link carries the moves: the move list, the last-move mark and undo come back,
 // and the address keeps them.
 async function sharedLinkMoves(browser) {
@@ -703,6 +723,7 @@ async function main() {
     await phone.close();
 
     await heatMapCheck(browser, pageErrors);
+    await firstStoneScale(browser, pageErrors);
     await analysisAndVariants(browser, pageErrors);
     await sharedLinkMoves(browser);
     await openingRules(browser, pageErrors);
