@@ -34,7 +34,7 @@ fn random_position(set: usize, plies: usize, seed: u64) -> (Value, Position) {
     if variant == "renju" {
         rules = rules.with_variant(Variant::Renju).unwrap();
     }
-    let mut p = Position::new(&rules, None, None).unwrap();
+    let mut p = Position::new::<&str>(&rules, None, None).unwrap();
     let mut rng = StdRng::seed_from_u64(seed);
     for _ in 0..plies {
         let legal = p.legal_moves();

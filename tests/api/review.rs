@@ -263,9 +263,9 @@ fn connect_four_games_that_keep_their_outcome_get_no_mistake_and_no_blunder() {
     }
 }
 
-/// The first game up to x's 17th stone, where x wins, then a column that does not win
-/// and from there `perfect`'s choices for both sides: exactly one move, at index 16,
-/// changes the outcome.
+/// The first game up to x's first turn from its 13th stone on where a column does not win
+/// (x wins throughout), that column, and from there `perfect`'s choices for both sides:
+/// exactly one move changes the outcome. Returns the game and that move's index.
 fn one_thrown_win() -> (String, usize) {
     use kinrow_engine::core::types::{Limits, Outcome};
     use kinrow_engine::registry::EngineKind;
@@ -274,7 +274,6 @@ fn one_thrown_win() -> (String, usize) {
     let rules = Rules::mnk(7, 6, 4)
         .and_then(|r| r.with_gravity(true))
         .unwrap();
-    let mut digits = KEPT_WINS[0][..16].to_string();
     let solve = |digits: &str| {
         let p = Position::from_column_digits(&rules, digits, "board").unwrap();
         let limits = Limits::with_time(Duration::from_secs(20));
@@ -285,16 +284,26 @@ fn one_thrown_win() -> (String, usize) {
         );
         (p, a)
     };
-    let (p, a) = solve(&digits);
-    assert_eq!(a.evaluation.outcome, Outcome::Win, "x wins at index 16");
-    let thrown = a
-        .moves
-        .iter()
-        .filter(|e| e.eval.outcome != Outcome::Win && e.eval.outcome != Outcome::Unknown)
-        .max_by_key(|e| e.eval.outcome == Outcome::Draw)
-        .expect("a column that does not win");
     let column = |p: &Position, mv: kinrow_game::Move| mv.coord(p.m()).col + 1;
-    digits.push_str(&column(&p, thrown.mv).to_string());
+    let game = KEPT_WINS[0];
+    let (mut digits, index) = (12..game.len())
+        .step_by(2)
+        .find_map(|i| {
+            let (p, a) = solve(&game[..i]);
+            assert_eq!(a.evaluation.outcome, Outcome::Win, "x wins at index {i}");
+            // A column after which o, to move, does not lose: x throws the win away.
+            p.legal_moves()
+                .into_iter()
+                .map(|mv| format!("{}{}", &game[..i], column(&p, mv)))
+                .find(|next| {
+                    let (after, a) = solve(next);
+                    !after.is_over()
+                        && a.stats.best_proven
+                        && a.evaluation.outcome != Outcome::Loss
+                })
+                .map(|next| (next, i))
+        })
+        .expect("a column that does not win");
     loop {
         let (p, a) = solve(&digits);
         if p.is_over() {
@@ -303,7 +312,7 @@ fn one_thrown_win() -> (String, usize) {
         assert!(a.stats.best_proven, "{digits}");
         digits.push_str(&column(&p, a.best).to_string());
     }
-    (digits, 16)
+    (digits, index)
 }
 
 #[test]

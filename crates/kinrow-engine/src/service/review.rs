@@ -393,6 +393,8 @@ pub fn judge_game(
     let mut proofs: Vec<Proofs> = Vec::with_capacity(game.positions.len());
     // Each position's proven outcome for its side to move (a finished one's result).
     let mut outcomes: Vec<Outcome> = Vec::with_capacity(game.positions.len());
+    // Each judged move's outcome for its mover, as far as it is proven.
+    let mut resolved: Vec<Outcome> = Vec::with_capacity(game.moves.len());
     let mut losses: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
     for (i, p) in game.positions.iter().enumerate() {
         if p.is_over() {
@@ -479,7 +481,19 @@ pub fn judge_game(
         if known.played == Outcome::Unknown {
             known.played = opposite(outcomes[i]);
         }
+        // A position the search left unproven is proven by the move that led to it: a
+        // move's proven outcome is its position's, for the other side.
+        if known.position == Outcome::Unknown {
+            if let Some(&led) = j.checked_sub(1).and_then(|k| resolved.get(k)) {
+                if let Some(v) = value::proven(opposite(led)) {
+                    known.position = opposite(led);
+                    known.before_known = true;
+                    values[j] = v;
+                }
+            }
+        }
         known.after_known = proofs[i].before_known || known.played != Outcome::Unknown;
+        resolved.push(known.played);
         let verdict = judge(played, (best, values[j]), values[i], forced(before), known);
         let mover = before.to_move();
         losses[mover.index()].push(if verdict.class == Class::Forced {

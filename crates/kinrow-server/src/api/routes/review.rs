@@ -32,8 +32,9 @@ use crate::config::Config;
 use kinrow_engine::core::budget::Budget;
 use kinrow_engine::core::context::SearchContext;
 use kinrow_engine::core::progress::Watch;
-use kinrow_engine::core::types::{Limits, Outcome};
+use kinrow_engine::core::types::Limits;
 use kinrow_engine::registry::EngineKind;
+use kinrow_engine::search::perfect;
 use kinrow_engine::service::level;
 use kinrow_engine::service::plan::SearchPlan;
 use kinrow_engine::service::review;
@@ -316,26 +317,25 @@ impl PreparedReview {
         let engine = self.plan.builder()();
         let limits = self.plan.limits.clone();
         let m = self.game.positions[0].m();
-        // On gravity boards `perfect` proves first, by time (a proof is the same
-        // whatever its budget), with one context for the whole review: the game's
-        // positions share most of their subtrees.
+        // Where `perfect`'s gravity solver applies (Connect Four and boards up to 128
+        // cells with their sentinel row) each position is solved by it, by time (a proof
+        // is the same whatever its budget), with one context for the whole review: the
+        // game's positions share most of their subtrees. A position it cannot prove in
+        // its share keeps `perfect`'s answer: no value, so its moves are judged only where
+        // the positions around them are proven (the verdicts agree with the solver).
         let solver = EngineKind::Perfect.build();
         let mut proof_ctx = SearchContext::new();
         let proves = self.plan.engine.own().is_some() && self.plan.untouched();
         let run = |p: &Position, time: Duration| {
-            let start = Instant::now();
-            if proves && p.gravity() {
+            if proves && perfect::gravity::applies(p) {
                 let solve = Limits::with_time(time);
                 let mut budget = Budget::new(&solve).watched(Arc::clone(watch));
                 let mut rng = StdRng::seed_from_u64(seed);
                 let mut proof = solver.analyze_in(p, &solve, &mut budget, &mut proof_ctx, &mut rng);
-                if proof.evaluation.outcome != Outcome::Unknown && proof.stats.best_proven {
-                    let mut values = value::values(EngineKind::Perfect, p, &mut proof);
-                    value::one_scale(&mut proof, &mut values, true);
-                    return (proof, values.evaluation);
-                }
+                let mut values = value::values(EngineKind::Perfect, p, &mut proof);
+                value::one_scale(&mut proof, &mut values, true);
+                return (proof, values.evaluation);
             }
-            let time = time.saturating_sub(start.elapsed()).max(Duration::from_millis(1));
             let limits = Limits {
                 time,
                 ..limits.clone()
