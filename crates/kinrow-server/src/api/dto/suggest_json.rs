@@ -324,7 +324,12 @@ mod tests {
             a.stats.stopped = Some("deadline".to_string());
             a.stats.path = Some("a \"path\"\n".to_string());
             a.stats.elapsed_ms = 1e-7;
-            a.evaluation.raw = -1.5e300;
+            a.evaluation.raw = Some(-1.5e300);
+            if let Some(m) = a.moves.first_mut() {
+                m.played = true;
+                m.plies_bound = Some(BoundName::Upper);
+                m.raw = None;
+            }
             a.limits.nodes = Some(u64::MAX);
             same_as_serde(&a);
         }
