@@ -109,7 +109,12 @@ fn check_answer(engine: &str, b: &Value, context: &str) {
         assert!(raw_ok, "{context}: evaluation raw {raw}");
     }
     if let Some(top) = top {
-        for cell in b["scores"].as_array().unwrap().iter().flat_map(|r| r.as_array().unwrap()) {
+        for cell in b["scores"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|r| r.as_array().unwrap())
+        {
             if let Some(v) = cell.as_f64() {
                 assert!(
                     v <= top || v == 1.0,
@@ -130,7 +135,10 @@ fn suggest_all(s: &TestServer, set: usize, plies: usize, seed: u64) {
         let (st, b) = s.call("/v1/suggest", &body);
         if st != 200 {
             // An engine that does not play these rules says so, naming the field.
-            assert!(st == 422 && b["error"]["field"].is_string(), "{engine}: {st} {b}");
+            assert!(
+                st == 422 && b["error"]["field"].is_string(),
+                "{engine}: {st} {b}"
+            );
             continue;
         }
         let context = format!("{engine} on {rules} {board:?}");

@@ -297,9 +297,7 @@ fn one_thrown_win() -> (String, usize) {
                 .map(|mv| format!("{}{}", &game[..i], column(&p, mv)))
                 .find(|next| {
                     let (after, a) = solve(next);
-                    !after.is_over()
-                        && a.stats.best_proven
-                        && a.evaluation.outcome != Outcome::Loss
+                    !after.is_over() && a.stats.best_proven && a.evaluation.outcome != Outcome::Loss
                 })
                 .map(|next| (next, i))
         })

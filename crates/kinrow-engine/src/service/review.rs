@@ -612,7 +612,13 @@ mod tests {
             after_known,
         };
         // From an unproven -0.99 into a loss: 0.01 of value, no proven change.
-        let v = judge(Move::mark(0), (Move::mark(4), -0.99), 1.0, None, Proofs::NONE);
+        let v = judge(
+            Move::mark(0),
+            (Move::mark(4), -0.99),
+            1.0,
+            None,
+            Proofs::NONE,
+        );
         assert_eq!((v.class, v.value_after), (Class::Best, -1.0));
         // Every move lost: a move that keeps the outcome loses nothing.
         let all_lost = proofs(Outcome::Loss, Outcome::Loss, true, true);
@@ -624,7 +630,13 @@ mod tests {
         assert_eq!((v.loss, v.class), (0.0, Class::Best));
         // A proven win before, only an estimate after: not comparable, nothing claimed.
         let unproven_after = proofs(Outcome::Win, Outcome::Unknown, true, true);
-        let v = judge(Move::mark(0), (Move::mark(4), 1.0), 0.3, None, unproven_after);
+        let v = judge(
+            Move::mark(0),
+            (Move::mark(4), 1.0),
+            0.3,
+            None,
+            unproven_after,
+        );
         assert_eq!((v.loss, v.class), (0.0, Class::Good));
         // A proven draw thrown into a proven loss: the outcome changed.
         let thrown = proofs(Outcome::Draw, Outcome::Loss, true, true);

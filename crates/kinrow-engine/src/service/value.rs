@@ -31,8 +31,8 @@ use std::collections::HashMap;
 use crate::core::budget::Budget;
 use crate::core::tactics;
 use crate::core::types::{Analysis, Bound, Evaluation, Limits, Outcome};
-use crate::search::tss::{Tss, Verdict};
 use crate::registry::EngineKind;
+use crate::search::tss::{Tss, Verdict};
 use kinrow_game::{Move, Piece, Position};
 
 /// The largest value of an unproven move (its negative the smallest).
@@ -513,8 +513,7 @@ pub fn one_scale(analysis: &mut Analysis, values: &mut Values, full_strength: bo
             .zip(&values.moves)
             .filter(|(e, _)| {
                 e.evaluated
-                    && (is_proven(e)
-                        || (e.bound == Bound::Exact && Some(e.depth) >= deepest))
+                    && (is_proven(e) || (e.bound == Bound::Exact && Some(e.depth) >= deepest))
             })
             .map(|(_, &v)| v)
             .reduce(f64::max)
@@ -547,12 +546,13 @@ pub fn one_scale(analysis: &mut Analysis, values: &mut Values, full_strength: bo
             .then(ka.2.total_cmp(&kb.2))
             .then(ka.3.cmp(&kb.3))
     });
-    let pick = |xs: &[f64]| order.iter().map(|&i| xs[i]).collect::<Vec<f64>>();
-    values.moves = pick(&values.moves);
+    values.moves = order.iter().map(|&i| values.moves[i]).collect();
     values.raw = order.iter().map(|&i| values.raw[i]).collect();
     values.plies_bound = order.iter().map(|&i| values.plies_bound[i]).collect();
-    let mut moves: Vec<Option<crate::core::types::MoveEval>> =
-        std::mem::take(&mut analysis.moves).into_iter().map(Some).collect();
+    let mut moves: Vec<Option<crate::core::types::MoveEval>> = std::mem::take(&mut analysis.moves)
+        .into_iter()
+        .map(Some)
+        .collect();
     analysis.moves = order.iter().map(|&i| moves[i].take().unwrap()).collect();
     values.played = if full_strength {
         None
