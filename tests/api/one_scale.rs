@@ -125,9 +125,11 @@ fn check_answer(engine: &str, b: &Value, context: &str) {
     }
 }
 
-fn suggest_all(s: &TestServer, set: usize, plies: usize, seed: u64) {
+/// Checks every engine's answer on the position; returns how many answered.
+fn suggest_all(s: &TestServer, set: usize, plies: usize, seed: u64) -> usize {
     let (rules, p) = random_position(set, plies, seed);
     let board = p.to_rows();
+    let mut answered = 0;
     for &kind in EngineKind::ALL {
         let engine = kind.name();
         let body = json!({"rules": rules, "board": board, "to_move": p.to_move().to_string(),
@@ -143,7 +145,10 @@ fn suggest_all(s: &TestServer, set: usize, plies: usize, seed: u64) {
         }
         let context = format!("{engine} on {rules} {board:?}");
         check_answer(engine, &b, &context);
+        answered += 1;
     }
+    eprintln!("one scale: {answered} engines answered on {rules} after {plies} plies");
+    answered
 }
 
 proptest! {
@@ -156,7 +161,7 @@ proptest! {
         seed in 0u64..1_000_000,
     ) {
         let s = spawn();
-        suggest_all(&s, set, plies, seed);
+        prop_assert!(suggest_all(&s, set, plies, seed) >= 4);
     }
 }
 
@@ -189,4 +194,39 @@ fn the_first_stone_and_a_forced_win_read_on_one_scale() {
         assert!(m["plies"].as_u64().is_some(), "a loss with its plies: {m}");
         assert_eq!(m["value"], -1.0, "{m}");
     }
+}
+
+/// Below full strength the engine plays a worse move on purpose: `moves` stays best
+/// first and the move played says so (`played: true`), wherever it is in the list.
+#[test]
+fn a_level_keeps_the_best_first_and_marks_the_move_played() {
+    let s = spawn();
+    let rules = json!({"m": 9, "n": 9, "k": 5});
+    let mut board = vec![".".repeat(9); 9];
+    board[4] = "...xo....".to_string();
+    board[3] = "....x....".to_string();
+    let mut marked = 0;
+    for seed in 0..12u64 {
+        let body = json!({"rules": rules, "board": board, "to_move": "o",
+                          "engine": {"name": "minimax", "level": 1, "time_ms": 100, "seed": seed}});
+        let (st, b) = s.call("/v1/suggest", &body);
+        assert_eq!(st, 200, "{b}");
+        let moves = b["moves"].as_array().unwrap();
+        let played: Vec<&Value> = moves.iter().filter(|m| m["played"] == true).collect();
+        let at = |m: &Value| (m["row"].clone(), m["col"].clone());
+        let first_is_move = at(&moves[0]) == at(&b["move"]);
+        if first_is_move {
+            assert!(played.is_empty(), "seed {seed}: {b}");
+        } else {
+            assert_eq!(played.len(), 1, "seed {seed}: {b}");
+            assert_eq!(at(played[0]), at(&b["move"]), "seed {seed}");
+            marked += 1;
+        }
+        // Best first: no evaluated value above the first's.
+        let top = moves[0]["value"].as_f64().unwrap();
+        for m in moves.iter().filter_map(|m| m["value"].as_f64()) {
+            assert!(m <= top, "seed {seed}: {m} above the first {top}");
+        }
+    }
+    assert!(marked > 0, "level 1 played the best move at every seed");
 }
