@@ -233,7 +233,7 @@ async function heatMapCheck(browser, pageErrors) {
   const b0 = bounds[0];
   const bc = at(b0.row, b0.col);
   check(/^≤\d{1,2}$/.test(bc.label) && bc.cls.includes('bound-upper'), 'a bound is hatched and labelled ' + bc.label + ' at ' + cellName(b0));
-  check(new RegExp('at most \\d+%.*refuted by a null-window search at depth ' + b0.depth).test(bc.title),
+  check(new RegExp('at most \\d+%.*a bound at depth ' + b0.depth + ', the main search did not prefer this move').test(bc.title),
     'its hover text says what it is: ' + bc.title);
   check(/at most/.test(bc.aria), 'and so does its accessible name');
   const shallow = drawn.filter((d) => d.cls.includes('value-shallow'));
