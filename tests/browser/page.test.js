@@ -259,7 +259,7 @@ async function heatMapCheck(browser, pageErrors) {
   await page.hover(cellSel(b0.row, b0.col));
   await page.waitForFunction((name) => document.getElementById('cell-info').textContent.includes(name), cellName(b0), { timeout: TIMEOUT });
   const info = await page.textContent('#cell-info');
-  check(/x gets at most \d+% here/.test(info) && /refuted by a null-window search at depth \d/.test(info) && !/no value/.test(info),
+  check(/x gets at most \d+% here/.test(info) && /a bound at depth \d+, the main search did not prefer this move/.test(info) && !/no value/.test(info),
     'hovering the bound explains it: ' + info.slice(0, 160));
   await shot(page, '02d-heat-map-bound-hover.png');
   // Hovering a top candidate: its value and its depth.
