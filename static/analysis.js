@@ -84,7 +84,7 @@ export function analyseNow(S, render) {
 function finalInfo(resp) {
   const st = resp.stats || {};
   const ev = resp.evaluation || {};
-  return { depth: st.depth, nodes: st.nodes, elapsed_ms: st.elapsed_ms, move: resp.move, value: ev.value, outcome: ev.outcome, pv: resp.pv };
+  return { depth: st.depth, nodes: st.nodes, elapsed_ms: st.elapsed_ms, move: resp.move, value: ev.value, outcome: ev.outcome, plies: ev.plies, pv: resp.pv, path: st.path };
 }
 
 export function showLiveNow(S) {

@@ -183,12 +183,21 @@ export function showLine(boardEl, pv, firstSide) {
 
 // The keys of the first `count` cells with a value in the answer's ranking (`heat` keeps
 // the order of `moves`, best first), proven losses left out.
+// The top candidates: the first `count` cells of the ranking with a value that is no
+// proven loss and no bound (a bound is an estimate the main search did not prefer);
+// beside a proven win or draw only proven moves (an unproven move is not a candidate
+// next to a result).
 function topCells(heat, count) {
   const top = new Set();
   if (!heat) return top;
+  const proven = (mv) => mv.outcome === 'win' || mv.outcome === 'draw';
+  const anyProven = [...heat.values()].some((moves) => proven(moves[0]));
   for (const [key, moves] of heat) {
     if (top.size >= count) break;
-    if (typeof moves[0].value === 'number' && moves[0].outcome !== 'loss') top.add(key);
+    const mv = moves[0];
+    if (typeof mv.value !== 'number' || mv.outcome === 'loss' || mv.bound === 'upper') continue;
+    if (anyProven && !proven(mv)) continue;
+    top.add(key);
   }
   return top;
 }

@@ -85,8 +85,9 @@ export function cellWords(mv, side, mainDepth) {
   const pct = percent(mv.value) + '%';
   const val = mv.value.toFixed(2);
   if (kind === 'bound' && mv.bound === 'upper') {
-    return side + ' gets at most ' + pct + ' here (value at most ' + val + '): refuted by a null-window search'
-      + (d ? ' at depth ' + d : '') + ', so only this bound is known, not the value itself';
+    return side + ' gets at most ' + pct + ' here (value at most ' + val + '): a bound'
+      + (d ? ' at depth ' + d : '') + ', the main search did not prefer this move (a null-window search refuted it, or a'
+      + ' shallower estimate read higher and is shown at the best move\'s value), so only this bound is known, not the value itself';
   }
   if (kind === 'bound') {
     return side + ' gets at least ' + pct + ' here (value at least ' + val + '): a null-window search'

@@ -135,8 +135,15 @@ export function renderLive(info, side, done) {
     return;
   }
   const parts = [done ? 'Finished' : 'Still thinking'];
-  if (typeof info.depth === 'number') parts.push(info.depth + (info.depth === 1 ? ' move' : ' moves') + ' ahead');
-  if (typeof info.nodes === 'number') parts.push(info.nodes.toLocaleString('en') + ' positions looked at');
+  // What answered: the opening book, a proof, or a search so many moves ahead (a
+  // book answer or a threat-space proof looks at no positions "ahead").
+  const path = typeof info.path === 'string' ? info.path : '';
+  const proven = info.outcome === 'win' || info.outcome === 'draw' || info.outcome === 'loss';
+  if (/book/.test(path)) parts.push('answered from the opening book');
+  else if (done && proven) parts.push('answered by a proof' + (path ? ' (' + path + ')' : ''));
+  else if (done && path) parts.push('answered by a search (' + path + ')');
+  if (typeof info.depth === 'number' && info.depth > 0) parts.push(info.depth + (info.depth === 1 ? ' move' : ' moves') + ' ahead');
+  if (typeof info.nodes === 'number' && info.nodes > 0) parts.push(info.nodes.toLocaleString('en') + ' positions looked at');
   if (typeof info.elapsed_ms === 'number') parts.push((info.elapsed_ms / 1000).toFixed(2) + ' s');
   const best = info.move ? 'Best for ' + side + ': ' + moveName(info.move) : '';
   // Progress reports carry a value but no proof: said as an expectation unless proven.
@@ -157,8 +164,10 @@ export function renderCellInfo(name, moves, side, pv, mainDepth) {
   if (!moves || moves.length === 0) lines.push(name + (/holding|may not play/.test(name) ? '.' : ': no value.'));
   for (const mv of moves || []) {
     const piece = mv.piece && mv.piece !== 'mark' ? ' (' + mv.piece + ')' : '';
-    // The engine's own score, only where it is one (a move without a value has none).
-    const raw = typeof mv.value === 'number' && typeof mv.raw === 'number' ? ' (engine score ' + mv.raw + ')' : '';
+    // The engine's own score, only for an unproven value (a proof says its outcome; a
+    // move without a value, or a raw null, has none).
+    const proven = mv.outcome === 'win' || mv.outcome === 'draw' || mv.outcome === 'loss';
+    const raw = typeof mv.value === 'number' && typeof mv.raw === 'number' && !proven ? ' (engine score ' + mv.raw + ')' : '';
     const why = mv.action ? '; rule: ' + mv.action : '';
     lines.push(name + piece + ': ' + cellWords(mv, side, mainDepth) + raw + why + '.');
   }

@@ -33,7 +33,16 @@ export async function reviewGame(S, showMsg, render) {
     const resp = await api('POST', '/v1/review', body);
     if (gen !== S.gen) return;
     for (const m of resp.moves || []) {
-      if (S.entries[m.index]) S.entries[m.index].review = m;
+      const e = S.entries[m.index];
+      if (!e) continue;
+      e.review = m;
+      // A game loaded from a link has no values of its own: the review's value after
+      // each move (for its mover) fills the move list.
+      if (typeof e.value !== 'number' && typeof m.value_after === 'number') {
+        e.value = m.value_after;
+        e.outcome = 'unknown';
+        e.plies = null;
+      }
     }
     S.review = { values: Array.isArray(resp.values) ? resp.values : null, plies };
     $('review-summary').textContent = summaryText(resp);

@@ -20,6 +20,7 @@ mod hang_up;
 mod harden_admission;
 mod harden_http;
 mod judge;
+mod one_scale;
 mod openapi;
 mod opening;
 mod opening_check;

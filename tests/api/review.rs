@@ -208,3 +208,121 @@ fn a_review_that_cannot_search_every_position_in_time_answers_the_judged_moves_i
         }
     }
 }
+
+/// Two Connect Four games (`auto` against `auto`, from `4444`) in which, by `perfect` on
+/// every position, no move changes the outcome: x wins throughout (issue 59).
+const KEPT_WINS: [&str; 2] = [
+    "44444222266664111162163333332555177777755",
+    "44444222266662641111163333332555177777755",
+];
+
+fn connect_four() -> Value {
+    json!({"m": 7, "n": 6, "k": 4, "gravity": true})
+}
+
+/// A game's columns (digits 1-7) as review moves.
+fn columns(digits: &str) -> Vec<Value> {
+    digits
+        .chars()
+        .map(|c| json!({"col": c.to_digit(10).unwrap() - 1}))
+        .collect()
+}
+
+/// The indices of the moves classed `mistake` or `blunder`, with their classes.
+fn faults(b: &Value) -> Vec<(u64, String)> {
+    b["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| matches!(m["class"].as_str(), Some("mistake" | "blunder")))
+        .map(|m| {
+            (
+                m["index"].as_u64().unwrap(),
+                m["class"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn connect_four_games_that_keep_their_outcome_get_no_mistake_and_no_blunder() {
+    let s = spawn();
+    for digits in KEPT_WINS {
+        let body = json!({"rules": connect_four(), "moves": columns(digits)});
+        let (st, b) = s.call("/v1/review", &body);
+        assert_eq!(st, 200, "{b}");
+        assert_eq!(faults(&b), vec![], "{digits}: {b}");
+        // A move that loses nothing is no mistake: no class above its loss.
+        for m in b["moves"].as_array().unwrap() {
+            let (loss, class) = (m["loss"].as_f64().unwrap(), m["class"].as_str().unwrap());
+            assert!(
+                !(matches!(class, "mistake" | "blunder") && loss <= 0.2),
+                "{digits}: {m}"
+            );
+        }
+    }
+}
+
+/// The first game up to x's first turn from its 13th stone on where a column does not win
+/// (x wins throughout), that column, and from there `perfect`'s choices for both sides:
+/// exactly one move changes the outcome. Returns the game and that move's index.
+fn one_thrown_win() -> (String, usize) {
+    use kinrow_engine::core::types::{Limits, Outcome};
+    use kinrow_engine::registry::EngineKind;
+    use kinrow_game::{Position, Rules};
+    use rand::SeedableRng;
+    let rules = Rules::mnk(7, 6, 4)
+        .and_then(|r| r.with_gravity(true))
+        .unwrap();
+    let solve = |digits: &str| {
+        let p = Position::from_column_digits(&rules, digits, "board").unwrap();
+        let limits = Limits::with_time(Duration::from_secs(20));
+        let a = EngineKind::Perfect.build().analyze(
+            &p,
+            &limits,
+            &mut rand::rngs::StdRng::seed_from_u64(1),
+        );
+        (p, a)
+    };
+    let column = |p: &Position, mv: kinrow_game::Move| mv.coord(p.m()).col + 1;
+    let game = KEPT_WINS[0];
+    let (mut digits, index) = (12..game.len())
+        .step_by(2)
+        .find_map(|i| {
+            let (p, a) = solve(&game[..i]);
+            assert_eq!(a.evaluation.outcome, Outcome::Win, "x wins at index {i}");
+            // A column after which o, to move, does not lose: x throws the win away.
+            p.legal_moves()
+                .into_iter()
+                .map(|mv| format!("{}{}", &game[..i], column(&p, mv)))
+                .find(|next| {
+                    let (after, a) = solve(next);
+                    !after.is_over() && a.stats.best_proven && a.evaluation.outcome != Outcome::Loss
+                })
+                .map(|next| (next, i))
+        })
+        .expect("a column that does not win");
+    loop {
+        let (p, a) = solve(&digits);
+        if p.is_over() {
+            break;
+        }
+        assert!(a.stats.best_proven, "{digits}");
+        digits.push_str(&column(&p, a.best).to_string());
+    }
+    (digits, index)
+}
+
+#[test]
+fn a_connect_four_game_with_one_outcome_changing_move_gets_exactly_that_one() {
+    let (digits, thrown) = one_thrown_win();
+    let s = spawn();
+    let body = json!({"rules": connect_four(), "moves": columns(&digits)});
+    let (st, b) = s.call("/v1/review", &body);
+    assert_eq!(st, 200, "{b}");
+    assert_eq!(
+        faults(&b),
+        vec![(thrown as u64, "blunder".to_string())],
+        "{digits}: {b}"
+    );
+}

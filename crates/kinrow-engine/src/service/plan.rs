@@ -109,15 +109,18 @@ impl SearchPlan {
     }
 
     /// The values of the plan's answer `analysis` on `position` ([`value::values`]; an
-    /// external brain's through its own unit).
+    /// external brain's through its own unit), on one scale ([`value::one_scale`]:
+    /// estimates above the chosen move's value become bounds, `moves` best first).
     pub fn values(&self, position: &Position, analysis: &mut Analysis) -> Values {
-        match &self.engine {
+        let mut values = match &self.engine {
             EngineChoice::Own(kind) => value::values(*kind, position, analysis),
             EngineChoice::External(run) => {
                 let spec = run.brain.spec();
                 value::values_by(position, analysis, |raw| spec.value(raw))
             }
-        }
+        };
+        value::one_scale(analysis, &mut values, self.untouched());
+        values
     }
 
     /// The plan's engine ([`SearchPlan::builder`]).

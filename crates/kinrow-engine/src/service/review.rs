@@ -16,12 +16,19 @@
 //!   threat-space search proves a win from the winner's side that the same position
 //!   searched from the loser's side often leaves unproven);
 //! - `loss` = `best_value - value_after`, at least 0; 0 when the move is `best`;
-//! - the class by the loss ([`Class::of`]: best <= 0.02 < good <= 0.1 < inaccuracy <= 0.2
-//!   < mistake <= 0.4 < blunder), except `forced` when the position left one move that
-//!   does not lose at once ([`forced`]: a single legal move, or every other one lets the
-//!   opponent win on the next ply) and that move was played; and a move into a proven
-//!   loss from a position that was not one (a move that did not lose existed) is at
-//!   least a `mistake`, however small its loss on the value scale.
+//! - the class judges only what is known ([`judge`]): `forced` when the position left one
+//!   move that does not lose at once ([`forced`]: a single legal move, or every other one
+//!   lets the opponent win on the next ply) and that move was played; where both the
+//!   position's outcome and the played move's are proven (the move's by the search of
+//!   `P_i`, or as the opposite of `P_{i+1}`'s proven outcome), a move that keeps the
+//!   outcome is `best` (loss 0) and one that changes it a `blunder`; where both values
+//!   are numbers of the same kind (two estimates, or an estimate before and a proof
+//!   after) the class by the loss ([`Class::of`]: best <= 0.02 < good <= 0.1 < inaccuracy
+//!   <= 0.2 < mistake <= 0.4 < blunder); where they are not comparable (a position or a
+//!   move without a value: `perfect`'s unproven ones; or a proof before beside an
+//!   estimate after, which a shallower search from the other side often fails to prove
+//!   again) nothing is claimed: `good` with loss 0 (`best` when it is the engine's move).
+//!   So a mistake or blunder always has a loss above its threshold or a proven change.
 //!
 //! A review whose time runs out before a position (each search costs more than its
 //! share: a large board, a loaded machine) stops there and judges the moves before it
@@ -188,26 +195,51 @@ pub struct Verdict {
     pub class: Class,
 }
 
-/// What the search of the mover's position proved.
+/// What is known of a move's position and of the move, for the mover.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Proofs {
     /// The position's own outcome for the mover (`Loss`: every move loses).
     pub position: Outcome,
     /// The outcome proven for the played move, `Unknown` where none was.
     pub played: Outcome,
+    /// Whether the position's value is a number on the scale: a proof or an engine's
+    /// estimate (false where the engine has no value for it: `perfect` unproven).
+    pub before_known: bool,
+    /// Whether the value after the move is such a number.
+    pub after_known: bool,
 }
 
 impl Proofs {
-    /// Nothing proven.
+    /// Nothing proven, both values estimates.
     pub const NONE: Proofs = Proofs {
         position: Outcome::Unknown,
         played: Outcome::Unknown,
+        before_known: true,
+        after_known: true,
     };
+}
+
+/// The outcome for the other side.
+pub fn opposite(outcome: Outcome) -> Outcome {
+    match outcome {
+        Outcome::Win => Outcome::Loss,
+        Outcome::Loss => Outcome::Win,
+        o => o,
+    }
+}
+
+fn rank(outcome: Outcome) -> u8 {
+    match outcome {
+        Outcome::Loss => 0,
+        Outcome::Draw => 1,
+        Outcome::Win => 2,
+        Outcome::Unknown => 1,
+    }
 }
 
 /// The verdict on `played` in a position worth `before` (the engine's `best` there),
 /// after which the opponent's value is `next` (`forced`: the only safe move, if any;
-/// `proofs`: what the search of the position proved).
+/// `proofs`: what is known of the position and the move). See the top of the file.
 pub fn judge(
     played: Move,
     (best, before): (Move, f64),
@@ -217,21 +249,32 @@ pub fn judge(
 ) -> Verdict {
     let before = before + 0.0; // (no -0.0)
     let after = value::proven(proofs.played).unwrap_or(0.0 - next) + 0.0;
-    let loss = if played == best {
-        0.0
+    let proven = |o: Outcome| o != Outcome::Unknown;
+    let both_proven = proven(proofs.position) && proven(proofs.played);
+    // Two numbers of the same kind: two estimates, or an estimate before and a proof
+    // after (a proof after is exact; a proof before beside an estimate after is not:
+    // the opponent's shallower search often fails to prove the same win again).
+    let comparable = proofs.before_known
+        && proofs.after_known
+        && (proven(proofs.played) || !proven(proofs.position));
+    let (loss, class) = if played == best {
+        (0.0, Class::Best)
+    } else if both_proven {
+        if rank(proofs.played) < rank(proofs.position) {
+            ((before - after).max(0.0), Class::Blunder)
+        } else {
+            (0.0, Class::Best)
+        }
+    } else if comparable {
+        let loss = (before - after).max(0.0);
+        (loss, Class::of(loss))
     } else {
-        (before - after).max(0.0)
+        (0.0, Class::Good)
     };
-    let into_loss = proofs.played == Outcome::Loss || next >= 1.0;
     let class = if forced == Some(played) {
         Class::Forced
-    } else if into_loss && proofs.position != Outcome::Loss {
-        match Class::of(loss) {
-            Class::Blunder => Class::Blunder,
-            _ => Class::Mistake,
-        }
     } else {
-        Class::of(loss)
+        class
     };
     Verdict {
         value_before: before,
@@ -348,12 +391,21 @@ pub fn judge_game(
     let mut values: Vec<f64> = Vec::with_capacity(game.positions.len());
     let mut bests: Vec<Option<Move>> = Vec::with_capacity(game.positions.len());
     let mut proofs: Vec<Proofs> = Vec::with_capacity(game.positions.len());
+    // Each position's proven outcome for its side to move (a finished one's result).
+    let mut outcomes: Vec<Outcome> = Vec::with_capacity(game.positions.len());
+    // Each judged move's outcome for its mover, as far as it is proven.
+    let mut resolved: Vec<Outcome> = Vec::with_capacity(game.moves.len());
     let mut losses: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
     for (i, p) in game.positions.iter().enumerate() {
         if p.is_over() {
             values.push(final_value(p));
             bests.push(None);
             proofs.push(Proofs::NONE);
+            outcomes.push(match final_value(p) {
+                v if v > 0.0 => Outcome::Win,
+                v if v < 0.0 => Outcome::Loss,
+                _ => Outcome::Draw,
+            });
         } else {
             let unspent = spread_by.budget.saturating_sub(start.elapsed());
             if unspent.is_zero() {
@@ -386,23 +438,63 @@ pub fn judge_game(
                     .find(|e| e.mv == mv)
                     .map(|e| e.eval.outcome)
             });
+            // A value the engine has: a proof, or the chosen move's estimate (an
+            // unproven move `perfect` lists without one has none).
+            let known = analysis.evaluation.outcome != Outcome::Unknown
+                || analysis.moves.is_empty()
+                || analysis
+                    .moves
+                    .iter()
+                    .any(|e| e.mv == analysis.best && e.evaluated);
+            // The position's outcome is the chosen move's where nothing may be better:
+            // a win, or a search that says no other move can do better (every move
+            // proven, or `stats.best_proven`).
+            let settled = analysis.evaluation.outcome == Outcome::Win
+                || analysis.stats.best_proven
+                || (!analysis.moves.is_empty()
+                    && analysis
+                        .moves
+                        .iter()
+                        .all(|e| e.eval.outcome != Outcome::Unknown));
+            let position = if settled {
+                analysis.evaluation.outcome
+            } else {
+                Outcome::Unknown
+            };
             proofs.push(Proofs {
-                position: analysis.evaluation.outcome,
+                position,
                 played: played.unwrap_or(Outcome::Unknown),
+                before_known: known,
+                after_known: true,
             });
+            outcomes.push(position);
         }
         // The move that led here can be judged now.
         let Some(j) = i.checked_sub(1) else { continue };
         let before = &game.positions[j];
         let played = game.moves[j];
         let best = bests[j].unwrap_or(played);
-        let verdict = judge(
-            played,
-            (best, values[j]),
-            values[i],
-            forced(before),
-            proofs[j],
-        );
+        // The played move's outcome: what the search before it proved, else the opposite
+        // of what the search after it proved; the value after it is known where the
+        // position after it has a value.
+        let mut known = proofs[j];
+        if known.played == Outcome::Unknown {
+            known.played = opposite(outcomes[i]);
+        }
+        // A position the search left unproven is proven by the move that led to it: a
+        // move's proven outcome is its position's, for the other side.
+        if known.position == Outcome::Unknown {
+            if let Some(&led) = j.checked_sub(1).and_then(|k| resolved.get(k)) {
+                if let Some(v) = value::proven(opposite(led)) {
+                    known.position = opposite(led);
+                    known.before_known = true;
+                    values[j] = v;
+                }
+            }
+        }
+        known.after_known = proofs[i].before_known || known.played != Outcome::Unknown;
+        resolved.push(known.played);
+        let verdict = judge(played, (best, values[j]), values[i], forced(before), known);
         let mover = before.to_move();
         losses[mover.index()].push(if verdict.class == Class::Forced {
             0.0
@@ -512,29 +604,49 @@ mod tests {
     }
 
     #[test]
-    fn a_move_into_a_proven_loss_is_at_least_a_mistake_and_a_proven_win_loses_nothing() {
-        // From an unproven -0.99 into a proven loss, another move not proven lost.
-        let lost_here = Proofs {
-            position: Outcome::Unknown,
-            played: Outcome::Unknown,
+    fn only_a_proven_change_or_a_comparable_loss_is_a_mistake_or_a_blunder() {
+        let proofs = |position, played, before_known, after_known| Proofs {
+            position,
+            played,
+            before_known,
+            after_known,
         };
-        let v = judge(Move::mark(0), (Move::mark(4), -0.99), 1.0, None, lost_here);
-        assert_eq!((v.class, v.value_after), (Class::Mistake, -1.0));
-        // The same move when every move lost: its loss decides.
-        let all_lost = Proofs {
-            position: Outcome::Loss,
-            played: Outcome::Loss,
-        };
+        // From an unproven -0.99 into a loss: 0.01 of value, no proven change.
+        let v = judge(
+            Move::mark(0),
+            (Move::mark(4), -0.99),
+            1.0,
+            None,
+            Proofs::NONE,
+        );
+        assert_eq!((v.class, v.value_after), (Class::Best, -1.0));
+        // Every move lost: a move that keeps the outcome loses nothing.
+        let all_lost = proofs(Outcome::Loss, Outcome::Loss, true, true);
         let v = judge(Move::mark(0), (Move::mark(4), -1.0), 1.0, None, all_lost);
-        assert_eq!(v.class, Class::Best);
+        assert_eq!((v.loss, v.class), (0.0, Class::Best));
         // A win the mover's search proved, the opponent's search seeing only -0.86.
-        let won = Proofs {
-            position: Outcome::Win,
-            played: Outcome::Win,
-        };
+        let won = proofs(Outcome::Win, Outcome::Win, true, true);
         let v = judge(Move::mark(0), (Move::mark(4), 1.0), -0.86, None, won);
         assert_eq!((v.loss, v.class), (0.0, Class::Best));
-        // Without a proof, 0.95 down to 0.86 is a loss, no longer waved through.
+        // A proven win before, only an estimate after: not comparable, nothing claimed.
+        let unproven_after = proofs(Outcome::Win, Outcome::Unknown, true, true);
+        let v = judge(
+            Move::mark(0),
+            (Move::mark(4), 1.0),
+            0.3,
+            None,
+            unproven_after,
+        );
+        assert_eq!((v.loss, v.class), (0.0, Class::Good));
+        // A proven draw thrown into a proven loss: the outcome changed.
+        let thrown = proofs(Outcome::Draw, Outcome::Loss, true, true);
+        let v = judge(Move::mark(0), (Move::mark(4), 0.0), 1.0, None, thrown);
+        assert_eq!((v.loss, v.class), (1.0, Class::Blunder));
+        // No value before (perfect unproven: 0 is no number): nothing claimed.
+        let no_value = proofs(Outcome::Unknown, Outcome::Loss, false, true);
+        let v = judge(Move::mark(0), (Move::mark(4), 0.0), 1.0, None, no_value);
+        assert_eq!((v.loss, v.class), (0.0, Class::Good));
+        // Two estimates: 0.95 down to 0.5 is a loss past the mistake's threshold.
         let v = judge(
             Move::mark(0),
             (Move::mark(4), 0.95),
@@ -543,6 +655,10 @@ mod tests {
             Proofs::NONE,
         );
         assert_eq!(v.class, Class::Blunder);
+        // An estimate before, a proven loss after: comparable.
+        let into_loss = proofs(Outcome::Unknown, Outcome::Loss, true, true);
+        let v = judge(Move::mark(0), (Move::mark(4), 0.1), 1.0, None, into_loss);
+        assert_eq!((v.loss, v.class), (1.1, Class::Blunder));
     }
 
     #[test]

@@ -11,7 +11,15 @@
 //!   is always above an unproven move and a proven loss below.
 //! - `mcts` maps each move's win rate `w` (its playouts' mean result) as `raw = 2w - 1`,
 //!   not the visit share its `raw` shows.
-//! - `perfect` has no heuristic score: a move it could not prove is worth 0.
+//! - `perfect` has no heuristic score: a move it could not prove has no value (it is
+//!   listed `evaluated: false`, never as a 0 that reads as a draw).
+//!
+//! On top of the mapping, one scale for every number of an answer ([`one_scale`], after
+//! [`prove_losses`] and [`raw_in_unit`]): a move's value is comparable with the chosen
+//! move's only where it is a proof or was searched as deep; an estimate above the chosen
+//! move's value is shown as an upper bound clamped to it (the main search did not prefer
+//! it), so no value in `moves` or `scores` outshines the chosen move's unless proven
+//! better. docs/values.md shows what estimates and bounds look like in an answer.
 //!
 //! A fit is chosen per engine, per path for `auto` (`perfect`, `pattern search`,
 //! `minimax`: the units differ) and per board family ([`Family`]). The constants in
@@ -20,9 +28,11 @@
 
 use std::collections::HashMap;
 
+use crate::core::budget::Budget;
 use crate::core::tactics;
-use crate::core::types::{Analysis, Evaluation, Outcome};
+use crate::core::types::{Analysis, Bound, Evaluation, Limits, Outcome};
 use crate::registry::EngineKind;
+use crate::search::tss::{Tss, Verdict};
 use kinrow_game::{Move, Piece, Position};
 
 /// The largest value of an unproven move (its negative the smallest).
@@ -223,6 +233,19 @@ pub struct Values {
     pub evaluation: f64,
     /// Each move's value, in `analysis.moves` order.
     pub moves: Vec<f64>,
+    /// Each move's `raw` in the unit its engine names (`/v1/engines`), in
+    /// `analysis.moves` order; `None` where the engine's score is no number of that unit
+    /// ([`raw_in_unit`]).
+    pub raw: Vec<Option<f64>>,
+    /// The evaluation's `raw`, as in `raw`.
+    pub evaluation_raw: Option<f64>,
+    /// Each move's distance bound, in `analysis.moves` order: `Upper` where its `plies`
+    /// only bound the distance from above (a loss [`prove_losses`] proved: the opponent
+    /// wins in at most that many plies), `Exact` elsewhere.
+    pub plies_bound: Vec<Bound>,
+    /// Below full strength, the place in `moves` of the move played when it is not the
+    /// first: the best stays first and the played one says so ([`one_scale`]).
+    pub played: Option<usize>,
     /// The fit that mapped the unproven moves (`None`: they are worth 0).
     pub scale: Scale,
     /// The board family of the fit.
@@ -281,12 +304,15 @@ pub fn value_of(eval: &Evaluation, scale: Scale, family: Family, win_rate: Optio
 }
 
 /// The values of `kind`'s answer `analysis` on `position`. First marks what is proven
-/// whatever the engine ([`prove_no_line_fits`], [`prove_wins_now`]), so the outcomes
-/// shown agree with the values.
+/// whatever the engine ([`prove_no_line_fits`], [`prove_wins_now`], [`prove_losses`]),
+/// so the outcomes shown agree with the values; a move `perfect` (or `auto`'s perfect
+/// path) could not prove is then listed without a value ([`unproven_has_no_value`]).
 pub fn values(kind: EngineKind, position: &Position, analysis: &mut Analysis) -> Values {
     prove_no_line_fits(position, analysis);
     prove_wins_now(position, analysis);
+    let lost = prove_losses(position, analysis);
     let scale = Scale::of(kind, analysis);
+    unproven_has_no_value(scale, analysis);
     let family = Family::of(position.m(), position.n());
     let rates: HashMap<Move, f64> = analysis.win_rates.iter().copied().collect();
     let moves: Vec<f64> = analysis
@@ -305,6 +331,14 @@ pub fn values(kind: EngineKind, position: &Position, analysis: &mut Analysis) ->
     };
     Values {
         evaluation,
+        raw: analysis
+            .moves
+            .iter()
+            .map(|e| raw_in_unit(scale, e.eval.score))
+            .collect(),
+        evaluation_raw: raw_in_unit(scale, analysis.evaluation.score),
+        plies_bound: bounds_of(analysis, &lost),
+        played: None,
         moves,
         scale,
         family,
@@ -321,12 +355,217 @@ pub fn values_by(
 ) -> Values {
     prove_no_line_fits(position, analysis);
     prove_wins_now(position, analysis);
+    let lost = prove_losses(position, analysis);
     let of = |e: &Evaluation| proven(e.outcome).unwrap_or_else(|| value(e.score));
     let moves = analysis.moves.iter().map(|e| of(&e.eval)).collect();
+    let raw = |x: f64| x.is_finite().then_some(x);
     Values {
         evaluation: of(&analysis.evaluation),
         moves,
+        raw: analysis.moves.iter().map(|e| raw(e.eval.score)).collect(),
+        evaluation_raw: raw(analysis.evaluation.score),
+        plies_bound: bounds_of(analysis, &lost),
+        played: None,
         scale: Scale::External,
         family: Family::of(position.m(), position.n()),
+    }
+}
+
+fn bounds_of(analysis: &Analysis, lost: &[Move]) -> Vec<Bound> {
+    analysis
+        .moves
+        .iter()
+        .map(|e| {
+            if lost.contains(&e.mv) {
+                Bound::Upper
+            } else {
+                Bound::Exact
+            }
+        })
+        .collect()
+}
+
+/// The pattern search's clamp of a search value near a win, `2^49` (`PATTERN_MATE` in
+/// `search/auto/score.rs`): "won or lost, not proven", no window score.
+pub const PATTERN_CLAMP: f64 = (1u64 << 49) as f64;
+
+/// `raw` as the unit of `scale` names it, `None` where `score` is no number of it: not
+/// finite (a move a level added without a search), or the pattern search's clamp
+/// [`PATTERN_CLAMP`] of a value near a win that is no proof (its unit is the window
+/// score, and +-(1e15 - plies) for threat-space proofs).
+pub fn raw_in_unit(scale: Scale, score: f64) -> Option<f64> {
+    if !score.is_finite() {
+        return None;
+    }
+    match scale {
+        Scale::Pattern | Scale::Learned if score.abs() == PATTERN_CLAMP => None,
+        _ => Some(score),
+    }
+}
+
+/// On `perfect`'s scale an unproven move has no heuristic value: it is listed without
+/// one (`evaluated` false, depth 0), so that no bare 0 reads as a draw.
+pub fn unproven_has_no_value(scale: Scale, analysis: &mut Analysis) {
+    if scale != Scale::Perfect {
+        return;
+    }
+    for e in analysis
+        .moves
+        .iter_mut()
+        .filter(|e| e.eval.outcome == Outcome::Unknown)
+    {
+        e.evaluated = false;
+        e.depth = 0;
+        e.bound = Bound::Exact;
+    }
+}
+
+/// The nodes [`prove_losses`] may search: a node cap, not a time, so that an answer
+/// repeats with its seed; continuous fours are narrow, and this is milliseconds.
+pub const LOSS_PROOF_NODES: u64 = 100_000;
+
+/// Marks every unproven mark of `analysis` that the opponent's continuous fours refute
+/// as a proven loss: where the opponent would win by fours if the side to move passed
+/// (and the side to move has no fours to win first), every move off the cells that could
+/// stop those fours ([`Tss::defences`]) loses in at most the fours' plies plus one (the
+/// threat-space root's "every other move loses"). Returns the moves so proven: their
+/// `plies` are an upper bound of the distance. Boards with k < 4, gravity boards
+/// (`perfect` solves those) and a defender holding remove or bomb are left as they are.
+pub fn prove_losses(position: &Position, analysis: &mut Analysis) -> Vec<Move> {
+    let unknown = |e: &crate::core::types::MoveEval| {
+        e.eval.outcome == Outcome::Unknown && e.mv.piece == Piece::Mark
+    };
+    if position.k() < 4
+        || position.gravity()
+        || position.is_over()
+        || !analysis.moves.iter().any(unknown)
+    {
+        return Vec::new();
+    }
+    let me = position.to_move();
+    let opp = me.opponent();
+    let limits = Limits {
+        nodes: Some(LOSS_PROOF_NODES),
+        ..Limits::with_time(std::time::Duration::from_secs(10))
+    };
+    let mut budget = Budget::new(&limits);
+    let mut tss = Tss::new(position);
+    if !matches!(tss.vcf(&mut budget, me), Verdict::NoProof) {
+        return Vec::new();
+    }
+    let Verdict::Win(threat) = tss.vcf(&mut budget, opp) else {
+        return Vec::new();
+    };
+    let defences = tss.defences(opp, &threat);
+    let plies = threat.plies() + 1;
+    let mut lost = Vec::new();
+    for e in analysis.moves.iter_mut() {
+        if !unknown(e) || defences.contains(&e.mv) {
+            continue;
+        }
+        e.eval.outcome = Outcome::Loss;
+        e.eval.plies = Some(plies);
+        // A proof reads to its end.
+        e.evaluated = true;
+        e.depth = plies;
+        e.bound = Bound::Exact;
+        lost.push(e.mv);
+    }
+    if lost.contains(&analysis.best) && analysis.evaluation.outcome == Outcome::Unknown {
+        analysis.evaluation.outcome = Outcome::Loss;
+        analysis.evaluation.plies = Some(plies);
+    }
+    lost
+}
+
+/// One scale for the answer's numbers (see the top of the file). `full_strength`: the
+/// chosen move is the engine's own choice (level 10, no mistakes); below it the engine
+/// played a worse move on purpose.
+///
+/// The reference is the chosen move's value and depth at full strength; below it the
+/// best value of the moves searched as deep as the deepest (or proven). Every unproven
+/// move above the reference is an estimate the main search did not prefer: its value
+/// becomes the reference, marked `bound: upper`. Then `moves` is ordered best first
+/// (proofs and exact values before bounds of the same value, the engine's order among
+/// equals), the chosen move first at full strength; below it the played move keeps its
+/// place by value and [`Values::played`] names it.
+pub fn one_scale(analysis: &mut Analysis, values: &mut Values, full_strength: bool) {
+    let n = analysis.moves.len();
+    if n == 0 || values.moves.len() != n {
+        return;
+    }
+    let chosen = analysis.moves.iter().position(|e| e.mv == analysis.best);
+    let is_proven = |e: &crate::core::types::MoveEval| e.eval.outcome != Outcome::Unknown;
+    let reference = if full_strength {
+        chosen
+            .filter(|&i| analysis.moves[i].evaluated)
+            .map(|i| values.moves[i])
+    } else {
+        let deepest = analysis
+            .moves
+            .iter()
+            .filter(|e| e.evaluated && !is_proven(e) && e.bound == Bound::Exact)
+            .map(|e| e.depth)
+            .max();
+        analysis
+            .moves
+            .iter()
+            .zip(&values.moves)
+            .filter(|(e, _)| {
+                e.evaluated
+                    && (is_proven(e) || (e.bound == Bound::Exact && Some(e.depth) >= deepest))
+            })
+            .map(|(_, &v)| v)
+            .reduce(f64::max)
+    };
+    if let Some(top) = reference {
+        for (e, v) in analysis.moves.iter_mut().zip(values.moves.iter_mut()) {
+            if e.evaluated && !is_proven(e) && *v > top {
+                *v = top;
+                e.bound = Bound::Upper;
+            }
+        }
+    }
+    // Best first: the chosen move first at full strength, then evaluated moves by value
+    // (exact before bounds), then the moves without a value in the engine's order.
+    let key = |i: usize| {
+        let e = &analysis.moves[i];
+        let first = full_strength && Some(i) == chosen;
+        (
+            !first,
+            !e.evaluated,
+            -if e.evaluated { values.moves[i] } else { 0.0 },
+            e.bound != Bound::Exact,
+        )
+    };
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| {
+        let (ka, kb) = (key(a), key(b));
+        ka.0.cmp(&kb.0)
+            .then(ka.1.cmp(&kb.1))
+            .then(ka.2.total_cmp(&kb.2))
+            .then(ka.3.cmp(&kb.3))
+    });
+    values.moves = order.iter().map(|&i| values.moves[i]).collect();
+    values.raw = order.iter().map(|&i| values.raw[i]).collect();
+    values.plies_bound = order.iter().map(|&i| values.plies_bound[i]).collect();
+    let mut moves: Vec<Option<crate::core::types::MoveEval>> = std::mem::take(&mut analysis.moves)
+        .into_iter()
+        .map(Some)
+        .collect();
+    analysis.moves = order.iter().map(|&i| moves[i].take().unwrap()).collect();
+    values.played = if full_strength {
+        None
+    } else {
+        analysis
+            .moves
+            .iter()
+            .position(|e| e.mv == analysis.best)
+            .filter(|&i| i > 0)
+    };
+    if let Some(i) = analysis.moves.iter().position(|e| e.mv == analysis.best) {
+        if analysis.moves[i].evaluated && !is_proven(&analysis.moves[i]) {
+            values.evaluation = values.moves[i];
+        }
     }
 }

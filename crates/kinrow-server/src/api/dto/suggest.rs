@@ -164,18 +164,19 @@ pub struct EvaluationDto {
     /// Plies to the end of the game where the outcome is proven, else null.
     pub plies: Option<u32>,
     /// The engine's own score, higher is better for the side to move, in the unit that
-    /// `raw_unit` of `GET /v1/engines` names.
+    /// `raw_unit` of `GET /v1/engines` names; null where the engine's score is no number
+    /// of that unit (a search value near a win that is no proof).
     #[schema(example = 35.0)]
-    pub raw: f64,
+    pub raw: Option<f64>,
 }
 
 impl EvaluationDto {
-    fn new(e: &Evaluation, value: f64) -> EvaluationDto {
+    fn new(e: &Evaluation, value: f64, raw: Option<f64>) -> EvaluationDto {
         EvaluationDto {
             value,
             outcome: e.outcome.into(),
             plies: e.plies,
-            raw: finite(e.score),
+            raw: raw.map(finite),
         }
     }
 }
@@ -203,19 +204,32 @@ pub struct MoveEvalDto {
     #[schema(minimum = 1, example = 6)]
     pub depth: Option<u32>,
     /// Null where `value` is the move's value at `depth`; `upper` or `lower` where it is
-    /// only a bound of it (`upper`: a move a null-window search refuted, at most this
-    /// good). The demo draws a bound as such.
+    /// only a bound of it. `upper` is an estimate the chosen move outranks: a move a
+    /// null-window search refuted, or a shallower estimate that read higher than the
+    /// chosen move's value and is shown clamped to it (the main search did not prefer
+    /// it), so no value in `moves` or `scores` exceeds the chosen move's unless proven
+    /// better. The demo draws a bound as such.
     #[schema(example = json!(null))]
     pub bound: Option<BoundName>,
     /// As in `evaluation.raw`: the engine's own score (for a move not evaluated, only its
-    /// rank in the move ordering, below every evaluated move).
-    pub raw: f64,
+    /// rank in the move ordering, below every evaluated move); null where it is no
+    /// number of the engine's unit.
+    pub raw: Option<f64>,
     /// The proven result of the move for the side to move, or `unknown`.
     pub outcome: OutcomeName,
     /// Plies to the end where proven, else null.
     pub plies: Option<u32>,
+    /// Null where `plies` is exact (or null); `upper` where the outcome is proven but
+    /// `plies` only bounds the distance (a loss to the opponent's continuous fours: it
+    /// comes in at most `plies`).
+    #[schema(example = json!(null))]
+    pub plies_bound: Option<BoundName>,
     /// The `priority` engine's action; null for the other engines.
     pub action: Option<ActionName>,
+    /// Below full strength (`level` under 10, or mistakes), true on the move the engine
+    /// played when it is not the best: `moves` stays best first; absent otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub played: bool,
     /// With `engine.multipv` N > 1, for the first N moves: the principal variation that
     /// starts with this move; absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -223,7 +237,7 @@ pub struct MoveEvalDto {
 }
 
 impl MoveEvalDto {
-    fn new(e: &MoveEval, value: f64, m: usize) -> MoveEvalDto {
+    fn new(e: &MoveEval, value: f64, m: usize, raw: Option<f64>, plies: Bound) -> MoveEvalDto {
         let mv = MoveDto::new(e.mv, m);
         MoveEvalDto {
             row: mv.row,
@@ -233,10 +247,12 @@ impl MoveEvalDto {
             evaluated: e.evaluated,
             depth: e.evaluated.then_some(e.depth),
             bound: BoundName::of(e.bound).filter(|_| e.evaluated),
-            raw: finite(e.eval.score),
+            raw: raw.map(finite),
             outcome: e.eval.outcome.into(),
             plies: e.eval.plies,
+            plies_bound: BoundName::of(plies).filter(|_| e.eval.plies.is_some()),
             action: e.action.map(ActionName::from),
+            played: false,
             pv: None,
         }
     }
@@ -334,26 +350,43 @@ impl SuggestResponse {
             mv: MoveDto::new(analysis.best, m),
             to_move: position.to_move().into(),
             engine: plan.name().to_string(),
-            evaluation: EvaluationDto::new(&analysis.evaluation, values.evaluation),
+            evaluation: EvaluationDto::new(
+                &analysis.evaluation,
+                values.evaluation,
+                values.evaluation_raw,
+            ),
             scores,
             moves: analysis
                 .moves
                 .iter()
                 .zip(&values.moves)
-                .map(|(e, &v)| MoveEvalDto {
+                .enumerate()
+                .map(|(i, (e, &v))| MoveEvalDto {
                     pv: analysis
                         .lines
                         .iter()
                         .find(|line| line.first() == Some(&e.mv))
                         .map(|line| line.iter().map(|&mv| MoveDto::new(mv, m)).collect()),
-                    ..MoveEvalDto::new(e, v, m)
+                    played: values.played == Some(i),
+                    ..MoveEvalDto::new(
+                        e,
+                        v,
+                        m,
+                        values.raw.get(i).copied().flatten(),
+                        values.plies_bound.get(i).copied().unwrap_or_default(),
+                    )
                 })
                 .collect(),
             pv: analysis.pv.iter().map(|&mv| MoveDto::new(mv, m)).collect(),
             after: AfterDto::new(&next),
             stats: StatsDto {
                 nodes: analysis.stats.nodes,
-                depth: analysis.stats.depth,
+                // The chosen move's depth where it has one (a proof reads to its end).
+                depth: analysis
+                    .moves
+                    .iter()
+                    .find(|e| e.mv == analysis.best && e.evaluated)
+                    .map_or(analysis.stats.depth, |e| e.depth),
                 elapsed_ms: analysis.stats.elapsed.as_secs_f64() * 1000.0,
                 queued_ms,
                 complete: analysis.stats.complete,

@@ -117,7 +117,7 @@ impl Writer<'_> {
         self.raw(b",\"plies\":");
         self.opt_u32(e.plies);
         self.raw(b",\"raw\":");
-        self.value(&e.raw);
+        self.opt_f64(e.raw);
         self.raw(b"}");
     }
 
@@ -143,11 +143,17 @@ impl Writer<'_> {
             Some(BoundName::Lower) => b"\"lower\"",
         });
         self.raw(b",\"raw\":");
-        self.value(&m.raw);
+        self.opt_f64(m.raw);
         self.raw(b",\"outcome\":");
         self.raw(outcome(m.outcome));
         self.raw(b",\"plies\":");
         self.opt_u32(m.plies);
+        self.raw(b",\"plies_bound\":");
+        self.raw(match m.plies_bound {
+            None => b"null",
+            Some(BoundName::Upper) => b"\"upper\"",
+            Some(BoundName::Lower) => b"\"lower\"",
+        });
         self.raw(b",\"action\":");
         self.raw(match m.action {
             None => b"null",
@@ -155,6 +161,9 @@ impl Writer<'_> {
             Some(ActionName::Prevent) => b"\"prevent\"",
             Some(ActionName::Destroy) => b"\"destroy\"",
         });
+        if m.played {
+            self.raw(b",\"played\":true");
+        }
         if let Some(pv) = &m.pv {
             self.raw(b",\"pv\":");
             self.moves(pv);
@@ -315,7 +324,12 @@ mod tests {
             a.stats.stopped = Some("deadline".to_string());
             a.stats.path = Some("a \"path\"\n".to_string());
             a.stats.elapsed_ms = 1e-7;
-            a.evaluation.raw = -1.5e300;
+            a.evaluation.raw = Some(-1.5e300);
+            if let Some(m) = a.moves.first_mut() {
+                m.played = true;
+                m.plies_bound = Some(BoundName::Upper);
+                m.raw = None;
+            }
             a.limits.nodes = Some(u64::MAX);
             same_as_serde(&a);
         }

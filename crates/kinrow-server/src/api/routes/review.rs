@@ -33,10 +33,13 @@ use kinrow_engine::core::budget::Budget;
 use kinrow_engine::core::context::SearchContext;
 use kinrow_engine::core::progress::Watch;
 use kinrow_engine::core::types::Limits;
+use kinrow_engine::registry::EngineKind;
+use kinrow_engine::search::perfect;
 use kinrow_engine::service::level;
 use kinrow_engine::service::plan::SearchPlan;
 use kinrow_engine::service::review;
 use kinrow_engine::service::review::{Game, Spread};
+use kinrow_engine::service::value;
 use kinrow_game::Position;
 
 /// The most moves one review takes.
@@ -314,7 +317,25 @@ impl PreparedReview {
         let engine = self.plan.builder()();
         let limits = self.plan.limits.clone();
         let m = self.game.positions[0].m();
+        // Where `perfect`'s gravity solver applies (Connect Four and boards up to 128
+        // cells with their sentinel row) each position is solved by it, by time (a proof
+        // is the same whatever its budget), with one context for the whole review: the
+        // game's positions share most of their subtrees. A position it cannot prove in
+        // its share keeps `perfect`'s answer: no value, so its moves are judged only where
+        // the positions around them are proven (the verdicts agree with the solver).
+        let solver = EngineKind::Perfect.build();
+        let mut proof_ctx = SearchContext::new();
+        let proves = self.plan.engine.own().is_some() && self.plan.untouched();
         let run = |p: &Position, time: Duration| {
+            if proves && perfect::gravity::applies(p) {
+                let solve = Limits::with_time(time);
+                let mut budget = Budget::new(&solve).watched(Arc::clone(watch));
+                let mut rng = StdRng::seed_from_u64(seed);
+                let mut proof = solver.analyze_in(p, &solve, &mut budget, &mut proof_ctx, &mut rng);
+                let mut values = value::values(EngineKind::Perfect, p, &mut proof);
+                value::one_scale(&mut proof, &mut values, true);
+                return (proof, values.evaluation);
+            }
             let limits = Limits {
                 time,
                 ..limits.clone()
