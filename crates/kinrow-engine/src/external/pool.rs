@@ -658,7 +658,12 @@ mod tests {
         let status = pool.status();
         assert!(!status.available, "{status:?}");
         let reason = status.reason.expect("a reason");
-        assert!(reason.contains("exited before answering"), "{reason}");
+        // Which the start-up meets first, the closed pipe or the exit, is the machine's
+        // timing: either says the process died at start-up.
+        assert!(
+            reason.contains("exited before answering") || reason.contains("cannot write"),
+            "{reason}"
+        );
         let taken = pool.take(Instant::now() + Duration::from_secs(1));
         assert!(matches!(taken, Err(Failure::Unavailable(_))));
         let before = pool.counts.failed_starts.load(Ordering::Relaxed);
