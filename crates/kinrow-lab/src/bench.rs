@@ -17,8 +17,8 @@ use rand::SeedableRng;
 use crate::arena;
 use kinrow_engine::core::types::Limits;
 use kinrow_engine::eval::EvalChoice;
-use kinrow_engine::search::auto::{SearchCounters, Tactics};
 use kinrow_engine::registry::EngineKind;
+use kinrow_engine::search::auto::{SearchCounters, Tactics};
 use kinrow_game::{Position, Rules};
 
 /// One measured cell of the table.
@@ -222,12 +222,20 @@ pub fn main(args: BenchArgs) -> i32 {
                     return 2;
                 }
                 None => {
-                    eprintln!("kinrow bench: --tactics: unknown option {key:?} (known: {})", Tactics::KEYS);
+                    eprintln!(
+                        "kinrow bench: --tactics: unknown option {key:?} (known: {})",
+                        Tactics::KEYS
+                    );
                     return 2;
                 }
             }
         }
-        return replay_main(&engines, path, args.nodes.unwrap_or(60_000), (eval, tactics));
+        return replay_main(
+            &engines,
+            path,
+            args.nodes.unwrap_or(60_000),
+            (eval, tactics),
+        );
     }
     let mut boards = Vec::new();
     for spec in args.boards.split(';') {

@@ -13,8 +13,8 @@ use rand::SeedableRng;
 use kinrow_engine::core::context::SearchContext;
 use kinrow_engine::core::types::Limits;
 use kinrow_engine::eval::EvalChoice;
-use kinrow_engine::search::auto::Tactics;
 use kinrow_engine::registry::EngineKind;
+use kinrow_engine::search::auto::Tactics;
 use kinrow_game::{splitmix64, Position};
 
 /// One engine's replay: positions analysed, the digest, nodes and time.

@@ -15,8 +15,13 @@ fn value(p: &Position, t: Tactics, depth: u32) -> i64 {
     alpha_beta_value(p, t, depth, NODES).expect("the search finishes within its nodes")
 }
 
+/// Every switch off, whatever the defaults.
 fn off() -> Tactics {
-    Tactics::default()
+    Tactics {
+        verdicts: false,
+        defences: Defences::Off,
+        mate_safe: false,
+    }
 }
 
 fn with(f: impl FnOnce(&mut Tactics)) -> Tactics {
@@ -128,7 +133,10 @@ fn two_threes_with_no_common_defence_lose_at_once() {
     let p = plain(&TWO_THREES);
     assert_eq!(p.to_move(), Player::X);
     let verdicts = with(|t| t.verdicts = true);
-    assert!(value(&p, verdicts, 0) <= -PATTERN_MATE, "the leaf sees the loss");
+    assert!(
+        value(&p, verdicts, 0) <= -PATTERN_MATE,
+        "the leaf sees the loss"
+    );
     assert!(
         value(&p, off(), 0) > -PATTERN_MATE,
         "without the verdict the leaf takes the static value"
@@ -189,11 +197,18 @@ fn a_loss_is_claimed_only_from_a_complete_move_list() {
     assert_eq!(p.to_move(), Player::O);
     let safe = with(|t| t.mate_safe = true);
     let add = with(|t| t.defences = Defences::Add);
-    assert!(value(&p, off(), 4) >= PATTERN_MATE, "the cut list's false win");
+    assert!(
+        value(&p, off(), 4) >= PATTERN_MATE,
+        "the cut list's false win"
+    );
     assert!(value(&p, add, 4) >= PATTERN_MATE);
     assert!(value(&p, safe, 4) < PATTERN_MATE, "a complete list holds");
     // And the threat-space search finds no forced win for o either.
     let mut tss = Tss::new(&p);
-    let mut budget = kinrow_engine::core::budget::Budget::with_time(std::time::Duration::from_secs(20));
-    assert!(!matches!(tss.vct(&mut budget, Player::O, 6), Verdict::Win(_)));
+    let mut budget =
+        kinrow_engine::core::budget::Budget::with_time(std::time::Duration::from_secs(20));
+    assert!(!matches!(
+        tss.vct(&mut budget, Player::O, 6),
+        Verdict::Win(_)
+    ));
 }

@@ -162,7 +162,13 @@ mod tests {
         let mut roots = roots.to_vec();
         let (mut held, mut refuted) = (Vec::new(), Vec::new());
         let mut budget = Budget::with_time(time);
-        check(&mut tss, &mut roots, (&mut held, &mut refuted), false, &mut budget);
+        check(
+            &mut tss,
+            &mut roots,
+            (&mut held, &mut refuted),
+            false,
+            &mut budget,
+        );
         let left = roots.iter().map(|r| r.cell).collect();
         (refuted, left, held)
     }
@@ -206,7 +212,13 @@ mod tests {
         let (mut held, mut refuted) = (Vec::new(), Vec::new());
         for _ in 0..2 {
             let mut budget = Budget::with_time(time);
-            check(&mut tss, &mut roots, (&mut held, &mut refuted), false, &mut budget);
+            check(
+                &mut tss,
+                &mut roots,
+                (&mut held, &mut refuted),
+                false,
+                &mut budget,
+            );
         }
         assert_eq!(refuted.len(), 1, "{refuted:?}");
         assert_eq!(roots.len(), 1);

@@ -61,7 +61,13 @@ pub fn alpha_beta_value(
         ..Default::default()
     };
     let mut budget = Budget::new(&limits);
-    let v = s.negamax(&mut budget, depth as i32, 0, -PATTERN_WIN - 1, PATTERN_WIN + 1);
+    let v = s.negamax(
+        &mut budget,
+        depth as i32,
+        0,
+        -PATTERN_WIN - 1,
+        PATTERN_WIN + 1,
+    );
     (!budget.stopped()).then_some(v)
 }
 

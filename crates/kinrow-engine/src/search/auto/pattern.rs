@@ -20,9 +20,9 @@ use rand::rngs::StdRng;
 use rand::RngExt;
 
 use super::guard;
-use super::tactics::Tactics;
 use super::score::PATTERN_MATE;
 use super::search::{PatternSearch, RootMove};
+use super::tactics::Tactics;
 use crate::core::budget::Budget;
 use crate::core::context::SearchContext;
 use crate::core::path::{Note, Route, SearchPath};

@@ -102,7 +102,9 @@ impl PatternSearch {
         let mut found = false;
         for &x in &cells {
             self.solver.board.put(x as usize, stone(me));
-            self.solver.board.win_cells_through(me, x as usize, &mut wins);
+            self.solver
+                .board
+                .win_cells_through(me, x as usize, &mut wins);
             let block_holds = match wins[..] {
                 [f] => self
                     .solver
