@@ -230,3 +230,116 @@ impl PatternSearch {
         bounded
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::budget::Budget;
+    use crate::eval::EvalChoice;
+    use crate::search::tss::search::R;
+    use kinrow_game::{Player, Position, Rules};
+
+    fn searcher(rows: &[&str]) -> PatternSearch {
+        let rules = Rules::mnk(15, 15, 5).unwrap();
+        let p = Position::new(&rules, Some(rows), None).unwrap();
+        PatternSearch::evaluating(&p, 1 << 10, EvalChoice::Learned)
+    }
+
+    /// Every empty cell near a piece outside `set` (and no four of the mover's) leaves
+    /// the opponent a win by fours: the set holds every defence.
+    fn every_other_move_loses(s: &mut PatternSearch, set: &[u16]) -> usize {
+        let me = s.side;
+        let mut checked = 0;
+        for c in 0..s.solver.board.cells().len() {
+            if s.solver.board.cells()[c] != EMPTY || s.near[c] == 0 || set.contains(&(c as u16)) {
+                continue;
+            }
+            s.play(c);
+            let mut budget = Budget::with_time(std::time::Duration::from_secs(10));
+            let r = s.solver.vcf(&mut budget, me ^ 1, 64);
+            s.undo(c);
+            assert_eq!(r, R::Win, "cell {c} is left out of the defences but holds");
+            checked += 1;
+        }
+        checked
+    }
+
+    #[test]
+    fn the_four_three_defences_hold_every_defence() {
+        for rows in [
+            [
+                "...............",
+                "...............",
+                "...............",
+                "...............",
+                ".....x.........",
+                "...............",
+                "...............",
+                "..........x....",
+                ".............o.",
+                "........xxoo...",
+                ".........oxxxo.",
+                "........oxooo..",
+                ".......x.......",
+                "...............",
+                "...............",
+            ],
+            [
+                "...............",
+                "...............",
+                "...............",
+                "...............",
+                ".....x.........",
+                "...............",
+                "...............",
+                "........x.x....",
+                ".............o.",
+                "......xoxxoo.x.",
+                ".......o.oxxxo.",
+                "........oxooo..",
+                ".......x.o.....",
+                "...............",
+                "...............",
+            ],
+        ] {
+            let mut s = searcher(&rows);
+            assert_eq!(s.side, Player::X.index());
+            let mut set = Vec::new();
+            assert!(
+                s.four_three_defences(&mut set),
+                "the forced block is no four"
+            );
+            let mut fours = Vec::new();
+            s.solver.board.four_moves(s.side, &mut fours);
+            set.extend(fours);
+            assert!(every_other_move_loses(&mut s, &set) > 20);
+        }
+    }
+
+    #[test]
+    fn the_common_three_defences_hold_every_defence() {
+        let rows = [
+            "...............",
+            "...............",
+            ".......x.......",
+            ".......o..o....",
+            "......ox.x.....",
+            ".....xoxx......",
+            ".oxxxxox.o.....",
+            "....o.xo..x....",
+            ".....ooo.......",
+            "....ooox.......",
+            "....x..........",
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+        ];
+        let mut s = searcher(&rows);
+        let mut set = Vec::new();
+        s.common_three_defences(&mut set);
+        assert!(set.is_empty(), "no cell stops both threes");
+        assert!(!s.solver.board.may_four(s.side));
+        assert!(every_other_move_loses(&mut s, &set) > 20);
+    }
+}
