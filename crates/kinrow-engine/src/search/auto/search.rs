@@ -32,6 +32,13 @@
 //! side to move, or a cell where its mark makes two threes (or a four and a three),
 //! wins; otherwise the static value is taken.
 //!
+//! **Threat verdicts and the lab's switches** ([`Tactics`], issue 58). At every node
+//! with no five to stop, exact static verdicts from the threat counts end the node (an
+//! own flex four wins, an own four-three whose forced block makes no four wins, the
+//! opponent's threes that no one cell stops lose: [`threats`]; on by default). The
+//! exact defences against threes and four-threes (`defences`) and the refill of a cut
+//! list whose kept moves all lost (`mate_safe`) are switches, off by default.
+//!
 //! **Around it.** A transposition table, killer moves and a history table order the
 //! moves. Iterative deepening runs until the budget stops; an unfinished iteration
 //! still counts where its first moves changed the choice. A search by time keeps its
