@@ -18,6 +18,7 @@ use crate::arena;
 use kinrow_engine::core::types::Limits;
 use kinrow_engine::eval::EvalChoice;
 use kinrow_engine::registry::EngineKind;
+use kinrow_engine::search::auto::{SearchCounters, Tactics};
 use kinrow_game::{Position, Rules};
 
 /// One measured cell of the table.
@@ -179,6 +180,10 @@ pub struct BenchArgs {
     /// `network` or `window`.
     #[arg(long, default_value = "learned")]
     pub eval: String,
+    /// `auto`'s search tactics in a replay, `KEY=VALUE` separated by commas (the
+    /// arena's `auto:` options: `verdicts=on`, `defences=off|add|only`, `mate_safe=on`).
+    #[arg(long, default_value = "")]
+    pub tactics: String,
 }
 
 /// Runs `kinrow bench`; returns the exit code.
@@ -207,7 +212,30 @@ pub fn main(args: BenchArgs) -> i32 {
             );
             return 2;
         };
-        return replay_main(&engines, path, args.nodes.unwrap_or(60_000), eval);
+        let mut tactics = Tactics::default();
+        for pair in args.tactics.split(',').filter(|p| !p.trim().is_empty()) {
+            let (key, value) = pair.trim().split_once('=').unwrap_or((pair.trim(), ""));
+            match tactics.set(key, value) {
+                Some(Ok(())) => {}
+                Some(Err(e)) => {
+                    eprintln!("kinrow bench: --tactics: {e}");
+                    return 2;
+                }
+                None => {
+                    eprintln!(
+                        "kinrow bench: --tactics: unknown option {key:?} (known: {})",
+                        Tactics::KEYS
+                    );
+                    return 2;
+                }
+            }
+        }
+        return replay_main(
+            &engines,
+            path,
+            args.nodes.unwrap_or(60_000),
+            (eval, tactics),
+        );
     }
     let mut boards = Vec::new();
     for spec in args.boards.split(';') {
@@ -269,7 +297,7 @@ fn replay_main(
     engines: &[EngineKind],
     path: &std::path::Path,
     nodes: u64,
-    eval: EvalChoice,
+    (eval, tactics): (EvalChoice, Tactics),
 ) -> i32 {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
@@ -285,10 +313,15 @@ fn replay_main(
             return 2;
         }
     };
+    SearchCounters::take();
     let rows: Vec<_> = engines
         .iter()
-        .map(|&e| crate::replay::replay(e, &positions, nodes, eval))
+        .map(|&e| crate::replay::replay(e, &positions, nodes, (eval, tactics)))
         .collect();
     crate::output::print_line(crate::replay::table(&rows, nodes).trim_end_matches('\n'));
+    crate::output::print_line(&format!(
+        "\nauto's alpha-beta ({tactics:?}): {}",
+        SearchCounters::take().line()
+    ));
     0
 }

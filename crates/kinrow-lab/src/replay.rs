@@ -14,6 +14,7 @@ use kinrow_engine::core::context::SearchContext;
 use kinrow_engine::core::types::Limits;
 use kinrow_engine::eval::EvalChoice;
 use kinrow_engine::registry::EngineKind;
+use kinrow_engine::search::auto::Tactics;
 use kinrow_game::{splitmix64, Position};
 
 /// One engine's replay: positions analysed, the digest, nodes and time.
@@ -45,12 +46,12 @@ pub fn positions(text: &str) -> Result<Vec<Position>, String> {
 }
 
 /// Replays `positions` through `engine`, each with `nodes` nodes and the same seed, `auto`
-/// with the static evaluation `eval`.
+/// with the static evaluation `eval` and the search tactics `tactics`.
 pub fn replay(
     engine: EngineKind,
     positions: &[Position],
     nodes: u64,
-    eval: EvalChoice,
+    (eval, tactics): (EvalChoice, Tactics),
 ) -> ReplayRow {
     let built = engine.build();
     let limits = Limits {
@@ -67,6 +68,7 @@ pub fn replay(
         let mut rng = StdRng::seed_from_u64(7);
         let mut ctx = SearchContext::new();
         *ctx.kept::<EvalChoice>() = eval;
+        *ctx.kept::<Tactics>() = tactics;
         let a = built.analyze_with(p, &limits, &mut ctx, &mut rng);
         total += a.stats.nodes;
         depth += u64::from(a.stats.depth);

@@ -19,6 +19,7 @@ mod proofs;
 mod reference;
 mod search;
 mod steady;
+mod tactics;
 mod threat_space;
 mod tss;
 mod variants;

@@ -10,7 +10,7 @@ use kinrow_engine::eval::network::Network;
 use kinrow_engine::eval::weights::LearnedWeights;
 use kinrow_engine::eval::EvalChoice;
 use kinrow_engine::registry::{EngineKind, Parameter};
-use kinrow_engine::search::auto::CellValues;
+use kinrow_engine::search::auto::{CellValues, Tactics};
 use kinrow_engine::service::level;
 
 /// One contestant: an engine and its parameters, written `name[:key=value]*`,
@@ -41,6 +41,9 @@ pub struct EngineSpec {
     /// the move; `cells=on` plays as `/v1/suggest` answers by default (every cell
     /// valued, a share of the budget kept for it), to measure what the values cost.
     pub cells: CellValues,
+    /// `auto`'s switchable search tactics (`verdicts=on`, `defences=add`,
+    /// `mate_safe=on`, ...: [`Tactics`]), kept in the game's [`SearchContext`].
+    pub tactics: Tactics,
     /// The text it was parsed from: the engine's label in the results.
     pub label: String,
 }
@@ -64,6 +67,7 @@ impl EngineSpec {
             threads: None,
             eval: EvalChoice::default(),
             cells: CellValues(false),
+            tactics: Tactics::default(),
             label: text.trim().to_string(),
         };
         for part in parts {
@@ -88,6 +92,13 @@ impl EngineSpec {
                     "off" => false,
                     _ => return Err(bad("on or off")),
                 });
+                continue;
+            }
+            if let Some(set) = spec.tactics.set(key, value) {
+                if kind != EngineKind::Auto {
+                    return Err(format!("{text:?}: only auto takes {key}"));
+                }
+                set.map_err(|e| format!("{text:?}: {e}"))?;
                 continue;
             }
             if key == "weights" || key == "network" {
@@ -147,7 +158,8 @@ impl EngineSpec {
                 }
                 _ => {
                     return Err(format!(
-                        "{text:?}: unknown parameter {key:?} (time_ms, depth, nodes, mistake_probability, level, threads, eval, weights)"
+                        "{text:?}: unknown parameter {key:?} (time_ms, depth, nodes, mistake_probability, level, threads, eval, weights, cells, network, {})",
+                        Tactics::KEYS
                     ))
                 }
             };
@@ -172,6 +184,7 @@ impl EngineSpec {
         let mut ctx = SearchContext::new();
         *ctx.kept::<EvalChoice>() = self.eval;
         *ctx.kept::<CellValues>() = self.cells;
+        *ctx.kept::<Tactics>() = self.tactics;
         ctx
     }
 

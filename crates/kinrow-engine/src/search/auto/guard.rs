@@ -70,7 +70,8 @@ pub fn search(
         };
         found.completed = found.completed.max(completed);
         let checks = (&mut held, &mut found.refuted);
-        check(&mut tss, roots, checks, &mut budget.rest());
+        let wins_checked = s.tactics.mate_safe;
+        check(&mut tss, roots, checks, wins_checked, &mut budget.rest());
         let done = found.completed >= max_depth || budget.expired() || budget.past_target();
         if done || budget.remaining() < start / 8 {
             break;
@@ -82,19 +83,22 @@ pub fn search(
 /// Checks `roots` best first, within `budget`: a move refuted goes to `refuted` and
 /// leaves `roots` (but for the last one). Stops at the first move already decided (it
 /// held before: `held`, or it is the last one, already refuted), at the first move that
-/// holds (no proof within its slice), at a move the search values as a win or a loss
-/// (the guard adds nothing there), after [`MAX_CHECKS`] moves, or when the budget runs
-/// out.
+/// holds (no proof within its slice), at a move the search values as a loss (the
+/// guard adds nothing there) or as a win (unless `wins_checked`: with `mate_safe` a
+/// win of the alpha-beta is checked like any move, since it is no threat-space proof),
+/// after [`MAX_CHECKS`] moves, or when the budget runs out.
 fn check(
     tss: &mut Tss,
     roots: &mut Vec<RootMove>,
     (held, refuted): (&mut Vec<u16>, &mut Vec<(u16, u32)>),
+    wins_checked: bool,
     budget: &mut Budget,
 ) {
     for _ in 0..MAX_CHECKS {
         let Some(&r) = roots.first() else { return };
         let decided = held.contains(&r.cell) || refuted.iter().any(|&(c, _)| c == r.cell);
-        if decided || r.value >= PATTERN_MATE || r.value <= -PATTERN_MATE || budget.expired() {
+        let win = r.value >= PATTERN_MATE && !wins_checked;
+        if decided || win || r.value <= -PATTERN_MATE || budget.expired() {
             return;
         }
         let mv = Move::mark(r.cell as usize);
@@ -158,7 +162,13 @@ mod tests {
         let mut roots = roots.to_vec();
         let (mut held, mut refuted) = (Vec::new(), Vec::new());
         let mut budget = Budget::with_time(time);
-        check(&mut tss, &mut roots, (&mut held, &mut refuted), &mut budget);
+        check(
+            &mut tss,
+            &mut roots,
+            (&mut held, &mut refuted),
+            false,
+            &mut budget,
+        );
         let left = roots.iter().map(|r| r.cell).collect();
         (refuted, left, held)
     }
@@ -202,7 +212,13 @@ mod tests {
         let (mut held, mut refuted) = (Vec::new(), Vec::new());
         for _ in 0..2 {
             let mut budget = Budget::with_time(time);
-            check(&mut tss, &mut roots, (&mut held, &mut refuted), &mut budget);
+            check(
+                &mut tss,
+                &mut roots,
+                (&mut held, &mut refuted),
+                false,
+                &mut budget,
+            );
         }
         assert_eq!(refuted.len(), 1, "{refuted:?}");
         assert_eq!(roots.len(), 1);

@@ -35,8 +35,41 @@ mod pattern;
 pub use pattern::CellValues;
 mod score;
 mod search;
+mod tactics;
+pub use tactics::{Defences, SearchCounters, Tactics};
 
+pub use score::{PATTERN_MATE, PATTERN_WIN};
 pub use search::window_value;
+
+/// The pattern alpha-beta's value of `position` for the side to move, searched
+/// `depth` plies (0: the leaf's checks and the static value) with an open window and
+/// the tactics `tactics`, on the default evaluation, with no root threat search and no
+/// guard; `None` when `nodes` ran out first. Beyond [`PATTERN_MATE`] a win, below its
+/// negative a loss. For tests and the lab's reading of single positions (what the
+/// search sees where, issue 58).
+pub fn alpha_beta_value(
+    position: &Position,
+    tactics: Tactics,
+    depth: u32,
+    nodes: u64,
+) -> Option<i64> {
+    let mut s = search::PatternSearch::evaluating(position, 1 << 16, Default::default());
+    s.tactics = tactics;
+    let limits = crate::core::types::Limits {
+        time: std::time::Duration::from_secs(3600),
+        nodes: Some(nodes),
+        ..Default::default()
+    };
+    let mut budget = Budget::new(&limits);
+    let v = s.negamax(
+        &mut budget,
+        depth as i32,
+        0,
+        -PATTERN_WIN - 1,
+        PATTERN_WIN + 1,
+    );
+    (!budget.stopped()).then_some(v)
+}
 
 /// Builds the tables the learned evaluation reads (line classes, cell codes, the
 /// embedded weights) for gomoku, so that no search pays for them later: the server calls

@@ -22,6 +22,7 @@ use rand::RngExt;
 use super::guard;
 use super::score::PATTERN_MATE;
 use super::search::{PatternSearch, RootMove};
+use super::tactics::Tactics;
 use crate::core::budget::Budget;
 use crate::core::context::SearchContext;
 use crate::core::path::{Note, Route, SearchPath};
@@ -228,6 +229,7 @@ pub fn analyze(
         PatternSearch::evaluating(position, 1 << 18, eval)
     };
     s.chosen_root = opening;
+    s.tactics = *ctx.kept::<Tactics>();
 
     note = match &plan {
         RootPlan::Win(_) => Some(Note::ThreatSpaceWin),
@@ -606,6 +608,7 @@ pub fn value_unsearched(
     }
     let eval = *ctx.kept::<EvalChoice>();
     let mut s = PatternSearch::evaluating(position, 1 << 14, eval);
+    s.tactics = *ctx.kept::<Tactics>();
     let shallow = shallow_values(position, &mut s, budget);
     value_moves(position, &mut s, &mut analysis.moves, &shallow, budget);
     if let Some(first) = analysis.moves.first() {

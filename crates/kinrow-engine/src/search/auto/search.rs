@@ -32,6 +32,13 @@
 //! side to move, or a cell where its mark makes two threes (or a four and a three),
 //! wins; otherwise the static value is taken.
 //!
+//! **Threat verdicts and the lab's switches** ([`Tactics`], issue 58). At every node
+//! with no five to stop, exact static verdicts from the threat counts end the node (an
+//! own flex four wins, an own four-three whose forced block makes no four wins, the
+//! opponent's threes that no one cell stops lose: [`threats`]; on by default). The
+//! exact defences against threes and four-threes (`defences`) and the refill of a cut
+//! list whose kept moves all lost (`mate_safe`) are switches, off by default.
+//!
 //! **Around it.** A transposition table, killer moves and a history table order the
 //! moves. Iterative deepening runs until the budget stops; an unfinished iteration
 //! still counts where its first moves changed the choice. A search by time keeps its
@@ -47,7 +54,8 @@ use std::sync::Arc;
 pub use self::table::KeptTable;
 use self::table::{from_tt, table_size, to_tt, Entry, Table, EXACT, LOWER, UPPER};
 use super::order::order_score;
-use super::score::PATTERN_WIN;
+use super::score::{PATTERN_MATE, PATTERN_WIN};
+use super::tactics::{Defences, SearchCounters, Tactics};
 use crate::board::{LineCodes, PatternBoard};
 use crate::core::budget::Budget;
 use crate::core::types::Bound;
@@ -108,6 +116,14 @@ pub struct PatternSearch {
     wins: Vec<u16>,
     /// Scratch list of [`PatternSearch::three_defences`].
     defence: Vec<u16>,
+    /// Scratch list of the exact threat readings ([`threats`]).
+    threat_scratch: Vec<u16>,
+    /// Scratch list of [`PatternSearch::refill`].
+    refill_scratch: Vec<(i64, u16)>,
+    /// The switchable tactics (issue 58), the lab's `auto:` options.
+    pub tactics: Tactics,
+    /// What this search met, added to the process-wide totals when it is dropped.
+    counters: SearchCounters,
     /// Each ply's move list, kept between nodes so that it is not allocated anew.
     lists: Vec<Vec<(i64, u16)>>,
     /// Per cell, what orders equally scored moves: its distance from the centre, then
@@ -208,6 +224,10 @@ impl PatternSearch {
             killers: [[u16::MAX; 2]; MAX_PLY],
             wins: Vec::new(),
             defence: Vec::new(),
+            threat_scratch: Vec::new(),
+            refill_scratch: Vec::new(),
+            tactics: Tactics::default(),
+            counters: SearchCounters::default(),
             learned: learned.is_some(),
             eval_choice: eval,
             chosen_root: false,
@@ -305,6 +325,7 @@ impl PatternSearch {
         if budget.tick() {
             return 0;
         }
+        self.counters.nodes += 1;
         let me = self.side;
         if self.solver.board.has_win(me) {
             return PATTERN_WIN - ply as i64 - 1;
@@ -323,6 +344,13 @@ impl PatternSearch {
             }
         };
         self.wins = wins;
+        let exact = self.exact_threats();
+        if forced.is_none() && exact && self.tactics.verdicts {
+            if let Some(v) = self.verdict(ply) {
+                self.counters.verdicts += 1;
+                return v;
+            }
+        }
         if forced.is_none() && depth <= 0 {
             // A leaf: a short forced win by fours found within a few solver nodes, then
             // the static value.
@@ -333,6 +361,9 @@ impl PatternSearch {
                 self.solver.board.restore_codes(codes);
                 if vcf == R::Win {
                     return PATTERN_WIN - ply as i64 - 3;
+                }
+                if vcf == R::Abort && !budget.stopped() {
+                    self.counters.leaf_vcf_aborts += 1;
                 }
             }
             if !self.solver.board.may_four(me ^ 1) {
@@ -350,6 +381,19 @@ impl PatternSearch {
             return self.eval();
         }
         let three = forced.is_none() && self.has_three(me ^ 1);
+        // The opponent holds a four-three and no three: a quiet node unless its
+        // defences are the only moves (`defences=only`; see [`threats`]).
+        let four_three = forced.is_none()
+            && !three
+            && exact
+            && self
+                .solver
+                .board
+                .cell_eval()
+                .is_some_and(|e| e.threats(me ^ 1, Threat::FourThree) > 0);
+        if four_three {
+            self.counters.opponent_four_three += 1;
+        }
         if self.pieces == self.solver.board.cells().len() {
             return 0;
         }
@@ -374,32 +418,61 @@ impl PatternSearch {
         let mut moves = std::mem::take(&mut self.lists[ply]);
         moves.clear();
         let mut staged = false;
+        // Only the defences against a four-three are searched here.
+        let mut guarded = false;
+        if four_three && self.tactics.defences == Defences::Only {
+            let mut cells = std::mem::take(&mut self.defence);
+            cells.clear();
+            if self.four_three_defences(&mut cells) {
+                guarded = true;
+                let mut fours = std::mem::take(&mut self.wins);
+                self.solver.board.four_moves(me, &mut fours);
+                for &c in &fours {
+                    if !cells.contains(&c) {
+                        cells.push(c);
+                    }
+                }
+                self.wins = fours;
+                self.score_answers(ply, tt_move, &cells, &mut moves);
+            }
+            self.defence = cells;
+        }
+        // Whether the quiet list was cut to the width (a loss of every move kept is no
+        // proof then).
+        let mut truncated = false;
         match forced {
             Some(f) => moves.push((0, f)),
+            None if guarded => {}
             None if three => {
                 // The opponent threatens an open four: only a four of one's own, or a
                 // mark in a window of theirs missing two marks (through one threatened
-                // cell where the board keeps threat classes), can answer it.
+                // cell where the board keeps threat classes; with `defences` on, the
+                // cells common to every threatened cell's windows), can answer it.
                 let mut cells = std::mem::take(&mut self.wins);
                 self.solver.board.four_moves(me, &mut cells);
-                if !self.three_defences(&mut cells) {
+                if exact && self.tactics.defences != Defences::Off {
+                    let mut common = std::mem::take(&mut self.defence);
+                    common.clear();
+                    self.common_three_defences(&mut common);
+                    for &c in &common {
+                        if !cells.contains(&c) {
+                            cells.push(c);
+                        }
+                    }
+                    self.defence = common;
+                } else if !self.three_defences(&mut cells) {
                     self.solver
                         .board
                         .cells_of_class(me ^ 1, 2, &mut cells, false);
                 }
-                let k = self.killers[ply];
-                for &c in &cells {
-                    let g = self.gains(c as usize);
-                    let mut score = g[me] + g[me ^ 1] + self.history[c as usize] as i64;
-                    if c == tt_move {
-                        score = i64::MAX;
-                    } else if c == k[0] || c == k[1] {
-                        score = score.saturating_add(1 << 40);
-                    }
-                    moves.push((score, c));
-                }
+                self.score_answers(ply, tt_move, &cells, &mut moves);
                 self.wins = cells;
-                moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
+                if moves.is_empty() {
+                    // No cell stops every three and there is no four to play: the
+                    // opponent's flex four comes next.
+                    self.lists[ply] = moves;
+                    return -(PATTERN_WIN - ply as i64 - 4);
+                }
             }
             // A quiet node with a move from the table tries that move alone first: when
             // it refutes the node (most often it does) the other moves are never
@@ -408,7 +481,7 @@ impl PatternSearch {
                 moves.push((i64::MAX, tt_move));
                 staged = true;
             }
-            None => self.quiet_moves(ply, depth, &mut moves),
+            None => truncated = self.quiet_moves(ply, depth, &mut moves),
         }
         if self.solver.board.restricts(me) {
             if let Some(v) = self.keep_allowed(ply, &mut moves, &mut staged, forced.is_some()) {
@@ -422,19 +495,27 @@ impl PatternSearch {
         let next = if forced.is_some() { depth } else { depth - 1 };
         let mut i = 0;
         loop {
-            if i == moves.len() {
-                if !staged {
-                    break;
-                }
+            if i == moves.len() && staged {
                 // The table's move did not refute the node: the list is refilled with
                 // the rest, behind it.
                 staged = false;
-                self.quiet_moves(ply, depth, &mut moves);
+                truncated = self.quiet_moves(ply, depth, &mut moves);
                 moves.retain(|m| m.1 != tt_move);
                 moves.insert(0, (i64::MAX, tt_move));
-                if i == moves.len() {
-                    break;
+            }
+            if i == moves.len() && truncated && best <= -PATTERN_MATE {
+                // Every move kept lost, but the width cut others: with `mate_safe`
+                // they are searched too before the loss is claimed (and stored).
+                truncated = false;
+                self.counters.truncated_all_lose += 1;
+                if self.tactics.mate_safe {
+                    self.refill(&mut moves);
+                } else {
+                    self.counters.false_mates += 1;
                 }
+            }
+            if i == moves.len() {
+                break;
             }
             let c = moves[i].1;
             self.play(c as usize);
@@ -447,6 +528,7 @@ impl PatternSearch {
                 let late = i >= FULL_DEPTH_MOVES
                     && forced.is_none()
                     && !three
+                    && !guarded
                     && depth >= REDUCE_FROM_DEPTH
                     && c != tt_move;
                 let r = if self.learned && i >= DEEPER_REDUCTION.0 && depth >= DEEPER_REDUCTION.1 {
@@ -544,3 +626,10 @@ mod smp;
 mod table;
 #[cfg(test)]
 mod tests;
+mod threats;
+
+impl Drop for PatternSearch {
+    fn drop(&mut self) {
+        self.counters.flush();
+    }
+}

@@ -47,8 +47,8 @@ impl PatternSearch {
 
     /// The empty cells near a piece (every cell on an empty board), scored for the side
     /// to move, best first and the more central first among equals; only the best
-    /// `keep` are kept.
-    pub fn candidates(&mut self, out: &mut Vec<(i64, u16)>, keep: usize) {
+    /// `keep` are kept. True when that cut some.
+    pub fn candidates(&mut self, out: &mut Vec<(i64, u16)>, keep: usize) -> bool {
         out.clear();
         let me = self.side;
         let any = self.pieces > 0;
@@ -74,25 +74,52 @@ impl PatternSearch {
             b.0.cmp(&a.0)
                 .then(tie[a.1 as usize].cmp(&tie[b.1 as usize]))
         };
-        if keep < out.len() {
+        let cut = keep < out.len();
+        if cut {
             out.select_nth_unstable_by(keep, order);
             out.truncate(keep);
         }
         out.sort_unstable_by(order);
+        cut
     }
 
     /// The moves of a quiet node (no five to stop, no three to answer) at remaining
     /// `depth`: the best [`WIDTH`] by [`PatternSearch::candidates`] (under the learned
     /// evaluation [`NEAR_LEAF_WIDTH`] within two plies of the leaves) and every four, the killers first,
-    /// then by score plus history. The table's move is searched before these are
-    /// generated (see [`PatternSearch::negamax`]).
-    pub(super) fn quiet_moves(&mut self, ply: usize, depth: i32, moves: &mut Vec<(i64, u16)>) {
+    /// then by score plus history; with `defences=add`, the defences against the
+    /// opponent's four-threes too ([`PatternSearch::four_three_defences`]). The table's
+    /// move is searched before these are generated (see [`PatternSearch::negamax`]).
+    /// True when the width cut candidates.
+    pub(super) fn quiet_moves(
+        &mut self,
+        ply: usize,
+        depth: i32,
+        moves: &mut Vec<(i64, u16)>,
+    ) -> bool {
         let me = self.side;
         let width = match depth {
             i32::MIN..=2 if self.learned => NEAR_LEAF_WIDTH[(depth.max(1) - 1) as usize],
             _ => WIDTH,
         };
-        self.candidates(moves, width);
+        let cut = self.candidates(moves, width);
+        if self.tactics.defences == Defences::Add
+            && self.exact_threats()
+            && self
+                .solver
+                .board
+                .cell_eval()
+                .is_some_and(|e| e.threats(me ^ 1, Threat::FourThree) > 0)
+        {
+            let mut cells = std::mem::take(&mut self.defence);
+            cells.clear();
+            self.four_three_defences(&mut cells);
+            for &c in &cells {
+                if !moves.iter().any(|m| m.1 == c) {
+                    moves.push((0, c));
+                }
+            }
+            self.defence = cells;
+        }
         // Fours are forcing and cheap to answer: always look at them, so a defence by
         // counter-fours is never pruned away.
         let mut fours = std::mem::take(&mut self.wins);
@@ -112,6 +139,45 @@ impl PatternSearch {
         }
         moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
         self.drop_forbidden(moves);
+        cut
+    }
+
+    /// Appends to `moves` every candidate not in it yet (every empty cell near a piece,
+    /// by the ordering): the rest of a quiet node whose kept moves all lost.
+    pub(super) fn refill(&mut self, moves: &mut Vec<(i64, u16)>) {
+        let mut rest = std::mem::take(&mut self.refill_scratch);
+        self.candidates(&mut rest, usize::MAX);
+        for &(s, c) in &rest {
+            if !moves.iter().any(|m| m.1 == c) {
+                moves.push((s, c));
+            }
+        }
+        self.refill_scratch = rest;
+    }
+
+    /// Fills `moves` with `cells` (the answers to a threat), scored by what a mark
+    /// there builds for either side plus history, the table's move first and the
+    /// killers next, best first.
+    pub(super) fn score_answers(
+        &mut self,
+        ply: usize,
+        tt_move: u16,
+        cells: &[u16],
+        moves: &mut Vec<(i64, u16)>,
+    ) {
+        let me = self.side;
+        let k = self.killers[ply];
+        for &c in cells {
+            let g = self.gains(c as usize);
+            let mut score = g[me] + g[me ^ 1] + self.history[c as usize] as i64;
+            if c == tt_move {
+                score = i64::MAX;
+            } else if c == k[0] || c == k[1] {
+                score = score.saturating_add(1 << 40);
+            }
+            moves.push((score, c));
+        }
+        moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.0));
     }
 
     /// Appends to `cells` (the mover's fours) the cells that can stop the opponent's

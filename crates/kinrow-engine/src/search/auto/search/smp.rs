@@ -25,7 +25,7 @@ use crate::core::budget::Budget;
 use crate::core::progress::Watch;
 use crate::core::timeman;
 use crate::core::types::Bound;
-use crate::search::auto::score::PATTERN_WIN;
+use crate::search::auto::score::{PATTERN_MATE, PATTERN_WIN};
 use kinrow_game::Position;
 
 /// Raises the helpers' stop flag when dropped: when the main search ends, and also if it
@@ -62,7 +62,7 @@ impl PatternSearch {
         let helper_budget = budget.helper(Arc::clone(&stop));
         let start: Vec<RootMove> = roots.to_vec();
         let table = Arc::clone(&self.tt);
-        let (eval, chosen_root) = (self.eval_choice(), self.chosen_root);
+        let (eval, chosen_root, tactics) = (self.eval_choice(), self.chosen_root, self.tactics);
         std::thread::scope(|scope| {
             let helpers: Vec<_> = (1..threads)
                 .map(|i| {
@@ -71,6 +71,7 @@ impl PatternSearch {
                     scope.spawn(move || {
                         let mut h = PatternSearch::with_table(position, table, eval);
                         h.chosen_root = chosen_root;
+                        h.tactics = tactics;
                         let turn = (i / 2) % roots.len();
                         roots.rotate_left(turn);
                         h.iterate_from(&mut own, &mut roots, first + (i % 2) as u32, max_depth);
@@ -111,6 +112,7 @@ impl PatternSearch {
             let mut values: Vec<(i64, Bound)> = Vec::with_capacity(roots.len());
             let mut top: Vec<i64> = Vec::new();
             for r in roots.iter() {
+                let false_mates = self.counters.false_mates;
                 self.play(r.cell as usize);
                 let (v, bound) = if top.len() < wanted {
                     let v = -self.negamax(budget, depth - 1, 1, -PATTERN_WIN - 1, PATTERN_WIN + 1);
@@ -135,6 +137,10 @@ impl PatternSearch {
                 self.undo(r.cell as usize);
                 if budget.stopped() {
                     break;
+                }
+                if v.abs() >= PATTERN_MATE && self.counters.false_mates > false_mates {
+                    // The value leans on a loss claimed from a cut move list.
+                    self.counters.unproven_root_mates += 1;
                 }
                 values.push((v, bound));
                 top.insert(top.partition_point(|&t| t >= v), v);

@@ -1,0 +1,194 @@
+//! The tactics of `auto`'s alpha-beta that the lab can switch (issue 58): exact static
+//! threat verdicts at every node, generated defences against an opposing four-three
+//! (and the exact common defences of several threes), and mate-safe selectivity (no
+//! loss claimed from a move list cut by the width). Each is an `auto:KEY=VALUE`
+//! option of the lab's contestants (`kinrow arena`, `kinrow bench --replay`), kept in
+//! the [`SearchContext`](crate::core::context::SearchContext), so that one binary can
+//! play one setting against the other; the defaults are what the SPRTs decided
+//! (docs/strength.md), and the API and the Gomocup brain play the defaults.
+//!
+//! The counters beside them ([`SearchCounters`]) say how often the situations these
+//! options handle arise: each search adds its own counts to process-wide totals when it
+//! is dropped, which `kinrow bench` prints.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// What the alpha-beta searches at a node where the opponent threatens.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Defences {
+    /// Against a three: one's own fours and the cells of the opponent's windows through
+    /// the first threatened cell; a four-three is a quiet node.
+    Off,
+    /// Against threes: the cells that stop every threatened cell at once (the
+    /// intersection over the opponent's three cells), with one's own fours; against a
+    /// four-three: its defence cells added to the quiet node's moves.
+    Add,
+    /// As [`Defences::Add`], but against a four-three only its defence cells and one's
+    /// own fours are searched, with no reductions, as against a three.
+    Only,
+}
+
+/// The switchable tactics of the pattern search (see the module's text).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Tactics {
+    /// Static threat verdicts at every node (`auto:verdicts=on|off`).
+    pub verdicts: bool,
+    /// Defences against threats (`auto:defences=off|add|only`).
+    pub defences: Defences,
+    /// No mate score from a list cut by the width; the guard checks winning roots
+    /// (`auto:mate_safe=on|off`).
+    pub mate_safe: bool,
+}
+
+/// The defaults, each as its SPRT at 20 000 nodes decided (docs/strength.md): the
+/// verdicts passed (`-3,1`, Elo +27); the others are off until theirs are logged.
+impl Default for Tactics {
+    fn default() -> Tactics {
+        Tactics {
+            verdicts: true,
+            defences: Defences::Off,
+            mate_safe: false,
+        }
+    }
+}
+
+impl crate::core::context::Kept for Tactics {
+    fn bytes(&self) -> usize {
+        0
+    }
+}
+
+impl Tactics {
+    /// The option names, for the lab's messages.
+    pub const KEYS: &'static str = "verdicts, defences, mate_safe";
+
+    /// Sets option `key` to `value`: `None` when `key` is none of these options, else
+    /// whether `value` was understood (the error names the option and what it takes).
+    pub fn set(&mut self, key: &str, value: &str) -> Option<Result<(), String>> {
+        let on_off = |v: &str| match v {
+            "on" => Ok(true),
+            "off" => Ok(false),
+            _ => Err(format!("{key}={value:?} is not on or off")),
+        };
+        Some(match key {
+            "verdicts" => on_off(value).map(|b| self.verdicts = b),
+            "mate_safe" => on_off(value).map(|b| self.mate_safe = b),
+            "defences" => match value {
+                "off" => Ok(Defences::Off),
+                "add" => Ok(Defences::Add),
+                "only" => Ok(Defences::Only),
+                _ => Err(format!("{key}={value:?} is not off, add or only")),
+            }
+            .map(|d| self.defences = d),
+            _ => return None,
+        })
+    }
+}
+
+/// How often the alpha-beta met what [`Tactics`] handles, summed over searches.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchCounters {
+    /// Nodes searched (the alpha-beta's own, leaves included).
+    pub nodes: u64,
+    /// Quiet nodes whose move list the width cut and whose searched moves all lost.
+    pub truncated_all_lose: u64,
+    /// Of those, the ones that returned (and stored) the loss: false mates unless the
+    /// cut moves lose too.
+    pub false_mates: u64,
+    /// Root moves valued as a win or a loss after a completed iteration whose search
+    /// met such a false mate: mate values that are not proofs.
+    pub unproven_root_mates: u64,
+    /// Nodes where the opponent had a four-three cell and no three to answer.
+    pub opponent_four_three: u64,
+    /// Leaf VCFs that gave up at their node cap.
+    pub leaf_vcf_aborts: u64,
+    /// Static threat verdicts returned at inner nodes and leaves (`verdicts=on`).
+    pub verdicts: u64,
+}
+
+static TOTALS: [AtomicU64; 7] = [const { AtomicU64::new(0) }; 7];
+
+impl SearchCounters {
+    fn fields(&self) -> [u64; 7] {
+        [
+            self.nodes,
+            self.truncated_all_lose,
+            self.false_mates,
+            self.unproven_root_mates,
+            self.opponent_four_three,
+            self.leaf_vcf_aborts,
+            self.verdicts,
+        ]
+    }
+
+    /// Adds these counts to the process-wide totals.
+    pub(super) fn flush(&mut self) {
+        for (total, n) in TOTALS.iter().zip(self.fields()) {
+            if n > 0 {
+                total.fetch_add(n, Ordering::Relaxed);
+            }
+        }
+        *self = SearchCounters::default();
+    }
+
+    /// The process-wide totals so far, reset to zero.
+    pub fn take() -> SearchCounters {
+        let [nodes, truncated_all_lose, false_mates, unproven_root_mates, opponent_four_three, leaf_vcf_aborts, verdicts] =
+            std::array::from_fn(|i| TOTALS[i].swap(0, Ordering::Relaxed));
+        SearchCounters {
+            nodes,
+            truncated_all_lose,
+            false_mates,
+            unproven_root_mates,
+            opponent_four_three,
+            leaf_vcf_aborts,
+            verdicts,
+        }
+    }
+
+    /// One line for a report: each count, per million nodes where it is per node.
+    pub fn line(&self) -> String {
+        let per_m = |n: u64| n as f64 * 1e6 / self.nodes.max(1) as f64;
+        format!(
+            "alpha-beta nodes {}; truncated all-lose nodes {} ({:.1}/M); false mates {} ({:.1}/M); unproven root mates {}; opponent four-three nodes {} ({:.1}/M); leaf VCF aborts {} ({:.1}/M); static verdicts {} ({:.1}/M)",
+            self.nodes,
+            self.truncated_all_lose,
+            per_m(self.truncated_all_lose),
+            self.false_mates,
+            per_m(self.false_mates),
+            self.unproven_root_mates,
+            self.opponent_four_three,
+            per_m(self.opponent_four_three),
+            self.leaf_vcf_aborts,
+            per_m(self.leaf_vcf_aborts),
+            self.verdicts,
+            per_m(self.verdicts),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_parse_and_name_the_field_they_reject() {
+        let mut t = Tactics::default();
+        assert_eq!(t.set("verdicts", "on"), Some(Ok(())));
+        assert_eq!(t.set("defences", "only"), Some(Ok(())));
+        assert_eq!(t.set("mate_safe", "on"), Some(Ok(())));
+        assert_eq!(
+            t,
+            Tactics {
+                verdicts: true,
+                defences: Defences::Only,
+                mate_safe: true
+            }
+        );
+        assert_eq!(t.set("level", "3"), None);
+        let err = t.set("defences", "all").unwrap().unwrap_err();
+        assert!(err.contains("defences"), "{err}");
+        let err = t.set("mate_safe", "yes").unwrap().unwrap_err();
+        assert!(err.contains("mate_safe"), "{err}");
+    }
+}

@@ -1,0 +1,214 @@
+//! The tactics of `auto`'s alpha-beta that the lab switches (issue 58, `auto:verdicts`,
+//! `auto:defences`, `auto:mate_safe`): positions from `auto`'s round-5 games against
+//! Rapfi where each one changes what the search concludes, read with
+//! [`alpha_beta_value`] (the alpha-beta alone, at a fixed depth). Each case fails with
+//! the option off.
+
+use crate::tss::support::plain;
+use kinrow_engine::search::auto::{alpha_beta_value, Defences, Tactics, PATTERN_MATE};
+use kinrow_engine::search::tss::{Tss, Verdict};
+use kinrow_game::{Player, Position};
+
+const NODES: u64 = 5_000_000;
+
+fn value(p: &Position, t: Tactics, depth: u32) -> i64 {
+    alpha_beta_value(p, t, depth, NODES).expect("the search finishes within its nodes")
+}
+
+/// Every switch off, whatever the defaults.
+fn off() -> Tactics {
+    Tactics {
+        verdicts: false,
+        defences: Defences::Off,
+        mate_safe: false,
+    }
+}
+
+fn with(f: impl FnOnce(&mut Tactics)) -> Tactics {
+    let mut t = off();
+    f(&mut t);
+    t
+}
+
+/// x to move, no four of its own; o has threes on two lines that no one cell stops.
+const TWO_THREES: [&str; 15] = [
+    "...............",
+    "...............",
+    ".......x.......",
+    ".......o..o....",
+    "......ox.x.....",
+    ".....xoxx......",
+    ".oxxxxox.o.....",
+    "....o.xo..x....",
+    ".....ooo.......",
+    "....ooox.......",
+    "....x..........",
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+];
+
+/// o has an open three along a row and one down a column that end next to the same
+/// empty cell: a mark there stops both.
+const SHARED_DEFENCE: [&str; 15] = [
+    "x.............x",
+    "...............",
+    "...............",
+    "...............",
+    "........o......",
+    "........o......",
+    "........o......",
+    ".....ooo.......",
+    "...............",
+    "...............",
+    "..x............",
+    "...............",
+    "...........x...",
+    "...............",
+    "x.............x",
+];
+
+/// x to move; o holds a four-three cell, and x's defences rank outside the five moves a
+/// node one ply above the leaves keeps.
+const FOUR_THREE: [&str; 15] = [
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    ".....x.........",
+    "...............",
+    "...............",
+    "..........x....",
+    ".............o.",
+    "........xxoo...",
+    ".........oxxxo.",
+    "........oxooo..",
+    ".......x.......",
+    "...............",
+    "...............",
+];
+
+/// As [`FOUR_THREE`], a few moves on in the same game.
+const FOUR_THREE_LATER: [&str; 15] = [
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    ".....x.........",
+    "...............",
+    "...............",
+    "........x.x....",
+    ".............o.",
+    "......xoxxoo.x.",
+    ".......o.oxxxo.",
+    "........oxooo..",
+    ".......x.o.....",
+    "...............",
+    "...............",
+];
+
+/// o to move: the width cuts x's defences three plies down, and the cut list's losses
+/// read as a win for o.
+const FALSE_WIN: [&str; 15] = [
+    "...............",
+    "...............",
+    "...............",
+    "...............",
+    ".....x.........",
+    "...............",
+    "...............",
+    "..........x....",
+    "...............",
+    "........xxoo...",
+    ".........oxxxo.",
+    "........oxooo..",
+    ".......x.......",
+    "...............",
+    "...............",
+];
+
+#[test]
+fn two_threes_with_no_common_defence_lose_at_once() {
+    let p = plain(&TWO_THREES);
+    assert_eq!(p.to_move(), Player::X);
+    let verdicts = with(|t| t.verdicts = true);
+    assert!(
+        value(&p, verdicts, 0) <= -PATTERN_MATE,
+        "the leaf sees the loss"
+    );
+    assert!(
+        value(&p, off(), 0) > -PATTERN_MATE,
+        "without the verdict the leaf takes the static value"
+    );
+    // The searched value agrees: the loss is real.
+    assert!(value(&p, off(), 2) <= -PATTERN_MATE);
+}
+
+#[test]
+fn two_threes_with_a_shared_defence_cell_are_no_loss() {
+    let p = plain(&SHARED_DEFENCE);
+    assert_eq!(p.to_move(), Player::X);
+    // (x can make no four: only a stop of both threes holds.)
+    let all = with(|t| {
+        t.verdicts = true;
+        t.defences = Defences::Only;
+        t.mate_safe = true;
+    });
+    for depth in 0..=2 {
+        assert!(value(&p, all, depth) > -PATTERN_MATE, "depth {depth}");
+    }
+}
+
+#[test]
+fn a_four_three_is_answered_by_its_defences_beyond_the_width() {
+    for rows in [&FOUR_THREE, &FOUR_THREE_LATER] {
+        let p = plain(rows);
+        assert_eq!(p.to_move(), Player::X);
+        assert!(
+            value(&p, off(), 1) <= -PATTERN_MATE,
+            "the quiet node's five moves all lose"
+        );
+        for defences in [Defences::Add, Defences::Only] {
+            let t = with(|t| t.defences = defences);
+            for depth in 1..=3 {
+                assert!(
+                    value(&p, t, depth) > -PATTERN_MATE,
+                    "{defences:?} at depth {depth} still loses"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_loss_is_claimed_only_from_a_complete_move_list() {
+    // The four-three positions: every kept move lost, the cut ones hold.
+    for rows in [&FOUR_THREE, &FOUR_THREE_LATER] {
+        let p = plain(rows);
+        let safe = with(|t| t.mate_safe = true);
+        assert!(value(&p, off(), 1) <= -PATTERN_MATE);
+        for depth in 1..=3 {
+            assert!(value(&p, safe, depth) > -PATTERN_MATE, "depth {depth}");
+        }
+    }
+    // Here the defences against a four-three do not help: x's losing nodes are quiet.
+    let p = plain(&FALSE_WIN);
+    assert_eq!(p.to_move(), Player::O);
+    let safe = with(|t| t.mate_safe = true);
+    let add = with(|t| t.defences = Defences::Add);
+    assert!(
+        value(&p, off(), 4) >= PATTERN_MATE,
+        "the cut list's false win"
+    );
+    assert!(value(&p, add, 4) >= PATTERN_MATE);
+    assert!(value(&p, safe, 4) < PATTERN_MATE, "a complete list holds");
+    // And the threat-space search finds no forced win for o either.
+    let mut tss = Tss::new(&p);
+    let mut budget =
+        kinrow_engine::core::budget::Budget::with_time(std::time::Duration::from_secs(20));
+    assert!(!matches!(
+        tss.vct(&mut budget, Player::O, 6),
+        Verdict::Win(_)
+    ));
+}
