@@ -25,6 +25,27 @@ pub fn out_file(path: Option<&std::path::Path>) -> Result<Option<std::fs::File>,
     .transpose()
 }
 
+/// A suite file's `#` comments and its JSON lines (blank lines skipped), each line read as
+/// a `T`; an error names the line.
+pub fn read_commented_lines<T: serde::de::DeserializeOwned>(
+    text: &str,
+) -> Result<(Vec<String>, Vec<T>), String> {
+    let mut comments = Vec::new();
+    let mut lines = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(c) = line.strip_prefix('#') {
+            comments.push(c.trim().to_string());
+            continue;
+        }
+        lines.push(serde_json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1))?);
+    }
+    Ok((comments, lines))
+}
+
 /// The whole lines of a long command's results file `path`, to go on from (an empty
 /// text when it does not exist yet). A last line cut short by a stopped run is dropped,
 /// from the file too, so that appending goes on after whole lines.

@@ -159,20 +159,7 @@ impl SuiteLine {
 
 /// The lines of a suite file (`#` comments and blank lines skipped) and its comments.
 pub fn read_suite(text: &str) -> Result<(Vec<String>, Vec<SuiteLine>), String> {
-    let mut comments = Vec::new();
-    let mut lines = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        if let Some(c) = line.strip_prefix('#') {
-            comments.push(c.trim().to_string());
-            continue;
-        }
-        lines.push(serde_json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1))?);
-    }
-    Ok((comments, lines))
+    crate::output::read_commented_lines(text)
 }
 
 /// Whether the judge's root evaluation is a forced win for the side to move within
