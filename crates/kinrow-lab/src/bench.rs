@@ -181,7 +181,7 @@ pub struct BenchArgs {
     #[arg(long, default_value = "learned")]
     pub eval: String,
     /// `auto`'s search tactics in a replay, `KEY=VALUE` separated by commas (the
-    /// arena's `auto:` options: `verdicts=on`, `defences=off|add|only`, `mate_safe=on`).
+    /// arena's `auto:` options: `verdicts=on`, `defences=off|add|only`, `mate_safe=on|shallow`).
     #[arg(long, default_value = "")]
     pub tactics: String,
 }

@@ -1,11 +1,11 @@
 //! The tactics of `auto`'s alpha-beta that the lab switches (issue 58, `auto:verdicts`,
-//! `auto:defences`, `auto:mate_safe`): positions from `auto`'s round-5 games against
+//! `auto:defences`, `auto:mate_safe=on|shallow`): positions from `auto`'s round-5 games against
 //! Rapfi where each one changes what the search concludes, read with
 //! [`alpha_beta_value`] (the alpha-beta alone, at a fixed depth). Each case fails with
 //! the option off.
 
 use crate::tss::support::plain;
-use kinrow_engine::search::auto::{alpha_beta_value, Defences, Tactics, PATTERN_MATE};
+use kinrow_engine::search::auto::{alpha_beta_value, Defences, MateSafe, Tactics, PATTERN_MATE};
 use kinrow_engine::search::tss::{Tss, Verdict};
 use kinrow_game::{Player, Position};
 
@@ -20,7 +20,7 @@ fn off() -> Tactics {
     Tactics {
         verdicts: false,
         defences: Defences::Off,
-        mate_safe: false,
+        mate_safe: MateSafe::Off,
     }
 }
 
@@ -153,7 +153,7 @@ fn two_threes_with_a_shared_defence_cell_are_no_loss() {
     let all = with(|t| {
         t.verdicts = true;
         t.defences = Defences::Only;
-        t.mate_safe = true;
+        t.mate_safe = MateSafe::On;
     });
     for depth in 0..=2 {
         assert!(value(&p, all, depth) > -PATTERN_MATE, "depth {depth}");
@@ -186,7 +186,7 @@ fn a_loss_is_claimed_only_from_a_complete_move_list() {
     // The four-three positions: every kept move lost, the cut ones hold.
     for rows in [&FOUR_THREE, &FOUR_THREE_LATER] {
         let p = plain(rows);
-        let safe = with(|t| t.mate_safe = true);
+        let safe = with(|t| t.mate_safe = MateSafe::On);
         assert!(value(&p, off(), 1) <= -PATTERN_MATE);
         for depth in 1..=3 {
             assert!(value(&p, safe, depth) > -PATTERN_MATE, "depth {depth}");
@@ -195,7 +195,7 @@ fn a_loss_is_claimed_only_from_a_complete_move_list() {
     // Here the defences against a four-three do not help: x's losing nodes are quiet.
     let p = plain(&FALSE_WIN);
     assert_eq!(p.to_move(), Player::O);
-    let safe = with(|t| t.mate_safe = true);
+    let safe = with(|t| t.mate_safe = MateSafe::On);
     let add = with(|t| t.defences = Defences::Add);
     assert!(
         value(&p, off(), 4) >= PATTERN_MATE,
@@ -211,4 +211,42 @@ fn a_loss_is_claimed_only_from_a_complete_move_list() {
         tss.vct(&mut budget, Player::O, 6),
         Verdict::Win(_)
     ));
+}
+
+#[test]
+fn a_shallow_refill_claims_no_loss_from_a_cut_list_near_the_leaves() {
+    let shallow = with(|t| t.mate_safe = MateSafe::Shallow);
+    // The four-three positions: the quiet node whose kept moves all lose is the root,
+    // at a depth within the cap.
+    for rows in [&FOUR_THREE, &FOUR_THREE_LATER] {
+        let p = plain(rows);
+        assert!(value(&p, off(), 1) <= -PATTERN_MATE);
+        for depth in 1..=MateSafe::SHALLOW_DEPTH as u32 {
+            assert!(value(&p, shallow, depth) > -PATTERN_MATE, "depth {depth}");
+        }
+    }
+    // o's false win at depth 4: x's cut quiet nodes lie at depths 3 and 1, within
+    // the cap, so refilling there alone already removes it.
+    let p = plain(&FALSE_WIN);
+    assert_eq!(p.to_move(), Player::O);
+    assert!(
+        value(&p, off(), 4) >= PATTERN_MATE,
+        "the cut list's false win"
+    );
+    assert!(
+        value(&p, shallow, 4) < PATTERN_MATE,
+        "refilled near the leaves"
+    );
+}
+
+#[test]
+fn a_shallow_refill_stops_at_its_depth_cap() {
+    let t = |m| with(|t| t.mate_safe = m);
+    assert!(MateSafe::Shallow.refills(MateSafe::SHALLOW_DEPTH));
+    assert!(!MateSafe::Shallow.refills(MateSafe::SHALLOW_DEPTH + 1));
+    assert!(MateSafe::On.refills(MateSafe::SHALLOW_DEPTH + 1));
+    assert!(!MateSafe::Off.refills(1));
+    // Only `on` sends the guard after the alpha-beta's wins.
+    assert!(t(MateSafe::On).mate_safe.checks_wins());
+    assert!(!t(MateSafe::Shallow).mate_safe.checks_wins());
 }

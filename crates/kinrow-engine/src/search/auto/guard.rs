@@ -70,7 +70,7 @@ pub fn search(
         };
         found.completed = found.completed.max(completed);
         let checks = (&mut held, &mut found.refuted);
-        let wins_checked = s.tactics.mate_safe;
+        let wins_checked = s.tactics.mate_safe.checks_wins();
         check(&mut tss, roots, checks, wins_checked, &mut budget.rest());
         let done = found.completed >= max_depth || budget.expired() || budget.past_target();
         if done || budget.remaining() < start / 8 {
@@ -84,7 +84,7 @@ pub fn search(
 /// leaves `roots` (but for the last one). Stops at the first move already decided (it
 /// held before: `held`, or it is the last one, already refuted), at the first move that
 /// holds (no proof within its slice), at a move the search values as a loss (the
-/// guard adds nothing there) or as a win (unless `wins_checked`: with `mate_safe` a
+/// guard adds nothing there) or as a win (unless `wins_checked`: with `mate_safe=on` a
 /// win of the alpha-beta is checked like any move, since it is no threat-space proof),
 /// after [`MAX_CHECKS`] moves, or when the budget runs out.
 fn check(

@@ -37,7 +37,8 @@
 //! own flex four wins, an own four-three whose forced block makes no four wins, the
 //! opponent's threes that no one cell stops lose: [`threats`]; on by default). The
 //! exact defences against threes and four-threes (`defences`) and the refill of a cut
-//! list whose kept moves all lost (`mate_safe`) are switches, off by default.
+//! list whose kept moves all lost (`mate_safe`: at every depth, or `shallow`, only at a
+//! remaining depth of at most 3) are switches, off by default.
 //!
 //! **Around it.** A transposition table, killer moves and a history table order the
 //! moves. Iterative deepening runs until the budget stops; an unfinished iteration
@@ -505,10 +506,11 @@ impl PatternSearch {
             }
             if i == moves.len() && truncated && best <= -PATTERN_MATE {
                 // Every move kept lost, but the width cut others: with `mate_safe`
-                // they are searched too before the loss is claimed (and stored).
+                // (`shallow`: only near the leaves, where it is cheap) they are
+                // searched too before the loss is claimed (and stored).
                 truncated = false;
                 self.counters.truncated_all_lose += 1;
-                if self.tactics.mate_safe {
+                if self.tactics.mate_safe.refills(depth) {
                     self.refill(&mut moves);
                 } else {
                     self.counters.false_mates += 1;

@@ -28,6 +28,41 @@ pub enum Defences {
     Only,
 }
 
+/// When a quiet node whose kept moves all lost searches the moves the width cut before
+/// it claims (and stores) the loss, and whether the guard checks root moves valued as
+/// wins.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MateSafe {
+    /// The loss is claimed from the cut list; the guard leaves wins alone.
+    Off,
+    /// The cut moves are searched only at a remaining depth of at most
+    /// [`MateSafe::SHALLOW_DEPTH`] (where the refill is cheap); the guard leaves wins
+    /// alone.
+    Shallow,
+    /// The cut moves are searched at every depth; the guard checks wins too.
+    On,
+}
+
+impl MateSafe {
+    /// The deepest remaining depth at which [`MateSafe::Shallow`] refills a cut list
+    /// (the research's cap: threats-in-the-tree.md, change 1).
+    pub const SHALLOW_DEPTH: i32 = 3;
+
+    /// Whether a cut list whose kept moves all lost is refilled at remaining `depth`.
+    pub fn refills(self, depth: i32) -> bool {
+        match self {
+            MateSafe::Off => false,
+            MateSafe::Shallow => depth <= MateSafe::SHALLOW_DEPTH,
+            MateSafe::On => true,
+        }
+    }
+
+    /// Whether the guard checks root moves the alpha-beta values as wins.
+    pub fn checks_wins(self) -> bool {
+        self == MateSafe::On
+    }
+}
+
 /// The switchable tactics of the pattern search (see the module's text).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Tactics {
@@ -35,9 +70,9 @@ pub struct Tactics {
     pub verdicts: bool,
     /// Defences against threats (`auto:defences=off|add|only`).
     pub defences: Defences,
-    /// No mate score from a list cut by the width; the guard checks winning roots
-    /// (`auto:mate_safe=on|off`).
-    pub mate_safe: bool,
+    /// No mate score from a list cut by the width, at every depth with the guard
+    /// checking winning roots, or only near the leaves (`auto:mate_safe=on|shallow|off`).
+    pub mate_safe: MateSafe,
 }
 
 /// The defaults, each as its SPRT at 20 000 nodes decided (docs/strength.md): the
@@ -47,7 +82,7 @@ impl Default for Tactics {
         Tactics {
             verdicts: true,
             defences: Defences::Off,
-            mate_safe: false,
+            mate_safe: MateSafe::Off,
         }
     }
 }
@@ -72,7 +107,13 @@ impl Tactics {
         };
         Some(match key {
             "verdicts" => on_off(value).map(|b| self.verdicts = b),
-            "mate_safe" => on_off(value).map(|b| self.mate_safe = b),
+            "mate_safe" => match value {
+                "off" => Ok(MateSafe::Off),
+                "shallow" => Ok(MateSafe::Shallow),
+                "on" => Ok(MateSafe::On),
+                _ => Err(format!("{key}={value:?} is not off, shallow or on")),
+            }
+            .map(|m| self.mate_safe = m),
             "defences" => match value {
                 "off" => Ok(Defences::Off),
                 "add" => Ok(Defences::Add),
@@ -176,15 +217,17 @@ mod tests {
         let mut t = Tactics::default();
         assert_eq!(t.set("verdicts", "on"), Some(Ok(())));
         assert_eq!(t.set("defences", "only"), Some(Ok(())));
-        assert_eq!(t.set("mate_safe", "on"), Some(Ok(())));
+        assert_eq!(t.set("mate_safe", "shallow"), Some(Ok(())));
         assert_eq!(
             t,
             Tactics {
                 verdicts: true,
                 defences: Defences::Only,
-                mate_safe: true
+                mate_safe: MateSafe::Shallow
             }
         );
+        assert_eq!(t.set("mate_safe", "on"), Some(Ok(())));
+        assert_eq!(t.mate_safe, MateSafe::On);
         assert_eq!(t.set("level", "3"), None);
         let err = t.set("defences", "all").unwrap().unwrap_err();
         assert!(err.contains("defences"), "{err}");
