@@ -32,6 +32,7 @@ use crate::core::budget::Budget;
 use crate::core::tactics;
 use crate::core::types::{Analysis, Bound, Evaluation, Limits, Outcome};
 use crate::registry::EngineKind;
+use crate::search::auto::PATTERN_MATE;
 use crate::search::tss::{Tss, Verdict};
 use kinrow_game::{Move, Piece, Position};
 
@@ -385,20 +386,16 @@ fn bounds_of(analysis: &Analysis, lost: &[Move]) -> Vec<Bound> {
         .collect()
 }
 
-/// The pattern search's clamp of a search value near a win, `2^49` (`PATTERN_MATE` in
-/// `search/auto/score.rs`): "won or lost, not proven", no window score.
-pub const PATTERN_CLAMP: f64 = (1u64 << 49) as f64;
-
 /// `raw` as the unit of `scale` names it, `None` where `score` is no number of it: not
 /// finite (a move a level added without a search), or the pattern search's clamp
-/// [`PATTERN_CLAMP`] of a value near a win that is no proof (its unit is the window
+/// [`PATTERN_MATE`] of a value near a win that is no proof (its unit is the window
 /// score, and +-(1e15 - plies) for threat-space proofs).
 pub fn raw_in_unit(scale: Scale, score: f64) -> Option<f64> {
     if !score.is_finite() {
         return None;
     }
     match scale {
-        Scale::Pattern | Scale::Learned if score.abs() == PATTERN_CLAMP => None,
+        Scale::Pattern | Scale::Learned if score.abs() == PATTERN_MATE as f64 => None,
         _ => Some(score),
     }
 }

@@ -84,16 +84,7 @@ pub fn judge_counted(
     moves: &[Move],
     time: Duration,
 ) -> Result<Option<(Eval, Option<u32>, Move)>, String> {
-    let mut p = Position::empty(rules);
-    for &mv in moves {
-        p.try_play(mv).map_err(|e| e.to_string())?;
-    }
-    if p.is_over() {
-        return Ok(None);
-    }
-    let mut engine = ExternalEngine::start(spec, rules, time)?;
-    let (mv, said) = engine.think_counted(&p, moves, time)?;
-    Ok(said.map(|(eval, plies)| (eval, plies, mv)))
+    Ok(judge_said(spec, rules, moves, time)?.map(|s| (s.eval, s.plies, s.best)))
 }
 
 /// What a judge said of one position: its last evaluation (for the side to move) with a
@@ -110,7 +101,7 @@ pub struct JudgeSaid {
     pub best: Move,
 }
 
-/// [`judge_counted`] with the depth the judge reached: `None` when the game is over or
+/// What the judge says of the position after `moves`, the depth it reached included: `None` when the game is over or
 /// the judge reported no evaluation.
 pub fn judge_said(
     spec: &ExternalSpec,
