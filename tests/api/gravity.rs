@@ -183,3 +183,77 @@ fn review_and_analyse_take_columns() {
         "{text}"
     );
 }
+
+/// Outcome first, distance while the budget lasts (issue 62): `perfect` under node caps
+/// that double until the answer is complete. A column whose distance was not pinned says
+/// `plies_bound: "upper"` beside its proven outcome, its `plies` at least the exact plies
+/// of the complete answer, and its value exact (no `bound`); some cap must show every
+/// outcome proven with such a bound.
+#[test]
+fn perfect_proves_outcomes_first_and_marks_unpinned_distances_as_bounds() {
+    let s = spawn();
+    let mut shown = 0;
+    for digits in [
+        "5137737527135221",
+        "33766154731221244722",
+        "662573221764315311",
+    ] {
+        let ask = |nodes: u64| {
+            let body = json!({"rules": c4(), "board": digits,
+                              "engine": {"name": "perfect", "nodes": nodes, "time_ms": 20000}});
+            let (st, b) = s.call("/v1/suggest", &body);
+            assert_eq!(st, 200, "{b}");
+            b
+        };
+        let exact = ask(50_000_000);
+        assert_eq!(
+            exact["stats"]["complete"], true,
+            "{digits}: {}",
+            exact["stats"]
+        );
+        let plies_of = |col: &Value| {
+            exact["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|m| &m["col"] == col)
+                .unwrap()
+                .clone()
+        };
+        let mut nodes = 16;
+        loop {
+            let b = ask(nodes);
+            let moves = b["moves"].as_array().unwrap();
+            let mut bounded = false;
+            for m in moves {
+                let want = plies_of(&m["col"]);
+                if m["outcome"] != "unknown" {
+                    assert_eq!(m["outcome"], want["outcome"], "{digits} at {nodes}: {m}");
+                }
+                if m["plies_bound"] == "upper" {
+                    assert!(m["outcome"] == "win" || m["outcome"] == "loss", "{m}");
+                    assert!(m["bound"].is_null(), "{m}");
+                    let (got, exact) = (
+                        m["plies"].as_u64().unwrap(),
+                        want["plies"].as_u64().unwrap(),
+                    );
+                    assert!(exact <= got, "{digits} at {nodes}: {m} against {want}");
+                    bounded = true;
+                } else if m["outcome"] != "unknown" {
+                    assert_eq!(m["plies"], want["plies"], "{digits} at {nodes}: {m}");
+                }
+            }
+            if bounded && moves.iter().all(|m| m["outcome"] != "unknown") {
+                shown += 1;
+            }
+            if b["stats"]["complete"] == true {
+                break;
+            }
+            nodes *= 2;
+        }
+    }
+    assert!(
+        shown > 0,
+        "no cap left every outcome proven and a distance unpinned"
+    );
+}

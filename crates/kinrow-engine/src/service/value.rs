@@ -372,12 +372,19 @@ pub fn values_by(
     }
 }
 
+/// Per move, whether its `plies` only bound the distance: a loss to continuous fours
+/// ([`prove_losses`]), or a proven win or loss whose score (which counts the plies) is only
+/// a bound because the budget ran out before the distance was pinned (`perfect` under
+/// gravity); either way the end comes within at most `plies`.
 fn bounds_of(analysis: &Analysis, lost: &[Move]) -> Vec<Bound> {
     analysis
         .moves
         .iter()
         .map(|e| {
-            if lost.contains(&e.mv) {
+            let decided = matches!(e.eval.outcome, Outcome::Win | Outcome::Loss);
+            if lost.contains(&e.mv)
+                || (decided && e.eval.plies.is_some() && e.bound != Bound::Exact)
+            {
                 Bound::Upper
             } else {
                 Bound::Exact

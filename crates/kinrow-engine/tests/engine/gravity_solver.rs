@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use kinrow_engine::core::analyze::Engine;
-use kinrow_engine::core::types::{Limits, Outcome};
+use kinrow_engine::core::types::{Bound, Limits, Outcome};
 use kinrow_engine::registry::EngineKind;
 use kinrow_engine::search::perfect::Perfect;
 use kinrow_engine::service::value;
@@ -309,4 +309,75 @@ fn an_unplayable_second_threat_is_no_win_in_three() {
             assert_eq!(want, (Outcome::Win, 11));
         }
     }
+}
+
+/// Outcome first, distance while the budget lasts (issue 62): the same positions under
+/// node caps that double from 16 until the answer is complete. At every cap, against the
+/// brute force: a column's proven outcome is its outcome; exact plies are its plies; plies
+/// marked as a bound are at least its plies (the end comes within them); and once every
+/// outcome is proven the chosen move is one of the best outcome. Some caps must leave every
+/// outcome proven and some distance a bound, or the check would not reach that case.
+#[test]
+fn a_budget_too_small_for_the_distances_still_proves_every_outcome() {
+    let mut rng = StdRng::seed_from_u64(62);
+    let mut outcomes_before_distances = 0;
+    for (m, n, k, stones, count) in [(6, 5, 4, 12, 8), (7, 6, 4, 25, 8)] {
+        for _ in 0..count {
+            let mut b = random_position(m, n, k, stones, &mut rng);
+            let rules = gravity_rules(m, n, k);
+            let board = b.rows();
+            let rows: Vec<&str> = board.split('/').collect();
+            let position = Position::new(&rules, Some(&rows), None).unwrap();
+            let mut memo = HashMap::new();
+            let want: Vec<Option<(Outcome, u32)>> = (0..m)
+                .map(|c| (b.grid[c].len() < n).then(|| b.column(c, &mut memo)))
+                .collect();
+            let best = want.iter().flatten().map(|&w| rank(w)).max().unwrap();
+            let mut cap = 16;
+            loop {
+                let limits = Limits {
+                    nodes: Some(cap),
+                    ..Limits::with_time(Duration::from_secs(60))
+                };
+                let a = Perfect.analyze(&position, &limits, &mut StdRng::seed_from_u64(1));
+                let mut bounded = false;
+                for e in &a.moves {
+                    let c = e.mv.cell() % m;
+                    let (outcome, plies) = want[c].expect("a playable column");
+                    let at = format!("{board} column {c} at {cap} nodes: {e:?}");
+                    if e.eval.outcome == Outcome::Unknown {
+                        continue;
+                    }
+                    assert_eq!(e.eval.outcome, outcome, "{at}");
+                    if outcome == Outcome::Draw {
+                        continue;
+                    }
+                    let got = e.eval.plies.expect("a proven win or loss has plies");
+                    if e.bound == Bound::Exact {
+                        assert_eq!(got, plies, "{at}");
+                    } else {
+                        assert!(plies <= got, "{at}: comes within {plies}");
+                        bounded = true;
+                    }
+                }
+                let all = a.moves.iter().all(|e| e.eval.outcome != Outcome::Unknown);
+                if all {
+                    let chosen = want[a.best.cell() % m].unwrap();
+                    // rank's sign is the outcome's: win 1, draw 0, loss -1.
+                    assert_eq!(rank(chosen).signum(), best.signum(), "{board} at {cap}");
+                    outcomes_before_distances += bounded as u32;
+                }
+                if a.stats.complete {
+                    let chosen = want[a.best.cell() % m].unwrap();
+                    assert_eq!(rank(chosen), best, "{board}: the best column when complete");
+                    break;
+                }
+                cap *= 2;
+            }
+        }
+    }
+    assert!(
+        outcomes_before_distances > 0,
+        "no cap left every outcome proven with a distance unpinned"
+    );
 }

@@ -125,6 +125,7 @@ pub(super) fn analyze(
                 mv,
                 outcome,
                 plies: Some(plies),
+                plies_bound: crate::core::types::Bound::Exact,
             },
             _ => Verdict::unknown(mv),
         });

@@ -185,7 +185,13 @@ fn finish(
             evaluated: true,
             // A proof reads to the end of the game; an unproven move as deep as the search.
             depth: v.plies.unwrap_or(depth),
-            bound: Bound::Exact,
+            // A win or loss whose plies only bound its distance has a score (which counts
+            // the plies) that bounds the exact one: a win at least as fast, a loss no later.
+            bound: match (v.plies_bound, v.outcome) {
+                (Bound::Upper, Outcome::Win) => Bound::Lower,
+                (Bound::Upper, Outcome::Loss) => Bound::Upper,
+                _ => Bound::Exact,
+            },
         })
         .collect();
     let complete = !budget.stopped() && moves.iter().all(|e| e.eval.outcome != Outcome::Unknown);
@@ -294,6 +300,7 @@ fn settle<B: Bits>(
                 mv: v.mv,
                 outcome: Outcome::Win,
                 plies: Some(1),
+                plies_bound: Bound::Exact,
             };
             continue;
         }
@@ -543,7 +550,12 @@ fn shallow(position: &Position) -> (Vec<Verdict>, PvTail, u32) {
             } else {
                 (Outcome::Unknown, None)
             };
-            Verdict { mv, outcome, plies }
+            Verdict {
+                mv,
+                outcome,
+                plies,
+                plies_bound: Bound::Exact,
+            }
         })
         .collect();
     (verdicts, Box::new(|_| Vec::new()), 2)

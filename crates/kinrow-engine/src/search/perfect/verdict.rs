@@ -2,7 +2,7 @@
 //! the exact search, the careless search, the table of solved positions
 //! and the gravity solver all speak it.
 
-use crate::core::types::Outcome;
+use crate::core::types::{Bound, Outcome};
 use kinrow_game::Move;
 
 /// What the engine knows about one root move.
@@ -11,6 +11,9 @@ pub(crate) struct Verdict {
     pub mv: Move,
     pub outcome: Outcome,
     pub plies: Option<u32>,
+    /// `Exact`, or `Upper` where the outcome is proven but the budget ran out before
+    /// the distance was pinned: the win or loss comes within at most `plies`.
+    pub plies_bound: Bound,
 }
 
 impl Verdict {
@@ -19,6 +22,7 @@ impl Verdict {
             mv,
             outcome: Outcome::Unknown,
             plies: None,
+            plies_bound: Bound::Exact,
         }
     }
 }

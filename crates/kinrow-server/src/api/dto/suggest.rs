@@ -246,7 +246,10 @@ impl MoveEvalDto {
             value: e.evaluated.then_some(value),
             evaluated: e.evaluated,
             depth: e.evaluated.then_some(e.depth),
-            bound: BoundName::of(e.bound).filter(|_| e.evaluated),
+            // A proven outcome's value is exact (1, 0 or -1) even where its score, which
+            // counts the plies, is only a bound: that is `plies_bound`'s to say.
+            bound: BoundName::of(e.bound)
+                .filter(|_| e.evaluated && e.eval.outcome == Outcome::Unknown),
             raw: raw.map(finite),
             outcome: e.eval.outcome.into(),
             plies: e.eval.plies,

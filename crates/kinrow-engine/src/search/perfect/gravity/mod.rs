@@ -11,8 +11,9 @@
 //! columns), and the search reads the book at every node of few enough stones.
 //! A mirror-symmetric position searches only one of each pair of mirrored columns.
 //! When the budget runs out, each column keeps the interval its score was proven to
-//! lie in: a proven win or loss without its plies, or `unknown`; the best move found is
-//! the one with the highest proven lower bound.
+//! lie in: a proven win or loss with the plies it comes within at most (a bound, not
+//! the distance), or `unknown`; the best move found is the one with the highest proven
+//! lower bound.
 
 pub mod book;
 pub mod level;
@@ -21,7 +22,7 @@ mod word;
 
 use crate::core::budget::Budget;
 use crate::core::context::{Kept, SearchContext};
-use crate::core::types::Outcome;
+use crate::core::types::{Bound, Outcome};
 use kinrow_game::{Cell, Move, Position};
 
 use super::verdict::{PvTail, Verdict};
@@ -286,21 +287,28 @@ fn columns_in<T: Word>(position: &Position, budget: &mut Budget, table: &mut Tab
 }
 
 /// The verdict of a column whose score lies in `[lo, hi]`; `now` is the score of a win
-/// with the mover's next stone (cells + 1 - the stone's number).
+/// with the mover's next stone (cells + 1 - the stone's number). A proven win or loss
+/// whose score is not pinned gets the plies it comes within at most, as a bound: a win
+/// scores at least `lo` (so it comes no later than `lo`'s plies), a loss at most `hi`.
 fn verdict(position: &Position, col: usize, lo: i32, hi: i32, now: i32) -> Verdict {
     let row = position.landing_row(col).unwrap_or(0);
     let mv = Move::mark(row * position.m() + col);
     // A win with the next stone is 1 ply away; every point less is one ply more.
     let plies = |v: i32| Some((now - v.abs() + 1) as u32);
-    let (outcome, plies) = match (lo, hi) {
-        (lo, hi) if lo == hi && lo > 0 => (Outcome::Win, plies(lo)),
-        (lo, hi) if lo == hi && lo < 0 => (Outcome::Loss, plies(lo)),
-        (0, 0) => (Outcome::Draw, Some(position.empties())),
-        (lo, _) if lo > 0 => (Outcome::Win, None),
-        (_, hi) if hi < 0 => (Outcome::Loss, None),
-        _ => (Outcome::Unknown, None),
+    let (outcome, plies, plies_bound) = match (lo, hi) {
+        (lo, hi) if lo == hi && lo > 0 => (Outcome::Win, plies(lo), Bound::Exact),
+        (lo, hi) if lo == hi && lo < 0 => (Outcome::Loss, plies(lo), Bound::Exact),
+        (0, 0) => (Outcome::Draw, Some(position.empties()), Bound::Exact),
+        (lo, _) if lo > 0 => (Outcome::Win, plies(lo), Bound::Upper),
+        (_, hi) if hi < 0 => (Outcome::Loss, plies(hi), Bound::Upper),
+        _ => (Outcome::Unknown, None, Bound::Exact),
     };
-    Verdict { mv, outcome, plies }
+    Verdict {
+        mv,
+        outcome,
+        plies,
+        plies_bound,
+    }
 }
 
 /// The exact score of `position` alone (not per column), as the published Connect Four
