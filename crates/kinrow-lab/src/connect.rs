@@ -60,6 +60,11 @@ pub struct ConnectArgs {
     /// unsolved), so that another solver can be run on the same positions.
     #[arg(long, value_name = "FILE")]
     pub export: Option<String>,
+    /// Without `--columns`: the weak solve, win, draw or loss alone (one search with the
+    /// window (-1, 1)); scores are then 1, 0 or -1, as the published weak solver gives,
+    /// and a listed score is checked by its sign.
+    #[arg(long)]
+    pub weak: bool,
 }
 
 /// A random game of `stones` stones from the empty board that nobody has won, and its
@@ -173,7 +178,7 @@ fn run(args: &ConnectArgs) -> Result<(), String> {
             }
             None => None,
         };
-        scores(&positions, time, export.as_mut())?;
+        scores(&positions, time, args.weak, export.as_mut())?;
     }
     Ok(())
 }
@@ -196,6 +201,7 @@ fn stone_score(cells: u32, stones: u32, plies: u32, outcome: Outcome) -> i32 {
 fn scores(
     positions: &[Listed],
     time: Duration,
+    weak: bool,
     mut export: Option<&mut std::fs::File>,
 ) -> Result<(), String> {
     let mut groups = [(0u64, 0u64, 0u64, Duration::ZERO); 3];
@@ -204,11 +210,20 @@ fn scores(
     for (p, moves, listed) in positions {
         let mut budget = Budget::with_time(time);
         let start = Instant::now();
-        let solved = gravity::solve_position(p, &mut budget);
+        // A weak solve knows no plies (all its positions form one group) and is scored by
+        // its sign.
+        let solved = if weak {
+            gravity::outcome_of_position(p, &mut budget).map(|o| (p.empties(), o))
+        } else {
+            gravity::solve_position(p, &mut budget)
+        };
         let elapsed = start.elapsed();
         let cells = p.cells().len() as u32;
         let stones = cells - p.empties();
-        let score = solved.map(|(plies, outcome)| stone_score(cells, stones, plies, outcome));
+        let score = solved.map(|(plies, outcome)| match weak {
+            true => stone_score(cells, stones, plies, outcome).signum(),
+            false => stone_score(cells, stones, plies, outcome),
+        });
         if let Some(f) = export.as_mut() {
             let shown = score.map_or("?".to_string(), |s| s.to_string());
             writeln!(
@@ -221,6 +236,7 @@ fn scores(
         }
         if let (Some(Some(listed)), Some(score)) = (listed.first(), score) {
             checked += 1;
+            let listed = if weak { &listed.signum() } else { listed };
             if *listed != score {
                 wrong += 1;
                 eprintln!("{moves}: listed {listed}, solved {score}");
@@ -229,6 +245,7 @@ fn scores(
         match solved {
             Some((plies, _)) => {
                 let i = match plies {
+                    _ if weak => 0,
                     0..14 => 0,
                     14..28 => 1,
                     _ => 2,
@@ -245,11 +262,11 @@ fn scores(
     }
     println!("| plies to the end | positions | mean nodes | median nodes | mean time |");
     println!("| --- | --- | --- | --- | --- |");
-    for ((name, g), e) in ["easy (< 14)", "medium (14-27)", "hard (>= 28)"]
-        .iter()
-        .zip(groups)
-        .zip(each.iter_mut())
-    {
+    let names = match weak {
+        true => ["every position (weak solve)", "", ""],
+        false => ["easy (< 14)", "medium (14-27)", "hard (>= 28)"],
+    };
+    for ((name, g), e) in names.iter().zip(groups).zip(each.iter_mut()) {
         if g.0 > 0 {
             e.sort();
             println!(

@@ -325,6 +325,38 @@ pub fn solve_position(position: &Position, budget: &mut Budget) -> Option<(u32, 
     }
 }
 
+/// The outcome of `position` alone (win, draw or loss for its mover, not the plies): the
+/// weak solve of the published benchmarks, one search with the window (-1, 1); `None`
+/// when `budget` ran out first.
+pub fn outcome_of_position(position: &Position, budget: &mut Budget) -> Option<Outcome> {
+    if !applies(position) || position.is_over() {
+        return None;
+    }
+    if position.m() * (position.n() + 1) <= 64 {
+        weak::<u64>(position, budget)
+    } else {
+        weak::<u128>(position, budget)
+    }
+}
+
+fn weak<T: Word>(position: &Position, budget: &mut Budget) -> Option<Outcome> {
+    let (frame, st) = stones_of::<T>(position)?;
+    let mut table = table_for::<T>(position.empties(), budget.time());
+    let mut solver = Solver::new(&frame, &mut table, budget);
+    if st.my_wins(&frame) & st.landing(&frame) != T::ZERO {
+        return Some(Outcome::Win);
+    }
+    let v = solver.negamax(&st, -1, 1);
+    if solver.stopped {
+        return None;
+    }
+    Some(match v.signum() {
+        0 => Outcome::Draw,
+        1 => Outcome::Win,
+        _ => Outcome::Loss,
+    })
+}
+
 fn score<T: Word>(position: &Position, budget: &mut Budget) -> Option<(u32, Outcome)> {
     let (frame, st) = stones_of::<T>(position)?;
     let mut table = table_for::<T>(position.empties(), budget.time());
