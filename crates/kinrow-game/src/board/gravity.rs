@@ -111,6 +111,100 @@ impl Position {
         Ok(p)
     }
 
+    /// A Connect Four move sequence (1-based column digits, as [`Self::from_column_digits`]
+    /// reads them) that reaches this board from the empty one with x first and nobody
+    /// winning before its last stone; `None` without gravity, past 9 columns, with pieces
+    /// other than marks, with the turn not that of the stones' count, or when no order of
+    /// the stones does it. Found backwards: the last mover's stone on top of some column
+    /// comes off, and no earlier board may hold a line of k that the final one holds (lines
+    /// only vanish as stones come off). The board fixes the stones, so a state is the
+    /// columns' heights; a state that led nowhere is not tried again.
+    pub fn column_digits(&self) -> Option<String> {
+        let (m, n, k) = (self.m(), self.n(), self.k() as usize);
+        if !self.gravity() || m > 9 || self.has_special_pieces() {
+            return None;
+        }
+        let mut heights = vec![0usize; m];
+        let mut stones = 0;
+        for col in 0..m {
+            for h in 0..n {
+                match self.cells[(n - 1 - h) * m + col] {
+                    Cell::Mark(_) => {
+                        heights[col] = h + 1;
+                        stones += 1;
+                    }
+                    Cell::Empty => break,
+                    _ => return None,
+                }
+            }
+        }
+        let mover = |count: usize| if count % 2 == 1 { Player::X } else { Player::O };
+        if mover(stones + 1) != self.to_move() {
+            return None;
+        }
+        let at = |col: usize, h: usize| self.cells[(n - 1 - h) * m + col];
+        // The lines of k one player's stones make on the final board, as (column, height).
+        let mut lines: Vec<Vec<(usize, usize)>> = Vec::new();
+        for col in 0..m {
+            for h in 0..heights[col] {
+                for (dc, dh) in [(1isize, 0isize), (0, 1), (1, 1), (1, -1)] {
+                    let cells: Vec<(usize, usize)> = (0..k as isize)
+                        .map(|i| (col as isize + i * dc, h as isize + i * dh))
+                        .filter(|&(c, r)| c >= 0 && r >= 0 && (c as usize) < m && (r as usize) < n)
+                        .map(|(c, r)| (c as usize, r as usize))
+                        .collect();
+                    let first = at(col, h);
+                    if cells.len() == k && cells.iter().all(|&(c, r)| at(c, r) == first) {
+                        lines.push(cells);
+                    }
+                }
+            }
+        }
+        let whole = |hs: &[usize]| lines.iter().any(|l| l.iter().all(|&(c, r)| r < hs[c]));
+        let mut dead = std::collections::HashSet::new();
+        let mut order = Vec::with_capacity(stones);
+        fn back(
+            hs: &mut Vec<usize>,
+            left: usize,
+            order: &mut Vec<usize>,
+            dead: &mut std::collections::HashSet<Vec<usize>>,
+            top: &dyn Fn(usize, usize) -> Cell,
+            whole: &dyn Fn(&[usize]) -> bool,
+        ) -> bool {
+            if left == 0 {
+                return true;
+            }
+            if dead.contains(hs) || dead.len() > 200_000 {
+                return false;
+            }
+            let last = if left % 2 == 1 { Player::X } else { Player::O };
+            for col in 0..hs.len() {
+                if hs[col] == 0 || top(col, hs[col] - 1) != Cell::Mark(last) {
+                    continue;
+                }
+                hs[col] -= 1;
+                if !whole(hs) {
+                    order.push(col);
+                    if back(hs, left - 1, order, dead, top, whole) {
+                        hs[col] += 1;
+                        return true;
+                    }
+                    order.pop();
+                }
+                hs[col] += 1;
+            }
+            dead.insert(hs.clone());
+            false
+        }
+        back(&mut heights, stones, &mut order, &mut dead, &at, &whole).then(|| {
+            order
+                .iter()
+                .rev()
+                .map(|&c| char::from(b'1' + c as u8))
+                .collect()
+        })
+    }
+
     /// The playable cells' coordinates under gravity (every empty cell otherwise).
     pub fn playable_cells(&self) -> Vec<Coord> {
         (0..self.cells.len())

@@ -87,3 +87,56 @@ fn gravity_refuses_special_pieces_renju_and_caro() {
     // Written back by the position's rules.
     assert!(Position::empty(&c4()).rules().gravity());
 }
+
+/// `column_digits` finds a sequence that reaches the board: read back, it gives the same
+/// board and turn, for seeded random games (won ones included, the winning stone last),
+/// and none where no order works or the board is no gravity game.
+#[test]
+fn column_digits_reach_the_same_board() {
+    assert_eq!(Position::empty(&c4()).column_digits().as_deref(), Some(""));
+    let p = Position::from_column_digits(&c4(), "4453", "board").unwrap();
+    assert_eq!(p.column_digits().as_deref(), Some("4453"));
+    // A plain linear congruential generator: the game crate has no rand.
+    let mut seed: u64 = 62;
+    let mut next = |below: usize| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize % below
+    };
+    let (mut checked, mut won) = (0, 0);
+    for _ in 0..300 {
+        let mut digits = String::new();
+        let mut p = Position::empty(&c4());
+        let stones = next(43);
+        while digits.len() < stones && p.winner().is_none() {
+            let open: Vec<usize> = (0..7).filter(|&c| p.landing_row(c).is_some()).collect();
+            if open.is_empty() {
+                break;
+            }
+            let c = open[next(open.len())];
+            digits.push(char::from(b'1' + c as u8));
+            p = Position::from_column_digits(&c4(), &digits, "board").unwrap();
+        }
+        let found = p
+            .column_digits()
+            .unwrap_or_else(|| panic!("{digits}: none found"));
+        let again = Position::from_column_digits(&c4(), &found, "board").unwrap();
+        assert_eq!(again.to_rows(), p.to_rows(), "{digits} -> {found}");
+        assert_eq!(again.to_move(), p.to_move(), "{digits} -> {found}");
+        checked += 1;
+        won += p.winner().is_some() as u32;
+    }
+    assert_eq!(checked, 300);
+    assert!(won > 0, "no won game among them");
+    // x's four in the bottom row, covered (x's only stone on top stands on it): the turn
+    // is right (x moved last), but the line was there before any last x stone.
+    let rows = [
+        ".......", ".......", ".......", ".......", "ooox...", "xxxx..o",
+    ];
+    let p = Position::new(&c4(), Some(&rows), None).unwrap();
+    assert_eq!(p.column_digits(), None);
+    // Without gravity there is no column sequence.
+    let plain = Rules::mnk(7, 6, 4).unwrap();
+    assert_eq!(Position::empty(&plain).column_digits(), None);
+}
