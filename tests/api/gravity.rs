@@ -257,3 +257,54 @@ fn perfect_proves_outcomes_first_and_marks_unpinned_distances_as_bounds() {
         "no cap left every outcome proven and a distance unpinned"
     );
 }
+
+/// Every gravity answer carries a move sequence beside the board (`after.moves`, and
+/// `moves` of `/v1/state`) that reaches it, and takes it back: sent as `moves` with the
+/// board (checked against it) or alone; a sequence that does not reach the board is
+/// refused naming `moves`; without gravity there is none (issue 62 item 5).
+#[test]
+fn answers_carry_the_move_sequence_and_take_it_back() {
+    let s = spawn();
+    let (st, state) = s.call("/v1/state", &json!({"rules": c4(), "board": "4453"}));
+    assert_eq!(st, 200, "{state}");
+    assert_eq!(state["moves"], "4453");
+    let body = json!({"rules": c4(), "board": "4453",
+                      "engine": {"name": "perfect", "time_ms": 2000, "seed": 1}});
+    let (st, a) = s.call("/v1/suggest", &body);
+    assert_eq!(st, 200, "{a}");
+    let moves = a["after"]["moves"]
+        .as_str()
+        .expect("after.moves")
+        .to_string();
+    assert_eq!(moves.len(), 5, "{}", a["after"]);
+    // The sequence reaches the same board.
+    let (_, by_moves) = s.call("/v1/state", &json!({"rules": c4(), "board": moves}));
+    assert_eq!(by_moves["board"], a["after"]["board"]);
+    // `after` sent back as it is (with `moves`) is the next request.
+    let mut next = a["after"].clone();
+    next["engine"] = json!({"name": "perfect", "time_ms": 2000, "seed": 1});
+    let (st, b) = s.call("/v1/suggest", &next);
+    assert_eq!(st, 200, "{b}");
+    assert_eq!(
+        b["after"]["moves"].as_str().map(str::len),
+        Some(6),
+        "{}",
+        b["after"]
+    );
+    // `moves` alone is the position; /v1/play answers with the sequence too.
+    let (st, p) = s.call(
+        "/v1/play",
+        &json!({"rules": c4(), "moves": moves, "move": {"col": 0}}),
+    );
+    assert_eq!(st, 200, "{p}");
+    assert_eq!(p["after"]["moves"], format!("{moves}1"));
+    // A sequence that does not reach the board is refused, naming `moves`.
+    let (st, e) = s.call(
+        "/v1/state",
+        &json!({"rules": c4(), "board": "4453", "moves": "4454"}),
+    );
+    assert_error(st, &e, 422, "invalid_board", Some("moves"));
+    // No gravity, no sequence.
+    let (_, plain) = s.call("/v1/state", &json!({"rules": {"m": 3, "n": 3, "k": 3}}));
+    assert!(plain["moves"].is_null(), "{plain}");
+}

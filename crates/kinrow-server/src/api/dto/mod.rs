@@ -26,7 +26,8 @@ pub use engine::{
 pub use ops::{Health, Readiness};
 pub use play::{PlayRequest, PlayResponse};
 pub use position::{
-    position, CellDto, HandDto, MoveDto, MoveRequest, PieceName, PiecesDto, RulesDto, Side,
+    position, position_with_moves, CellDto, HandDto, MoveDto, MoveRequest, PieceName, PiecesDto,
+    RulesDto, Side,
 };
 pub use state::{AfterDto, GameStatus, StateRequest, StateResponse};
 pub use suggest::{SuggestRequest, SuggestResponse};

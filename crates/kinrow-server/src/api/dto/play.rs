@@ -61,6 +61,12 @@ pub struct PlayRequest {
     #[serde(default, skip_serializing_if = "super::forms::never")]
     #[schema(value_type = AnswerOnly)]
     pub playable: Option<AnswerOnly>,
+    /// Under gravity, the position as a Connect Four move sequence (`"4453"`, as an
+    /// answer's `after.moves` gives it): without `board` it is the position; with one it
+    /// must reach the same board (422 naming `moves` otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(example = json!(null))]
+    pub moves: Option<String>,
     /// Answer-only, ignored.
     #[serde(default, skip_serializing_if = "super::forms::never")]
     #[schema(value_type = AnswerOnly)]

@@ -410,6 +410,38 @@ pub fn position(
     )?)
 }
 
+/// [`position`] with a request's `moves` (a Connect Four move sequence under gravity):
+/// the position where `board` is absent, else checked to reach the same board and turn.
+pub fn position_with_moves(
+    rules: &RulesDto,
+    board: &Option<BoardInput>,
+    to_move: Option<Side>,
+    moves: &Option<String>,
+) -> Result<Position, ApiError> {
+    let Some(digits) = moves else {
+        return position(rules, board, to_move);
+    };
+    let by_moves = Position::from_column_digits(&Rules::try_from(rules)?, digits, "moves")?;
+    let by_moves = Position::from_cells(
+        &by_moves.rules(),
+        by_moves.cells().to_vec(),
+        to_move.map(Player::from),
+    )
+    .map_err(|e| ApiError::from(e))?;
+    if board.is_none() {
+        return Ok(by_moves);
+    }
+    let p = position(rules, board, to_move)?;
+    if p.cells() != by_moves.cells() || p.to_move() != by_moves.to_move() {
+        return Err(ApiError::at(
+            ErrorCode::InvalidBoard,
+            "moves",
+            format!("the sequence {digits:?} does not reach the board given in `board`"),
+        ));
+    }
+    Ok(p)
+}
+
 /// A cell: zero-based `row` (0 is the first board string) and `col`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[schema(as = Cell)]

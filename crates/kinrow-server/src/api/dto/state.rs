@@ -54,6 +54,12 @@ pub struct StateRequest {
     #[serde(default, skip_serializing_if = "super::forms::never")]
     #[schema(value_type = AnswerOnly)]
     pub playable: Option<AnswerOnly>,
+    /// Under gravity, the position as a Connect Four move sequence (`"4453"`, as an
+    /// answer's `after.moves` gives it): without `board` it is the position; with one it
+    /// must reach the same board (422 naming `moves` otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(example = json!(null))]
+    pub moves: Option<String>,
     /// Answer-only, ignored.
     #[serde(default, skip_serializing_if = "super::forms::never")]
     #[schema(value_type = AnswerOnly)]
@@ -172,6 +178,12 @@ pub struct StateResponse {
     /// Under gravity: the cells a stone may drop to, every column's lowest empty cell
     /// (none when the game is over); an empty list without gravity.
     pub playable: Vec<CellDto>,
+    /// Under gravity (at most 9 columns): a Connect Four move sequence, 1-based column
+    /// digits, that reaches this board from the empty one with nobody winning before its
+    /// last stone (`board` or `moves` in a request takes it back); null without gravity
+    /// or where no order of the stones reaches the board.
+    #[schema(example = json!("4453"))]
+    pub moves: Option<String>,
     /// Swap and swap2: the opening step a board of 0 or 3 stones (or 5 under swap2) is
     /// at, if it is still in its opening phase (the board cannot tell whether a side was
     /// chosen: the client knows), with who decides it; null otherwise.
@@ -197,6 +209,7 @@ impl StateResponse {
             legal_moves: legal,
             forbidden: forbidden_cells(p),
             playable: playable_cells(p, status),
+            moves: p.column_digits(),
             opening: super::opening_rule::OpeningStateDto::of(p),
         }
     }
@@ -237,6 +250,13 @@ pub struct AfterDto {
     /// Under gravity, the cells a stone may drop to (every column's lowest empty cell;
     /// none when the game is over); an empty list without gravity. Answer-only.
     pub playable: Vec<CellDto>,
+    /// Under gravity (at most 9 columns): a Connect Four move sequence, 1-based column
+    /// digits, that reaches `board` from the empty board with nobody winning before its
+    /// last stone (found from the board, so not always the order the game was played
+    /// in); null without gravity or where no order of the stones reaches the board.
+    /// Accepted back as `moves` (checked against `board`) or as `board`.
+    #[schema(example = json!("44537"))]
+    pub moves: Option<String>,
 }
 
 impl AfterDto {
@@ -253,6 +273,7 @@ impl AfterDto {
             winning_line,
             forbidden: forbidden_cells(p),
             playable: playable_cells(p, status),
+            moves: p.column_digits(),
         }
     }
 }
@@ -268,6 +289,7 @@ impl From<StateResponse> for AfterDto {
             winning_line: s.winning_line,
             forbidden: s.forbidden,
             playable: s.playable,
+            moves: s.moves,
         }
     }
 }

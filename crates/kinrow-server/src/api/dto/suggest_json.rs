@@ -196,6 +196,8 @@ impl Writer<'_> {
         self.value(&a.forbidden);
         self.raw(b",\"playable\":");
         self.value(&a.playable);
+        self.raw(b",\"moves\":");
+        self.value(&a.moves);
         self.raw(b"}");
     }
 

@@ -8,7 +8,9 @@ use super::plan::{search_plan, unplayable};
 use super::run::{brain_failure, game_over_error, guarded, run_search, EngineLabel};
 use super::suggest::{suggestion, trimmed};
 use crate::api::dto::forms::shows_every_cell;
-use crate::api::dto::{position, GameStatus, MoveDto, PlayRequest, PlayResponse, StateResponse};
+use crate::api::dto::{
+    position_with_moves, GameStatus, MoveDto, PlayRequest, PlayResponse, StateResponse,
+};
 use crate::api::error::{ApiError, ErrorBody};
 use crate::api::extract::ApiJson;
 use crate::api::state::AppState;
@@ -87,7 +89,7 @@ pub fn play_answer(req: &PlayRequest) -> Result<PlayResponse, ApiError> {
 /// The position after the request's move, and the answer for it (panics caught).
 fn play_position(req: &PlayRequest) -> Result<(Position, PlayResponse), ApiError> {
     guarded("playing the move", || {
-        let mut p = position(&req.rules, &req.board, req.to_move)?;
+        let mut p = position_with_moves(&req.rules, &req.board, req.to_move, &req.moves)?;
         if p.is_over() {
             return Err(game_over_error(&p));
         }

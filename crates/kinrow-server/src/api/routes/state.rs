@@ -3,7 +3,7 @@
 use actix_web::HttpResponse;
 
 use super::run::guarded;
-use crate::api::dto::{position, StateRequest, StateResponse};
+use crate::api::dto::{position_with_moves, StateRequest, StateResponse};
 use crate::api::error::{ApiError, ErrorBody};
 use crate::api::extract::ApiJson;
 
@@ -37,7 +37,7 @@ pub async fn state(body: ApiJson<StateRequest>) -> Result<HttpResponse, ApiError
 /// The answer of `POST /v1/state` (panics caught).
 pub fn state_answer(req: &StateRequest) -> Result<StateResponse, ApiError> {
     guarded("reading the position", || {
-        let p = position(&req.rules, &req.board, req.to_move)?;
+        let p = position_with_moves(&req.rules, &req.board, req.to_move, &req.moves)?;
         Ok(StateResponse::new(&p))
     })
 }

@@ -10,7 +10,7 @@ use super::run::{
 };
 use crate::api::dto::forms::{shows_every_cell, trim, IncludeName};
 use crate::api::dto::suggest_json;
-use crate::api::dto::{position, LimitsUsed, SuggestRequest, SuggestResponse};
+use crate::api::dto::{position_with_moves, LimitsUsed, SuggestRequest, SuggestResponse};
 use crate::api::error::{ApiError, ErrorBody, ErrorCode};
 use crate::api::extract::ApiJson;
 use crate::api::search::Finished;
@@ -25,7 +25,7 @@ pub fn prepare_suggest(
     config: &Config,
 ) -> Result<(Position, SearchPlan), ApiError> {
     guarded("parsing the position", || {
-        let position = position(&req.rules, &req.board, req.to_move)?;
+        let position = position_with_moves(&req.rules, &req.board, req.to_move, &req.moves)?;
         if position.is_over() {
             return Err(game_over_error(&position));
         }
