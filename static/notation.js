@@ -40,14 +40,24 @@ export function shortLabel(mv) {
   const letter = { win: 'W', draw: 'D', loss: 'L' }[mv.outcome];
   if (!letter) return ({ upper: '≤', lower: '≥' }[mv.bound] || '') + String(percent(mv.value));
   if (letter === 'D' || mv.plies === null || mv.plies === undefined) return letter;
-  return letter + (mv.plies > 99 ? '99+' : String(mv.plies));
+  // `plies_bound: "upper"`: the outcome is proven, the distance only bounded (W≤23).
+  const within = mv.plies_bound === 'upper' ? '≤' : '';
+  return letter + within + (mv.plies > 99 ? '99+' : String(mv.plies));
+}
+
+// " in 7 moves (both sides)", or " within at most 7 moves (both sides)" where the budget
+// ran out before the distance was pinned (`plies_bound: "upper"`); "" without plies.
+function pliesWords(mv) {
+  const n = mv.plies;
+  if (n === null || n === undefined) return '';
+  const unit = n === 1 ? ' move' : ' moves (both sides)';
+  return (mv.plies_bound === 'upper' ? ' within at most ' : ' in ') + n + unit;
 }
 
 // The same in words, for the details and the screen readers.
 export function valueWords(mv, side) {
   if (!mv || typeof mv.value !== 'number') return 'no value';
-  const n = mv.plies;
-  const inPlies = n === null || n === undefined ? '' : ' in ' + n + (n === 1 ? ' move' : ' moves (both sides)');
+  const inPlies = pliesWords(mv);
   if (mv.outcome === 'win') return side + ' wins' + inPlies + ' (proven)';
   if (mv.outcome === 'loss') return side + ' loses' + inPlies + ' (proven)';
   if (mv.outcome === 'draw') return 'a draw (proven)';
@@ -74,8 +84,7 @@ export function valueKind(mv, mainDepth) {
 export function cellWords(mv, side, mainDepth) {
   const kind = valueKind(mv, mainDepth);
   if (kind === 'none') return 'no value: the engine gave this cell none';
-  const n = mv.plies;
-  const inPlies = n === null || n === undefined ? '' : ' in ' + n + (n === 1 ? ' move' : ' moves (both sides)');
+  const inPlies = pliesWords(mv);
   if (kind === 'proven') {
     if (mv.outcome === 'win') return 'proven win' + inPlies + ': ' + side + ' wins here whatever the reply';
     if (mv.outcome === 'loss') return 'proven loss' + inPlies + ': ' + side + ' loses here against best play';
