@@ -126,11 +126,11 @@ impl Position {
         }
         let mut heights = vec![0usize; m];
         let mut stones = 0;
-        for col in 0..m {
+        for (col, height) in heights.iter_mut().enumerate() {
             for h in 0..n {
                 match self.cells[(n - 1 - h) * m + col] {
                     Cell::Mark(_) => {
-                        heights[col] = h + 1;
+                        *height = h + 1;
                         stones += 1;
                     }
                     Cell::Empty => break,
@@ -145,8 +145,8 @@ impl Position {
         let at = |col: usize, h: usize| self.cells[(n - 1 - h) * m + col];
         // The lines of k one player's stones make on the final board, as (column, height).
         let mut lines: Vec<Vec<(usize, usize)>> = Vec::new();
-        for col in 0..m {
-            for h in 0..heights[col] {
+        for (col, &height) in heights.iter().enumerate() {
+            for h in 0..height {
                 for (dc, dh) in [(1isize, 0isize), (0, 1), (1, 1), (1, -1)] {
                     let cells: Vec<(usize, usize)> = (0..k as isize)
                         .map(|i| (col as isize + i * dc, h as isize + i * dh))

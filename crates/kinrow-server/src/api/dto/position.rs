@@ -426,8 +426,7 @@ pub fn position_with_moves(
         &by_moves.rules(),
         by_moves.cells().to_vec(),
         to_move.map(Player::from),
-    )
-    .map_err(|e| ApiError::from(e))?;
+    )?;
     if board.is_none() {
         return Ok(by_moves);
     }

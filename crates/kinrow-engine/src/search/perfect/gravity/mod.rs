@@ -26,7 +26,8 @@ use crate::core::types::{Bound, Outcome};
 use kinrow_game::{Cell, Move, Position};
 
 use super::verdict::{PvTail, Verdict};
-use search::{Solver, Table};
+use search::Solver;
+pub use search::Table;
 use word::{Frame, Stones, Word};
 
 /// True when the gravity solver answers `position`: gravity, marks only, free rules
@@ -340,9 +341,17 @@ pub fn outcome_of_position(position: &Position, budget: &mut Budget) -> Option<O
 }
 
 fn weak<T: Word>(position: &Position, budget: &mut Budget) -> Option<Outcome> {
-    let (frame, st) = stones_of::<T>(position)?;
     let mut table = table_for::<T>(position.empties(), budget.time());
-    let mut solver = Solver::new(&frame, &mut table, budget);
+    weak_in(position, budget, &mut table)
+}
+
+fn weak_in<T: Word>(
+    position: &Position,
+    budget: &mut Budget,
+    table: &mut Table<T>,
+) -> Option<Outcome> {
+    let (frame, st) = stones_of::<T>(position)?;
+    let mut solver = Solver::new(&frame, table, budget);
     if st.my_wins(&frame) & st.landing(&frame) != T::ZERO {
         return Some(Outcome::Win);
     }
@@ -358,9 +367,36 @@ fn weak<T: Word>(position: &Position, budget: &mut Budget) -> Option<Outcome> {
 }
 
 fn score<T: Word>(position: &Position, budget: &mut Budget) -> Option<(u32, Outcome)> {
-    let (frame, st) = stones_of::<T>(position)?;
     let mut table = table_for::<T>(position.empties(), budget.time());
-    let mut solver = Solver::new(&frame, &mut table, budget);
+    score_in(position, budget, &mut table)
+}
+
+/// [`solve_position`] (with `weak`, [`outcome_of_position`]'s search, the plies then
+/// those of a full board) over `table`, on boards of at most 64 bits with the sentinel
+/// row: a benchmark clears one table between positions outside its clock, as the
+/// published solver's harness does, instead of timing the making of a fresh one.
+pub fn solve_position_in(
+    position: &Position,
+    budget: &mut Budget,
+    table: &mut Table<u64>,
+    weak: bool,
+) -> Option<(u32, Outcome)> {
+    if !applies(position) || position.is_over() || position.m() * (position.n() + 1) > 64 {
+        return None;
+    }
+    if weak {
+        return weak_in(position, budget, table).map(|o| (position.empties(), o));
+    }
+    score_in(position, budget, table)
+}
+
+fn score_in<T: Word>(
+    position: &Position,
+    budget: &mut Budget,
+    table: &mut Table<T>,
+) -> Option<(u32, Outcome)> {
+    let (frame, st) = stones_of::<T>(position)?;
+    let mut solver = Solver::new(&frame, table, budget);
     let now = solver.win_now(&st);
     let v = if st.my_wins(&frame) & st.landing(&frame) != T::ZERO {
         now

@@ -46,6 +46,13 @@ impl<T: Word> Table<T> {
         }
     }
 
+    /// Forgets every entry (writes the whole table: the pages are then resident).
+    pub fn clear(&mut self) {
+        self.keys.fill(T::ZERO);
+        self.bounds.fill(0);
+        self.best.fill(0);
+    }
+
     /// The memory the table holds, in bytes.
     pub fn bytes(&self) -> usize {
         self.keys.len() * std::mem::size_of::<T>() + self.bounds.len() * 2 + self.best.len()
