@@ -15,7 +15,32 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod api;
-pub mod config;
-pub mod logging;
-pub mod server;
+mod api;
+mod config;
+mod logging;
+mod server;
+
+// The front door: what the binary (src/main.rs, src/cli.rs), the root tests and the
+// benches use, as `kinrow_server::Name` (the layer test checks that nothing reaches past
+// it).
+
+// Start-up: the configuration, the one start-up path of the binary and the tests, the
+// log filter for clients' broken requests.
+pub use config::{external_engines, Config, ServeArgs};
+pub use logging::ClientErrorsAsInfo;
+pub use server::{serve, Application};
+
+// The HTTP contract without HTTP, for the CLI and the black-box tests: the request and
+// answer bodies, the error codes, reading a body as the routes read it, the routes'
+// answers as functions, the search pool and its metrics, the OpenAPI document.
+pub use api::dto;
+pub use api::error::{ApiError, ErrorCode};
+pub use api::extract::parse_body;
+pub use api::metrics::Metrics;
+pub use api::openapi_json;
+pub use api::routes::plan::search_plan;
+pub use api::routes::play::play_answer;
+pub use api::routes::review::review_here;
+pub use api::routes::state::state_answer;
+pub use api::routes::suggest::prepare_suggest;
+pub use api::search::SearchPool;

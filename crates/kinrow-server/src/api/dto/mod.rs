@@ -28,5 +28,7 @@ pub use play::{PlayRequest, PlayResponse};
 pub use position::{
     position, CellDto, HandDto, MoveDto, MoveRequest, PieceName, PiecesDto, RulesDto, Side,
 };
+pub use review::ReviewRequest;
 pub use state::{AfterDto, GameStatus, StateRequest, StateResponse};
 pub use suggest::{SuggestRequest, SuggestResponse};
+pub use suggest_json::write as write_suggest_json;
