@@ -1,5 +1,5 @@
 //! kinrow's HTTP JSON service: a thin layer over the engine crate, the only crate that
-//! knows actix, serde and utoipa.
+//! knows actix and utoipa (the lab uses serde too, for its game records and reports).
 //!
 //! - [`api`]: the HTTP layer: one file per endpoint in [`api::routes`], the request and
 //!   answer bodies per resource in [`api::dto`], the one error type, the search pool
@@ -8,7 +8,7 @@
 //! - [`logging`]: a client's broken request logged at INFO, not ERROR;
 //! - [`server`]: binds the listener and runs the server ([`server::Application`]), the
 //!   one start-up path of the binary and the tests;
-//! - the demo page (`static/` at the workspace root) is embedded by [`api`].
+//! - the demo page (`static/` in this crate's folder) is embedded by `api`.
 //!
 //! The server never imports the lab (Cargo holds it: the lab is not a dependency).
 
