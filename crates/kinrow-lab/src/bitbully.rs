@@ -1,7 +1,7 @@
 //! `kinrow book --from-bitbully FILE`: Connect Four's book of every position of at most
 //! 12 stones, converted from the BitBully project's database of every 12-stone position
 //! with its exact distance (`book_12ply_distances.dat` in the PyPI package
-//! `bitbully-databases`, MIT licence: data/books/README.md).
+//! `bitbully-databases`, MIT licence: crates/kinrow-engine/src/search/perfect/gravity/books/README.md).
 //!
 //! The database is a run of 5-byte entries: a position's Huffman code (4 bytes,
 //! big-endian; the columns left to right, each bottom up, `10` a first-player stone, `11`
