@@ -2,8 +2,7 @@
 //! scratch (board set-up included), the no-VCF positions refuted, and the VCT wins.
 //! `cargo bench --bench tss -- --warm-up-time 1 --measurement-time 3`.
 
-#[path = "../crates/kinrow-engine/tests/engine/tss/positions.rs"]
-mod positions;
+use kinrow_fixtures::tss_positions as positions;
 
 use std::hint::black_box;
 use std::time::Duration;
