@@ -302,18 +302,7 @@ impl Brain {
     /// Sets the rules of `INFO rule`'s bit mask (see the top of this file); a mask the
     /// brain cannot play leaves the rules as they were.
     fn rule(&mut self, mask: u32) -> Result<(), String> {
-        const KNOWN: u32 = 1 | 2 | 4 | 8;
-        if mask & !KNOWN != 0 {
-            return Err(format!(
-                "rule {mask} has bits this brain does not know (1 exactly five, 2 continuous, 4 renju, 8 caro)"
-            ));
-        }
-        let variant = match (mask & 4 != 0, mask & 8 != 0) {
-            (true, true) => return Err(format!("rule {mask} asks for renju and caro at once")),
-            (true, false) => Variant::Renju,
-            (false, true) => Variant::Caro,
-            (false, false) => Variant::Free,
-        };
+        let (variant, exact) = Variant::from_gomocup_rule(mask)?;
         if variant == Variant::Renju && self.k != 5 {
             return Err(format!(
                 "renju is played with five in a row, but this brain plays {} in a row",
@@ -321,7 +310,7 @@ impl Brain {
             ));
         }
         self.variant = variant;
-        self.exact = mask & 1 != 0;
+        self.exact = exact;
         Ok(())
     }
 
