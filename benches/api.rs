@@ -8,10 +8,10 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use kinrow_server::api::dto::{suggest_json, LimitsUsed, SuggestRequest, SuggestResponse};
-use kinrow_server::api::extract::parse_body;
-use kinrow_server::api::routes::suggest::prepare_suggest;
-use kinrow_server::config::Config;
+use kinrow_server::dto::{write_suggest_json, LimitsUsed, SuggestRequest, SuggestResponse};
+use kinrow_server::parse_body;
+use kinrow_server::prepare_suggest;
+use kinrow_server::Config;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
@@ -40,7 +40,7 @@ fn suggest_stages(c: &mut Criterion) {
     group.bench_function("position and plan", |b| {
         b.iter(|| prepare_suggest(black_box(&request), &config).unwrap())
     });
-    let mut ctx = kinrow_engine::core::context::SearchContext::new();
+    let mut ctx = kinrow_engine::SearchContext::new();
     group.bench_function("engine (position solved before)", |b| {
         b.iter(|| {
             plan.builder()().analyze_with(
@@ -69,7 +69,7 @@ fn suggest_stages(c: &mut Criterion) {
     group.bench_function("answer json (suggest_json, what the server writes)", |b| {
         b.iter(|| {
             let mut out = Vec::with_capacity(4096);
-            suggest_json::write(&mut out, black_box(&answer));
+            write_suggest_json(&mut out, black_box(&answer));
             out
         })
     });
@@ -83,7 +83,7 @@ fn suggest_stages(c: &mut Criterion) {
             let answer =
                 SuggestResponse::new(&position, &plan, &analysis, (0.0, plan.seed), used());
             let mut out = Vec::with_capacity(4096);
-            suggest_json::write(&mut out, &answer);
+            write_suggest_json(&mut out, &answer);
             out
         })
     });

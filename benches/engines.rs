@@ -7,8 +7,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use kinrow_engine::core::types::Limits;
-use kinrow_engine::registry::EngineKind;
+use kinrow_engine::EngineKind;
+use kinrow_engine::Limits;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 

@@ -9,8 +9,8 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use kinrow_engine::core::types::Limits;
-use kinrow_engine::registry::EngineKind;
+use kinrow_engine::EngineKind;
+use kinrow_engine::Limits;
 use kinrow_game::{Cell, Player, Position, Rules};
 use rand::rngs::StdRng;
 use rand::SeedableRng;

@@ -11,12 +11,12 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use kinrow_engine::core::analyze::Engine;
-use kinrow_engine::core::budget::Budget;
-use kinrow_engine::core::types::Limits;
-use kinrow_engine::search::auto::cell_pass;
-use kinrow_engine::search::minimax::Minimax;
-use kinrow_engine::search::perfect::Perfect;
+use kinrow_engine::cell_pass;
+use kinrow_engine::Budget;
+use kinrow_engine::Engine;
+use kinrow_engine::Limits;
+use kinrow_engine::Minimax;
+use kinrow_engine::Perfect;
 use kinrow_game::{Position, Rules};
 use rand::rngs::StdRng;
 use rand::SeedableRng;

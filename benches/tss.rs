@@ -2,14 +2,13 @@
 //! scratch (board set-up included), the no-VCF positions refuted, and the VCT wins.
 //! `cargo bench --bench tss -- --warm-up-time 1 --measurement-time 3`.
 
-#[path = "../crates/kinrow-engine/tests/engine/tss/positions.rs"]
-mod positions;
+use kinrow_fixtures::tss_positions as positions;
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use kinrow_engine::search::tss::{Tss, Verdict};
+use kinrow_engine::{Tss, Verdict};
 use kinrow_game::{Player, Position, Rules};
 
 fn position(rows: &[&str]) -> Position {
@@ -29,8 +28,7 @@ fn bench(c: &mut Criterion) {
             c.bench_function(&format!("{name}/{i}"), |b| {
                 b.iter(|| {
                     let mut tss = Tss::new(black_box(&pos));
-                    let mut budget =
-                        kinrow_engine::core::budget::Budget::with_time(Duration::from_secs(5));
+                    let mut budget = kinrow_engine::Budget::with_time(Duration::from_secs(5));
                     let v = if vct {
                         tss.vct(&mut budget, Player::X, 3)
                     } else {

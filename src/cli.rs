@@ -7,11 +7,11 @@ use clap::{Parser, Subcommand};
 
 use kinrow_game::{parse_board_string, Hand, Player, Position, Rules};
 use kinrow_lab::output::print_line;
-use kinrow_server::api::dto::review::ReviewRequest;
-use kinrow_server::api::extract::parse_body;
-use kinrow_server::api::routes::review::review_here;
-use kinrow_server::config::{Config, ServeArgs};
-use kinrow_server::logging::ClientErrorsAsInfo;
+use kinrow_server::dto::ReviewRequest;
+use kinrow_server::parse_body;
+use kinrow_server::review_here;
+use kinrow_server::ClientErrorsAsInfo;
+use kinrow_server::{Config, ServeArgs};
 
 /// kinrow: move suggestions for m,n,k-games over HTTP.
 #[derive(Parser, Debug)]
@@ -190,7 +190,7 @@ pub fn run(cli: Cli) -> i32 {
     match cli.command.unwrap_or(Command::Serve(cli.serve)) {
         Command::Serve(args) => serve(args),
         Command::Openapi => {
-            print_line(&kinrow_server::api::openapi_json());
+            print_line(&kinrow_server::openapi_json());
             0
         }
         Command::Arena(args) => kinrow_lab::arena::main(args),
@@ -214,7 +214,7 @@ pub fn run(cli: Cli) -> i32 {
         Command::State(args) => match args.position.position() {
             Ok(p) => {
                 // The same answer as `POST /v1/state`.
-                let state = kinrow_server::api::dto::state::StateResponse::new(&p);
+                let state = kinrow_server::dto::StateResponse::new(&p);
                 print_line(&serde_json::to_string_pretty(&state).expect("json"));
                 0
             }
@@ -276,7 +276,7 @@ fn serve(args: ServeArgs) -> i32 {
             return 2;
         }
     };
-    match kinrow_server::server::serve(config) {
+    match kinrow_server::serve(config) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("kinrow serve: {e}");

@@ -1,7 +1,5 @@
 //! The `kinrow` binary: parse the command line and run it (the server by default).
 
-#![forbid(unsafe_code)]
-
 mod cli;
 
 use clap::Parser;

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::support::spawn_with;
-use kinrow_server::config::Config;
+use kinrow_server::Config;
 use serde_json::{json, Value};
 
 const BUDGET_MS: u64 = 200;

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use kinrow_engine::registry::EngineKind;
+use kinrow_engine::EngineKind;
 use kinrow_game::{Position, Rules, Variant};
 use kinrow_lab::arena;
 use kinrow_lab::arena::{ArenaConfig, Contestant, EngineSpec, GameResult};
@@ -371,7 +371,7 @@ fn an_external_engine_that_plays_off_the_board_forfeits() {
 /// What `kinrow openings` reads from a judge's `MESSAGE` lines.
 #[test]
 fn evaluations_are_read_from_engine_messages() {
-    use kinrow_engine::external::protocol::Eval;
+    use kinrow_engine::Eval;
     let cases = [
         (
             "MESSAGE Speed 205K | Depth 15-26 | Eval -118 | Node 32K | Time 159ms",

@@ -1,9 +1,9 @@
 //! Black-box tests of every endpoint, against the real server on port 0 over HTTP.
 
 use crate::support::{spawn, spawn_with};
-use kinrow_engine::registry::EngineKind;
+use kinrow_engine::EngineKind;
 use kinrow_game::{Player, Position, Rules};
-use kinrow_server::config::Config;
+use kinrow_server::Config;
 use serde_json::{json, Value};
 
 #[test]
@@ -463,10 +463,7 @@ fn the_same_seed_gives_the_same_answer() {
     for kind in EngineKind::ALL {
         let name = kind.name();
         // Node-limited where the engine reads nodes, so the answer does not depend on timing.
-        let engine = if kind
-            .parameters()
-            .contains(&kinrow_engine::registry::Parameter::Nodes)
-        {
+        let engine = if kind.parameters().contains(&kinrow_engine::Parameter::Nodes) {
             json!({"name": name, "time_ms": 5000, "nodes": 2000, "depth": 2, "seed": 42})
         } else {
             json!({"name": name, "time_ms": 5000, "depth": 2, "seed": 42})

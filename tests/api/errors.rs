@@ -2,7 +2,7 @@
 //! JSON error shape with its stable code and the offending field.
 
 use crate::support::{assert_error, spawn};
-use kinrow_engine::registry::EngineKind;
+use kinrow_engine::EngineKind;
 use serde_json::{json, Value};
 
 fn ttt() -> Value {

@@ -8,8 +8,8 @@ use serde_json::{json, Value};
 
 use crate::analysis::events;
 use crate::support::{assert_error, spawn_with, TestServer};
-use kinrow_engine::external::pool::BrainSpec;
-use kinrow_server::config::{external_engines, Config};
+use kinrow_engine::BrainSpec;
+use kinrow_server::{external_engines, Config};
 
 /// The fake brain in `mode` as a spec (`NAME=sh tests/fake_brain.sh MODE[;options]`).
 fn fake(name: &str, mode: &str, options: &str) -> BrainSpec {

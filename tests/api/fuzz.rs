@@ -3,13 +3,13 @@
 //! problem is one field's). The last test sends generated bodies to the live server:
 //! no answer is ever a 500.
 
-use kinrow_server::api::dto::{PlayRequest, StateRequest, SuggestRequest};
-use kinrow_server::api::error::{ApiError, ErrorCode};
-use kinrow_server::api::extract::parse_body;
-use kinrow_server::api::routes::play::play_answer;
-use kinrow_server::api::routes::state::state_answer;
-use kinrow_server::api::routes::suggest::prepare_suggest;
-use kinrow_server::config::Config;
+use kinrow_server::dto::{PlayRequest, StateRequest, SuggestRequest};
+use kinrow_server::parse_body;
+use kinrow_server::play_answer;
+use kinrow_server::prepare_suggest;
+use kinrow_server::state_answer;
+use kinrow_server::Config;
+use kinrow_server::{ApiError, ErrorCode};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -99,7 +99,7 @@ fn wild_engine() -> impl Strategy<Value = Value> {
 }
 
 fn engine() -> impl Strategy<Value = Value> {
-    let names: Vec<&'static str> = kinrow_engine::registry::EngineKind::ALL
+    let names: Vec<&'static str> = kinrow_engine::EngineKind::ALL
         .iter()
         .map(|k| k.name())
         .collect();

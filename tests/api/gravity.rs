@@ -5,7 +5,7 @@
 //! the landing cells only, the `after` round trip, `review` and `analyse`.
 
 use crate::support::{assert_error, spawn};
-use kinrow_engine::registry::EngineKind;
+use kinrow_engine::EngineKind;
 use serde_json::{json, Value};
 
 fn c4() -> Value {

@@ -9,7 +9,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::support::{spawn_with, TestServer};
-use kinrow_server::config::Config;
+use kinrow_server::Config;
 use serde_json::{json, Value};
 
 /// A 15x15 midgame that keeps `minimax` busy for its whole budget.

@@ -7,7 +7,7 @@ use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::support::spawn_with;
-use kinrow_server::config::Config;
+use kinrow_server::Config;
 use serde_json::{json, Value};
 
 const BOARD15: [&str; 15] = [

@@ -9,7 +9,7 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use crate::support::spawn_with;
-use kinrow_server::config::Config;
+use kinrow_server::Config;
 use serde_json::Value;
 
 fn config() -> Config {

@@ -9,8 +9,7 @@ mod arena;
 mod arena_swap2;
 mod cells;
 mod cli;
-#[path = "../../crates/kinrow-game/tests/game/diagrams.rs"]
-mod diagrams;
+use kinrow_fixtures::diagrams;
 mod endpoints;
 mod errors;
 mod external;

@@ -10,7 +10,7 @@ use rand::{RngExt, SeedableRng};
 use serde_json::{json, Value};
 
 use crate::support::{spawn, TestServer};
-use kinrow_engine::registry::EngineKind;
+use kinrow_engine::EngineKind;
 use kinrow_game::{Position, Rules, Variant};
 
 /// The rule sets: (m, n, k, gravity, variant name).

@@ -2,13 +2,13 @@
 //! generates, it is a well-formed OpenAPI 3 document, and it describes the live server.
 //! After changing the API, regenerate it with `cargo run -- openapi > openapi/openapi.json`.
 
-use kinrow_engine::registry::EngineKind;
+use kinrow_engine::EngineKind;
 use serde_json::Value;
 
 const COMMITTED: &str = include_str!("../../openapi/openapi.json");
 
 fn doc() -> Value {
-    serde_json::from_str(&kinrow_server::api::openapi_json()).unwrap()
+    serde_json::from_str(&kinrow_server::openapi_json()).unwrap()
 }
 
 #[test]

@@ -6,8 +6,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::support::spawn_with;
-use kinrow_engine::registry::EngineKind;
-use kinrow_server::config::Config;
+use kinrow_engine::EngineKind;
+use kinrow_server::Config;
 use serde_json::{json, Value};
 
 /// An engine that spends its whole budget on a 15x15 board.

@@ -177,7 +177,7 @@ fn under_renju_the_brain_never_plays_a_forbidden_cell() {
 /// count below 1 or not a number is an error; a threaded brain still plays.
 #[test]
 fn thread_num_is_honoured_up_to_the_cap() {
-    use kinrow_engine::registry::EngineKind;
+    use kinrow_engine::EngineKind;
     use kinrow_lab::pbrain::Brain;
     let mut brain = Brain::new(EngineKind::Auto, 5, 1).with_max_threads(2);
     assert_eq!(brain.threads(), 1);
@@ -207,7 +207,7 @@ fn thread_num_is_honoured_up_to_the_cap() {
 /// move) or a mate with its plies, and a best line that starts with the move.
 #[test]
 fn every_move_says_its_depth_eval_and_best_line_first() {
-    use kinrow_engine::external::protocol::{Eval, Thinking};
+    use kinrow_engine::{Eval, Thinking};
     // Own four on row 7 (x = 7..10): the brain completes five, a proven win in one ply.
     let out = raw_session(
         &["--engine", "auto"],

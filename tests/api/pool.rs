@@ -6,14 +6,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use kinrow_engine::core::analyze::Engine;
-use kinrow_engine::core::budget::Budget;
-use kinrow_engine::core::context::SearchContext;
-use kinrow_engine::core::types::{Analysis, Evaluation, Limits, MoveEval, Outcome, SearchStats};
+use kinrow_engine::Budget;
+use kinrow_engine::Engine;
+use kinrow_engine::SearchContext;
+use kinrow_engine::{Analysis, Evaluation, Limits, MoveEval, Outcome, SearchStats};
 use kinrow_game::{Position, Rules};
-use kinrow_server::api::error::ErrorCode;
-use kinrow_server::api::metrics::Metrics;
-use kinrow_server::api::search::SearchPool;
+use kinrow_server::ErrorCode;
+use kinrow_server::Metrics;
+use kinrow_server::SearchPool;
 use rand::rngs::StdRng;
 
 /// Sleeps for `factor` times its budget, then plays the first legal move.

@@ -267,8 +267,8 @@ fn connect_four_games_that_keep_their_outcome_get_no_mistake_and_no_blunder() {
 /// (x wins throughout), that column, and from there `perfect`'s choices for both sides:
 /// exactly one move changes the outcome. Returns the game and that move's index.
 fn one_thrown_win() -> (String, usize) {
-    use kinrow_engine::core::types::{Limits, Outcome};
-    use kinrow_engine::registry::EngineKind;
+    use kinrow_engine::EngineKind;
+    use kinrow_engine::{Limits, Outcome};
     use kinrow_game::{Position, Rules};
     use rand::SeedableRng;
     let rules = Rules::mnk(7, 6, 4)

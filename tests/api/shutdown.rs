@@ -8,7 +8,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use kinrow_engine::registry::EngineKind;
+use kinrow_engine::EngineKind;
 use serde_json::{json, Value};
 
 struct Server {

@@ -6,8 +6,8 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
-use kinrow_server::config::Config;
-use kinrow_server::server::Application;
+use kinrow_server::Application;
+use kinrow_server::Config;
 use reqwest::blocking::{Client, Response};
 use serde_json::Value;
 

@@ -4,7 +4,7 @@
 //! take it too.
 
 use crate::support::{assert_error, spawn, spawn_with};
-use kinrow_server::config::Config;
+use kinrow_server::Config;
 use serde_json::{json, Value};
 
 fn capped(max_threads: usize) -> crate::support::TestServer {
@@ -130,7 +130,7 @@ fn engines_list_the_field_and_the_cap() {
 /// `--max-threads` (`KINROW_MAX_THREADS`): 1 by default, 1 to 64.
 #[test]
 fn the_cap_is_configured_within_1_to_64() {
-    use kinrow_server::config::ServeArgs;
+    use kinrow_server::ServeArgs;
     let with = |t: Option<usize>| {
         ServeArgs {
             max_threads: t,

@@ -5,17 +5,17 @@
 
 use std::time::Duration;
 
-use kinrow_engine::core::analyze::Engine;
-use kinrow_engine::core::types::{Analysis, Limits, Outcome};
-use kinrow_engine::registry::EngineKind;
-use kinrow_engine::service::level;
-use kinrow_engine::service::level::Leveled;
-use kinrow_engine::service::value;
-use kinrow_engine::service::value::UNPROVEN_MAX;
+use kinrow_engine::level;
+use kinrow_engine::level::Leveled;
+use kinrow_engine::value;
+use kinrow_engine::value::UNPROVEN_MAX;
+use kinrow_engine::Engine;
+use kinrow_engine::EngineKind;
+use kinrow_engine::{Analysis, Limits, Outcome};
 use kinrow_game::{Move, Position, Rules};
-use kinrow_server::api::dto::{EngineName, EngineParams};
-use kinrow_server::api::routes::plan::search_plan;
-use kinrow_server::config::Config;
+use kinrow_server::dto::{EngineName, EngineParams};
+use kinrow_server::search_plan;
+use kinrow_server::Config;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
@@ -155,7 +155,7 @@ fn a_win_now_is_worth_exactly_one_for_every_engine() {
 
 #[test]
 fn the_fitted_mappings_rise_with_the_score_and_stay_inside_the_proofs() {
-    use kinrow_engine::core::types::Scale;
+    use kinrow_engine::Scale;
     use value::{fit, Family};
     let scales = [
         Scale::Pattern,

@@ -5,7 +5,7 @@
 
 use crate::diagrams::{board, CARO_LINES, FORBIDDEN_SHAPES};
 use crate::support::{assert_error, spawn, TestServer};
-use kinrow_engine::registry::EngineKind;
+use kinrow_engine::EngineKind;
 use kinrow_game::{Player, Position, Variant};
 use serde_json::{json, Value};
 

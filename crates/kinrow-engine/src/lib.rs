@@ -1,9 +1,15 @@
-//! The move-suggesting AIs of kinrow. Every engine implements
-//! [`Engine`](core::analyze::Engine): given a position that is still in progress,
-//! [`Limits`](core::types::Limits), a [`Budget`](core::budget::Budget) and a seeded RNG,
-//! it returns an [`Analysis`](core::types::Analysis) with the chosen move, every
-//! evaluated move with its score (and outcome where proven), the principal variation and
-//! the search's statistics. Start at [`registry::EngineKind`], the one table of engines.
+//! The move-suggesting AIs of kinrow. Every engine implements [`Engine`]: given a
+//! position that is still in progress, [`Limits`], a [`Budget`] and a seeded RNG, it
+//! returns an [`Analysis`] with the chosen move, every evaluated move with its score (and
+//! outcome where proven), the principal variation and the search's statistics. Start at
+//! [`EngineKind`], the one table of engines.
+//!
+//! The crates above (the server, the lab, the binary, the benches, the root tests) see
+//! only the front door: the names re-exported at the bottom of this file, in named groups
+//! (positions and answers; the engines and their registry; the search plan and the
+//! services; external engines; what the lab trains and measures). A test
+//! (`layers::no_crate_reaches_past_a_front_door`) fails when one of them names a path
+//! below it; a new use is a new line here.
 //!
 //! The crate is built in floors, each using only those below it (a test reads every
 //! `use` path and fails on an import against them, or on a circle):
@@ -28,13 +34,72 @@
 //! processes and their pipes): no other I/O, no web crate; the server, the lab's
 //! commands, the benches and the tests call the same functions.
 
-#![forbid(unsafe_code)]
-#![warn(missing_docs)]
-
-pub mod board;
+// The floors: private, but for the four the engine's own test binary
+// (crates/kinrow-engine/tests/engine) still reaches into from the inside (its tests of
+// `auto`, the threat-space search, the gravity solver); those stay `pub`, hidden from the
+// docs. The crates above name the engine only through the face below.
+mod board;
+#[doc(hidden)]
 pub mod core;
-pub mod eval;
-pub mod external;
+mod eval;
+mod external;
+#[doc(hidden)]
 pub mod registry;
+#[doc(hidden)]
 pub mod search;
+#[doc(hidden)]
 pub mod service;
+
+// The front door: everything the server, the lab, the binary, the benches and the root
+// tests use, as `kinrow_engine::Name` (a module below is re-exported where its functions
+// read best by their module's name: `value::values`, `level::FULL`, `swap::decide`).
+
+// Positions in, answers out: the limits of a search, its budget and progress reports,
+// the caller's reusable tables, and what an engine answers.
+pub use crate::core::budget::Budget;
+pub use crate::core::context::{ContextPool, SearchContext};
+pub use crate::core::path::Route;
+pub use crate::core::patterns::winning_cells;
+pub use crate::core::progress::{Line, Progress, Watch, MAX_LINES};
+pub use crate::core::root::WinScale;
+pub use crate::core::timeman;
+pub use crate::core::types::{
+    cores, Action, Analysis, Bound, Evaluation, Limits, MoveEval, Outcome, Scale, SearchStats,
+    MAX_THREADS,
+};
+
+// The engines and their registry.
+pub use crate::core::analyze::Engine;
+pub use crate::registry::{Cost, EngineKind, Parameter};
+pub use crate::search::auto::{
+    cell_pass, warm_up, window_value, CellValues, SearchCounters, Tactics,
+};
+pub use crate::search::mcts::Mcts;
+pub use crate::search::minimax::Minimax;
+pub use crate::search::perfect::gravity;
+pub use crate::search::perfect::gravity::book as gravity_book;
+pub use crate::search::perfect::gravity::level::LevelSolver;
+pub use crate::search::perfect::Perfect;
+pub use crate::search::tss::{Tss, Verdict};
+
+// The search plan (which engine, which limits, for a request) and the services built
+// on the registry: levels, the value scale, game reviews, the opening rules' decisions.
+pub use crate::service::opening::swap;
+pub use crate::service::opening::table as opening_table;
+pub use crate::service::plan::{EngineChoice, SearchPlan};
+pub use crate::service::{level, review, value};
+
+// External engines: Gomocup brains run as child processes.
+pub use crate::external::brain::ExternalBrain;
+pub use crate::external::pool::{BrainSpec, Failure as BrainFailure};
+pub use crate::external::protocol::{
+    parse_stones, Eval, ExternalEngine, ExternalSpec, StepAnswer, Thinking,
+};
+pub use crate::external::search::Run as BrainRun;
+
+// What the lab needs to train and measure the evaluations: the pattern board, the cell
+// codes and line classes, the learned tables and network.
+pub use crate::board::PatternBoard;
+pub use crate::eval::cells::{classes_of, Threat, CODES};
+pub use crate::eval::classes::CLASSES;
+pub use crate::eval::{network, potential, weights, EvalChoice};

@@ -37,6 +37,21 @@ impl Hand {
 }
 
 /// Which family of rules decides what wins and what may be played.
+///
+/// # Adding a rule variant
+///
+/// The rule questions are answered here, by `match`es with no wildcard, so the compiler
+/// lists what a new variant must answer: its place in [`Variant::ALL`] and its name
+/// ([`Variant::as_str`]), its Gomocup rule mask ([`Variant::gomocup_rule`],
+/// [`Variant::from_gomocup_rule`]), what [`Rules::with_variant`] accepts, who wins with an
+/// overline ([`Rules::overline_wins`]), and in this crate's board its wins and forbidden
+/// cells (`renju.rs`, `lines.rs`). The game's test `every_variant_answers_every_rule_question`
+/// fails to compile until the variant has its place. Outside this crate, a new variant
+/// then needs: the API's `VariantName` (kinrow-server `api/dto/position.rs`, then
+/// regenerate openapi/ as its test says); the Gomocup rule names of `kinrow label`
+/// (kinrow-lab `label.rs`); and a decision in each engine place that serves only some
+/// variants (`grep -rn "variant()" crates/kinrow-engine/src`: the learned weights and the
+/// opening tables are for freestyle, `perfect`'s solver and the tactics shortcut read it).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Variant {
     /// k in a row wins; a longer line wins too unless `overline` is off (exactly k).
@@ -69,6 +84,36 @@ impl Variant {
         Variant::ALL
             .into_iter()
             .find(|v| v.as_str().eq_ignore_ascii_case(name))
+    }
+
+    /// The Gomocup protocol's `INFO rule` bit mask for this variant: 0 freestyle (1 when
+    /// `overline` is off: exactly five), 4 renju, 8 caro. Both ends of the protocol (the
+    /// engine asking an external brain, the lab's brain answering) read it from here.
+    pub fn gomocup_rule(self, overline: bool) -> u32 {
+        match self {
+            Variant::Free => u32::from(!overline),
+            Variant::Renju => 4,
+            Variant::Caro => 8,
+        }
+    }
+
+    /// The variant and whether only exactly k wins (bit 1) of a Gomocup `INFO rule` mask
+    /// (bits 1 exactly five, 2 continuous, 4 renju, 8 caro); an error names a mask with
+    /// unknown bits or two variants at once.
+    pub fn from_gomocup_rule(mask: u32) -> Result<(Variant, bool), String> {
+        const KNOWN: u32 = 1 | 2 | 4 | 8;
+        if mask & !KNOWN != 0 {
+            return Err(format!(
+                "rule {mask} has bits this brain does not know (1 exactly five, 2 continuous, 4 renju, 8 caro)"
+            ));
+        }
+        let variant = match (mask & 4 != 0, mask & 8 != 0) {
+            (true, true) => return Err(format!("rule {mask} asks for renju and caro at once")),
+            (true, false) => Variant::Renju,
+            (false, true) => Variant::Caro,
+            (false, false) => Variant::Free,
+        };
+        Ok((variant, mask & 1 != 0))
     }
 }
 

@@ -15,10 +15,10 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 
 use crate::arena;
-use kinrow_engine::core::types::Limits;
-use kinrow_engine::eval::EvalChoice;
-use kinrow_engine::registry::EngineKind;
-use kinrow_engine::search::auto::{SearchCounters, Tactics};
+use kinrow_engine::EngineKind;
+use kinrow_engine::EvalChoice;
+use kinrow_engine::Limits;
+use kinrow_engine::{SearchCounters, Tactics};
 use kinrow_game::{Position, Rules};
 
 /// One measured cell of the table.

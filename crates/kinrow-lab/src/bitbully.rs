@@ -1,7 +1,7 @@
 //! `kinrow book --from-bitbully FILE`: Connect Four's book of every position of at most
 //! 12 stones, converted from the BitBully project's database of every 12-stone position
 //! with its exact distance (`book_12ply_distances.dat` in the PyPI package
-//! `bitbully-databases`, MIT licence: data/books/README.md).
+//! `bitbully-databases`, MIT licence: crates/kinrow-engine/src/search/perfect/gravity/books/README.md).
 //!
 //! The database is a run of 5-byte entries: a position's Huffman code (4 bytes,
 //! big-endian; the columns left to right, each bottom up, `10` a first-player stone, `11`
@@ -11,7 +11,7 @@
 //! a draw. A position or its mirror image is listed. Each score becomes the search's
 //! (`cells + 1 - t` for a win with the board's t-th stone), the positions the database
 //! leaves out are solved by kinrow's search, and the shallower levels are backed up by
-//! negamax ([`book::back_up`]); the book is written in the binary format.
+//! negamax ([`gravity_book::back_up`]); the book is written in the binary format.
 //!
 //! `kinrow book --check BOOK --sample N`: N positions of the book's last level drawn at
 //! random (seeded), each solved alone by the search without any book, and compared.
@@ -27,10 +27,10 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 use crate::output::print_line;
-use kinrow_engine::core::budget::Budget;
-use kinrow_engine::search::perfect::gravity::book;
-use kinrow_engine::search::perfect::gravity::book::Book;
-use kinrow_engine::search::perfect::gravity::level::LevelSolver;
+use kinrow_engine::gravity_book;
+use kinrow_engine::gravity_book::Book;
+use kinrow_engine::Budget;
+use kinrow_engine::LevelSolver;
 
 /// Connect Four, the only board of the database.
 const M: u32 = 7;
@@ -94,10 +94,13 @@ pub fn convert(input: &str, out: &str) -> Result<(), String> {
         if stones != DEPTH as usize {
             return Err(format!("code {code:08x}: {stones} stones"));
         }
-        db.insert(book::key_of(M, N, K, &columns)?, score_of(entry[4] as i8));
+        db.insert(
+            gravity_book::key_of(M, N, K, &columns)?,
+            score_of(entry[4] as i8),
+        );
     }
     let read = db.len();
-    let levels = book::levels(M, N, K, DEPTH)?;
+    let levels = gravity_book::levels(M, N, K, DEPTH)?;
     let last = levels.last().expect("level 12");
     let mut scores: HashMap<u128, i8> = HashMap::with_capacity(levels.iter().map(Vec::len).sum());
     let mut solver = LevelSolver::new(M, N, K, 24)?.without_book();
@@ -119,7 +122,7 @@ pub fn convert(input: &str, out: &str) -> Result<(), String> {
     }
     let unused = db.keys().filter(|k| !scores.contains_key(k)).count();
     drop(db);
-    book::back_up(M, N, K, &levels, &mut scores)?;
+    gravity_book::back_up(M, N, K, &levels, &mut scores)?;
     let written = Book::new(M, N, K, DEPTH, scores).write_binary()?;
     fs::write(out, &written).map_err(|e| format!("{out}: {e}"))?;
     let summary = serde_json::json!({
@@ -147,7 +150,7 @@ pub fn check(path: &str, sample: usize, seed: u64, table_bits: u32) -> Result<()
     let loaded = start.elapsed().as_secs_f64();
     let last: Vec<(u128, i32)> = book
         .entries()
-        .filter(|&(key, _)| book::stones_of_key(book.m, book.n, book.k, key) == book.depth)
+        .filter(|&(key, _)| gravity_book::stones_of_key(book.m, book.n, book.k, key) == book.depth)
         .collect();
     let mut rng = StdRng::seed_from_u64(seed);
     let mut solver = LevelSolver::new(book.m, book.n, book.k, table_bits)?.without_book();

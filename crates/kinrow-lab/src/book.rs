@@ -17,10 +17,10 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use crate::output::print_line;
-use kinrow_engine::core::budget::Budget;
-use kinrow_engine::search::perfect::gravity::book;
-use kinrow_engine::search::perfect::gravity::book::Book;
-use kinrow_engine::search::perfect::gravity::level::LevelSolver;
+use kinrow_engine::gravity_book;
+use kinrow_engine::gravity_book::Book;
+use kinrow_engine::Budget;
+use kinrow_engine::LevelSolver;
 
 /// The flags of `kinrow book`.
 #[derive(Args, Debug)]
@@ -114,7 +114,7 @@ fn run(args: &BookArgs) -> Result<(), String> {
     if depth > m * n {
         return Err(format!("--depth: at most {} on {m}x{n}", m * n));
     }
-    let levels = book::levels(m, n, k, depth)?;
+    let levels = gravity_book::levels(m, n, k, depth)?;
     let last = levels.last().expect("level 0");
     let work = format!("{}.work", out);
     let mut done = resume(&work)?;
@@ -164,7 +164,7 @@ fn run(args: &BookArgs) -> Result<(), String> {
     let (mut bytes, mut entries) = (0, 0);
     if complete {
         let mut scores: HashMap<u128, i8> = last.iter().map(|key| (*key, done[key].0)).collect();
-        book::back_up(m, n, k, &levels, &mut scores)?;
+        gravity_book::back_up(m, n, k, &levels, &mut scores)?;
         let text = Book::new(m, n, k, depth, scores).write();
         fs::write(out, &text).map_err(|e| format!("{out}: {e}"))?;
         bytes = text.len();

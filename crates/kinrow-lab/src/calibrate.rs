@@ -1,4 +1,4 @@
-//! `kinrow calibrate`: fits each engine's value mapping ([`kinrow_engine::service::value`]) on
+//! `kinrow calibrate`: fits each engine's value mapping ([`kinrow_engine::value`]) on
 //! self-play games and reports how well it is calibrated.
 //!
 //! For every engine and board, it plays `--games` self-play games from the arena's
@@ -26,12 +26,12 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 
 use crate::arena::{self, EngineSpec};
-use kinrow_engine::core::types::Scale;
-use kinrow_engine::core::types::{Limits, Outcome};
-use kinrow_engine::eval::weights::UNIT;
-use kinrow_engine::registry::EngineKind;
-use kinrow_engine::service::value;
-use kinrow_engine::service::value::{Family, Logistic};
+use kinrow_engine::value;
+use kinrow_engine::value::{Family, Logistic};
+use kinrow_engine::weights::UNIT;
+use kinrow_engine::EngineKind;
+use kinrow_engine::Scale;
+use kinrow_engine::{Limits, Outcome};
 use kinrow_game::{Player, Position, Rules};
 
 /// One position of a game: the engine's score and what came of it.

@@ -16,10 +16,10 @@ use clap::Args;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use kinrow_engine::core::analyze::Engine;
-use kinrow_engine::core::budget::Budget;
-use kinrow_engine::core::types::{Limits, Outcome};
-use kinrow_engine::search::perfect::{gravity, Perfect};
+use kinrow_engine::Budget;
+use kinrow_engine::Engine;
+use kinrow_engine::{gravity, Perfect};
+use kinrow_engine::{Limits, Outcome};
 use kinrow_game::{Move, Position, Rules};
 
 /// The flags of `kinrow connect`.

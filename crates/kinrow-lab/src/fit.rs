@@ -29,10 +29,10 @@ use rand::{RngExt, SeedableRng};
 use crate::output::Progress;
 use crate::record::read_text;
 use crate::tune::{learnable_positions, log_loss, sigmoid, split_samples};
-use kinrow_engine::eval::cells::{classes_of, CODES};
-use kinrow_engine::eval::classes::CLASSES;
-use kinrow_engine::eval::network::{Network, CHANNELS, EMBED_SCALE, HIDDEN};
-use kinrow_engine::eval::weights::{threat_mask, LearnedWeights, MASKS, MASK_THREATS, UNIT};
+use kinrow_engine::network::{Network, CHANNELS, EMBED_SCALE, HIDDEN};
+use kinrow_engine::weights::{threat_mask, LearnedWeights, MASKS, MASK_THREATS, UNIT};
+use kinrow_engine::CLASSES;
+use kinrow_engine::{classes_of, CODES};
 
 /// `kinrow fit`'s flags.
 #[derive(clap::Args, Debug)]
@@ -514,8 +514,8 @@ fn fit(args: &FitArgs) -> Result<(), String> {
     let network = losses_of(&held, |s| as_run(&net, s));
     // The committed network on the same positions: the generation this one may replace.
     let committed_network =
-        kinrow_engine::eval::network::gomoku().map(|n| losses_of(&held, |s| as_run(n, s)));
-    let committed = kinrow_engine::eval::weights::gomoku().ok_or("no committed tables")?;
+        kinrow_engine::network::gomoku().map(|n| losses_of(&held, |s| as_run(n, s)));
+    let committed = kinrow_engine::weights::gomoku().ok_or("no committed tables")?;
     let committed = losses_of(&held, |s| tables(committed, s));
     let other = match &args.compare_tables {
         None => None,

@@ -31,8 +31,8 @@ use std::time::{Duration, Instant};
 
 use crate::output::Progress;
 use crate::record::{open_text, read_games, read_text, GameResult, RecordedGame, Sibling};
-use kinrow_engine::core::types::Outcome;
-use kinrow_engine::external::protocol::{Eval, ExternalEngine, ExternalSpec};
+use kinrow_engine::Outcome;
+use kinrow_engine::{Eval, ExternalEngine, ExternalSpec};
 use kinrow_game::{Move, Player, Position, Rules, Variant};
 
 /// `kinrow label`'s flags.

@@ -17,9 +17,6 @@
 //!   engines of [`arena`] (kinrow as a manager);
 //! - [`output`]: the progress lines and JSON-lines results every long command writes.
 
-#![forbid(unsafe_code)]
-#![warn(missing_docs)]
-
 pub mod arena;
 pub mod bench;
 pub mod bitbully;

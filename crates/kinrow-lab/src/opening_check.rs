@@ -26,12 +26,12 @@ use rand::SeedableRng;
 
 use crate::arena::{judge_position, Judgement};
 use crate::output::Progress;
-use kinrow_engine::core::types::Limits;
-use kinrow_engine::external::protocol::ExternalSpec;
-use kinrow_engine::registry::EngineKind;
-use kinrow_engine::service::opening::swap;
-use kinrow_engine::service::opening::swap::Decision;
-use kinrow_engine::service::plan::SearchPlan;
+use kinrow_engine::swap;
+use kinrow_engine::swap::Decision;
+use kinrow_engine::EngineKind;
+use kinrow_engine::ExternalSpec;
+use kinrow_engine::Limits;
+use kinrow_engine::SearchPlan;
 use kinrow_game::{Move, Opening, Player, Position, Rules};
 
 /// `kinrow opening-check` on the command line.

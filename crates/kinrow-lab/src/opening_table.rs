@@ -1,13 +1,13 @@
 //! `kinrow opening-table`: makes a table of balanced three-stone openings for the swap and
-//! swap2 proposals ([`kinrow_engine::service::opening::table`]), judged by `auto`'s own search.
+//! swap2 proposals ([`kinrow_engine::opening_table`]), judged by `auto`'s own search.
 //! The table is printed on stdout with a header naming the command line.
 
 use std::io::Write;
 use std::time::Duration;
 
-use kinrow_engine::core::types::Limits;
-use kinrow_engine::external::protocol::ExternalSpec;
-use kinrow_engine::service::opening::table::{make, TableSpec};
+use kinrow_engine::opening_table::{make, TableSpec};
+use kinrow_engine::ExternalSpec;
+use kinrow_engine::Limits;
 use kinrow_game::Rules;
 
 /// `kinrow opening-table` on the command line.
@@ -126,8 +126,7 @@ pub fn main(args: OpeningTableArgs) -> i32 {
             }
         }
     };
-    let second: Option<kinrow_engine::service::opening::table::SecondJudge> = if external.is_some()
-    {
+    let second: Option<kinrow_engine::opening_table::SecondJudge> = if external.is_some() {
         Some(&mut second)
     } else {
         None

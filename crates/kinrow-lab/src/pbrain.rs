@@ -23,7 +23,7 @@
 //! aims at a twentieth of `time_left` and stops there once its best move is settled; a
 //! move whose best answer keeps changing, or that meets a threat, may take up to three
 //! times that, at most a seventh of `time_left` ([`Brain::move_time`], the engine's
-//! [`timeman`](kinrow_engine::core::timeman)).
+//! [`timeman`](kinrow_engine::timeman)).
 //!
 //! Threads: `INFO thread_num N` lets `auto`'s pattern search run on N threads, cut to
 //! `--max-threads` (`KINROW_MAX_THREADS`; by default the number of cores: the manager
@@ -35,13 +35,13 @@ use std::time::Duration;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-use kinrow_engine::core::analyze::Engine;
-use kinrow_engine::core::context::SearchContext;
-use kinrow_engine::core::timeman;
-use kinrow_engine::core::types::{Analysis, Limits, Outcome};
-use kinrow_engine::registry::EngineKind;
-use kinrow_engine::search::auto::CellValues;
-use kinrow_engine::service::value::values;
+use kinrow_engine::timeman;
+use kinrow_engine::value::values;
+use kinrow_engine::CellValues;
+use kinrow_engine::Engine;
+use kinrow_engine::EngineKind;
+use kinrow_engine::SearchContext;
+use kinrow_engine::{Analysis, Limits, Outcome};
 use kinrow_game::{Cell, Piece, Player, Position, Rules, Variant, MAX_SIDE};
 
 mod swap2;
@@ -117,7 +117,7 @@ impl Brain {
 
     /// The same brain, with `INFO thread_num` cut to `max` threads (at least 1).
     pub fn with_max_threads(mut self, max: usize) -> Brain {
-        self.max_threads = max.clamp(1, kinrow_engine::core::types::MAX_THREADS);
+        self.max_threads = max.clamp(1, kinrow_engine::MAX_THREADS);
         self.threads = self.threads.min(self.max_threads);
         self
     }
@@ -302,18 +302,7 @@ impl Brain {
     /// Sets the rules of `INFO rule`'s bit mask (see the top of this file); a mask the
     /// brain cannot play leaves the rules as they were.
     fn rule(&mut self, mask: u32) -> Result<(), String> {
-        const KNOWN: u32 = 1 | 2 | 4 | 8;
-        if mask & !KNOWN != 0 {
-            return Err(format!(
-                "rule {mask} has bits this brain does not know (1 exactly five, 2 continuous, 4 renju, 8 caro)"
-            ));
-        }
-        let variant = match (mask & 4 != 0, mask & 8 != 0) {
-            (true, true) => return Err(format!("rule {mask} asks for renju and caro at once")),
-            (true, false) => Variant::Renju,
-            (false, true) => Variant::Caro,
-            (false, false) => Variant::Free,
-        };
+        let (variant, exact) = Variant::from_gomocup_rule(mask)?;
         if variant == Variant::Renju && self.k != 5 {
             return Err(format!(
                 "renju is played with five in a row, but this brain plays {} in a row",
@@ -321,7 +310,7 @@ impl Brain {
             ));
         }
         self.variant = variant;
-        self.exact = mask & 1 != 0;
+        self.exact = exact;
         Ok(())
     }
 
@@ -403,7 +392,7 @@ impl Brain {
 pub const EVAL_UNIT: f64 = 200.0;
 
 /// The `MESSAGE` line of a move, in the shape Rapfi's brief lines are read by
-/// `kinrow_engine::external::protocol::Thinking`:
+/// `kinrow_engine::Thinking`:
 /// `MESSAGE Depth d | Eval e | Node n | Time t ms | Bestline x,y x,y ..`. The eval is the
 /// value of kinrow's answer for the side to move through [`EVAL_UNIT`] (the value scale
 /// of `/v1/suggest`), `+M<plies>` / `-M<plies>` for a proven win or loss (`+M*` where
@@ -481,9 +470,7 @@ pub fn main(args: PbrainArgs) -> i32 {
         println!("ERROR no such engine: {}", args.engine.unwrap_or_default());
         return 2;
     };
-    let max_threads = args
-        .max_threads
-        .unwrap_or_else(kinrow_engine::core::types::cores);
+    let max_threads = args.max_threads.unwrap_or_else(kinrow_engine::cores);
     let mut brain = Brain::new(kind, args.k, args.seed).with_max_threads(max_threads);
     brain.nodes = args.nodes;
     let stdin = std::io::stdin();

@@ -67,8 +67,8 @@ use std::path::Path;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use kinrow_engine::core::types::Outcome;
-use kinrow_engine::external::protocol::{Eval, Thinking};
+use kinrow_engine::Outcome;
+use kinrow_engine::{Eval, Thinking};
 use kinrow_game::{Hand, Move, Opening, Piece, Player, Position, Rules, Variant};
 
 /// How a game ended.

@@ -10,11 +10,11 @@ use std::time::{Duration, Instant};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-use kinrow_engine::core::context::SearchContext;
-use kinrow_engine::core::types::Limits;
-use kinrow_engine::eval::EvalChoice;
-use kinrow_engine::registry::EngineKind;
-use kinrow_engine::search::auto::Tactics;
+use kinrow_engine::EngineKind;
+use kinrow_engine::EvalChoice;
+use kinrow_engine::Limits;
+use kinrow_engine::SearchContext;
+use kinrow_engine::Tactics;
 use kinrow_game::{splitmix64, Position};
 
 /// One engine's replay: positions analysed, the digest, nodes and time.

@@ -21,8 +21,8 @@ use rand::{RngExt, SeedableRng};
 use crate::arena::{default_opening_plies, opening_judged, EngineSpec, Judge};
 use crate::output::Progress;
 use crate::record::{rules_from_text, GameResult, RecordedGame, Sibling};
-use kinrow_engine::core::types::Outcome;
-use kinrow_engine::service::value;
+use kinrow_engine::value;
+use kinrow_engine::Outcome;
 use kinrow_game::{Position, Rules};
 
 /// `kinrow selfplay`'s flags.

@@ -27,8 +27,8 @@ use serde::{Deserialize, Serialize};
 use crate::arena::{read_openings, EngineSpec};
 use crate::output::Progress;
 use crate::record::{rules_from_text, GameResult, RecordedGame};
-use kinrow_engine::core::types::{Analysis, Outcome};
-use kinrow_engine::service::value;
+use kinrow_engine::value;
+use kinrow_engine::{Analysis, Outcome};
 use kinrow_game::{Position, Rules};
 
 /// A value at least this far one way is firm.

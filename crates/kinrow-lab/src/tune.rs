@@ -16,14 +16,14 @@ use std::time::Instant;
 
 use crate::output::{duration, Progress};
 use crate::record::{read_games, read_text, RecordedGame};
-use kinrow_engine::board::PatternBoard;
-use kinrow_engine::core::types::{Outcome, Scale};
-use kinrow_engine::eval::cells::{classes_of, Threat, CODES};
-use kinrow_engine::eval::classes::CLASSES;
-use kinrow_engine::eval::weights::{threat_mask, LearnedWeights, MASKS, MASK_THREATS, UNIT};
-use kinrow_engine::search::auto::window_value;
-use kinrow_engine::service::value;
-use kinrow_engine::service::value::Family;
+use kinrow_engine::value;
+use kinrow_engine::value::Family;
+use kinrow_engine::weights::{threat_mask, LearnedWeights, MASKS, MASK_THREATS, UNIT};
+use kinrow_engine::window_value;
+use kinrow_engine::PatternBoard;
+use kinrow_engine::CLASSES;
+use kinrow_engine::{classes_of, Threat, CODES};
+use kinrow_engine::{Outcome, Scale};
 use kinrow_game::codes::{stone, EMPTY};
 use kinrow_game::Position;
 

@@ -5,10 +5,10 @@ use std::time::Duration;
 
 use std::sync::Arc;
 
-use kinrow_engine::core::types::MAX_THREADS;
-use kinrow_engine::external::brain::ExternalBrain;
-use kinrow_engine::external::pool::BrainSpec;
-use kinrow_engine::registry::EngineKind;
+use kinrow_engine::BrainSpec;
+use kinrow_engine::EngineKind;
+use kinrow_engine::ExternalBrain;
+use kinrow_engine::MAX_THREADS;
 
 /// Default `engine.time_ms` when a request gives none.
 pub const DEFAULT_TIME_MS: u64 = 1000;
@@ -77,7 +77,7 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Config {
-        let cores = kinrow_engine::core::types::cores();
+        let cores = kinrow_engine::cores();
         Config {
             addr: "127.0.0.1:8080".to_string(),
             workers: cores,

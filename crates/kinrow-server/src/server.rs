@@ -16,7 +16,7 @@ use actix_web_prom::PrometheusMetricsBuilder;
 
 use crate::api::{self, metrics::Metrics, routes::run::EngineLabel, AppState};
 use crate::config::{Config, MAX_BODY_BYTES};
-use kinrow_engine::external::brain::ExternalBrain;
+use kinrow_engine::ExternalBrain;
 
 /// A bound, ready-to-run server.
 pub struct Application {
@@ -65,14 +65,14 @@ impl Application {
     pub fn build(mut config: Config) -> std::io::Result<Application> {
         // The evaluation's tables are built once per process: before the first request,
         // which would otherwise pay for them inside its time budget.
-        kinrow_engine::search::auto::warm_up();
+        kinrow_engine::warm_up();
         // Connect Four's opening book takes seconds to read and 43 MB to hold: the
         // first search that wants it starts reading it on a thread of its own, and
         // searches go on without it until it is read; `KINROW_BOOKS=at-start` starts
         // reading it now (and `/readyz` waits for it).
-        kinrow_engine::search::perfect::gravity::book::read_on_demand();
+        kinrow_engine::gravity_book::read_on_demand();
         if config.books_at_start {
-            kinrow_engine::search::perfect::gravity::book::warm();
+            kinrow_engine::gravity_book::warm();
         }
         config.brains = start_brains(&config).map_err(std::io::Error::other)?;
         let listener = TcpListener::bind(&config.addr).map_err(|e| {

@@ -54,8 +54,9 @@ pub fn code_table() -> &'static [u16] {
     &tables().code
 }
 
-/// The code of four line classes, in any order.
-pub fn code_of(lines: [LineClass; 4]) -> u16 {
+/// The code of four line classes, in any order (the unit tests' way to name a code).
+#[cfg(test)]
+fn code_of(lines: [LineClass; 4]) -> u16 {
     let [a, b, c, d] = lines.map(|l| l as usize);
     tables().code[((a * CLASSES + b) * CLASSES + c) * CLASSES + d]
 }

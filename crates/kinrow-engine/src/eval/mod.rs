@@ -16,7 +16,7 @@ pub mod network;
 pub mod weights;
 pub mod window;
 
-pub use window::{evaluate, potential, potential_through, window_state, window_weight};
+pub use window::{potential, potential_through, window_state, window_weight};
 
 /// A learned evaluation the board sums as it plays.
 #[derive(Copy, Clone, Debug)]

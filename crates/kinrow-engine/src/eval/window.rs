@@ -45,12 +45,6 @@ pub fn potential(position: &Position, player: Player) -> f64 {
         .sum()
 }
 
-/// The static evaluation for the side to move: own potential minus the opponent's.
-pub fn evaluate(position: &Position) -> f64 {
-    let me = position.to_move();
-    potential(position, me) - potential(position, me.opponent())
-}
-
 /// The potentials of both players (`[x, o]`) counted only over the windows through
 /// `cell`: the part of [`potential`] that a change at `cell` can alter.
 pub fn potential_through(position: &Position, cell: usize) -> [f64; 2] {

@@ -20,7 +20,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use kinrow_game::{Coord, Move, Player, Position, Rules, Variant};
+use kinrow_game::{Coord, Move, Player, Position, Rules};
 
 /// The pause before every command sent to an external engine.
 pub const PAUSE: Duration = Duration::from_millis(5);
@@ -457,11 +457,7 @@ pub fn start_command(m: usize, n: usize) -> String {
 
 /// `INFO rule`'s bit mask for `rules`: 0 freestyle, 1 exactly five, 4 renju, 8 caro.
 pub fn rule_mask(rules: &Rules) -> u32 {
-    match rules.variant() {
-        Variant::Free => u32::from(!rules.overline()),
-        Variant::Renju => 4,
-        Variant::Caro => 8,
-    }
+    rules.variant().gomocup_rule(rules.overline())
 }
 
 /// The stones of `text` (`x,y x,y ..`, as a brain answers `SWAP2BOARD`), `None` when it

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use kinrow_engine::core::path::{Note, Route, SearchPath};
 use kinrow_engine::core::types::{Limits, Outcome};
-use kinrow_engine::registry::EngineKind;
+use kinrow_engine::EngineKind;
 use kinrow_game::{Hand, Move, Player, Position, Rules};
 use rand::rngs::StdRng;
 use rand::SeedableRng;

@@ -10,6 +10,16 @@
 //! [`AGAINST_THE_FLOORS`] names them. Between crates Cargo holds the order (game <
 //! engine < server, lab < the binary): a crate cannot name one it does not depend on.
 //!
+//! Each crate has a front door: the names its `lib.rs` re-exports. Outside a crate (the
+//! crates above it, the binary, the root tests, the benches, test code included), a path
+//! into it names one of those names and goes no deeper than the room that name stands
+//! for: `kinrow_engine::Limits`, `kinrow_engine::value::values`, never
+//! `kinrow_engine::core::types::Limits` or `kinrow_engine::gravity::book::Book`.
+//!
+//! A crate embeds (`include_str!`, `include_bytes!`) only files in its own folder, and
+//! no module is read from elsewhere with `#[path]`: shared test data lives in
+//! `kinrow-fixtures`.
+//!
 //! `cargo test -p kinrow-engine --test engine layers -- --nocapture` prints the rooms
 //! by floor with their arrows out.
 
@@ -314,6 +324,8 @@ fn target(
 struct Graph {
     rooms: BTreeSet<Room>,
     arrows: BTreeMap<Room, BTreeSet<Room>>,
+    /// Every room's `pub use` names -> the absolute path each stands for.
+    reexports: BTreeMap<Room, BTreeMap<String, Vec<String>>>,
 }
 
 fn graph() -> Graph {
@@ -353,7 +365,11 @@ fn graph() -> Graph {
             }
         }
     }
-    Graph { rooms, arrows }
+    Graph {
+        rooms,
+        arrows,
+        reexports,
+    }
 }
 
 /// The strongly connected components of more than one room (Tarjan's algorithm).
@@ -530,4 +546,266 @@ fn the_layers_of_the_workspace_hold() {
             println!("{}  ->  {}", name(r), out.join(", "));
         }
     }
+}
+
+/// Every path that names `krate` in the Rust files under `dir` (test code and macro
+/// bodies included), with the file it is in.
+fn paths_into(krate: &str, dir: &Path) -> Vec<(PathBuf, Vec<String>)> {
+    /// Collects the paths of one file that start with the crate's name.
+    struct Into<'k> {
+        krate: &'k str,
+        found: Vec<Vec<String>>,
+    }
+    impl Into<'_> {
+        /// Paths written inside a macro's tokens: `a::b::c` as identifiers and `::`.
+        fn tokens(&mut self, tokens: proc_macro2::TokenStream) {
+            let mut path: Vec<String> = Vec::new();
+            let mut colons = 0;
+            for tt in tokens {
+                match tt {
+                    proc_macro2::TokenTree::Ident(i) if path.is_empty() || colons == 2 => {
+                        path.push(i.to_string());
+                        colons = 0;
+                    }
+                    proc_macro2::TokenTree::Punct(p) if p.as_char() == ':' && !path.is_empty() => {
+                        colons += 1;
+                    }
+                    other => {
+                        self.push(std::mem::take(&mut path));
+                        colons = 0;
+                        match other {
+                            proc_macro2::TokenTree::Group(g) => self.tokens(g.stream()),
+                            proc_macro2::TokenTree::Ident(i) => path.push(i.to_string()),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            self.push(path);
+        }
+        fn push(&mut self, path: Vec<String>) {
+            if path.len() > 1 && path[0] == self.krate {
+                self.found.push(path);
+            }
+        }
+    }
+    impl<'ast> Visit<'ast> for Into<'_> {
+        fn visit_item_use(&mut self, u: &'ast syn::ItemUse) {
+            let mut leaves = Vec::new();
+            Reader::leaves(&u.tree, &mut Vec::new(), &mut leaves);
+            for (segs, _) in leaves {
+                self.push(segs);
+            }
+        }
+        fn visit_path(&mut self, p: &'ast syn::Path) {
+            self.push(p.segments.iter().map(|s| s.ident.to_string()).collect());
+            syn::visit::visit_path(self, p);
+        }
+        fn visit_macro(&mut self, m: &'ast syn::Macro) {
+            self.tokens(m.tokens.clone());
+            syn::visit::visit_macro(self, m);
+        }
+    }
+    fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{dir:?}: {e}")) {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let mut all = Vec::new();
+    files(dir, &mut all);
+    let mut out = Vec::new();
+    for file in all {
+        let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file:?}: {e}"));
+        let ast = syn::parse_file(&text).unwrap_or_else(|e| panic!("{file:?}: {e}"));
+        let mut into = Into {
+            krate,
+            found: Vec::new(),
+        };
+        into.visit_file(&ast);
+        out.extend(into.found.into_iter().map(|p| (file.clone(), p)));
+    }
+    out
+}
+
+/// The paths under `dirs` that reach past `krate`'s front door, one line each.
+fn past_the_door(g: &Graph, krate: &str, dirs: &[&str]) -> (usize, Vec<String>) {
+    let door = g
+        .reexports
+        .get(&vec![krate.to_string()])
+        .cloned()
+        .unwrap_or_default();
+    let mut checked = 0;
+    let mut past = BTreeSet::new();
+    for dir in dirs {
+        for (file, path) in paths_into(krate, &workspace().join(dir)) {
+            checked += 1;
+            let file = file
+                .strip_prefix(workspace())
+                .unwrap_or(&file)
+                .to_path_buf();
+            let shown = format!("{}: {}", file.display(), path.join("::"));
+            if !door.contains_key(&path[1]) {
+                past.insert(format!(
+                    "{shown} (`{}` is not re-exported by lib.rs)",
+                    path[1]
+                ));
+                continue;
+            }
+            // What the path names through the door; it may name items of the room the
+            // door's name stands for (or the item it is), never a module below that room.
+            let mut through = door[&path[1]].clone();
+            let depth = through.len();
+            through.extend(path[2..].iter().cloned());
+            let deepest_room = (1..=through.len())
+                .rev()
+                .find(|&n| g.rooms.contains(&through[..n]))
+                .unwrap_or(0);
+            if deepest_room > depth {
+                past.insert(format!("{shown} (a module below `{}`)", path[1]));
+            }
+        }
+    }
+    (checked, past.into_iter().collect())
+}
+
+#[test]
+fn no_crate_reaches_past_a_front_door() {
+    let g = graph();
+    let above_the_engine = [
+        "crates/kinrow-server",
+        "crates/kinrow-lab",
+        "src",
+        "tests",
+        "benches",
+    ];
+    let above_the_server = ["src", "tests", "benches"];
+    for (krate, dirs, at_least) in [
+        ("kinrow_engine", &above_the_engine[..], 200),
+        ("kinrow_server", &above_the_server[..], 20),
+    ] {
+        let (checked, past) = past_the_door(&g, krate, dirs);
+        // Enough paths that a broken reader cannot pass as a house with no doors used.
+        assert!(checked >= at_least, "{krate}: only {checked} paths read");
+        assert!(
+            past.is_empty(),
+            "paths past {krate}'s front door (re-export the name at its lib.rs):\n{}",
+            past.join("\n")
+        );
+    }
+}
+
+/// The packages of the workspace, each with its folder; the root package's folders are
+/// `src`, `tests` and `benches` (the others hold no Rust).
+const PACKAGES: [(&str, &[&str]); 6] = [
+    ("kinrow", &["src", "tests", "benches"]),
+    ("kinrow-game", &["crates/kinrow-game"]),
+    ("kinrow-engine", &["crates/kinrow-engine"]),
+    ("kinrow-server", &["crates/kinrow-server"]),
+    ("kinrow-lab", &["crates/kinrow-lab"]),
+    ("kinrow-fixtures", &["crates/kinrow-fixtures"]),
+];
+
+/// Every `include_str!`/`include_bytes!` with the file it resolves to, and every
+/// `#[path]` module, in the Rust files under `dir`.
+fn embeds_under(dir: &Path) -> (Vec<(PathBuf, PathBuf)>, Vec<PathBuf>) {
+    struct Embeds<'f> {
+        file: &'f Path,
+        includes: Vec<(PathBuf, PathBuf)>,
+        path_modules: Vec<PathBuf>,
+    }
+    impl<'ast> Visit<'ast> for Embeds<'_> {
+        fn visit_macro(&mut self, m: &'ast syn::Macro) {
+            let name = m.path.segments.last().map(|s| s.ident.to_string());
+            if matches!(name.as_deref(), Some("include_str" | "include_bytes")) {
+                let lit: syn::LitStr = m.parse_body().unwrap_or_else(|e| {
+                    panic!(
+                        "{:?}: an include of no plain string literal: {e}",
+                        self.file
+                    )
+                });
+                let to = self.file.parent().expect("a folder").join(lit.value());
+                self.includes.push((self.file.to_path_buf(), to));
+            }
+            syn::visit::visit_macro(self, m);
+        }
+        fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
+            if m.attrs.iter().any(|a| a.path().is_ident("path")) {
+                self.path_modules.push(self.file.to_path_buf());
+            }
+            syn::visit::visit_item_mod(self, m);
+        }
+    }
+    fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{dir:?}: {e}")) {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() && !path.ends_with("node_modules") {
+                files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let mut all = Vec::new();
+    files(dir, &mut all);
+    let (mut includes, mut path_modules) = (Vec::new(), Vec::new());
+    for file in all {
+        let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file:?}: {e}"));
+        let ast = syn::parse_file(&text).unwrap_or_else(|e| panic!("{file:?}: {e}"));
+        let mut embeds = Embeds {
+            file: &file,
+            includes: Vec::new(),
+            path_modules: Vec::new(),
+        };
+        embeds.visit_file(&ast);
+        includes.extend(embeds.includes);
+        path_modules.extend(embeds.path_modules);
+    }
+    (includes, path_modules)
+}
+
+#[test]
+fn every_crate_embeds_only_its_own_files() {
+    let root = workspace().canonicalize().expect("the workspace");
+    let folder_of = |path: &Path| -> Option<&'static str> {
+        let path = path.strip_prefix(&root).ok()?;
+        PACKAGES
+            .iter()
+            .find(|(_, dirs)| dirs.iter().any(|d| path.starts_with(d)))
+            .map(|(name, _)| *name)
+            // The root package owns what no crate's folder holds (openapi/, data/...).
+            .or_else(|| (!path.starts_with("crates")).then_some("kinrow"))
+    };
+    let (mut found, mut wrong, mut path_modules) = (0, Vec::new(), Vec::new());
+    for (package, dirs) in PACKAGES {
+        for dir in dirs {
+            let (includes, modules) = embeds_under(&root.join(dir));
+            path_modules.extend(modules);
+            for (file, to) in includes {
+                found += 1;
+                let to = to
+                    .canonicalize()
+                    .unwrap_or_else(|e| panic!("{file:?} includes {to:?}: {e}"));
+                if folder_of(&to) != Some(package) {
+                    wrong.push(format!("{} includes {}", file.display(), to.display()));
+                }
+            }
+        }
+    }
+    // The page's assets, the weights, the tables, the book, the OpenAPI document...
+    assert!(found >= 20, "only {found} includes read");
+    assert!(
+        wrong.is_empty(),
+        "includes of another crate's files (move the file into the crate that embeds it):\n{}",
+        wrong.join("\n")
+    );
+    assert!(
+        path_modules.is_empty(),
+        "#[path] modules (a shared fixture goes in kinrow-fixtures):\n{:?}",
+        path_modules
+    );
 }

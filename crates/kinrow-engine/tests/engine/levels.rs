@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use kinrow_engine::core::analyze::Engine;
 use kinrow_engine::core::types::{Limits, Outcome};
-use kinrow_engine::registry::EngineKind;
-use kinrow_engine::service::level::Leveled;
-use kinrow_engine::service::value;
+use kinrow_engine::level::Leveled;
+use kinrow_engine::value;
+use kinrow_engine::EngineKind;
 use kinrow_game::{Move, Position, Rules};
 use rand::rngs::StdRng;
 use rand::SeedableRng;

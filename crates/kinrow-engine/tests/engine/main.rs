@@ -5,8 +5,7 @@
 mod auto;
 mod budget;
 mod cells;
-#[path = "../../../kinrow-game/tests/game/diagrams.rs"]
-mod diagrams;
+use kinrow_fixtures::diagrams;
 mod gravity_book;
 mod gravity_labels;
 mod gravity_solver;

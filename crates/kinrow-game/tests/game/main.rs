@@ -2,7 +2,7 @@
 //! (`rules`, `variants` with renju's and caro's diagrams, `gravity`) and property tests
 //! (`props`).
 
-mod diagrams;
+use kinrow_fixtures::diagrams;
 mod gravity;
 mod props;
 mod rules;

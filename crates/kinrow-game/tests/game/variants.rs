@@ -181,3 +181,40 @@ proptest! {
         }
     }
 }
+
+/// Every variant answers every rule question `Variant` owns, and `Variant::ALL` lists
+/// them all: the match below has no wildcard, so a new variant fails to compile here
+/// until it is given its place (and its answers in rules.rs, whose matches have none
+/// either); see "Adding a rule variant" in kinrow-game's rules.rs.
+#[test]
+fn every_variant_answers_every_rule_question() {
+    for (i, v) in Variant::ALL.into_iter().enumerate() {
+        let place = match v {
+            Variant::Free => 0,
+            Variant::Renju => 1,
+            Variant::Caro => 2,
+        };
+        assert_eq!(place, i, "{v:?}: its place in Variant::ALL");
+        assert_eq!(Variant::parse(v.as_str()), Some(v), "{v:?}: its API name");
+        for overline in [true, false] {
+            let mask = v.gomocup_rule(overline);
+            let (back, exact) = Variant::from_gomocup_rule(mask).expect("a known mask");
+            assert_eq!(back, v, "{v:?}: its Gomocup rule mask {mask}");
+            assert_eq!(
+                exact,
+                v == Variant::Free && !overline,
+                "{v:?}: exactly five"
+            );
+        }
+    }
+    assert_eq!(
+        Variant::gomocup_rule(Variant::Free, true),
+        0,
+        "freestyle is rule 0"
+    );
+    assert!(
+        Variant::from_gomocup_rule(4 | 8).is_err(),
+        "renju and caro at once"
+    );
+    assert!(Variant::from_gomocup_rule(16).is_err(), "an unknown bit");
+}

@@ -16,11 +16,11 @@ use std::time::Duration;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-use kinrow_engine::external::protocol::{Eval, ExternalEngine, ExternalSpec, Thinking};
-use kinrow_engine::service::opening::table::{random_opening, symmetry_key};
+use kinrow_engine::opening_table::{random_opening, symmetry_key};
+use kinrow_engine::{Eval, ExternalEngine, ExternalSpec, Thinking};
 use kinrow_game::{Hand, Move, Position, Rules};
 
-/// Judge failures (a crash, no answer within the turn and [`kinrow_engine::external::protocol::GRACE`])
+/// Judge failures (a crash, no answer within the turn and [`kinrow_engine::GRACE`])
 /// after which `kinrow openings` gives up; a single one only skips its candidate.
 pub(super) const MAX_FAILURES: usize = 10;
 

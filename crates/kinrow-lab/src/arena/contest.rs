@@ -6,7 +6,7 @@ use std::time::Duration;
 use super::script::ScriptSpec;
 use super::spec::EngineSpec;
 use crate::record::{GameResult, MoveSearch};
-use kinrow_engine::external::protocol::ExternalSpec;
+use kinrow_engine::ExternalSpec;
 use kinrow_game::{Move, Player, Rules};
 
 /// One side of a match: a kinrow engine (`name[:key=value]*`), an external Gomocup

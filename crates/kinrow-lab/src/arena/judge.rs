@@ -34,9 +34,9 @@ use super::balance::{judge_position, judge_spec, MAX_FAILURES};
 use super::openings::cell_text;
 use crate::output::Progress;
 use crate::record::{read_games, Turn};
-use kinrow_engine::core::budget::Budget;
-use kinrow_engine::external::protocol::{Eval, ExternalSpec};
-use kinrow_engine::search::tss::{Tss, Verdict};
+use kinrow_engine::Budget;
+use kinrow_engine::{Eval, ExternalSpec};
+use kinrow_engine::{Tss, Verdict};
 use kinrow_game::{Cell, Move, Player, Position};
 
 /// Quiet threats on a line that the quiet filter's VCT may chain.

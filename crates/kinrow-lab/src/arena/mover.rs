@@ -10,14 +10,14 @@ use rand::{RngExt, SeedableRng};
 use super::contest::{ArenaConfig, Contestant};
 use super::script::script_move;
 use crate::record::MoveSearch;
-use kinrow_engine::core::context::SearchContext;
-use kinrow_engine::core::types::{Analysis, Limits, Outcome};
-use kinrow_engine::external::protocol::{ExternalEngine, StepAnswer};
-use kinrow_engine::registry::EngineKind;
-use kinrow_engine::service::level;
-use kinrow_engine::service::opening::swap;
-use kinrow_engine::service::opening::swap::Decision;
-use kinrow_engine::service::plan::SearchPlan;
+use kinrow_engine::level;
+use kinrow_engine::swap;
+use kinrow_engine::swap::Decision;
+use kinrow_engine::EngineKind;
+use kinrow_engine::SearchContext;
+use kinrow_engine::SearchPlan;
+use kinrow_engine::{Analysis, Limits, Outcome};
+use kinrow_engine::{ExternalEngine, StepAnswer};
 use kinrow_game::{Move, OpeningStep, Position};
 
 fn engine_seed(seed: u64, game: usize, engine: usize) -> u64 {
@@ -46,7 +46,7 @@ pub fn kinrow_search(a: &Analysis) -> MoveSearch {
 /// One contestant during one game.
 pub enum Mover {
     Kinrow {
-        engine: Box<dyn kinrow_engine::core::analyze::Engine>,
+        engine: Box<dyn kinrow_engine::Engine>,
         /// The engine and level that take the opening's decisions.
         kind: EngineKind,
         level: u8,

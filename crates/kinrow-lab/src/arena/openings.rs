@@ -8,11 +8,11 @@ use rand::{RngExt, SeedableRng};
 
 use super::contest::ArenaConfig;
 use super::parallel::in_parallel;
-use kinrow_engine::core::context::SearchContext;
-use kinrow_engine::core::types::{Limits, Outcome};
-use kinrow_engine::eval;
-use kinrow_engine::eval::EvalChoice;
-use kinrow_engine::registry::EngineKind;
+use kinrow_engine::potential;
+use kinrow_engine::EngineKind;
+use kinrow_engine::EvalChoice;
+use kinrow_engine::SearchContext;
+use kinrow_engine::{Limits, Outcome};
 use kinrow_game::{Move, Player, Position, Rules};
 
 /// The default number of random opening marks for a board: 1 up to 16 cells, 2 up to
@@ -39,8 +39,8 @@ fn has_immediate_win(p: &Position) -> bool {
 
 /// How lopsided a position looks: |own − opponent's window potential| over their sum.
 fn imbalance(p: &Position) -> f64 {
-    let me = eval::potential(p, p.to_move());
-    let them = eval::potential(p, p.to_move().opponent());
+    let me = potential(p, p.to_move());
+    let them = potential(p, p.to_move().opponent());
     if me + them == 0.0 {
         0.0
     } else {

@@ -8,7 +8,7 @@
 use rand::rngs::StdRng;
 use rand::RngExt;
 
-use kinrow_engine::core::patterns::winning_cells;
+use kinrow_engine::winning_cells;
 use kinrow_game::{Cell, Move, Piece, Player, Position};
 
 /// The default probability of a move among the five best instead of the best.

@@ -3,15 +3,15 @@
 
 use std::time::Duration;
 
-use kinrow_engine::core::analyze::Engine;
-use kinrow_engine::core::context::SearchContext;
-use kinrow_engine::core::types::{Limits, MAX_THREADS};
-use kinrow_engine::eval::network::Network;
-use kinrow_engine::eval::weights::LearnedWeights;
-use kinrow_engine::eval::EvalChoice;
-use kinrow_engine::registry::{EngineKind, Parameter};
-use kinrow_engine::search::auto::{CellValues, Tactics};
-use kinrow_engine::service::level;
+use kinrow_engine::level;
+use kinrow_engine::network::Network;
+use kinrow_engine::weights::LearnedWeights;
+use kinrow_engine::Engine;
+use kinrow_engine::EvalChoice;
+use kinrow_engine::SearchContext;
+use kinrow_engine::{CellValues, Tactics};
+use kinrow_engine::{EngineKind, Parameter};
+use kinrow_engine::{Limits, MAX_THREADS};
 
 /// One contestant: an engine and its parameters, written `name[:key=value]*`,
 /// e.g. `minimax:depth=4`, `perfect:mistake_probability=0.1:time_ms=50`, `auto:level=3` or

@@ -10,14 +10,14 @@
 //! move (keeping o and playing it) or two stones. A malformed or illegal answer, an
 //! `ERROR` or silence forfeits the game, as a bad move does.
 //!
-//! [`engine::opening::swap::decide`]: kinrow_engine::service::opening::swap::decide
+//! [`engine::opening::swap::decide`]: kinrow_engine::swap::decide
 
 use std::time::{Duration, Instant};
 
 use super::contest::ArenaConfig;
 use super::mover::Mover;
-use kinrow_engine::external::protocol::StepAnswer;
-use kinrow_engine::service::opening::swap;
+use kinrow_engine::swap;
+use kinrow_engine::StepAnswer;
 use kinrow_game::{Coord, Move, OpeningStep, Player, Position};
 
 /// The opening phase of one game, as played.

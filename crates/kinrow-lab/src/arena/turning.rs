@@ -38,7 +38,7 @@ use super::openings::cell_text;
 use super::parallel::in_parallel;
 use crate::output::{print_line, Progress};
 use crate::record::{read_games, Turn};
-use kinrow_engine::external::protocol::{Eval, ExternalSpec};
+use kinrow_engine::{Eval, ExternalSpec};
 use kinrow_game::{Cell, Move, Player};
 
 /// One of the loser's moves as the judge saw it.

@@ -20,10 +20,10 @@ use std::time::Instant;
 use rand::RngExt;
 
 use super::{Brain, Stone};
-use kinrow_engine::core::types::Limits;
-use kinrow_engine::service::opening::swap;
-use kinrow_engine::service::opening::swap::Decision;
-use kinrow_engine::service::plan::SearchPlan;
+use kinrow_engine::swap;
+use kinrow_engine::swap::Decision;
+use kinrow_engine::Limits;
+use kinrow_engine::SearchPlan;
 use kinrow_game::{Cell, Opening, OpeningStep, Player, Position, Rules};
 
 impl Brain {

@@ -35,10 +35,10 @@ use rand::SeedableRng;
 use super::{read_suite, TurnLine};
 use crate::arena::{cell_text, EngineSpec};
 use crate::output::{print_line, Progress};
-use kinrow_engine::core::budget::Budget;
-use kinrow_engine::core::root::WinScale;
-use kinrow_engine::core::types::{Analysis, Limits, Outcome};
-use kinrow_engine::search::tss::{Tss, Verdict};
+use kinrow_engine::Budget;
+use kinrow_engine::WinScale;
+use kinrow_engine::{Analysis, Limits, Outcome};
+use kinrow_engine::{Tss, Verdict};
 use kinrow_game::Position;
 
 /// A score at or above which the side to move reads as winning: half the tree searches'

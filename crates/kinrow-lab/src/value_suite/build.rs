@@ -32,7 +32,7 @@ use crate::arena::parallel::in_parallel;
 use crate::arena::{can_complete_line, judge_counted};
 use crate::output::{whole_lines, Progress};
 use crate::record::{read_text, Turn};
-use kinrow_engine::external::protocol::{Eval, ExternalSpec};
+use kinrow_engine::{Eval, ExternalSpec};
 use kinrow_game::Move;
 
 /// Judge failures (a crash, no answer in time) after which the build gives up; one

@@ -33,12 +33,12 @@ use super::{
 };
 use crate::arena::EngineSpec;
 use crate::output::{print_line, Progress};
-use kinrow_engine::core::types::{Analysis, Limits, Outcome};
-use kinrow_engine::registry::EngineKind;
-use kinrow_engine::search::auto::CellValues;
-use kinrow_engine::service::level;
-use kinrow_engine::service::plan::SearchPlan;
-use kinrow_engine::service::value::Values;
+use kinrow_engine::level;
+use kinrow_engine::value::Values;
+use kinrow_engine::CellValues;
+use kinrow_engine::EngineKind;
+use kinrow_engine::SearchPlan;
+use kinrow_engine::{Analysis, Limits, Outcome};
 use kinrow_game::{Move, Position};
 
 /// `kinrow value-suite check` on the command line.

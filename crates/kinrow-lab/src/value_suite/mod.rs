@@ -11,7 +11,7 @@
 //!   suite takes a position where a player can complete a line at once (trivial).
 //! - `check` ([`check`]) has an engine answer every suite position as `/v1/suggest`
 //!   would, with every cell valued, maps its answer to the API's values
-//!   ([`SearchPlan::values`](kinrow_engine::service::plan::SearchPlan::values)) and
+//!   ([`SearchPlan::values`](kinrow_engine::SearchPlan::values)) and
 //!   counts: the judge's winning moves it shows won, the losing moves it values at
 //!   [`LOSING_VALUE`] or below, and the positions where the holding move's value is above
 //!   every losing move's.
@@ -27,9 +27,9 @@ use serde::{Deserialize, Serialize};
 use crate::arena::Judgement;
 pub use crate::arena::{cell_move, cell_text};
 use crate::record::rules_from_text;
-use kinrow_engine::core::types::{Analysis, Outcome};
-use kinrow_engine::external::protocol::Eval;
-use kinrow_engine::service::value::Values;
+use kinrow_engine::value::Values;
+use kinrow_engine::Eval;
+use kinrow_engine::{Analysis, Outcome};
 use kinrow_game::{Cell, Move, Player, Position, Rules};
 
 pub use build::BuildArgs;

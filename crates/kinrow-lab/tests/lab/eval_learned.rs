@@ -4,7 +4,7 @@
 //! predict their results with a lower log-loss than the window count did under the
 //! value mapping `auto` showed with it.
 
-use kinrow_engine::eval::weights;
+use kinrow_engine::weights;
 use kinrow_lab::tune::held_out_losses;
 
 #[test]

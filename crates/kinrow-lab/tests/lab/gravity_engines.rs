@@ -4,10 +4,10 @@
 
 use std::time::Duration;
 
-use kinrow_engine::core::analyze::Engine;
-use kinrow_engine::core::types::Limits;
-use kinrow_engine::registry::EngineKind;
-use kinrow_engine::service::level::Leveled;
+use kinrow_engine::level::Leveled;
+use kinrow_engine::Engine;
+use kinrow_engine::EngineKind;
+use kinrow_engine::Limits;
 use kinrow_game::{Position, Rules};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
@@ -60,8 +60,8 @@ proptest! {
 /// to move, who cannot stop what the opponent cannot play either.
 #[test]
 fn minimax_does_not_count_floating_threats_as_wins() {
-    use kinrow_engine::core::types::Outcome;
-    use kinrow_engine::search::minimax::Minimax;
+    use kinrow_engine::Minimax;
+    use kinrow_engine::Outcome;
     let rules = Rules::mnk(12, 12, 5).unwrap().with_gravity(true).unwrap();
     // Bottom rows (row 11 is the bottom): x's four on row 9, columns 1-4; columns 0 and 5
     // are empty, so both cells that would make five float. o to move.

@@ -4,10 +4,10 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
-use kinrow_engine::core::analyze::Engine;
-use kinrow_engine::core::types::{Limits, Outcome};
-use kinrow_engine::registry::EngineKind;
-use kinrow_engine::search::mcts::Mcts;
+use kinrow_engine::Engine;
+use kinrow_engine::EngineKind;
+use kinrow_engine::Mcts;
+use kinrow_engine::{Limits, Outcome};
 use kinrow_game::{parse_board_string, Coord, Hand, Move, Piece, Player, Position, Rules};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -29,7 +29,7 @@ fn playouts(n: u64) -> Limits {
     }
 }
 
-fn best(position: &Position, limits: &Limits, seed: u64) -> kinrow_engine::core::types::Analysis {
+fn best(position: &Position, limits: &Limits, seed: u64) -> kinrow_engine::Analysis {
     Mcts::default().analyze(position, limits, &mut StdRng::seed_from_u64(seed))
 }
 

@@ -1,8 +1,8 @@
 //! `kinrow pbrain`'s `SWAP2BOARD`: the three decisions of the swap2 opening as the
 //! Gomocup managers send and read them, and what the brain refuses.
 
-use kinrow_engine::external::protocol::parse_stones;
-use kinrow_engine::registry::EngineKind;
+use kinrow_engine::parse_stones;
+use kinrow_engine::EngineKind;
 use kinrow_lab::pbrain::Brain;
 
 /// A brain on 15x15 with a node cap per decision, so every answer replays exactly.

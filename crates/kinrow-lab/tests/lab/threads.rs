@@ -5,11 +5,11 @@
 
 use std::time::Duration;
 
-use kinrow_engine::core::context::SearchContext;
-use kinrow_engine::core::path::Route;
-use kinrow_engine::core::types::{Limits, Outcome};
-use kinrow_engine::eval::EvalChoice;
-use kinrow_engine::registry::EngineKind;
+use kinrow_engine::EngineKind;
+use kinrow_engine::EvalChoice;
+use kinrow_engine::Route;
+use kinrow_engine::SearchContext;
+use kinrow_engine::{Limits, Outcome};
 use kinrow_game::{splitmix64, Position, Rules, Variant};
 use kinrow_lab::bench;
 use rand::rngs::StdRng;

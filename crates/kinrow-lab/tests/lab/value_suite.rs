@@ -3,8 +3,8 @@
 //! evaluations and positions without an external judge; and `auto`'s values as the
 //! check reads them on a hand-made position.
 
-use kinrow_engine::core::types::Outcome;
-use kinrow_engine::external::protocol::Eval;
+use kinrow_engine::Eval;
+use kinrow_engine::Outcome;
 use kinrow_game::{Move, Position, Rules};
 use kinrow_lab::value_suite::check::{answer, engines};
 use kinrow_lab::value_suite::{

@@ -10,8 +10,8 @@ use prometheus::{
 
 use std::sync::atomic::Ordering;
 
-use kinrow_engine::external::brain::ExternalBrain;
-use kinrow_engine::registry::EngineKind;
+use kinrow_engine::EngineKind;
+use kinrow_engine::ExternalBrain;
 
 /// What a finished search of one engine updates: its `ok` count, its nodes and its time.
 #[derive(Clone)]

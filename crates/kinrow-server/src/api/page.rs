@@ -5,59 +5,23 @@
 use actix_web::http::header;
 use actix_web::{web, HttpResponse};
 
-const INDEX_HTML: &str = include_str!("../../../../static/index.html");
+const INDEX_HTML: &str = include_str!("../../static/index.html");
 
 /// The page's scripts (JavaScript modules) and its style sheet, by their path under `/static/`.
 const ASSETS: [(&str, &str, &str); 13] = [
-    ("app.js", JS, include_str!("../../../../static/app.js")),
-    (
-        "analysis.js",
-        JS,
-        include_str!("../../../../static/analysis.js"),
-    ),
-    ("api.js", JS, include_str!("../../../../static/api.js")),
-    ("board.js", JS, include_str!("../../../../static/board.js")),
-    (
-        "notation.js",
-        JS,
-        include_str!("../../../../static/notation.js"),
-    ),
-    (
-        "opening.js",
-        JS,
-        include_str!("../../../../static/opening.js"),
-    ),
-    (
-        "messages.js",
-        JS,
-        include_str!("../../../../static/messages.js"),
-    ),
-    (
-        "panels.js",
-        JS,
-        include_str!("../../../../static/panels.js"),
-    ),
-    (
-        "pieces.js",
-        JS,
-        include_str!("../../../../static/pieces.js"),
-    ),
-    (
-        "review.js",
-        JS,
-        include_str!("../../../../static/review.js"),
-    ),
-    (
-        "settings.js",
-        JS,
-        include_str!("../../../../static/settings.js"),
-    ),
-    ("share.js", JS, include_str!("../../../../static/share.js")),
-    (
-        "style.css",
-        CSS,
-        include_str!("../../../../static/style.css"),
-    ),
+    ("app.js", JS, include_str!("../../static/app.js")),
+    ("analysis.js", JS, include_str!("../../static/analysis.js")),
+    ("api.js", JS, include_str!("../../static/api.js")),
+    ("board.js", JS, include_str!("../../static/board.js")),
+    ("notation.js", JS, include_str!("../../static/notation.js")),
+    ("opening.js", JS, include_str!("../../static/opening.js")),
+    ("messages.js", JS, include_str!("../../static/messages.js")),
+    ("panels.js", JS, include_str!("../../static/panels.js")),
+    ("pieces.js", JS, include_str!("../../static/pieces.js")),
+    ("review.js", JS, include_str!("../../static/review.js")),
+    ("settings.js", JS, include_str!("../../static/settings.js")),
+    ("share.js", JS, include_str!("../../static/share.js")),
+    ("style.css", CSS, include_str!("../../static/style.css")),
 ];
 const JS: &str = "text/javascript; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";

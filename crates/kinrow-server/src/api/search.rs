@@ -27,10 +27,10 @@
 //! ceiling on running searches holds. A panic in an engine becomes a logged 500 for
 //! that request only.
 //!
-//! Every search, in either lane, borrows a [`SearchContext`](kinrow_engine::core::context::SearchContext)
+//! Every search, in either lane, borrows a [`SearchContext`](kinrow_engine::SearchContext)
 //! of its rules from a [`ContextPool`] (what `auto` and `perfect` keep between a game's
 //! moves) and gives it back when done: at most [`SearchPool::contexts_kept`] idle contexts
-//! of at most [`MAX_CONTEXT_BYTES`](kinrow_engine::core::context::MAX_CONTEXT_BYTES) each are
+//! of at most [`MAX_CONTEXT_BYTES`](kinrow_engine::MAX_CONTEXT_BYTES) each are
 //! kept, and at most [`IDLE_CONTEXT_BYTES`] of them together.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -45,14 +45,14 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use super::deadline::RequestClock;
 use super::error::{ApiError, ErrorCode};
 use super::metrics::Metrics;
-use kinrow_engine::core::analyze::Engine;
-use kinrow_engine::core::budget::Budget;
-use kinrow_engine::core::context::{ContextPool, SearchContext};
-use kinrow_engine::core::progress::Watch;
-use kinrow_engine::core::types::{Analysis, Limits};
-use kinrow_engine::registry::Cost;
-use kinrow_engine::registry::EngineKind;
-use kinrow_engine::service::plan::SearchPlan;
+use kinrow_engine::Budget;
+use kinrow_engine::Cost;
+use kinrow_engine::Engine;
+use kinrow_engine::EngineKind;
+use kinrow_engine::SearchPlan;
+use kinrow_engine::Watch;
+use kinrow_engine::{Analysis, Limits};
+use kinrow_engine::{ContextPool, SearchContext};
 use kinrow_game::Position;
 
 /// The most empty cells a position may have for any search but `mcts` to run inline.
@@ -92,11 +92,6 @@ pub fn lane(kind: EngineKind, position: &Position) -> Lane {
     } else {
         Lane::Pool
     }
-}
-
-/// True when the search of `kind` on `position` runs on the HTTP worker.
-pub fn runs_inline(kind: EngineKind, position: &Position) -> bool {
-    lane(kind, position) == Lane::Inline
 }
 
 /// The admission floor: the least of its budget a search must have left when it gets a
@@ -383,7 +378,7 @@ impl SearchPool {
             .await
     }
 
-    /// Runs a tiny search (see [`runs_inline`]) right here, with the same panic
+    /// Runs a tiny search (see [`lane`]) right here, with the same panic
     /// boundary and metrics as a pooled one.
     fn run_inline(
         &self,

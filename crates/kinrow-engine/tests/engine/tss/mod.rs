@@ -3,5 +3,5 @@
 
 pub mod defences;
 pub mod mates;
-pub mod positions;
+pub use kinrow_fixtures::tss_positions as positions;
 pub mod support;

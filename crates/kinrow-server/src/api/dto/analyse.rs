@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::position::MoveDto;
-use kinrow_engine::core::progress::{Line, Progress};
-use kinrow_engine::service::value::{value_of, Family};
+use kinrow_engine::value::{value_of, Family};
+use kinrow_engine::{Line, Progress};
 use kinrow_game::{Piece, Position};
 
 /// One of the best lines so far (`lines` of an `info` event, with `multipv` > 1).

@@ -12,7 +12,7 @@ use utoipa::openapi::RefOr;
 use utoipa::{PartialSchema, ToSchema};
 
 use super::position::int;
-use kinrow_engine::registry::EngineKind;
+use kinrow_engine::EngineKind;
 
 /// The name of an engine: one of the registry's, or an external engine the server
 /// serves (`GET /v1/engines` lists them all).

@@ -29,5 +29,7 @@ pub use position::{
     position, position_with_moves, CellDto, HandDto, MoveDto, MoveRequest, PieceName, PiecesDto,
     RulesDto, Side,
 };
+pub use review::ReviewRequest;
 pub use state::{AfterDto, GameStatus, StateRequest, StateResponse};
 pub use suggest::{SuggestRequest, SuggestResponse};
+pub use suggest_json::write as write_suggest_json;

@@ -9,7 +9,7 @@ use super::forms::{object, AnswerOnly, BoardInput};
 use super::opening_rule::{RoleName, StepName};
 use super::position::{RulesDto, Side};
 use super::state::{GameStatus, StateResponse};
-use kinrow_engine::service::opening::swap::{Decision, OpeningAnswer, Source};
+use kinrow_engine::swap::{Decision, OpeningAnswer, Source};
 use kinrow_game::{Coord, Player};
 
 /// The opening phase so far.

@@ -1,5 +1,5 @@
 //! The body and the answer of `POST /v1/review` (serde + utoipa); the review itself is
-//! [`kinrow_engine::service::review`], the handler `routes/review.rs`.
+//! [`kinrow_engine::review`], the handler `routes/review.rs`.
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 use super::engine::EngineParams;
 use super::forms::{object, BoardInput};
 use super::position::{int, MoveDto, MoveRequest, RulesDto, Side};
-use kinrow_engine::service::review::{Class, Review, ReviewedMove};
+use kinrow_engine::review::{Class, Review, ReviewedMove};
 use kinrow_game::Player;
 
 /// A game to review: the start position and the moves played from it.

@@ -8,9 +8,9 @@ use super::engine::{EngineParams, LimitsUsed};
 use super::forms::{object, AnswerOnly, BoardInput, IncludeName};
 use super::position::{MoveDto, PieceName, RulesDto, Side};
 use super::state::AfterDto;
-use kinrow_engine::core::types::{Action, Analysis, Bound, Evaluation, MoveEval, Outcome};
-use kinrow_engine::service::plan::SearchPlan;
-use kinrow_engine::service::value::Values;
+use kinrow_engine::value::Values;
+use kinrow_engine::SearchPlan;
+use kinrow_engine::{Action, Analysis, Bound, Evaluation, MoveEval, Outcome};
 use kinrow_game::Position;
 
 // As in `StateRequest`, the answer-only fields are ignored and any other unknown field

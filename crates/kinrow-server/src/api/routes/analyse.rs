@@ -34,7 +34,7 @@ use crate::api::dto::SuggestRequest;
 use crate::api::error::{ApiError, ErrorBody};
 use crate::api::extract::ApiJson;
 use crate::api::state::AppState;
-use kinrow_engine::core::progress::Progress;
+use kinrow_engine::Progress;
 
 /// One Server-Sent Event: `event: name`, `data: json`, a blank line.
 pub fn event(name: &str, data: &impl Serialize) -> Bytes {
@@ -158,7 +158,7 @@ pub type Beat = Box<dyn FnMut() -> Bytes>;
 /// The longest the stream goes without an `info` event while the search runs (with a
 /// [`Beat`]): the API promises one at least every 250 ms, and this leaves 50 ms for a
 /// busy worker. The engines report by themselves at each step and every 250 ms of a long
-/// one ([`kinrow_engine::core::progress::REPORT_EVERY`]); this covers what they cannot
+/// one ([`kinrow_engine::REPORT_EVERY`]); this covers what they cannot
 /// (`perfect` before its first root move is proven, phases of `auto` between reports).
 pub const INFO_EVERY: Duration = Duration::from_millis(200);
 

@@ -5,8 +5,8 @@ use actix_web::{web, HttpResponse};
 use crate::api::dto::{default_engine, EngineInfo, EnginesResponse, PlaysDto, ServerLimits};
 use crate::api::state::AppState;
 use crate::config::{MAX_BODY_BYTES, MAX_DEPTH, MAX_NODES};
-use kinrow_engine::external::brain::ExternalBrain;
-use kinrow_engine::registry::EngineKind;
+use kinrow_engine::EngineKind;
+use kinrow_engine::ExternalBrain;
 use kinrow_game::{MAX_PIECES, MAX_SIDE};
 
 /// The engines.

@@ -1,5 +1,5 @@
 //! `POST /v1/opening`: the engine's decision at the current step of a swap / swap2 opening
-//! ([`kinrow_engine::service::opening::swap::decide`]), run in one search slot on the blocking pool.
+//! ([`kinrow_engine::swap::decide`]), run in one search slot on the blocking pool.
 
 use actix_web::{web, HttpResponse};
 
@@ -10,7 +10,7 @@ use crate::api::dto::{position, LimitsUsed};
 use crate::api::error::{ApiError, ErrorBody, ErrorCode};
 use crate::api::extract::ApiJson;
 use crate::api::state::AppState;
-use kinrow_engine::service::opening::swap::decide;
+use kinrow_engine::swap::decide;
 use kinrow_game::{Opening, OpeningStep, Position};
 
 /// The 422 of `/v1/suggest`, `/v1/play` and `/v1/analyse` for a swap / swap2 board that

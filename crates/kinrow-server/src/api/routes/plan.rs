@@ -9,13 +9,13 @@ use rand::RngExt;
 use crate::api::dto::{default_engine, EngineParams};
 use crate::api::error::{ApiError, ErrorCode};
 use crate::config::{Config, MAX_DEPTH, MAX_NODES};
-use kinrow_engine::core::progress::MAX_LINES;
-use kinrow_engine::core::types::Limits;
-use kinrow_engine::external::pool::BrainSpec;
-use kinrow_engine::external::search::Run;
-use kinrow_engine::registry::EngineKind;
-use kinrow_engine::service::level;
-use kinrow_engine::service::plan::{EngineChoice, SearchPlan};
+use kinrow_engine::level;
+use kinrow_engine::BrainRun;
+use kinrow_engine::BrainSpec;
+use kinrow_engine::EngineKind;
+use kinrow_engine::Limits;
+use kinrow_engine::MAX_LINES;
+use kinrow_engine::{EngineChoice, SearchPlan};
 
 /// An `invalid_limits` error at `{at}.{field}`.
 fn invalid_limit(at: &str, field: &str, message: String) -> ApiError {
@@ -176,7 +176,7 @@ fn engine_of(params: &EngineParams, config: &Config, at: &str) -> Result<EngineC
         return Ok(EngineChoice::Own(kind));
     }
     if let Some(brain) = config.brains.iter().find(|b| b.name() == wanted) {
-        return Ok(EngineChoice::External(Run::new(brain.clone())));
+        return Ok(EngineChoice::External(BrainRun::new(brain.clone())));
     }
     let known: Vec<&str> = EngineKind::ALL
         .iter()
@@ -236,7 +236,7 @@ pub fn unplayable(plan: &SearchPlan, position: &kinrow_game::Position) -> Option
     let EngineChoice::External(run) = &plan.engine else {
         return None;
     };
-    kinrow_engine::external::brain::ExternalBrain::cannot_play(position).map(|(field, why)| {
+    kinrow_engine::ExternalBrain::cannot_play(position).map(|(field, why)| {
         let code = if field == "board" {
             ErrorCode::InvalidBoard
         } else {

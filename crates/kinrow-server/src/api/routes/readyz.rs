@@ -1,7 +1,7 @@
 //! `GET /readyz`.
 
 use actix_web::{web, HttpResponse};
-use kinrow_engine::search::perfect::gravity::book::{self, BooksState};
+use kinrow_engine::gravity_book::{self, BooksState};
 
 use crate::api::dto::Readiness;
 use crate::api::state::AppState;
@@ -21,7 +21,7 @@ use crate::api::state::AppState;
     )
 )]
 pub async fn readyz(state: web::Data<AppState>) -> HttpResponse {
-    let books = book::state();
+    let books = gravity_book::state();
     let ready = !state.config.books_at_start || books == BooksState::Read;
     let body = Readiness {
         status: if ready { "ready" } else { "starting" }.to_string(),

@@ -1,4 +1,4 @@
-//! `POST /v1/review`: a whole game judged move by move ([`kinrow_engine::service::review`]).
+//! `POST /v1/review`: a whole game judged move by move ([`kinrow_engine::review`]).
 //!
 //! The moves are replayed first (the first illegal one is a 422 naming `moves[i]`, before
 //! any search). Then the review takes one search slot through the same admission as a
@@ -29,17 +29,17 @@ use crate::api::extract::ApiJson;
 use crate::api::search::StopOnDrop;
 use crate::api::state::AppState;
 use crate::config::Config;
-use kinrow_engine::core::budget::Budget;
-use kinrow_engine::core::context::SearchContext;
-use kinrow_engine::core::progress::Watch;
-use kinrow_engine::core::types::Limits;
-use kinrow_engine::registry::EngineKind;
-use kinrow_engine::search::perfect;
-use kinrow_engine::service::level;
-use kinrow_engine::service::plan::SearchPlan;
-use kinrow_engine::service::review;
-use kinrow_engine::service::review::{Game, Spread};
-use kinrow_engine::service::value;
+use kinrow_engine::gravity;
+use kinrow_engine::level;
+use kinrow_engine::review;
+use kinrow_engine::review::{Game, Spread};
+use kinrow_engine::value;
+use kinrow_engine::Budget;
+use kinrow_engine::EngineKind;
+use kinrow_engine::Limits;
+use kinrow_engine::SearchContext;
+use kinrow_engine::SearchPlan;
+use kinrow_engine::Watch;
 use kinrow_game::Position;
 
 /// The most moves one review takes.
@@ -188,7 +188,7 @@ pub async fn review(
             let _ = tx.send(event("info", m));
         }
     };
-    let job = move |_contexts: &Arc<kinrow_engine::core::context::ContextPool>, budget: &Limits| {
+    let job = move |_contexts: &Arc<kinrow_engine::ContextPool>, budget: &Limits| {
         let budget = budget.time.saturating_sub(admitted.elapsed());
         review.run(budget, queued, &watch, on_move)
     };
@@ -327,7 +327,7 @@ impl PreparedReview {
         let mut proof_ctx = SearchContext::new();
         let proves = self.plan.engine.own().is_some() && self.plan.untouched();
         let run = |p: &Position, time: Duration| {
-            if proves && perfect::gravity::applies(p) {
+            if proves && gravity::applies(p) {
                 let solve = Limits::with_time(time);
                 let mut budget = Budget::new(&solve).watched(Arc::clone(watch));
                 let mut rng = StdRng::seed_from_u64(seed);

@@ -10,9 +10,9 @@ use crate::api::error::{ApiError, ErrorCode};
 use crate::api::metrics::Metrics;
 use crate::api::search::Finished;
 use crate::api::state::AppState;
-use kinrow_engine::core::progress::Watch;
-use kinrow_engine::external::pool::Failure;
-use kinrow_engine::service::plan::SearchPlan;
+use kinrow_engine::BrainFailure;
+use kinrow_engine::SearchPlan;
+use kinrow_engine::Watch;
 use kinrow_game::{GameError, GameErrorKind, Position};
 
 /// The engine that answered, for the request log line.
@@ -21,7 +21,7 @@ pub struct EngineLabel(pub &'static str);
 
 /// Runs `plan` on `position` with `watch` on it: the engine itself at full strength in
 /// its lane (so that tiny searches still run on the worker), else wrapped by
-/// [`kinrow_engine::service::level::Leveled`] in the pool.
+/// [`kinrow_engine::level::Leveled`] in the pool.
 pub(crate) async fn run_search(
     state: &AppState,
     plan: &SearchPlan,
@@ -89,11 +89,11 @@ pub(crate) fn brain_failure(plan: &SearchPlan, metrics: &Metrics) -> Option<ApiE
     let failure = plan.failure()?;
     let name = plan.name();
     Some(match failure {
-        Failure::Refused(message) => {
+        BrainFailure::Refused(message) => {
             metrics.searches.with_label_values(&[name, "refused"]).inc();
             ApiError::at(ErrorCode::InvalidRules, "rules", message)
         }
-        Failure::Unavailable(message) => {
+        BrainFailure::Unavailable(message) => {
             metrics
                 .searches
                 .with_label_values(&[name, "engine_unavailable"])

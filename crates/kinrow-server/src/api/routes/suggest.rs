@@ -16,7 +16,7 @@ use crate::api::extract::ApiJson;
 use crate::api::search::Finished;
 use crate::api::state::AppState;
 use crate::config::Config;
-use kinrow_engine::service::plan::SearchPlan;
+use kinrow_engine::SearchPlan;
 use kinrow_game::Position;
 
 /// The position and search plan of a suggest request (panics caught).

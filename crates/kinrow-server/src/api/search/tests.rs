@@ -98,23 +98,23 @@ impl Engine for Late {
         position: &Position,
         _limits: &Limits,
         budget: &mut Budget,
-        _ctx: &mut kinrow_engine::core::context::SearchContext,
+        _ctx: &mut kinrow_engine::SearchContext,
         _rng: &mut StdRng,
     ) -> Analysis {
         let mv = position.legal_moves()[0];
-        let eval = kinrow_engine::core::types::Evaluation {
+        let eval = kinrow_engine::Evaluation {
             score: 3.0,
-            outcome: kinrow_engine::core::types::Outcome::Unknown,
+            outcome: kinrow_engine::Outcome::Unknown,
             plies: None,
         };
         if self.reports {
-            let line = kinrow_engine::core::progress::Line {
+            let line = kinrow_engine::Line {
                 mv,
                 eval: eval.clone(),
                 win_rate: None,
                 pv: vec![mv],
             };
-            budget.report(4, kinrow_engine::core::types::Scale::Minimax, vec![line]);
+            budget.report(4, kinrow_engine::Scale::Minimax, vec![line]);
         }
         std::thread::sleep(Duration::from_millis(400));
         Analysis {

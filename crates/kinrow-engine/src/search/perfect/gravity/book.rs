@@ -431,13 +431,11 @@ fn rules_of(rules: &str) -> Result<[u32; 3], String> {
     v.try_into().map_err(|_| format!("bad rules {rules:?}"))
 }
 
-/// The books committed with kinrow (data/books/, each added here with `include_bytes!`,
-/// in the binary format, gzipped to stay small in the repository): Connect Four's every
-/// position of at most 12 stones, converted from the BitBully databases
-/// (data/books/README.md says how and under which licence).
-const COMMITTED: &[&[u8]] = &[include_bytes!(
-    "../../../../../../data/books/connect4-12.book.gz"
-)];
+/// The books committed with kinrow (books/ beside this file, each added here with
+/// `include_bytes!`, in the binary format, gzipped to stay small in the repository):
+/// Connect Four's every position of at most 12 stones, converted from the BitBully
+/// databases (books/README.md says how and under which licence).
+const COMMITTED: &[&[u8]] = &[include_bytes!("books/connect4-12.book.gz")];
 
 static BOOKS: OnceLock<Vec<Book>> = OnceLock::new();
 

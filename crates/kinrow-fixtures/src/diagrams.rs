@@ -1,10 +1,9 @@
-//! Renju and caro positions drawn as small diagrams, shared by the rules tests and the
-//! API tests.
-
-#![allow(dead_code)]
+//! Renju and caro positions drawn as small diagrams, shared by the rules tests, the
+//! engine's tests and the API tests.
 
 use kinrow_game::{Cell, Forbidden, Player, Position, Rules, Variant};
 
+/// The rules of a `size`x`size` board with `k` in a row under `variant`.
 pub fn rules(size: u64, k: u64, variant: Variant) -> Rules {
     Rules::mnk(size, size, k)
         .unwrap()

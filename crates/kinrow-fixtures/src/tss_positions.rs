@@ -1,4 +1,5 @@
-//! Test positions for threat-space search, shared by `crates/kinrow-engine/tests/engine/threat_space.rs` and `benches/tss.rs`.
+//! Test positions for threat-space search, shared by the engine's tests
+//! (`crates/kinrow-engine/tests/engine/threat_space.rs`) and `benches/tss.rs`.
 
 /// Forced wins (x to move, no special pieces, overline allowed), made by playing random
 /// moves near the centre and keeping the positions with the longest VCF. The comment is
