@@ -98,6 +98,7 @@ impl PatternSearch {
     ) -> bool {
         let me = self.side;
         let width = match depth {
+            _ if self.tactics.depth.move_count => move_count(depth, self.improving[ply]),
             i32::MIN..=2 if self.learned => NEAR_LEAF_WIDTH[(depth.max(1) - 1) as usize],
             _ => WIDTH,
         };
