@@ -38,7 +38,11 @@
 //! opponent's threes that no one cell stops lose: [`threats`]; on by default). The
 //! exact defences against threes and four-threes (`defences`) and the refill of a cut
 //! list whose kept moves all lost (`mate_safe`: at every depth, or `shallow`, only at a
-//! remaining depth of at most 3) are switches, off by default.
+//! remaining depth of at most 3) are switches, off by default. So is each of Rapfi's
+//! depth rows ([`Selectivity`](super::tactics::Selectivity), issue 58 step 5): a forced
+//! reply worth 1.3 plies, move-count pruning growing with the depth and refilled where
+//! every kept move lost, logarithmic late-move reductions keyed on threats, child
+//! futility, and a ply off the remaining moves once alpha rises.
 //!
 //! **Around it.** A transposition table, killer moves and a history table order the
 //! moves. Iterative deepening runs until the budget stops; an unfinished iteration
