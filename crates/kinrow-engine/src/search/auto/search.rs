@@ -138,6 +138,9 @@ pub struct PatternSearch {
     tt: Arc<Table>,
     killers: [[u16; 2]; MAX_PLY],
     history: Vec<u32>,
+    /// `auto:attack_history`: the history of moves that made a three or four of one's
+    /// own, per side (`side * cells + cell`).
+    attack_history: Vec<u32>,
     wins: Vec<u16>,
     /// Scratch list of [`PatternSearch::three_defences`].
     defence: Vec<u16>,
@@ -253,6 +256,7 @@ impl PatternSearch {
             lists: vec![Vec::new(); MAX_PLY],
             side: position.to_move().index(),
             history: vec![0; geo.cells()],
+            attack_history: vec![0; 2 * geo.cells()],
             solver: Solver::new(b),
             near,
             ring,
@@ -591,10 +595,12 @@ impl PatternSearch {
                 break;
             }
             let c = moves[i].1;
-            // `log_lmr`'s threat adjustment: a ply less for a move that makes a three
-            // or four of one's own, a ply more for one that makes no threat for either.
+            // What the move threatens: -1 where it makes a three or four of one's own
+            // (an attack: `log_lmr` reduces it a ply less, `attack_history` counts it
+            // apart), 1 where it makes no threat for either side (`log_lmr` reduces it a
+            // ply more).
             let attack = match self.solver.board.cell_eval() {
-                Some(e) if sel.log_lmr => {
+                Some(e) if sel.log_lmr || sel.attack_history => {
                     let own = e.threat_at(c as usize, me);
                     let theirs = e.threat_at(c as usize, me ^ 1);
                     if own != Threat::Quiet {
@@ -673,7 +679,12 @@ impl PatternSearch {
                         k[1] = k[0];
                         k[0] = c;
                     }
-                    self.history[c as usize] += (depth * depth).max(1) as u32;
+                    let bonus = (depth * depth).max(1) as u32;
+                    if sel.attack_history && attack < 0 {
+                        self.attack_history[me * self.history.len() + c as usize] += bonus;
+                    } else {
+                        self.history[c as usize] += bonus;
+                    }
                 }
                 break;
             }

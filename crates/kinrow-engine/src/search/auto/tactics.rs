@@ -104,6 +104,10 @@ pub struct Selectivity {
     /// remaining depth between 3 and 11, the remaining moves are searched a ply
     /// shallower.
     pub alpha_reduce: bool,
+    /// Row 7 (`auto:attack_history=on`): a move that makes a three or four of one's own
+    /// and cuts is counted in a history of attacks kept per side, apart from the
+    /// history of the other moves, and attacking moves are ordered by it.
+    pub attack_history: bool,
 }
 
 /// The defaults, each as its SPRT at 20 000 nodes decided (docs/strength.md): the
@@ -128,7 +132,7 @@ impl crate::core::context::Kept for Tactics {
 impl Tactics {
     /// The option names, for the lab's messages.
     pub const KEYS: &'static str =
-        "verdicts, defences, mate_safe, reply_ext, move_count, log_lmr, futility, alpha_reduce";
+        "verdicts, defences, mate_safe, reply_ext, move_count, log_lmr, futility, alpha_reduce, attack_history";
 
     /// Sets option `key` to `value`: `None` when `key` is none of these options, else
     /// whether `value` was understood (the error names the option and what it takes).
@@ -159,6 +163,7 @@ impl Tactics {
             "log_lmr" => on_off(value).map(|b| self.depth.log_lmr = b),
             "futility" => on_off(value).map(|b| self.depth.futility = b),
             "alpha_reduce" => on_off(value).map(|b| self.depth.alpha_reduce = b),
+            "attack_history" => on_off(value).map(|b| self.depth.attack_history = b),
             _ => return None,
         })
     }
@@ -271,6 +276,7 @@ mod tests {
             "log_lmr",
             "futility",
             "alpha_reduce",
+            "attack_history",
         ] {
             assert_eq!(t.set(key, "on"), Some(Ok(())), "{key}");
             let err = t.set(key, "1.3").unwrap().unwrap_err();
@@ -283,7 +289,8 @@ mod tests {
                 move_count: true,
                 log_lmr: true,
                 futility: true,
-                alpha_reduce: true
+                alpha_reduce: true,
+                attack_history: true,
             }
         );
         assert_eq!(t.set("mate_safe", "on"), Some(Ok(())));
