@@ -42,7 +42,8 @@
 //! depth rows ([`Selectivity`](super::tactics::Selectivity), issue 58 step 5): a forced
 //! reply worth 1.3 plies, move-count pruning growing with the depth and refilled where
 //! every kept move lost, logarithmic late-move reductions keyed on threats, child
-//! futility, and a ply off the remaining moves once alpha rises.
+//! futility (on by default since its SPRT), and a ply off the remaining moves once
+//! alpha rises.
 //!
 //! **Around it.** A transposition table, killer moves and a history table order the
 //! moves. Iterative deepening runs until the budget stops; an unfinished iteration
