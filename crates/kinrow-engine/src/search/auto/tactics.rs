@@ -271,7 +271,7 @@ mod tests {
                 verdicts: true,
                 defences: Defences::Only,
                 mate_safe: MateSafe::Shallow,
-                depth: Selectivity::default(),
+                depth: Tactics::default().depth,
             }
         );
         for key in [
