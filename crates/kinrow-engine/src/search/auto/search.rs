@@ -41,7 +41,7 @@
 //! remaining depth of at most 3) are switches, off by default. So is each of Rapfi's
 //! depth rows ([`Selectivity`](super::tactics::Selectivity), issue 58 step 5): a forced
 //! reply worth 1.3 plies, move-count pruning growing with the depth and refilled where
-//! every kept move lost, logarithmic late-move reductions keyed on threats, child
+//! every kept move lost (on by default since its SPRT), logarithmic late-move reductions keyed on threats, child
 //! futility (on by default since its SPRT), and a ply off the remaining moves once
 //! alpha rises.
 //!

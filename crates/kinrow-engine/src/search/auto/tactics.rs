@@ -78,7 +78,7 @@ pub struct Tactics {
 }
 
 /// Where the alpha-beta spends its depth (issue 58 step 5, the research's D5 rows 2-7),
-/// each an `auto:` switch, off until an SPRT keeps it (`futility` is on since its SPRT). Every one keeps the mate
+/// each an `auto:` switch, off until an SPRT keeps it (`futility` and `move_count` are on since their SPRTs). Every one keeps the mate
 /// guard: none prunes before the node has a move that does not lose, none returns an
 /// unproven win, and fours and threat defences are never pruned.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -111,8 +111,8 @@ pub struct Selectivity {
 }
 
 /// The defaults, each as its SPRT at 20 000 nodes decided (docs/strength.md): the
-/// verdicts passed (`-3,1`, Elo +27), child futility passed (`0,5`, Elo +52); the others
-/// are off until theirs are logged.
+/// verdicts passed (`-3,1`, Elo +27), child futility passed (`0,5`, Elo +52) and the move
+/// count on top of it (`0,5`, Elo +48); the others are off until theirs are logged.
 impl Default for Tactics {
     fn default() -> Tactics {
         Tactics {
@@ -121,6 +121,7 @@ impl Default for Tactics {
             mate_safe: MateSafe::Off,
             depth: Selectivity {
                 futility: true,
+                move_count: true,
                 ..Selectivity::default()
             },
         }
