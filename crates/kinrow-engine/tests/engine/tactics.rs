@@ -1,11 +1,15 @@
 //! The tactics of `auto`'s alpha-beta that the lab switches (issue 58, `auto:verdicts`,
-//! `auto:defences`, `auto:mate_safe=on|shallow`): positions from `auto`'s round-5 games against
-//! Rapfi where each one changes what the search concludes, read with
-//! [`alpha_beta_value`] (the alpha-beta alone, at a fixed depth). Each case fails with
-//! the option off.
+//! `auto:defences`, `auto:mate_safe=on|shallow`, and step 5's depth switches
+//! `auto:reply_ext`, `move_count`, `log_lmr`, `futility`, `alpha_reduce`): positions from
+//! `auto`'s round-5 games against Rapfi where each one changes what the search concludes,
+//! read with [`alpha_beta_value`] (the alpha-beta alone, at a fixed depth). Each case
+//! fails with the option off, except the last, which holds the wins the plain search
+//! reads against futility and the reduction after alpha.
 
 use crate::tss::support::plain;
-use kinrow_engine::search::auto::{alpha_beta_value, Defences, MateSafe, Tactics, PATTERN_MATE};
+use kinrow_engine::search::auto::{
+    alpha_beta_value, Defences, MateSafe, Selectivity, Tactics, PATTERN_MATE,
+};
 use kinrow_engine::search::tss::{Tss, Verdict};
 use kinrow_game::{Player, Position};
 
@@ -21,6 +25,7 @@ fn off() -> Tactics {
         verdicts: false,
         defences: Defences::Off,
         mate_safe: MateSafe::Off,
+        depth: Selectivity::default(),
     }
 }
 
@@ -249,4 +254,76 @@ fn a_shallow_refill_stops_at_its_depth_cap() {
     // Only `on` sends the guard after the alpha-beta's wins.
     assert!(t(MateSafe::On).mate_safe.checks_wins());
     assert!(!t(MateSafe::Shallow).mate_safe.checks_wins());
+}
+
+/// The first depth (up to `max`) at which the alpha-beta with `t` (and the verdicts)
+/// values [`MATES`](crate::tss::mates::MATES)' position `i` as a win.
+fn first_mate_depth(i: usize, f: impl Fn(&mut Tactics), max: u32) -> Option<u32> {
+    let p = plain(crate::tss::mates::MATES[i].rows);
+    let t = with(|t| {
+        t.verdicts = true;
+        f(t)
+    });
+    (1..=max).find(|&d| alpha_beta_value(&p, t, d, NODES).is_some_and(|v| v >= PATTERN_MATE))
+}
+
+#[test]
+fn the_forced_reply_extension_reads_a_win_a_ply_earlier() {
+    // Rapfi's +M13 and +M11 (4 and 3 quiet threats): the blocks of the fours on the
+    // line gain a ply every third, and depth 3 reaches the win depth 4 needs without.
+    for i in [12, 13] {
+        assert_eq!(first_mate_depth(i, |_| {}, 4), Some(4), "mate {i}");
+        assert_eq!(
+            first_mate_depth(i, |t| t.depth.reply_ext = true, 4),
+            Some(3),
+            "mate {i}"
+        );
+    }
+}
+
+#[test]
+fn log_reductions_read_a_win_the_plain_reductions_read_a_ply_later() {
+    // Rapfi's +M19: the attacking threes are reduced less, the quiet moves more.
+    assert_eq!(first_mate_depth(3, |_| {}, 7), Some(7));
+    assert_eq!(first_mate_depth(3, |t| t.depth.log_lmr = true, 7), Some(6));
+}
+
+#[test]
+fn the_move_count_claims_no_loss_from_a_cut_list() {
+    let counted = with(|t| t.depth.move_count = true);
+    // The four-three positions: the root's kept moves all lose, the cut ones hold.
+    for rows in [&FOUR_THREE, &FOUR_THREE_LATER] {
+        let p = plain(rows);
+        assert!(value(&p, off(), 1) <= -PATTERN_MATE);
+        for depth in 1..=3 {
+            assert!(value(&p, counted, depth) > -PATTERN_MATE, "depth {depth}");
+        }
+    }
+    // o's false win from x's cut nodes further down.
+    let p = plain(&FALSE_WIN);
+    assert!(
+        value(&p, off(), 4) >= PATTERN_MATE,
+        "the cut list's false win"
+    );
+    assert!(value(&p, counted, 4) < PATTERN_MATE);
+}
+
+#[test]
+fn futility_and_the_reduction_after_alpha_keep_the_short_wins() {
+    // The wins the plain search reads within 6 plies: child futility never cuts the
+    // attack (it stops before the opponent's threats and after two own fours in a row)
+    // and reads each at the same depth; the reduction after alpha at most a ply later.
+    for i in [7, 8, 11, 12, 13, 14] {
+        let plain_depth = first_mate_depth(i, |_| {}, 6).expect("read without the switches");
+        assert_eq!(
+            first_mate_depth(i, |t| t.depth.futility = true, 6),
+            Some(plain_depth),
+            "mate {i}"
+        );
+        let reduced = first_mate_depth(i, |t| t.depth.alpha_reduce = true, 7);
+        assert!(
+            reduced.is_some_and(|d| d <= plain_depth + 1),
+            "mate {i}: {reduced:?} against {plain_depth}"
+        );
+    }
 }

@@ -38,7 +38,12 @@
 //! opponent's threes that no one cell stops lose: [`threats`]; on by default). The
 //! exact defences against threes and four-threes (`defences`) and the refill of a cut
 //! list whose kept moves all lost (`mate_safe`: at every depth, or `shallow`, only at a
-//! remaining depth of at most 3) are switches, off by default.
+//! remaining depth of at most 3) are switches, off by default. So is each of Rapfi's
+//! depth rows ([`Selectivity`](super::tactics::Selectivity), issue 58 step 5): a forced
+//! reply worth 1.3 plies, move-count pruning growing with the depth and refilled where
+//! every kept move lost (on by default since its SPRT), logarithmic late-move reductions keyed on threats, child
+//! futility (on by default since its SPRT), and a ply off the remaining moves once
+//! alpha rises.
 //!
 //! **Around it.** A transposition table, killer moves and a history table order the
 //! moves. Iterative deepening runs until the budget stops; an unfinished iteration
@@ -102,6 +107,26 @@ const NEAR_LEAF_WIDTH: [usize; 2] = [5, 7];
 /// more, are first searched two plies shallower instead of one.
 const DEEPER_REDUCTION: (usize, i32) = (6, 6);
 
+/// `auto:futility` (issue 58 step 5, row 2): the margin per ply of remaining depth, in
+/// thousandths of a logit (Rapfi's 63 of its units, five of ours each).
+const FUTILITY_MARGIN: i64 = 315;
+/// `auto:move_count`: the quiet moves searched at remaining depth `d` on a line whose
+/// static value is improving, `1.2 (3 + d^1.32)` (half as many when it is not): 5, 7
+/// and 9 at depths 1-3, today's widths there, then 11, 14, 16, 19 ...
+fn move_count(depth: i32, improving: bool) -> usize {
+    let d = depth.max(1) as f64;
+    let n = 1.2 * (3.0 + d.powf(1.32)) / if improving { 1.0 } else { 2.0 };
+    (n.round() as usize).max(2)
+}
+/// `auto:log_lmr`: the reduction of the `count`-th move at remaining depth `depth`
+/// before the threat adjustments, `ln d ln count / 2` rounded.
+fn log_reduction(depth: i32, count: usize) -> i32 {
+    let r = (depth.max(1) as f64).ln() * (count.max(1) as f64).ln() / 2.0;
+    r.round() as i32
+}
+/// No static value kept for the ply (see [`PatternSearch::improving`]).
+const NO_EVAL: i64 = i64::MIN;
+
 /// The searcher: board, side to move, neighbourhood counts and table. Each search
 /// borrows its budget from the caller, and the leaves' VCFs count in it.
 pub struct PatternSearch {
@@ -114,6 +139,9 @@ pub struct PatternSearch {
     tt: Arc<Table>,
     killers: [[u16; 2]; MAX_PLY],
     history: Vec<u32>,
+    /// `auto:attack_history`: the history of moves that made a three or four of one's
+    /// own, per side (`side * cells + cell`).
+    attack_history: Vec<u32>,
     wins: Vec<u16>,
     /// Scratch list of [`PatternSearch::three_defences`].
     defence: Vec<u16>,
@@ -125,6 +153,17 @@ pub struct PatternSearch {
     pub tactics: Tactics,
     /// What this search met, added to the process-wide totals when it is dropped.
     counters: SearchCounters,
+    /// Per ply of the current line, the node's static value where a depth switch read
+    /// it ([`NO_EVAL`] elsewhere): whether the line is improving for the side to move.
+    evals: [i64; MAX_PLY],
+    /// Per ply, whether the node's static value improved on its grandparent's (true
+    /// where either is unknown): read by the move count of [`PatternSearch::quiet_moves`].
+    improving: [bool; MAX_PLY],
+    /// Per ply, whether the node had a five to block (the move before it was a four).
+    forced_at: [bool; MAX_PLY],
+    /// Per ply, the forced replies on the line from the root to the node, itself
+    /// included (`reply_ext` extends every third).
+    replies: [u32; MAX_PLY],
     /// Each ply's move list, kept between nodes so that it is not allocated anew.
     lists: Vec<Vec<(i64, u16)>>,
     /// Per cell, what orders equally scored moves: its distance from the centre, then
@@ -218,6 +257,7 @@ impl PatternSearch {
             lists: vec![Vec::new(); MAX_PLY],
             side: position.to_move().index(),
             history: vec![0; geo.cells()],
+            attack_history: vec![0; 2 * geo.cells()],
             solver: Solver::new(b),
             near,
             ring,
@@ -229,6 +269,10 @@ impl PatternSearch {
             refill_scratch: Vec::new(),
             tactics: Tactics::default(),
             counters: SearchCounters::default(),
+            evals: [NO_EVAL; MAX_PLY],
+            improving: [true; MAX_PLY],
+            forced_at: [false; MAX_PLY],
+            replies: [0; MAX_PLY],
             learned: learned.is_some(),
             eval_choice: eval,
             chosen_root: false,
@@ -318,7 +362,7 @@ impl PatternSearch {
     pub fn negamax(
         &mut self,
         budget: &mut Budget,
-        depth: i32,
+        mut depth: i32,
         ply: usize,
         mut alpha: i64,
         beta: i64,
@@ -345,6 +389,10 @@ impl PatternSearch {
             }
         };
         self.wins = wins;
+        self.forced_at[ply] = forced.is_some();
+        self.evals[ply] = NO_EVAL;
+        let replies = if ply == 0 { 0 } else { self.replies[ply - 1] } + forced.is_some() as u32;
+        self.replies[ply] = replies;
         let exact = self.exact_threats();
         if forced.is_none() && exact && self.tactics.verdicts {
             if let Some(v) = self.verdict(ply) {
@@ -438,6 +486,28 @@ impl PatternSearch {
             }
             self.defence = cells;
         }
+        let sel = self.tactics.depth;
+        if forced.is_none() && !three && !guarded && (sel.move_count || sel.futility) {
+            let e = self.eval();
+            self.evals[ply] = e;
+            let improving = ply < 3 || self.evals[ply - 2] == NO_EVAL || e > self.evals[ply - 2];
+            self.improving[ply] = improving;
+            // Child futility: far enough above beta that no quiet move is expected to
+            // fall below it; never against a threat, never where beta is a mate bound
+            // (no unproven win, and a side that is mated has no non-losing move), nor
+            // after two own fours in a row (an attack under way).
+            if sel.futility
+                && self.learned
+                && !four_three
+                && beta - alpha == 1
+                && beta.abs() < PATTERN_MATE
+                && !(ply >= 3 && self.forced_at[ply - 1] && self.forced_at[ply - 3])
+                && e - FUTILITY_MARGIN * (depth - improving as i32) as i64 >= beta
+            {
+                self.lists[ply] = moves;
+                return e;
+            }
+        }
         // Whether the quiet list was cut to the width (a loss of every move kept is no
         // proof then).
         let mut truncated = false;
@@ -493,7 +563,13 @@ impl PatternSearch {
         let alpha0 = alpha;
         let mut best = -PATTERN_WIN;
         let mut best_move = moves[0].1;
-        let next = if forced.is_some() { depth } else { depth - 1 };
+        // The block of a five costs no depth; with `reply_ext` every third on the line
+        // gains a ply (a forced reply worth 1.3 plies).
+        let mut next = match forced {
+            Some(_) if sel.reply_ext && replies % 3 == 0 => depth + 1,
+            Some(_) => depth,
+            None => depth - 1,
+        };
         let mut i = 0;
         loop {
             if i == moves.len() && staged {
@@ -510,7 +586,7 @@ impl PatternSearch {
                 // searched too before the loss is claimed (and stored).
                 truncated = false;
                 self.counters.truncated_all_lose += 1;
-                if self.tactics.mate_safe.refills(depth) {
+                if self.tactics.mate_safe.refills(depth) || sel.move_count {
                     self.refill(&mut moves);
                 } else {
                     self.counters.false_mates += 1;
@@ -520,6 +596,24 @@ impl PatternSearch {
                 break;
             }
             let c = moves[i].1;
+            // What the move threatens: -1 where it makes a three or four of one's own
+            // (an attack: `log_lmr` reduces it a ply less, `attack_history` counts it
+            // apart), 1 where it makes no threat for either side (`log_lmr` reduces it a
+            // ply more).
+            let attack = match self.solver.board.cell_eval() {
+                Some(e) if sel.log_lmr || sel.attack_history => {
+                    let own = e.threat_at(c as usize, me);
+                    let theirs = e.threat_at(c as usize, me ^ 1);
+                    if own != Threat::Quiet {
+                        -1
+                    } else if theirs == Threat::Quiet {
+                        1
+                    } else {
+                        0
+                    }
+                }
+                _ => 0,
+            };
             self.play(c as usize);
             let v = if i == 0 {
                 -self.negamax(budget, next, ply + 1, -beta, -alpha)
@@ -533,12 +627,14 @@ impl PatternSearch {
                     && !guarded
                     && depth >= REDUCE_FROM_DEPTH
                     && c != tt_move;
-                let r = if self.learned && i >= DEEPER_REDUCTION.0 && depth >= DEEPER_REDUCTION.1 {
+                let r = if sel.log_lmr {
+                    (log_reduction(depth, i + 1) + attack).clamp(0, next)
+                } else if self.learned && i >= DEEPER_REDUCTION.0 && depth >= DEEPER_REDUCTION.1 {
                     2
                 } else {
                     1
                 };
-                let shallow = if late {
+                let shallow = if late && r > 0 {
                     Some(-self.negamax(budget, next - r, ply + 1, -alpha - 1, -alpha))
                 } else {
                     None
@@ -564,6 +660,18 @@ impl PatternSearch {
             }
             if v > alpha {
                 alpha = v;
+                // `alpha_reduce`: a move that raised alpha makes the rest less likely
+                // to matter; they are searched a ply shallower.
+                if sel.alpha_reduce
+                    && v < beta
+                    && forced.is_none()
+                    && depth > 2
+                    && depth < 12
+                    && v.abs() < PATTERN_MATE
+                {
+                    depth -= 1;
+                    next -= 1;
+                }
             }
             if alpha >= beta {
                 if forced.is_none() {
@@ -572,7 +680,12 @@ impl PatternSearch {
                         k[1] = k[0];
                         k[0] = c;
                     }
-                    self.history[c as usize] += (depth * depth).max(1) as u32;
+                    let bonus = (depth * depth).max(1) as u32;
+                    if sel.attack_history && attack < 0 {
+                        self.attack_history[me * self.history.len() + c as usize] += bonus;
+                    } else {
+                        self.history[c as usize] += bonus;
+                    }
                 }
                 break;
             }

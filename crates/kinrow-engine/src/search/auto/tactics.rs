@@ -73,16 +73,57 @@ pub struct Tactics {
     /// No mate score from a list cut by the width, at every depth with the guard
     /// checking winning roots, or only near the leaves (`auto:mate_safe=on|shallow|off`).
     pub mate_safe: MateSafe,
+    /// Rapfi's depth selectivity, each row its own switch (issue 58 step 5).
+    pub depth: Selectivity,
+}
+
+/// Where the alpha-beta spends its depth (issue 58 step 5, the research's D5 rows 2-7),
+/// each an `auto:` switch, off until an SPRT keeps it (`futility` and `move_count` are on since their SPRTs). Every one keeps the mate
+/// guard: none prunes before the node has a move that does not lose, none returns an
+/// unproven win, and fours and threat defences are never pruned.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Selectivity {
+    /// Row 5 (`auto:reply_ext=on`): every third forced reply (the block of a five) on a
+    /// line gains a ply besides costing none, a forced reply worth 1.3 plies as in
+    /// Rapfi's singular-response extension.
+    pub reply_ext: bool,
+    /// Row 3 (`auto:move_count=on`): the quiet moves searched grow with the depth,
+    /// `1.2 (3 + d^1.32) / (2 - improving)` (the improving branch is today's 5, 7 and
+    /// 10 at depths 1-3), in place of the fixed widths; every four is kept, and the
+    /// moves the count cut are searched when every kept one lost.
+    pub move_count: bool,
+    /// Row 4 (`auto:log_lmr=on`): late moves reduced by `ln d ln i / 2` plies (rounded)
+    /// instead of one or two, a ply less for a move that makes a three or four of
+    /// one's own, a ply more for a move that makes no threat for either side.
+    pub log_lmr: bool,
+    /// Row 2 (`auto:futility=on`): at a quiet null-window node under the learned
+    /// evaluation, a static value at least `beta + 315 (d - improving)` is returned
+    /// (never where beta is a mate bound, nor after two own fours in a row).
+    pub futility: bool,
+    /// Row 6 (`auto:alpha_reduce=on`): once a move raises alpha (without a cut) at a
+    /// remaining depth between 3 and 11, the remaining moves are searched a ply
+    /// shallower.
+    pub alpha_reduce: bool,
+    /// Row 7 (`auto:attack_history=on`): a move that makes a three or four of one's own
+    /// and cuts is counted in a history of attacks kept per side, apart from the
+    /// history of the other moves, and attacking moves are ordered by it.
+    pub attack_history: bool,
 }
 
 /// The defaults, each as its SPRT at 20 000 nodes decided (docs/strength.md): the
-/// verdicts passed (`-3,1`, Elo +27); the others are off until theirs are logged.
+/// verdicts passed (`-3,1`, Elo +27), child futility passed (`0,5`, Elo +52) and the move
+/// count on top of it (`0,5`, Elo +48); the others are off until theirs are logged.
 impl Default for Tactics {
     fn default() -> Tactics {
         Tactics {
             verdicts: true,
             defences: Defences::Off,
             mate_safe: MateSafe::Off,
+            depth: Selectivity {
+                futility: true,
+                move_count: true,
+                ..Selectivity::default()
+            },
         }
     }
 }
@@ -95,7 +136,8 @@ impl crate::core::context::Kept for Tactics {
 
 impl Tactics {
     /// The option names, for the lab's messages.
-    pub const KEYS: &'static str = "verdicts, defences, mate_safe";
+    pub const KEYS: &'static str =
+        "verdicts, defences, mate_safe, reply_ext, move_count, log_lmr, futility, alpha_reduce, attack_history";
 
     /// Sets option `key` to `value`: `None` when `key` is none of these options, else
     /// whether `value` was understood (the error names the option and what it takes).
@@ -121,6 +163,12 @@ impl Tactics {
                 _ => Err(format!("{key}={value:?} is not off, add or only")),
             }
             .map(|d| self.defences = d),
+            "reply_ext" => on_off(value).map(|b| self.depth.reply_ext = b),
+            "move_count" => on_off(value).map(|b| self.depth.move_count = b),
+            "log_lmr" => on_off(value).map(|b| self.depth.log_lmr = b),
+            "futility" => on_off(value).map(|b| self.depth.futility = b),
+            "alpha_reduce" => on_off(value).map(|b| self.depth.alpha_reduce = b),
+            "attack_history" => on_off(value).map(|b| self.depth.attack_history = b),
             _ => return None,
         })
     }
@@ -223,7 +271,31 @@ mod tests {
             Tactics {
                 verdicts: true,
                 defences: Defences::Only,
-                mate_safe: MateSafe::Shallow
+                mate_safe: MateSafe::Shallow,
+                depth: Tactics::default().depth,
+            }
+        );
+        for key in [
+            "reply_ext",
+            "move_count",
+            "log_lmr",
+            "futility",
+            "alpha_reduce",
+            "attack_history",
+        ] {
+            assert_eq!(t.set(key, "on"), Some(Ok(())), "{key}");
+            let err = t.set(key, "1.3").unwrap().unwrap_err();
+            assert!(err.contains(key), "{err}");
+        }
+        assert_eq!(
+            t.depth,
+            Selectivity {
+                reply_ext: true,
+                move_count: true,
+                log_lmr: true,
+                futility: true,
+                alpha_reduce: true,
+                attack_history: true,
             }
         );
         assert_eq!(t.set("mate_safe", "on"), Some(Ok(())));

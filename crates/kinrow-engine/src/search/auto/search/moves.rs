@@ -98,6 +98,7 @@ impl PatternSearch {
     ) -> bool {
         let me = self.side;
         let width = match depth {
+            _ if self.tactics.depth.move_count => move_count(depth, self.improving[ply]),
             i32::MIN..=2 if self.learned => NEAR_LEAF_WIDTH[(depth.max(1) - 1) as usize],
             _ => WIDTH,
         };
@@ -131,8 +132,22 @@ impl PatternSearch {
         }
         self.wins = fours;
         let k = self.killers[ply];
+        let cells = self.history.len();
         for m in moves.iter_mut() {
-            m.0 += self.history[m.1 as usize] as i64;
+            let c = m.1 as usize;
+            // With `attack_history`, a move that makes a three or four of one's own is
+            // ordered by the history of such moves.
+            let attacking = self.tactics.depth.attack_history
+                && self
+                    .solver
+                    .board
+                    .cell_eval()
+                    .is_some_and(|e| e.threat_at(c, me) != Threat::Quiet);
+            m.0 += if attacking {
+                self.attack_history[me * cells + c]
+            } else {
+                self.history[c]
+            } as i64;
             if m.1 == k[0] || m.1 == k[1] {
                 m.0 = m.0.saturating_add(1 << 40);
             }
