@@ -5,7 +5,9 @@
 //! the option off.
 
 use crate::tss::support::plain;
-use kinrow_engine::search::auto::{alpha_beta_value, Defences, MateSafe, Tactics, PATTERN_MATE};
+use kinrow_engine::search::auto::{
+    alpha_beta_value, Defences, MateSafe, Quiescence, Tactics, PATTERN_MATE,
+};
 use kinrow_engine::search::tss::{Tss, Verdict};
 use kinrow_game::{Player, Position};
 
@@ -21,6 +23,7 @@ fn off() -> Tactics {
         verdicts: false,
         defences: Defences::Off,
         mate_safe: MateSafe::Off,
+        quiescence: Quiescence::Off,
     }
 }
 

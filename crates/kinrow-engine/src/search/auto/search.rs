@@ -136,6 +136,11 @@ pub struct PatternSearch {
     learned: bool,
     /// The evaluation asked for (the threads of a search share it).
     eval_choice: EvalChoice,
+    /// The moves played from the root, the last last ([`PatternSearch::play`]): the
+    /// quiescence searches fours near each side's own last move.
+    path: Vec<u16>,
+    /// The quiescence's table and neighbourhoods ([`quiesce`]), built when first used.
+    quiet: quiesce::QuiescenceState,
     /// One root move was chosen alone (the centre of an empty board), not left alone
     /// because the others lose: its value is searched as deep as the time allows
     /// instead of the few plies a forced move gets.
@@ -232,6 +237,8 @@ impl PatternSearch {
             learned: learned.is_some(),
             eval_choice: eval,
             chosen_root: false,
+            path: Vec::with_capacity(MAX_PLY),
+            quiet: Default::default(),
         }
     }
 
@@ -269,6 +276,7 @@ impl PatternSearch {
 
     fn play(&mut self, c: usize) {
         self.solver.board.put(c, stone(self.side));
+        self.path.push(c as u16);
         self.pieces += 1;
         for i in 0..self.ring[c].len() {
             self.near[self.ring[c][i] as usize] += 1;
@@ -279,6 +287,7 @@ impl PatternSearch {
     fn undo(&mut self, c: usize) {
         self.side ^= 1;
         self.solver.board.take(c);
+        self.path.pop();
         self.pieces -= 1;
         for i in 0..self.ring[c].len() {
             self.near[self.ring[c][i] as usize] -= 1;
@@ -353,33 +362,7 @@ impl PatternSearch {
             }
         }
         if forced.is_none() && depth <= 0 {
-            // A leaf: a short forced win by fours found within a few solver nodes, then
-            // the static value.
-            if self.solver.board.may_four(me) {
-                // The VCF's fours are all taken back: the line codes need not follow.
-                let codes = self.solver.board.set_codes_aside();
-                let vcf = self.solver.vcf_within(budget, me, LEAF_VCF, LEAF_VCF_NODES);
-                self.solver.board.restore_codes(codes);
-                if vcf == R::Win {
-                    return PATTERN_WIN - ply as i64 - 3;
-                }
-                if vcf == R::Abort && !budget.stopped() {
-                    self.counters.leaf_vcf_aborts += 1;
-                }
-            }
-            if !self.solver.board.may_four(me ^ 1) {
-                // (Not for x under renju: the open four may need a forbidden cell.)
-                if self.has_three(me) && !self.solver.board.restricts(me) {
-                    // An open four (or two fours) next, and the opponent has no four to
-                    // answer with: a win on the third ply from here.
-                    return PATTERN_WIN - ply as i64 - 3;
-                }
-                if self.double_three(me) {
-                    // Two threes at once: one of them becomes an open four.
-                    return PATTERN_WIN - ply as i64 - 5;
-                }
-            }
-            return self.eval();
+            return self.leaf(budget, ply, alpha, beta);
         }
         let three = forced.is_none() && self.has_three(me ^ 1);
         // The opponent holds a four-three and no three: a quiet node unless its
@@ -623,6 +606,7 @@ fn rings(geo: &Geometry) -> Vec<Vec<u16>> {
 mod cells;
 mod lines;
 mod moves;
+mod quiesce;
 mod renju;
 mod smp;
 mod table;

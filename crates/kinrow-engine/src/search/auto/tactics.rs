@@ -63,6 +63,18 @@ impl MateSafe {
     }
 }
 
+/// What a leaf of the alpha-beta reads before its static value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Quiescence {
+    /// A one-sided VCF probe of the side to move (a few fours, a few solver nodes,
+    /// fours board-wide): a win or the static value.
+    Off,
+    /// A two-sided VCF quiescence with stand-pat (issue 58, step 4): own fours near
+    /// one's own last move, the forced block free, then the blocker's own fours; values,
+    /// not win or no-win ([`super::search`]'s `quiesce` module).
+    Vcf,
+}
+
 /// The switchable tactics of the pattern search (see the module's text).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Tactics {
@@ -73,6 +85,8 @@ pub struct Tactics {
     /// No mate score from a list cut by the width, at every depth with the guard
     /// checking winning roots, or only near the leaves (`auto:mate_safe=on|shallow|off`).
     pub mate_safe: MateSafe,
+    /// What a leaf reads (`auto:quiescence=off|vcf`).
+    pub quiescence: Quiescence,
 }
 
 /// The defaults, each as its SPRT at 20 000 nodes decided (docs/strength.md): the
@@ -83,6 +97,7 @@ impl Default for Tactics {
             verdicts: true,
             defences: Defences::Off,
             mate_safe: MateSafe::Off,
+            quiescence: Quiescence::Off,
         }
     }
 }
@@ -95,7 +110,7 @@ impl crate::core::context::Kept for Tactics {
 
 impl Tactics {
     /// The option names, for the lab's messages.
-    pub const KEYS: &'static str = "verdicts, defences, mate_safe";
+    pub const KEYS: &'static str = "verdicts, defences, mate_safe, quiescence";
 
     /// Sets option `key` to `value`: `None` when `key` is none of these options, else
     /// whether `value` was understood (the error names the option and what it takes).
@@ -121,6 +136,12 @@ impl Tactics {
                 _ => Err(format!("{key}={value:?} is not off, add or only")),
             }
             .map(|d| self.defences = d),
+            "quiescence" => match value {
+                "off" => Ok(Quiescence::Off),
+                "vcf" => Ok(Quiescence::Vcf),
+                _ => Err(format!("{key}={value:?} is not off or vcf")),
+            }
+            .map(|q| self.quiescence = q),
             _ => return None,
         })
     }
@@ -223,9 +244,14 @@ mod tests {
             Tactics {
                 verdicts: true,
                 defences: Defences::Only,
-                mate_safe: MateSafe::Shallow
+                mate_safe: MateSafe::Shallow,
+                quiescence: Quiescence::Off,
             }
         );
+        assert_eq!(t.set("quiescence", "vcf"), Some(Ok(())));
+        assert_eq!(t.quiescence, Quiescence::Vcf);
+        let err = t.set("quiescence", "deep").unwrap().unwrap_err();
+        assert!(err.contains("quiescence"), "{err}");
         assert_eq!(t.set("mate_safe", "on"), Some(Ok(())));
         assert_eq!(t.mate_safe, MateSafe::On);
         assert_eq!(t.set("level", "3"), None);
