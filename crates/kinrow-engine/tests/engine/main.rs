@@ -16,6 +16,7 @@ mod levels;
 mod mates;
 mod opening;
 mod proofs;
+mod quiescence;
 mod reference;
 mod search;
 mod steady;
