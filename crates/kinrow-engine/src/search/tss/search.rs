@@ -10,6 +10,9 @@
 //! them; a defending x cannot take a four's completing cell that is forbidden for it, so
 //! such a four wins for o, and x's answers to a quiet threat leave them out.
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
 use super::proof::Proof;
 use crate::board::PatternBoard;
 use crate::core::budget::Budget;
@@ -20,9 +23,6 @@ use kinrow_game::{Move, Piece};
 pub const VCF_DEPTH: u32 = 64;
 /// At most this many quiet threat moves are tried at one VCT attacker node.
 const VCT_WIDTH: usize = 24;
-/// The most quiet threats a lost VCT entry is searched again with
-/// ([`Solver::proven`]).
-const VCT_RESEARCH: u32 = 16;
 
 /// The result of a search: proven, refuted within its limits, or out of budget.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -32,57 +32,34 @@ pub enum R {
     Abort,
 }
 
-/// One position's entry: whether it is won, the fours (VCF) or quiet threats (VCT) it
-/// was searched with, and the winning move.
-#[derive(Copy, Clone, Debug, Default)]
+/// The tables' keys are Zobrist hashes, already uniformly spread: they are used as
+/// their own hash.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+type Table = HashMap<u64, Entry, BuildHasherDefault<KeyHasher>>;
+
+#[derive(Copy, Clone, Debug)]
 struct Entry {
     win: bool,
     depth: u32,
     best: u16,
-}
-
-/// Entries of each table (a power of two): 512 KiB each.
-const TABLE_ENTRIES: usize = 1 << 15;
-
-/// A transposition table of a fixed size, one entry a slot, indexed by the key's low
-/// bits (Zobrist keys are already uniformly spread) and always replaced: a lookup
-/// costs one read and the memory stays fixed however long the search, where a map
-/// grew with every node. An entry another position took is only a miss, searched
-/// again; the proof reader searches a lost won entry again ([`Solver::proven`]). The
-/// slots are allocated zeroed (the system's zero pages) at the first store, so a
-/// solver that never searches, or never searches a VCT, pays nothing for them; an
-/// entry is two words, the key and the rest packed.
-struct Table {
-    slots: Vec<[u64; 2]>,
-}
-
-impl Table {
-    fn new() -> Table {
-        Table { slots: Vec::new() }
-    }
-
-    #[inline]
-    fn get(&self, key: u64) -> Option<Entry> {
-        let [k, packed] = *self.slots.get(key as usize & (TABLE_ENTRIES - 1))?;
-        (k == key && packed != 0).then_some(Entry {
-            win: packed >> 48 & 1 == 1,
-            depth: (packed >> 16) as u32,
-            best: packed as u16,
-        })
-    }
-
-    #[inline]
-    fn insert(&mut self, key: u64, entry: Entry) {
-        if self.slots.is_empty() {
-            self.slots = vec![[0; 2]; TABLE_ENTRIES];
-        }
-        // The mark at bit 49 tells a stored entry from an empty slot.
-        let packed = u64::from(entry.best)
-            | u64::from(entry.depth) << 16
-            | u64::from(entry.win) << 48
-            | 1 << 49;
-        self.slots[key as usize & (TABLE_ENTRIES - 1)] = [key, packed];
-    }
 }
 
 /// The searching state: the board and the two tables. The budget is the caller's,
@@ -103,8 +80,8 @@ impl Solver {
     pub fn new(board: PatternBoard) -> Solver {
         Solver {
             board,
-            vcf_tt: Table::new(),
-            vct_tt: Table::new(),
+            vcf_tt: Table::default(),
+            vct_tt: Table::default(),
             pool: Vec::new(),
             node_cap: u64::MAX,
         }
@@ -125,10 +102,7 @@ impl Solver {
     }
 
     fn store(tt: &mut Table, key: u64, win: bool, depth: u32, best: u16) {
-        tt.insert(
-            key,
-            Entry { win, depth, best },
-        );
+        tt.insert(key, Entry { win, depth, best });
     }
 
     /// Orders `moves` by how much a mark of `a` builds there, best first.
@@ -198,7 +172,7 @@ impl Solver {
             return R::Fail;
         }
         let key = self.key(a);
-        if let Some(e) = self.vcf_tt.get(key) {
+        if let Some(e) = self.vcf_tt.get(&key) {
             if e.win {
                 return R::Win;
             }
@@ -254,7 +228,7 @@ impl Solver {
             return r;
         }
         let key = self.key(a);
-        if let Some(e) = self.vct_tt.get(key) {
+        if let Some(e) = self.vct_tt.get(&key) {
             if e.win {
                 return R::Win;
             }
@@ -421,45 +395,22 @@ impl Solver {
         self.proof(a, true)
     }
 
-    /// The winning move of a position proven for `a` (by a VCF, or by a VCT when
-    /// `vct`), and whether it was proven by the VCT alone. A won entry another position
-    /// took in the meantime is searched again, without a budget: the win is known, so
-    /// the search ends with it.
-    fn proven(&mut self, a: usize, vct: bool) -> (u16, bool) {
-        let key = self.key(a);
-        let won = |tt: &Table| tt.get(key).filter(|e| e.win).map(|e| e.best);
-        if let Some(c) = won(&self.vcf_tt) {
-            return (c, false);
-        }
-        if vct {
-            if let Some(c) = won(&self.vct_tt) {
-                return (c, true);
-            }
-        }
-        let mut budget = Budget::with_time(std::time::Duration::from_secs(3600));
-        if !vct {
-            let r = self.vcf(&mut budget, a, VCF_DEPTH);
-            assert_eq!(r, R::Win, "vcf_proof on a position without a proven VCF");
-            return (won(&self.vcf_tt).expect("the VCF's root entry is its last"), false);
-        }
-        for depth in 0..=VCT_RESEARCH {
-            if self.vct(&mut budget, a, depth) == R::Win {
-                if let Some(c) = won(&self.vcf_tt) {
-                    return (c, false);
-                }
-                return (won(&self.vct_tt).expect("the VCT's root entry is its last"), true);
-            }
-        }
-        panic!("vct_proof on a position without a proven VCT")
-    }
-
     fn proof(&mut self, a: usize, vct: bool) -> Proof {
         let mut wins = Vec::new();
         self.board.win_cells(a, &mut wins);
         if let Some(&w) = wins.first() {
             return Proof::Five { cell: w };
         }
-        let (c, vct) = self.proven(a, vct);
+        let key = self.key(a);
+        let by_vcf = self.vcf_tt.get(&key).filter(|e| e.win).copied();
+        let entry = match (by_vcf, vct) {
+            (Some(e), _) => e,
+            (None, true) => self.vct_tt[&key],
+            (None, false) => panic!("vcf_proof on a position without a proven VCF"),
+        };
+        let vct = vct && by_vcf.is_none();
+        debug_assert!(entry.win);
+        let c = entry.best;
         self.board.put(c as usize, stone(a));
         self.board.win_cells_through(a, c as usize, &mut wins);
         let proof = match wins.len() {
