@@ -11,7 +11,9 @@ use std::time::Duration;
 use crate::tss::positions::NO_VCF;
 use crate::tss::support::plain;
 use kinrow_engine::core::budget::Budget;
-use kinrow_engine::search::auto::{alpha_beta_value, Quiescence, Tactics, PATTERN_MATE, PATTERN_WIN};
+use kinrow_engine::search::auto::{
+    alpha_beta_value, Quiescence, Tactics, PATTERN_MATE, PATTERN_WIN,
+};
 use kinrow_engine::search::tss::{Tss, Verdict};
 use kinrow_game::{Cell, Move, Player, Position};
 
@@ -107,7 +109,10 @@ fn a_leaf_reads_the_blockers_own_vcf_after_its_block_makes_a_four() {
     let counter = five_at(&after, o).expect("o's block makes a four");
     assert!(five_at(&after, x).is_none(), "x has no other five");
     after.play(Move::mark(counter));
-    assert!(vcf_plies(&after) >= 11, "o's own VCF takes at least six fours");
+    assert!(
+        vcf_plies(&after) >= 11,
+        "o's own VCF takes at least six fours"
+    );
     let on = value(&p, Quiescence::Vcf);
     assert!(on > PATTERN_MATE, "the quiescence reads o's win: {on}");
     let off = value(&p, Quiescence::Off);

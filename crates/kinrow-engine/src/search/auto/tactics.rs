@@ -85,19 +85,20 @@ pub struct Tactics {
     /// No mate score from a list cut by the width, at every depth with the guard
     /// checking winning roots, or only near the leaves (`auto:mate_safe=on|shallow|off`).
     pub mate_safe: MateSafe,
-    /// What a leaf reads (`auto:quiescence=off|vcf`).
+    /// What a leaf reads (`auto:quiescence=vcf|off`).
     pub quiescence: Quiescence,
 }
 
 /// The defaults, each as its SPRT at 20 000 nodes decided (docs/strength.md): the
-/// verdicts passed (`-3,1`, Elo +27); the others are off until theirs are logged.
+/// verdicts passed (`-3,1`, Elo +27) and the quiescence (`0,5`, Elo +137); the others
+/// failed theirs and stay off.
 impl Default for Tactics {
     fn default() -> Tactics {
         Tactics {
             verdicts: true,
             defences: Defences::Off,
             mate_safe: MateSafe::Off,
-            quiescence: Quiescence::Off,
+            quiescence: Quiescence::Vcf,
         }
     }
 }
@@ -245,11 +246,11 @@ mod tests {
                 verdicts: true,
                 defences: Defences::Only,
                 mate_safe: MateSafe::Shallow,
-                quiescence: Quiescence::Off,
+                quiescence: Quiescence::Vcf,
             }
         );
-        assert_eq!(t.set("quiescence", "vcf"), Some(Ok(())));
-        assert_eq!(t.quiescence, Quiescence::Vcf);
+        assert_eq!(t.set("quiescence", "off"), Some(Ok(())));
+        assert_eq!(t.quiescence, Quiescence::Off);
         let err = t.set("quiescence", "deep").unwrap().unwrap_err();
         assert!(err.contains("quiescence"), "{err}");
         assert_eq!(t.set("mate_safe", "on"), Some(Ok(())));

@@ -181,7 +181,14 @@ impl PatternSearch {
     /// A quiescence node after a four or a block: a five to make wins, a five to stop
     /// is blocked at no cost (two lose), the verdicts are read, and then the side to
     /// move stands or plays its fours ([`PatternSearch::stand_or_four`]).
-    fn quiesce(&mut self, budget: &mut Budget, ply: usize, alpha: i64, beta: i64, line: QLine) -> i64 {
+    fn quiesce(
+        &mut self,
+        budget: &mut Budget,
+        ply: usize,
+        alpha: i64,
+        beta: i64,
+        line: QLine,
+    ) -> i64 {
         if budget.tick() {
             return 0;
         }
