@@ -27,11 +27,11 @@
 //! ([`NEAR_LEAF_WIDTH`]: move-count pruning) and the latest moves at a large depth are
 //! reduced by two plies ([`DEEPER_REDUCTION`]).
 //!
-//! **Leaves** ([`quiesce`]). Where the board keeps cell codes (and no cell is
-//! forbidden), a two-sided VCF quiescence with stand-pat: the side to move stands on
+//! **Leaves** ([`quiesce`]). With `quiescence=vcf`, where the board keeps cell codes
+//! (and no cell is forbidden), a two-sided VCF quiescence with stand-pat: the side to move stands on
 //! the static value or plays its fours near its own last move, a single five to stop
 //! is blocked at no cost and the blocker reads its own fours in turn (issue 58, step
-//! 4; `quiescence=off` for the old leaf). Elsewhere a VCF of the side to move is looked
+//! 4). Otherwise a VCF of the side to move is looked
 //! for (up to [`LEAF_VCF`] fours and [`LEAF_VCF_NODES`] solver nodes); when the opponent
 //! can make no four, a three of the side to move, or a cell where its mark makes two
 //! threes (or a four and a three), wins; otherwise the static value is taken.
@@ -42,8 +42,8 @@
 //! opponent's threes that no one cell stops lose: [`threats`]; on by default). The
 //! exact defences against threes and four-threes (`defences`) and the refill of a cut
 //! list whose kept moves all lost (`mate_safe`: at every depth, or `shallow`, only at a
-//! remaining depth of at most 3) are switches, off by default; the leaves' quiescence
-//! (`quiescence=vcf|off`) is on.
+//! remaining depth of at most 3) and the leaves' quiescence (`quiescence=vcf`) are
+//! switches, off by default.
 //!
 //! **Around it.** A transposition table, killer moves and a history table order the
 //! moves. Iterative deepening runs until the budget stops; an unfinished iteration
