@@ -181,7 +181,8 @@ pub struct BenchArgs {
     #[arg(long, default_value = "learned")]
     pub eval: String,
     /// `auto`'s search tactics in a replay, `KEY=VALUE` separated by commas (the
-    /// arena's `auto:` options: `verdicts=on`, `defences=off|add|only`, `mate_safe=on|shallow`).
+    /// arena's `auto:` options: `verdicts=on`, `defences=off|add|only`, `mate_safe=on|shallow`,
+    /// `quiescence=vcf|off`).
     #[arg(long, default_value = "")]
     pub tactics: String,
 }

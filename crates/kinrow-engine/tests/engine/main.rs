@@ -15,6 +15,7 @@ mod levels;
 mod mates;
 mod opening;
 mod proofs;
+mod quiescence;
 mod reference;
 mod search;
 mod steady;

@@ -8,7 +8,7 @@
 
 use crate::tss::support::plain;
 use kinrow_engine::search::auto::{
-    alpha_beta_value, Defences, MateSafe, Selectivity, Tactics, PATTERN_MATE,
+    alpha_beta_value, Defences, MateSafe, Quiescence, Selectivity, Tactics, PATTERN_MATE,
 };
 use kinrow_engine::search::tss::{Tss, Verdict};
 use kinrow_game::{Player, Position};
@@ -26,6 +26,7 @@ fn off() -> Tactics {
         defences: Defences::Off,
         mate_safe: MateSafe::Off,
         depth: Selectivity::default(),
+        quiescence: Quiescence::Off,
     }
 }
 

@@ -36,7 +36,7 @@ pub use pattern::CellValues;
 mod score;
 mod search;
 mod tactics;
-pub use tactics::{Defences, MateSafe, SearchCounters, Selectivity, Tactics};
+pub use tactics::{Defences, MateSafe, Quiescence, SearchCounters, Selectivity, Tactics};
 
 pub use score::{PATTERN_MATE, PATTERN_WIN};
 pub use search::window_value;

@@ -27,10 +27,14 @@
 //! ([`NEAR_LEAF_WIDTH`]: move-count pruning) and the latest moves at a large depth are
 //! reduced by two plies ([`DEEPER_REDUCTION`]).
 //!
-//! **Leaves.** A VCF of the side to move is looked for (up to [`LEAF_VCF`] fours and
-//! [`LEAF_VCF_NODES`] solver nodes); when the opponent can make no four, a three of the
-//! side to move, or a cell where its mark makes two threes (or a four and a three),
-//! wins; otherwise the static value is taken.
+//! **Leaves** ([`quiesce`]). With `quiescence=vcf`, where the board keeps cell codes
+//! (and no cell is forbidden), a two-sided VCF quiescence with stand-pat: the side to move stands on
+//! the static value or plays its fours near its own last move, a single five to stop
+//! is blocked at no cost and the blocker reads its own fours in turn (issue 58, step
+//! 4). Otherwise a VCF of the side to move is looked
+//! for (up to [`LEAF_VCF`] fours and [`LEAF_VCF_NODES`] solver nodes); when the opponent
+//! can make no four, a three of the side to move, or a cell where its mark makes two
+//! threes (or a four and a three), wins; otherwise the static value is taken.
 //!
 //! **Threat verdicts and the lab's switches** ([`Tactics`], issue 58). At every node
 //! with no five to stop, exact static verdicts from the threat counts end the node (an
@@ -43,7 +47,7 @@
 //! reply worth 1.3 plies, move-count pruning growing with the depth and refilled where
 //! every kept move lost (on by default since its SPRT), logarithmic late-move reductions keyed on threats, child
 //! futility (on by default since its SPRT), and a ply off the remaining moves once
-//! alpha rises.
+//! alpha rises. The leaves' two-sided VCF quiescence (`quiescence=vcf|off`) is on.
 //!
 //! **Around it.** A transposition table, killer moves and a history table order the
 //! moves. Iterative deepening runs until the budget stops; an unfinished iteration
@@ -175,6 +179,11 @@ pub struct PatternSearch {
     learned: bool,
     /// The evaluation asked for (the threads of a search share it).
     eval_choice: EvalChoice,
+    /// The moves played from the root, the last last ([`PatternSearch::play`]): the
+    /// quiescence searches fours near each side's own last move.
+    path: Vec<u16>,
+    /// The quiescence's table and neighbourhoods ([`quiesce`]), built when first used.
+    quiet: quiesce::QuiescenceState,
     /// One root move was chosen alone (the centre of an empty board), not left alone
     /// because the others lose: its value is searched as deep as the time allows
     /// instead of the few plies a forced move gets.
@@ -276,6 +285,8 @@ impl PatternSearch {
             learned: learned.is_some(),
             eval_choice: eval,
             chosen_root: false,
+            path: Vec::with_capacity(MAX_PLY),
+            quiet: Default::default(),
         }
     }
 
@@ -313,6 +324,7 @@ impl PatternSearch {
 
     fn play(&mut self, c: usize) {
         self.solver.board.put(c, stone(self.side));
+        self.path.push(c as u16);
         self.pieces += 1;
         for i in 0..self.ring[c].len() {
             self.near[self.ring[c][i] as usize] += 1;
@@ -323,6 +335,7 @@ impl PatternSearch {
     fn undo(&mut self, c: usize) {
         self.side ^= 1;
         self.solver.board.take(c);
+        self.path.pop();
         self.pieces -= 1;
         for i in 0..self.ring[c].len() {
             self.near[self.ring[c][i] as usize] -= 1;
@@ -401,33 +414,7 @@ impl PatternSearch {
             }
         }
         if forced.is_none() && depth <= 0 {
-            // A leaf: a short forced win by fours found within a few solver nodes, then
-            // the static value.
-            if self.solver.board.may_four(me) {
-                // The VCF's fours are all taken back: the line codes need not follow.
-                let codes = self.solver.board.set_codes_aside();
-                let vcf = self.solver.vcf_within(budget, me, LEAF_VCF, LEAF_VCF_NODES);
-                self.solver.board.restore_codes(codes);
-                if vcf == R::Win {
-                    return PATTERN_WIN - ply as i64 - 3;
-                }
-                if vcf == R::Abort && !budget.stopped() {
-                    self.counters.leaf_vcf_aborts += 1;
-                }
-            }
-            if !self.solver.board.may_four(me ^ 1) {
-                // (Not for x under renju: the open four may need a forbidden cell.)
-                if self.has_three(me) && !self.solver.board.restricts(me) {
-                    // An open four (or two fours) next, and the opponent has no four to
-                    // answer with: a win on the third ply from here.
-                    return PATTERN_WIN - ply as i64 - 3;
-                }
-                if self.double_three(me) {
-                    // Two threes at once: one of them becomes an open four.
-                    return PATTERN_WIN - ply as i64 - 5;
-                }
-            }
-            return self.eval();
+            return self.leaf(budget, ply, alpha, beta);
         }
         let three = forced.is_none() && self.has_three(me ^ 1);
         // The opponent holds a four-three and no three: a quiet node unless its
@@ -736,6 +723,7 @@ fn rings(geo: &Geometry) -> Vec<Vec<u16>> {
 mod cells;
 mod lines;
 mod moves;
+mod quiesce;
 mod renju;
 mod smp;
 mod table;

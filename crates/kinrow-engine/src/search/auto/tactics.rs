@@ -63,6 +63,18 @@ impl MateSafe {
     }
 }
 
+/// What a leaf of the alpha-beta reads before its static value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Quiescence {
+    /// A one-sided VCF probe of the side to move (a few fours, a few solver nodes,
+    /// fours board-wide): a win or the static value.
+    Off,
+    /// A two-sided VCF quiescence with stand-pat (issue 58, step 4): own fours near
+    /// one's own last move, the forced block free, then the blocker's own fours; values,
+    /// not win or no-win ([`super::search`]'s `quiesce` module).
+    Vcf,
+}
+
 /// The switchable tactics of the pattern search (see the module's text).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Tactics {
@@ -75,6 +87,8 @@ pub struct Tactics {
     pub mate_safe: MateSafe,
     /// Rapfi's depth selectivity, each row its own switch (issue 58 step 5).
     pub depth: Selectivity,
+    /// What a leaf reads (`auto:quiescence=off|vcf`).
+    pub quiescence: Quiescence,
 }
 
 /// Where the alpha-beta spends its depth (issue 58 step 5, the research's D5 rows 2-7),
@@ -112,7 +126,9 @@ pub struct Selectivity {
 
 /// The defaults, each as its SPRT at 20 000 nodes decided (docs/strength.md): the
 /// verdicts passed (`-3,1`, Elo +27), child futility passed (`0,5`, Elo +52) and the move
-/// count on top of it (`0,5`, Elo +48); the others are off until theirs are logged.
+/// count on top of it (`0,5`, Elo +48); the quiescence passed its (`0,5`, Elo +137, and
+/// +22 against the probe given 1.6 times the nodes); the others are off until theirs are
+/// logged.
 impl Default for Tactics {
     fn default() -> Tactics {
         Tactics {
@@ -124,6 +140,7 @@ impl Default for Tactics {
                 move_count: true,
                 ..Selectivity::default()
             },
+            quiescence: Quiescence::Vcf,
         }
     }
 }
@@ -136,8 +153,8 @@ impl crate::core::context::Kept for Tactics {
 
 impl Tactics {
     /// The option names, for the lab's messages.
-    pub const KEYS: &'static str =
-        "verdicts, defences, mate_safe, reply_ext, move_count, log_lmr, futility, alpha_reduce, attack_history";
+    pub const KEYS: &'static str = "verdicts, defences, mate_safe, quiescence, reply_ext, move_count, \
+        log_lmr, futility, alpha_reduce, attack_history";
 
     /// Sets option `key` to `value`: `None` when `key` is none of these options, else
     /// whether `value` was understood (the error names the option and what it takes).
@@ -163,6 +180,12 @@ impl Tactics {
                 _ => Err(format!("{key}={value:?} is not off, add or only")),
             }
             .map(|d| self.defences = d),
+            "quiescence" => match value {
+                "off" => Ok(Quiescence::Off),
+                "vcf" => Ok(Quiescence::Vcf),
+                _ => Err(format!("{key}={value:?} is not off or vcf")),
+            }
+            .map(|q| self.quiescence = q),
             "reply_ext" => on_off(value).map(|b| self.depth.reply_ext = b),
             "move_count" => on_off(value).map(|b| self.depth.move_count = b),
             "log_lmr" => on_off(value).map(|b| self.depth.log_lmr = b),
@@ -273,6 +296,7 @@ mod tests {
                 defences: Defences::Only,
                 mate_safe: MateSafe::Shallow,
                 depth: Tactics::default().depth,
+                quiescence: Quiescence::Vcf,
             }
         );
         for key in [
@@ -298,6 +322,10 @@ mod tests {
                 attack_history: true,
             }
         );
+        assert_eq!(t.set("quiescence", "vcf"), Some(Ok(())));
+        assert_eq!(t.quiescence, Quiescence::Vcf);
+        let err = t.set("quiescence", "deep").unwrap().unwrap_err();
+        assert!(err.contains("quiescence"), "{err}");
         assert_eq!(t.set("mate_safe", "on"), Some(Ok(())));
         assert_eq!(t.mate_safe, MateSafe::On);
         assert_eq!(t.set("level", "3"), None);
