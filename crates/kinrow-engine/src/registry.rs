@@ -32,7 +32,7 @@ pub enum EngineKind {
     Greedy,
 }
 
-/// What an engine's search costs, for the server's lanes (`crates/kinrow-server/src/api/search.rs`): which
+/// What an engine's search costs, for the server's lanes (`crates/kinrow-server/src/api/pool.rs`): which
 /// searches are cheap enough to run on the HTTP worker.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Cost {

@@ -19,8 +19,8 @@ pub mod messages;
 pub mod metrics;
 pub mod middleware;
 pub mod page;
+pub mod pool;
 pub mod routes;
-pub mod search;
 pub mod state;
 
 use actix_web::http::header;

@@ -2,7 +2,7 @@
 //! metrics, the rendered OpenAPI document).
 
 use super::metrics::Metrics;
-use super::search::{Floor, SearchPool};
+use super::pool::{Floor, SearchPool};
 use crate::config::Config;
 
 /// What every handler shares.

@@ -26,7 +26,7 @@ use crate::api::dto::position;
 use crate::api::dto::review::{ReviewRequest, ReviewResponse, ReviewStatsDto, ReviewedMoveDto};
 use crate::api::error::{ApiError, ErrorBody, ErrorCode};
 use crate::api::extract::ApiJson;
-use crate::api::search::StopOnDrop;
+use crate::api::pool::StopOnDrop;
 use crate::api::state::AppState;
 use crate::config::Config;
 use kinrow_engine::gravity;

@@ -8,7 +8,7 @@ use actix_web::HttpResponse;
 
 use crate::api::error::{ApiError, ErrorCode};
 use crate::api::metrics::Metrics;
-use crate::api::search::Finished;
+use crate::api::pool::Finished;
 use crate::api::state::AppState;
 use kinrow_engine::BrainFailure;
 use kinrow_engine::SearchPlan;

@@ -13,7 +13,7 @@ use crate::api::dto::suggest_json;
 use crate::api::dto::{position_with_moves, LimitsUsed, SuggestRequest, SuggestResponse};
 use crate::api::error::{ApiError, ErrorBody, ErrorCode};
 use crate::api::extract::ApiJson;
-use crate::api::search::Finished;
+use crate::api::pool::Finished;
 use crate::api::state::AppState;
 use crate::config::Config;
 use kinrow_engine::SearchPlan;

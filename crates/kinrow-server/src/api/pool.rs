@@ -3,11 +3,13 @@
 //!
 //! - **inline**: searches that cost microseconds run at once on the HTTP worker, outside
 //!   the slots and the queue, so they are never shed for want of a slot: every engine but
-//!   `mcts` on a position with at most [`INLINE_EMPTIES`] empty cells and no special
-//!   pieces in hand (the whole game tree is tiny and the engine stops once it is
-//!   searched), and the one-ply engines (`threat`, `priority`, `greedy`) on boards of at
-//!   most [`CHEAP_CELLS`] cells (with special pieces in hand, `greedy` tries each of them
-//!   on every target: at most [`CHEAP_CELLS`] / 4 cells then).
+//!   `mcts` on a position with at most [`INLINE_EMPTIES`](lanes::INLINE_EMPTIES) empty
+//!   cells and no special pieces in hand (the whole game tree is tiny and the engine
+//!   stops once it is searched), and the one-ply engines (`threat`, `priority`, `greedy`)
+//!   on boards of at most [`CHEAP_CELLS`](lanes::CHEAP_CELLS) cells (with special pieces
+//!   in hand, `greedy` tries each of them on every target: at most
+//!   [`CHEAP_CELLS`](lanes::CHEAP_CELLS) / 4 cells then). The lanes are in `pool/lanes.rs`,
+//!   the request's window and the admission floor in `pool/window.rs`.
 //! - **pool**: everything else. At most `max_concurrent_searches` run at once, each on
 //!   tokio's blocking pool; at most `search_queue` more wait for a slot, first come first
 //!   served (tokio's semaphore is fair); past that a request gets 503 at once.
@@ -46,114 +48,24 @@ use super::deadline::RequestClock;
 use super::error::{ApiError, ErrorCode};
 use super::metrics::Metrics;
 use kinrow_engine::Budget;
-use kinrow_engine::Cost;
 use kinrow_engine::Engine;
-use kinrow_engine::EngineKind;
 use kinrow_engine::SearchPlan;
 use kinrow_engine::Watch;
 use kinrow_engine::{Analysis, Limits};
 use kinrow_engine::{ContextPool, SearchContext};
 use kinrow_game::Position;
 
-/// The most empty cells a position may have for any search but `mcts` to run inline.
-pub const INLINE_EMPTIES: u32 = 9;
+mod lanes;
+mod window;
+
+pub use lanes::{lane, Lane};
+pub use window::Floor;
+use window::Window;
 
 /// The most kept state the idle contexts hold together: one gravity table of `perfect`
 /// (44-76 MiB) and a few of `auto`'s 6 MiB tables. Without it six idle contexts could
 /// keep 6 x 92 MiB, more than a replica's whole memory limit (docs/deployment.md).
 pub const IDLE_CONTEXT_BYTES: usize = 128 << 20;
-
-/// The largest board (in cells) on which the one-ply engines run inline: 32x32. On
-/// 15x15 they take 0.02-0.2 ms a call, on 32x32 at most about 1 ms (`kinrow bench`,
-/// docs/performance.md).
-pub const CHEAP_CELLS: usize = 1024;
-
-/// Where a search runs.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Lane {
-    /// At once on the HTTP worker, outside the slots and the queue.
-    Inline,
-    /// On the blocking pool, behind a slot (and maybe the queue).
-    Pool,
-}
-
-/// The lane of the search of `kind` on `position`, by its cost (see the module docs).
-pub fn lane(kind: EngineKind, position: &Position) -> Lane {
-    let special = position.has_special_pieces();
-    let cells = position.m() * position.n();
-    let cheap = match kind.row().cost {
-        Cost::Tree => !special && position.empties() <= INLINE_EMPTIES,
-        Cost::Playouts => false,
-        Cost::OnePly { special: d } if special => cells <= CHEAP_CELLS / d,
-        Cost::OnePly { .. } => cells <= CHEAP_CELLS,
-    };
-    if cheap {
-        Lane::Inline
-    } else {
-        Lane::Pool
-    }
-}
-
-/// The admission floor: the least of its budget a search must have left when it gets a
-/// slot; a request that would have less answers 503 instead of a starved 200.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Floor {
-    /// A share of the budget, in percent.
-    pub percent: u32,
-    /// And at least this much (but at most half of the budget).
-    pub min: Duration,
-}
-
-impl Default for Floor {
-    fn default() -> Floor {
-        Floor {
-            percent: 20,
-            min: Duration::from_millis(20),
-        }
-    }
-}
-
-impl Floor {
-    /// The floor of a search whose whole budget is `budget`.
-    pub fn of(&self, budget: Duration) -> Duration {
-        let share = budget.mul_f64(f64::from(self.percent.min(100)) / 100.0);
-        share.max(self.min.min(budget / 2))
-    }
-}
-
-/// When a search must stop and when its answer is due, from its request's clock.
-#[derive(Copy, Clone, Debug)]
-struct Window {
-    /// When the request started (the budget counts from here).
-    start: Instant,
-    /// When the engine must stop: start + budget, or earlier for a deadline.
-    end: Instant,
-    /// When the answer is due at the latest: `end` + margin, or the deadline.
-    due: Instant,
-}
-
-impl Window {
-    /// With a deadline, the engine stops a margin before it (at most a fifth of the
-    /// deadline, so that short deadlines keep most of their time for the search).
-    fn new(clock: RequestClock, budget: Duration, margin: Duration) -> Window {
-        let start = clock.start;
-        let mut end = start + budget;
-        let mut due = end + margin;
-        if let Some(deadline) = clock.deadline {
-            let reserve = margin.min(deadline.saturating_duration_since(start) / 5);
-            end = end.min(deadline.checked_sub(reserve).unwrap_or(start));
-            due = due.min(deadline);
-        }
-        Window { start, end, due }
-    }
-
-    /// The engine's time from `now` on, at least a millisecond.
-    fn left(&self, now: Instant) -> Duration {
-        self.end
-            .saturating_duration_since(now)
-            .max(Duration::from_millis(1))
-    }
-}
 
 /// A search that ran: the analysis, the time it waited for a slot and the limits it had.
 pub struct Finished {

@@ -1,6 +1,7 @@
 //! The lanes, the admission floor and the window of a search.
 
 use super::*;
+use kinrow_engine::EngineKind;
 use kinrow_game::{Hand, Rules};
 
 fn empty(m: u64, n: u64, k: u64) -> Position {
