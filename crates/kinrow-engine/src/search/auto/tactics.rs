@@ -153,7 +153,8 @@ impl crate::core::context::Kept for Tactics {
 
 impl Tactics {
     /// The option names, for the lab's messages.
-    pub const KEYS: &'static str = "verdicts, defences, mate_safe, quiescence, reply_ext, move_count, \
+    pub const KEYS: &'static str =
+        "verdicts, defences, mate_safe, quiescence, reply_ext, move_count, \
         log_lmr, futility, alpha_reduce, attack_history";
 
     /// Sets option `key` to `value`: `None` when `key` is none of these options, else
