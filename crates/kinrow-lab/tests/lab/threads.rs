@@ -80,31 +80,35 @@ fn digests(threads: usize, nodes: u64) -> Vec<u64> {
 /// digests); since issue 51 the main search has the budget but the tenth that values
 /// every cell and re-searches the bounds among the best ten; since the other winning
 /// cells are proven after a forced win at the root (issue 50's values), the three won
-/// positions count those proofs' nodes (their moves and scores are the same). A deliberate change to `auto`'s search changes them: record them anew
+/// positions count those proofs' nodes (their moves and scores are the same); since issue 58's
+/// step 4 and 5 (the quiescence, child futility and the move count, on by default) every
+/// position but the 7x7x4 ones, the first 15x15 opening, one 14-ply one and one 9x9 one
+/// answers anew (renju too: futility and the move count search it, the quiescence does
+/// not). A deliberate change to `auto`'s search changes them: record them anew
 /// from the build before the change and check that only what it meant to change did.
 const BEFORE: &[u64] = &[
     0xa02c_862b_f681_07b9,
-    0x1924_9577_a458_cbc3,
-    0x274f_52df_ae70_5ef0,
-    0xd8b0_d327_09cd_d602,
-    0xfcaf_49b5_9b83_c6bc,
-    0xf467_a159_fbc1_b71d,
-    0x6bf4_c91d_2c75_59a2,
-    0xb73b_896e_acb5_cff8,
+    0xa110_5763_f97c_7474,
+    0x90f8_5537_eb4c_1f8a,
+    0xf2d1_cbb7_d396_0e01,
+    0x0275_2981_36d8_7db9,
+    0xbe7f_4eab_6fea_1198,
+    0x25cd_c96c_991e_ae50,
+    0xd27a_f5f9_b85e_1dfe,
     0x9313_230d_569b_7bad,
-    0xda7b_974a_7f53_8e49,
-    0x2633_6d85_561e_87ed,
+    0xf783_6f0b_0453_446f,
+    0xf69c_f3dd_e584_2357,
     0x0e18_7472_4882_cb3b,
-    0xa2fe_da8a_025b_9add,
-    0x6ece_dbca_1bc6_6902,
+    0x216a_0d94_2fc3_df67,
+    0x29a2_f543_7483_dbee,
     0x20a4_3c9a_588b_5c95,
     0x2fed_1e7e_0f61_3262,
     0x53c6_01f1_1e47_596b,
     0x60a1_6597_4410_af93,
-    0xa02c_862b_f681_07b9,
-    0x1a13_120b_5b0f_667e,
-    0xc5ce_d6b5_731f_513e,
-    0xd8b0_d327_09cd_d602,
+    0x0065_dec9_03f0_6db3,
+    0xd3b7_baed_e158_7a2e,
+    0x2613_402d_529d_ac13,
+    0xf2d1_cbb7_d396_0e01,
 ];
 
 #[test]
