@@ -5,7 +5,10 @@
 //! - [`diagrams`]: renju and caro positions drawn as small diagrams (the rules tests, the
 //!   engine's tests, the API tests);
 //! - [`tss_positions`]: threat-space search positions with forced wins and refuted ones
-//!   (the engine's tests, `benches/tss.rs`).
+//!   (the engine's tests, `benches/tss.rs`);
+//! - [`tactics_positions`]: four-threes and threes no one cell stops (the engine's unit
+//!   tests of the threat defences and its tactics tests).
 
 pub mod diagrams;
+pub mod tactics_positions;
 pub mod tss_positions;

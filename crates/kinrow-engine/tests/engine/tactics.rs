@@ -11,6 +11,7 @@ use kinrow_engine::search::auto::{
     alpha_beta_value, Defences, MateSafe, Quiescence, Selectivity, Tactics, PATTERN_MATE,
 };
 use kinrow_engine::search::tss::{Tss, Verdict};
+use kinrow_fixtures::tactics_positions::{FOUR_THREE, FOUR_THREE_LATER, TWO_THREES};
 use kinrow_game::{Player, Position};
 
 const NODES: u64 = 5_000_000;
@@ -36,25 +37,6 @@ fn with(f: impl FnOnce(&mut Tactics)) -> Tactics {
     t
 }
 
-/// x to move, no four of its own; o has threes on two lines that no one cell stops.
-const TWO_THREES: [&str; 15] = [
-    "...............",
-    "...............",
-    ".......x.......",
-    ".......o..o....",
-    "......ox.x.....",
-    ".....xoxx......",
-    ".oxxxxox.o.....",
-    "....o.xo..x....",
-    ".....ooo.......",
-    "....ooox.......",
-    "....x..........",
-    "...............",
-    "...............",
-    "...............",
-    "...............",
-];
-
 /// o has an open three along a row and one down a column that end next to the same
 /// empty cell: a mark there stops both.
 const SHARED_DEFENCE: [&str; 15] = [
@@ -73,45 +55,6 @@ const SHARED_DEFENCE: [&str; 15] = [
     "...........x...",
     "...............",
     "x.............x",
-];
-
-/// x to move; o holds a four-three cell, and x's defences rank outside the five moves a
-/// node one ply above the leaves keeps.
-const FOUR_THREE: [&str; 15] = [
-    "...............",
-    "...............",
-    "...............",
-    "...............",
-    ".....x.........",
-    "...............",
-    "...............",
-    "..........x....",
-    ".............o.",
-    "........xxoo...",
-    ".........oxxxo.",
-    "........oxooo..",
-    ".......x.......",
-    "...............",
-    "...............",
-];
-
-/// As [`FOUR_THREE`], a few moves on in the same game.
-const FOUR_THREE_LATER: [&str; 15] = [
-    "...............",
-    "...............",
-    "...............",
-    "...............",
-    ".....x.........",
-    "...............",
-    "...............",
-    "........x.x....",
-    ".............o.",
-    "......xoxxoo.x.",
-    ".......o.oxxxo.",
-    "........oxooo..",
-    ".......x.o.....",
-    "...............",
-    "...............",
 ];
 
 /// o to move: the width cuts x's defences three plies down, and the cut list's losses

@@ -237,6 +237,7 @@ mod tests {
     use crate::core::budget::Budget;
     use crate::eval::EvalChoice;
     use crate::search::tss::search::R;
+    use kinrow_fixtures::tactics_positions::{FOUR_THREE, FOUR_THREE_LATER, TWO_THREES};
     use kinrow_game::{Player, Position, Rules};
 
     fn searcher(rows: &[&str]) -> PatternSearch {
@@ -266,42 +267,7 @@ mod tests {
 
     #[test]
     fn the_four_three_defences_hold_every_defence() {
-        for rows in [
-            [
-                "...............",
-                "...............",
-                "...............",
-                "...............",
-                ".....x.........",
-                "...............",
-                "...............",
-                "..........x....",
-                ".............o.",
-                "........xxoo...",
-                ".........oxxxo.",
-                "........oxooo..",
-                ".......x.......",
-                "...............",
-                "...............",
-            ],
-            [
-                "...............",
-                "...............",
-                "...............",
-                "...............",
-                ".....x.........",
-                "...............",
-                "...............",
-                "........x.x....",
-                ".............o.",
-                "......xoxxoo.x.",
-                ".......o.oxxxo.",
-                "........oxooo..",
-                ".......x.o.....",
-                "...............",
-                "...............",
-            ],
-        ] {
+        for rows in [FOUR_THREE, FOUR_THREE_LATER] {
             let mut s = searcher(&rows);
             assert_eq!(s.side, Player::X.index());
             let mut set = Vec::new();
@@ -318,24 +284,7 @@ mod tests {
 
     #[test]
     fn the_common_three_defences_hold_every_defence() {
-        let rows = [
-            "...............",
-            "...............",
-            ".......x.......",
-            ".......o..o....",
-            "......ox.x.....",
-            ".....xoxx......",
-            ".oxxxxox.o.....",
-            "....o.xo..x....",
-            ".....ooo.......",
-            "....ooox.......",
-            "....x..........",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-        ];
-        let mut s = searcher(&rows);
+        let mut s = searcher(&TWO_THREES);
         let mut set = Vec::new();
         s.common_three_defences(&mut set);
         assert!(set.is_empty(), "no cell stops both threes");
