@@ -394,7 +394,7 @@ pub(crate) fn win_through(
         let fwd = run_length(geo, cell, (dr, dc), limit, is_own);
         let len = back + 1 + fwd;
         let mut wins = if exact { len == k } else { len >= k };
-        if wins && geo.variant == Variant::Caro {
+        if wins && !geo.variant.blocked_line_wins() {
             let blocked_back = opponent_at(geo, cells, cell, (-dr, -dc), back + 1, player);
             let blocked_fwd = opponent_at(geo, cells, cell, (dr, dc), fwd + 1, player);
             wins = !(blocked_back && blocked_fwd);

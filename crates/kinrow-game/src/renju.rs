@@ -21,7 +21,6 @@
 use super::board::Position;
 use super::cell::{Cell, Player};
 use super::lines::{Geometry, DIRECTIONS};
-use super::rules::Variant;
 
 /// Why a mark of x is forbidden: renju's shapes, or the pro / long pro opening's places
 /// ([`super::Opening`]).
@@ -273,7 +272,7 @@ impl Position {
 
     #[inline]
     fn renju_restricted(&self) -> bool {
-        self.geometry().variant == Variant::Renju && self.to_move() == Player::X
+        self.geometry().variant.has_forbidden_cells(self.to_move())
     }
 
     /// Why a mark of the side to move on `cell` is forbidden (renju or pro, x to move, an

@@ -43,15 +43,19 @@ impl Hand {
 /// The rule questions are answered here, by `match`es with no wildcard, so the compiler
 /// lists what a new variant must answer: its place in [`Variant::ALL`] and its name
 /// ([`Variant::as_str`]), its Gomocup rule mask ([`Variant::gomocup_rule`],
-/// [`Variant::from_gomocup_rule`]), what [`Rules::with_variant`] accepts, who wins with an
+/// [`Variant::from_gomocup_rule`]), whose marks may be forbidden
+/// ([`Variant::has_forbidden_cells`]), whether a line blocked at both ends wins
+/// ([`Variant::blocked_line_wins`]), whether it plays on plain lines as freestyle does
+/// ([`Variant::plain_lines`]), what [`Rules::with_variant`] accepts, who wins with an
 /// overline ([`Rules::overline_wins`]), and in this crate's board its wins and forbidden
 /// cells (`renju.rs`, `lines.rs`). The game's test `every_variant_answers_every_rule_question`
-/// fails to compile until the variant has its place. Outside this crate, a new variant
-/// then needs: the API's `VariantName` (kinrow-server `api/dto/position.rs`, then
-/// regenerate openapi/ as its test says); the Gomocup rule names of `kinrow label`
-/// (kinrow-lab `label.rs`); and a decision in each engine place that serves only some
-/// variants (`grep -rn "variant()" crates/kinrow-engine/src`: the learned weights and the
-/// opening tables are for freestyle, `perfect`'s solver and the tactics shortcut read it).
+/// fails to compile until the variant has its place and its answers. The other crates
+/// compare no variant: they ask these questions (the engine's learned weights, opening
+/// tables, threat shortcut and bit-set solvers [`Variant::plain_lines`], its board
+/// [`Variant::has_forbidden_cells`]), and the API names the variants of [`Variant::ALL`]
+/// by [`Variant::as_str`], so a new variant then needs only: openapi/ regenerated (the
+/// server's OpenAPI test says how) and the Gomocup rule names of `kinrow label`
+/// (kinrow-lab `label.rs`).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Variant {
     /// k in a row wins; a longer line wins too unless `overline` is off (exactly k).
@@ -84,6 +88,40 @@ impl Variant {
         Variant::ALL
             .into_iter()
             .find(|v| v.as_str().eq_ignore_ascii_case(name))
+    }
+
+    /// True when some marks of `player` may be forbidden on an empty cell: renju's x (an
+    /// overline, two fours or two open threes without a five), so a search asks the board
+    /// before it marks. False for every mark of the other variants.
+    #[inline]
+    pub fn has_forbidden_cells(self, player: Player) -> bool {
+        match self {
+            Variant::Free | Variant::Caro => false,
+            Variant::Renju => player == Player::X,
+        }
+    }
+
+    /// True when a line of k wins even with the opponent's marks at both its ends; false
+    /// under caro (the board's edge blocks nothing there).
+    #[inline]
+    pub fn blocked_line_wins(self) -> bool {
+        match self {
+            Variant::Free | Variant::Renju => true,
+            Variant::Caro => false,
+        }
+    }
+
+    /// True when the variant plays on plain lines as freestyle does: k in a row wins for
+    /// whoever makes it (longer lines as the rules' `overline` says), whatever lies at its
+    /// ends, and every empty cell may be marked by either side. What was learned or proved
+    /// for freestyle holds exactly there: the engine's learned weights and opening tables,
+    /// its three-ply threat shortcut and its bit-set solvers ask this.
+    #[inline]
+    pub fn plain_lines(self) -> bool {
+        match self {
+            Variant::Free => true,
+            Variant::Renju | Variant::Caro => false,
+        }
     }
 
     /// The Gomocup protocol's `INFO rule` bit mask for this variant: 0 freestyle (1 when

@@ -3,13 +3,14 @@
 //! it without building a position.
 
 use super::{LineBoard, WeightScheme};
-use kinrow_game::{forbidden_mark, Variant};
+use kinrow_game::{forbidden_mark, Player};
 
 impl<W: WeightScheme> LineBoard<W> {
-    /// True when the variant restricts player `p`'s marks: x under renju.
+    /// True when the variant restricts player `p`'s marks: x under renju (the game's
+    /// `has_forbidden_cells` answers).
     #[inline]
     pub fn restricts(&self, p: usize) -> bool {
-        p == 0 && self.geo.variant == Variant::Renju
+        self.geo.variant.has_forbidden_cells(Player::BOTH[p])
     }
 
     /// True when player `p` may not mark the empty `cell`: renju's forbidden moves of x

@@ -82,7 +82,7 @@ pub fn must_play(position: &Position, sight: Sight) -> Option<Vec<Move>> {
 pub fn sure_double_threats(position: &Position) -> Vec<Move> {
     if position.is_over()
         || position.has_special_pieces()
-        || position.rules().variant() != kinrow_game::Variant::Free
+        || !position.rules().variant().plain_lines()
         || !wins_now(position, position.to_move().opponent()).is_empty()
     {
         return Vec::new();

@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use super::cells::{classes_of, Threat, CODES};
 use super::classes::{LineClass, CLASSES};
-use kinrow_game::{Rules, Variant};
+use kinrow_game::Rules;
 
 /// Score units per logit.
 pub const UNIT: f64 = 1000.0;
@@ -205,7 +205,7 @@ pub fn for_rules(rules: &Rules) -> Option<&'static LearnedWeights> {
 /// True for the rules gomoku weights are fitted for: k = 5, freestyle or exactly five,
 /// marks only.
 pub fn fits(rules: &Rules) -> bool {
-    rules.k() == 5 && rules.variant() == Variant::Free && !rules.has_special_pieces()
+    rules.k() == 5 && rules.variant().plain_lines() && !rules.has_special_pieces()
 }
 
 /// The committed gomoku weights.

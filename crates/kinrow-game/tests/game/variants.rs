@@ -189,12 +189,50 @@ proptest! {
 #[test]
 fn every_variant_answers_every_rule_question() {
     for (i, v) in Variant::ALL.into_iter().enumerate() {
-        let place = match v {
-            Variant::Free => 0,
-            Variant::Renju => 1,
-            Variant::Caro => 2,
+        // Its place, whose marks may be forbidden (x, o), whether a line blocked at both
+        // ends wins, whether it plays on plain lines as freestyle does.
+        let (place, forbidden, blocked_wins, plain) = match v {
+            Variant::Free => (0, [false, false], true, true),
+            Variant::Renju => (1, [true, false], true, false),
+            Variant::Caro => (2, [false, false], false, false),
         };
         assert_eq!(place, i, "{v:?}: its place in Variant::ALL");
+        for (p, expected) in Player::BOTH.into_iter().zip(forbidden) {
+            assert_eq!(
+                v.has_forbidden_cells(p),
+                expected,
+                "{v:?}: {p:?}'s forbidden cells"
+            );
+            // The board agrees: an overline through the cell is refused exactly where the
+            // variant forbids the player's marks.
+            // (o's row comes with six scattered marks of x, so that o moves next.)
+            let rows: &[&str] = if p == Player::X {
+                &["xxx*xx"]
+            } else {
+                &["ooo*oo", "", "x.x.x.x.x.x"]
+            };
+            let (position, cell) = board(v, rows, p);
+            assert_eq!(
+                position.forbidden(cell).is_some(),
+                expected,
+                "{v:?}: {p:?}'s overline on the board"
+            );
+        }
+        assert_eq!(v.blocked_line_wins(), blocked_wins, "{v:?}: a blocked line");
+        // The board agrees: x completes five with o at both ends.
+        let (mut position, cell) = board(v, &["oxxxx*o"], Player::X);
+        position.play(Move::mark(cell));
+        assert_eq!(
+            position.winner() == Some(Player::X),
+            blocked_wins,
+            "{v:?}: five blocked at both ends on the board"
+        );
+        assert_eq!(v.plain_lines(), plain, "{v:?}: plain lines");
+        assert_eq!(
+            plain,
+            forbidden == [false, false] && blocked_wins,
+            "{v:?}: plain lines are those with no forbidden cell and blocked lines that win"
+        );
         assert_eq!(Variant::parse(v.as_str()), Some(v), "{v:?}: its API name");
         for overline in [true, false] {
             let mask = v.gomocup_rule(overline);

@@ -42,7 +42,7 @@ use crate::core::root::{Choice, RootResults};
 use crate::core::tt::{budget_bits, TranspositionTable};
 use crate::core::types::Scale;
 use crate::core::types::{Analysis, Bound, Evaluation, Limits, MoveEval, Outcome};
-use kinrow_game::{Move, Piece, Position, Variant};
+use kinrow_game::{Move, Piece, Position};
 
 use bits::Bits;
 use board::Layout;
@@ -76,7 +76,8 @@ impl Engine for Perfect {
         ctx: &mut SearchContext,
         rng: &mut StdRng,
     ) -> Analysis {
-        let variant = position.geometry().variant != Variant::Free;
+        // The bit-set solvers know only plain lines (freestyle's), not renju's or caro's.
+        let variant = !position.geometry().variant.plain_lines();
         // The bit-set solvers (free rules, no mistakes) prove every move exactly.
         let mut bitsets = false;
         let mut best_proven = false;

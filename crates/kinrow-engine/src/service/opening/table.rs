@@ -18,7 +18,7 @@ use crate::core::context::SearchContext;
 use crate::core::types::Limits;
 use crate::registry::EngineKind;
 use crate::service::value;
-use kinrow_game::{Coord, Move, Opening, Player, Position, Rules, Symmetry, Variant};
+use kinrow_game::{Coord, Move, Opening, Player, Position, Rules, Symmetry};
 
 /// 15x15, five in a row, overlines win.
 const FREESTYLE_15: &str = include_str!("tables/15x15-freestyle.txt");
@@ -29,7 +29,7 @@ const EXACT_15: &str = include_str!("tables/15x15-exact.txt");
 /// overline; the opening rule aside), each as stones with their sides; `None` when no
 /// table covers them.
 pub fn openings(rules: &Rules) -> Option<Vec<Vec<(Coord, Player)>>> {
-    if rules.variant() != Variant::Free {
+    if !rules.variant().plain_lines() {
         return None;
     }
     let text = match (rules.m(), rules.n(), rules.k(), rules.overline()) {

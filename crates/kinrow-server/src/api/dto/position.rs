@@ -2,8 +2,12 @@
 //! moves) and their conversions into the game's types. Every conversion error names its
 //! field.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+use utoipa::openapi::RefOr;
+use utoipa::{PartialSchema, ToSchema};
 
 use super::forms::{optional_object, string_enum, BoardInput, Shape};
 use super::opening_rule::OpeningName;
@@ -195,20 +199,40 @@ impl Shape for PiecesDto {
         "an object like {\"x\": {\"block\": 1}, \"o\": {\"remove\": 1}}";
 }
 
-/// The rule family: `free` (k in a row, `overline` as given), `renju` (k = 5; x wins
-/// only with exactly five and may not make an overline, two fours or two open threes;
-/// o wins with five or more) or `caro` (exactly k, not blocked at both ends by the
-/// opponent; the board's edge blocks nothing). Read in any case.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
-#[schema(as = Variant)]
-#[serde(rename_all = "lowercase")]
-pub enum VariantName {
-    /// k in a row wins, longer lines as `overline` says.
-    Free,
-    /// Renju: k = 5, x restricted.
-    Renju,
-    /// Caro: exactly k, not blocked at both ends.
-    Caro,
+/// The rule family by its API name, [`Variant::as_str`] (read in any case): the names
+/// are the game's [`Variant::ALL`], so the API follows a new variant without naming it
+/// here (the schema's enum is built from them; regenerate openapi/ as its test says).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct VariantName(pub Variant);
+
+/// The schema's description of the rule families.
+const VARIANT_DESCRIPTION: &str =
+    "The rule family: `free` (k in a row, `overline` as given), `renju` (k = 5; x wins
+only with exactly five and may not make an overline, two fours or two open threes;
+o wins with five or more) or `caro` (exactly k, not blocked at both ends by the
+opponent; the board's edge blocks nothing). Read in any case.";
+
+impl PartialSchema for VariantName {
+    fn schema() -> RefOr<Schema> {
+        let names = Variant::ALL.map(Variant::as_str);
+        let b = ObjectBuilder::new()
+            .schema_type(Type::String)
+            .description(Some(VARIANT_DESCRIPTION))
+            .enum_values(Some(names));
+        RefOr::T(Schema::Object(b.build()))
+    }
+}
+
+impl ToSchema for VariantName {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("Variant")
+    }
+}
+
+impl Serialize for VariantName {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0.as_str())
+    }
 }
 
 impl<'de> Deserialize<'de> for VariantName {
@@ -217,35 +241,16 @@ impl<'de> Deserialize<'de> for VariantName {
         impl serde::de::Visitor<'_> for V {
             type Value = VariantName;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("one of \"free\", \"renju\", \"caro\"")
+                let names = Variant::ALL.map(|v| format!("\"{}\"", v.as_str()));
+                write!(f, "one of {}", names.join(", "))
             }
             fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<VariantName, E> {
                 Variant::parse(s)
-                    .map(VariantName::from)
+                    .map(VariantName)
                     .ok_or_else(|| E::invalid_value(serde::de::Unexpected::Str(s), &self))
             }
         }
         d.deserialize_any(V)
-    }
-}
-
-impl From<Variant> for VariantName {
-    fn from(v: Variant) -> VariantName {
-        match v {
-            Variant::Free => VariantName::Free,
-            Variant::Renju => VariantName::Renju,
-            Variant::Caro => VariantName::Caro,
-        }
-    }
-}
-
-impl From<VariantName> for Variant {
-    fn from(v: VariantName) -> Variant {
-        match v {
-            VariantName::Free => Variant::Free,
-            VariantName::Renju => Variant::Renju,
-            VariantName::Caro => Variant::Caro,
-        }
     }
 }
 
@@ -346,7 +351,7 @@ impl TryFrom<&RulesDto> for Rules {
             hands,
         )?;
         Ok(rules
-            .with_variant(r.variant.map_or(Variant::Free, Variant::from))?
+            .with_variant(r.variant.map(|v| v.0).unwrap_or_default())?
             .with_gravity(r.gravity.unwrap_or(false))?
             .with_opening(r.opening.map_or(Opening::Free, Opening::from))?)
     }
@@ -371,7 +376,7 @@ impl From<&Rules> for RulesDto {
                 x: Some(hand_dto(r.hand(Player::X))),
                 o: Some(hand_dto(r.hand(Player::O))),
             }),
-            variant: Some(r.variant().into()),
+            variant: Some(VariantName(r.variant())),
             gravity: Some(r.gravity()),
             opening: Some(r.opening().into()),
         }
