@@ -4,12 +4,12 @@
 //! outcome where proven), the principal variation and the search's statistics. Start at
 //! [`EngineKind`], the one table of engines.
 //!
-//! The crates above (the server, the lab, the binary, the benches, the root tests) see
-//! only the front door: the names re-exported at the bottom of this file, in named groups
-//! (positions and answers; the engines and their registry; the search plan and the
-//! services; external engines; what the lab trains and measures). A test
-//! (`layers::no_crate_reaches_past_a_front_door`) fails when one of them names a path
-//! below it; a new use is a new line here.
+//! The crates above (the server, the lab, the binary, the benches, the root tests) and
+//! the engine's own test binary see only the front door (every module is private): the
+//! names re-exported at the bottom of this file, in named groups (positions and answers;
+//! the engines and their registry; the search plan and the services; external engines;
+//! what the lab trains and measures). A test (`layers::no_crate_reaches_past_a_front_door`)
+//! fails when one of them names a path below it; a new use is a new line here.
 //!
 //! The crate is built in floors, each using only those below it (a test reads every
 //! `use` path and fails on an import against them, or on a circle):
@@ -34,31 +34,26 @@
 //! processes and their pipes): no other I/O, no web crate; the server, the lab's
 //! commands, the benches and the tests call the same functions.
 
-// The floors: private, but for the four the engine's own test binary
-// (crates/kinrow-engine/tests/engine) still reaches into from the inside (its tests of
-// `auto`, the threat-space search, the gravity solver); those stay `pub`, hidden from the
-// docs. The crates above name the engine only through the face below.
+// The floors, all private: the crates above and the engine's own test binary
+// (crates/kinrow-engine/tests/engine) name the engine only through the face below (the
+// layer test `layers::doors` checks both).
 mod board;
-#[doc(hidden)]
-pub mod core;
+mod core;
 mod eval;
 mod external;
-#[doc(hidden)]
-pub mod registry;
-#[doc(hidden)]
-pub mod search;
-#[doc(hidden)]
-pub mod service;
+mod registry;
+mod search;
+mod service;
 
-// The front door: everything the server, the lab, the binary, the benches and the root
-// tests use, as `kinrow_engine::Name` (a module below is re-exported where its functions
+// The front door: everything the server, the lab, the binary, the benches, the root
+// tests and the engine's own tests use, as `kinrow_engine::Name` (a module below is re-exported where its functions
 // read best by their module's name: `value::values`, `level::FULL`, `swap::decide`).
 
 // Positions in, answers out: the limits of a search, its budget and progress reports,
 // the caller's reusable tables, and what an engine answers.
 pub use crate::core::budget::Budget;
 pub use crate::core::context::{ContextPool, SearchContext};
-pub use crate::core::path::Route;
+pub use crate::core::path::{Note, Route, SearchPath};
 pub use crate::core::patterns::winning_cells;
 pub use crate::core::progress::{Line, Progress, Watch, MAX_LINES};
 pub use crate::core::root::WinScale;
@@ -72,7 +67,8 @@ pub use crate::core::types::{
 pub use crate::core::analyze::Engine;
 pub use crate::registry::{Cost, EngineKind, Parameter};
 pub use crate::search::auto::{
-    cell_pass, warm_up, window_value, CellValues, SearchCounters, Tactics,
+    cell_pass, warm_up, window_value, CellValues, Defences, MateSafe, Quiescence, SearchCounters,
+    Selectivity, Tactics,
 };
 pub use crate::search::mcts::Mcts;
 pub use crate::search::minimax::Minimax;
@@ -80,7 +76,14 @@ pub use crate::search::perfect::gravity;
 pub use crate::search::perfect::gravity::book as gravity_book;
 pub use crate::search::perfect::gravity::level::LevelSolver;
 pub use crate::search::perfect::Perfect;
-pub use crate::search::tss::{Tss, Verdict};
+// The threat-space search: its proofs, its root plan, and why it does not apply somewhere.
+pub use crate::search::tss::{
+    plan as threat_plan, unsupported as threats_unsupported, Proof, RootPlan, Tss, Verdict,
+};
+
+// Reading single positions the way `auto` searches them (the lab's and the tests' look at
+// what the alpha-beta sees where): its value at a fixed depth and the scale of that value.
+pub use crate::search::auto::{alpha_beta_value, PATTERN_MATE, PATTERN_WIN};
 
 // The search plan (which engine, which limits, for a request) and the services built
 // on the registry: levels, the value scale, game reviews, the opening rules' decisions.

@@ -89,7 +89,9 @@ pub fn budget_bits(ms: u128, cells: usize) -> u32 {
 }
 
 impl TranspositionTable {
-    /// A table of about `2^bits` entries (at least 2).
+    /// A table of about `2^bits` entries (at least 2) that never grows (the tests' fixed
+    /// tables).
+    #[cfg(test)]
     pub fn new(bits: u32) -> TranspositionTable {
         TranspositionTable::growing(bits, bits)
     }
@@ -109,16 +111,11 @@ impl TranspositionTable {
         }
     }
 
-    /// A table sized for a search of `ms` milliseconds on a board of `cells` cells:
-    /// bigger budgets and boards get more room (24 bytes an entry; from 48 kB for
-    /// tic-tac-toe up to 100 MB). Small problems get small tables: fewer fresh memory
-    /// pages to fault in.
-    pub fn for_budget(ms: u128, cells: usize) -> TranspositionTable {
-        TranspositionTable::new(budget_bits(ms, cells))
-    }
-
-    /// Like [`TranspositionTable::for_budget`], but starting at 2^15 entries (768 kB)
-    /// and growing to that size only as the search fills it.
+    /// A table for a search of `ms` milliseconds on a board of `cells` cells, starting at
+    /// 2^15 entries (768 kB) and growing only as the search fills it, up to the size
+    /// [`budget_bits`] gives: bigger budgets and boards get more room (24 bytes an entry;
+    /// from 48 kB for tic-tac-toe up to 100 MB). Small problems get small tables: fewer
+    /// fresh memory pages to fault in.
     pub fn growing_for_budget(ms: u128, cells: usize) -> TranspositionTable {
         let max = budget_bits(ms, cells);
         TranspositionTable::growing(max.min(15), max)
@@ -132,6 +129,7 @@ impl TranspositionTable {
     }
 
     /// Entries the table can hold now.
+    #[cfg(test)]
     pub fn capacity(&self) -> usize {
         self.slots.len()
     }

@@ -6,9 +6,9 @@
 #[allow(dead_code)]
 use std::time::Duration;
 
-use kinrow_engine::core::path::{Note, Route, SearchPath};
-use kinrow_engine::core::types::{Limits, Outcome};
 use kinrow_engine::EngineKind;
+use kinrow_engine::{Limits, Outcome};
+use kinrow_engine::{Note, Route, SearchPath};
 use kinrow_game::{Hand, Move, Player, Position, Rules};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -150,17 +150,12 @@ fn stops_the_opponents_forced_win_in_time() {
         .analyze(&pos, &limits(300), &mut StdRng::seed_from_u64(5));
     let mut after = pos.clone();
     after.play(a.best);
-    let mut tss = kinrow_engine::search::tss::Tss::new(&after);
-    let mut budget = kinrow_engine::core::budget::Budget::with_time(Duration::from_secs(5));
+    let mut tss = kinrow_engine::Tss::new(&after);
+    let mut budget = kinrow_engine::Budget::with_time(Duration::from_secs(5));
     let verdict = tss.vcf(&mut budget, Player::O);
     // Either x found a move that stops every VCF of o, or every move loses and auto says so.
     if a.evaluation.outcome != Outcome::Loss {
-        assert_eq!(
-            verdict,
-            kinrow_engine::search::tss::Verdict::NoProof,
-            "{:?}",
-            a.best
-        );
+        assert_eq!(verdict, kinrow_engine::Verdict::NoProof, "{:?}", a.best);
     }
 }
 
@@ -189,15 +184,15 @@ fn stops_the_opponents_forced_win_by_threats_in_time() {
     ];
     let pos = position(15, 15, 5, &rows);
     assert_eq!(pos.to_move(), Player::O);
-    let mut pass = kinrow_engine::search::tss::Tss::new(&pos);
-    let mut budget = kinrow_engine::core::budget::Budget::with_time(Duration::from_secs(5));
+    let mut pass = kinrow_engine::Tss::new(&pos);
+    let mut budget = kinrow_engine::Budget::with_time(Duration::from_secs(5));
     assert!(matches!(
         pass.vct(&mut budget, Player::X, 2),
-        kinrow_engine::search::tss::Verdict::Win(_)
+        kinrow_engine::Verdict::Win(_)
     ));
     assert!(!matches!(
         pass.vcf(&mut budget, Player::X),
-        kinrow_engine::search::tss::Verdict::Win(_)
+        kinrow_engine::Verdict::Win(_)
     ));
     let a = EngineKind::Auto
         .build()
@@ -206,12 +201,12 @@ fn stops_the_opponents_forced_win_by_threats_in_time() {
     assert!(path.notes.contains(&Note::ThreatSpaceDefenceVct), "{path}");
     let mut after = pos.clone();
     after.play(a.best);
-    let mut tss = kinrow_engine::search::tss::Tss::new(&after);
-    let mut budget = kinrow_engine::core::budget::Budget::with_time(Duration::from_secs(5));
+    let mut tss = kinrow_engine::Tss::new(&after);
+    let mut budget = kinrow_engine::Budget::with_time(Duration::from_secs(5));
     assert!(
         !matches!(
             tss.vct(&mut budget, Player::X, 3),
-            kinrow_engine::search::tss::Verdict::Win(_)
+            kinrow_engine::Verdict::Win(_)
         ),
         "{:?} still loses to a VCT",
         a.best.coord(15)
@@ -376,7 +371,7 @@ fn searches_by_nodes_do_not_depend_on_earlier_searches() {
     assert_eq!(again.best, first.best);
     assert_eq!(again.stats.nodes, first.stats.nodes);
     assert_eq!(again.stats.depth, first.stats.depth);
-    let scores = |a: &kinrow_engine::core::types::Analysis| -> Vec<(Move, i64)> {
+    let scores = |a: &kinrow_engine::Analysis| -> Vec<(Move, i64)> {
         a.moves
             .iter()
             .map(|e| (e.mv, e.eval.score as i64))

@@ -12,8 +12,8 @@
 
 use std::time::Duration;
 
-use kinrow_engine::core::types::Limits;
 use kinrow_engine::EngineKind;
+use kinrow_engine::Limits;
 use kinrow_game::{Hand, Position, Rules};
 use rand::rngs::StdRng;
 use rand::SeedableRng;

@@ -5,15 +5,15 @@
 
 use std::time::Duration;
 
-use kinrow_engine::core::analyze::Engine;
-use kinrow_engine::core::budget::Budget;
-use kinrow_engine::core::context::SearchContext;
-use kinrow_engine::core::progress::Watch;
-use kinrow_engine::core::timeman::FORCED_DEPTH;
-use kinrow_engine::core::types::{Analysis, Bound, Limits};
 use kinrow_engine::level::Leveled;
+use kinrow_engine::timeman::FORCED_DEPTH;
 use kinrow_engine::value;
+use kinrow_engine::Budget;
+use kinrow_engine::Engine;
 use kinrow_engine::EngineKind;
+use kinrow_engine::SearchContext;
+use kinrow_engine::Watch;
+use kinrow_engine::{Analysis, Bound, Limits};
 use kinrow_game::{Position, Rules};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -120,7 +120,7 @@ fn after_a_proof_at_the_root_the_other_winning_cells_are_proven_too() {
         let e = a.moves.iter().find(|e| e.mv.cell() == c).unwrap();
         assert_eq!(
             e.eval.outcome,
-            kinrow_engine::core::types::Outcome::Win,
+            kinrow_engine::Outcome::Win,
             "cell {c} makes an open four: {e:?}"
         );
     }
@@ -128,7 +128,7 @@ fn after_a_proof_at_the_root_the_other_winning_cells_are_proven_too() {
     let wins = a
         .moves
         .iter()
-        .take_while(|e| e.eval.outcome == kinrow_engine::core::types::Outcome::Win)
+        .take_while(|e| e.eval.outcome == kinrow_engine::Outcome::Win)
         .count();
     assert!(wins >= 4, "the wins come first: {:?}", &a.moves[..6]);
 }

@@ -6,10 +6,10 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use kinrow_engine::core::budget::Budget;
-use kinrow_engine::search::perfect::gravity::book;
-use kinrow_engine::search::perfect::gravity::book::Book;
-use kinrow_engine::search::perfect::gravity::level::LevelSolver;
+use kinrow_engine::gravity_book as book;
+use kinrow_engine::gravity_book::Book;
+use kinrow_engine::Budget;
+use kinrow_engine::LevelSolver;
 
 fn make(m: u32, n: u32, k: u32, depth: u32) -> (Vec<Vec<u128>>, HashMap<u128, i8>) {
     let levels = book::levels(m, n, k, depth).unwrap();

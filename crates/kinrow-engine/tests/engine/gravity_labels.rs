@@ -12,12 +12,12 @@
 
 use std::time::Duration;
 
-use kinrow_engine::core::analyze::Engine;
-use kinrow_engine::core::context::SearchContext;
-use kinrow_engine::core::path::{Route, SearchPath};
-use kinrow_engine::core::types::{Analysis, Limits, Outcome};
-use kinrow_engine::search::perfect::Perfect;
+use kinrow_engine::Engine;
 use kinrow_engine::EngineKind;
+use kinrow_engine::Perfect;
+use kinrow_engine::SearchContext;
+use kinrow_engine::{Analysis, Limits, Outcome};
+use kinrow_engine::{Route, SearchPath};
 use kinrow_game::{Position, Rules};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};

@@ -7,11 +7,11 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use kinrow_engine::core::analyze::Engine;
-use kinrow_engine::core::types::{Bound, Limits, Outcome};
-use kinrow_engine::registry::EngineKind;
-use kinrow_engine::search::perfect::Perfect;
-use kinrow_engine::service::value;
+use kinrow_engine::value;
+use kinrow_engine::Engine;
+use kinrow_engine::EngineKind;
+use kinrow_engine::Perfect;
+use kinrow_engine::{Bound, Limits, Outcome};
 use kinrow_game::{Position, Rules};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};

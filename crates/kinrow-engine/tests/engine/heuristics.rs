@@ -4,8 +4,8 @@
 
 use std::collections::BTreeSet;
 
-use kinrow_engine::core::types::{Action, Analysis, Limits, Outcome};
 use kinrow_engine::EngineKind;
+use kinrow_engine::{Action, Analysis, Limits, Outcome};
 use kinrow_game::{Coord, Hand, Move, Piece, Player, Position, Rules, Symmetry};
 use rand::rngs::StdRng;
 use rand::SeedableRng;

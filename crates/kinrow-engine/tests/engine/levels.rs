@@ -6,11 +6,11 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
-use kinrow_engine::core::analyze::Engine;
-use kinrow_engine::core::types::{Limits, Outcome};
 use kinrow_engine::level::Leveled;
 use kinrow_engine::value;
+use kinrow_engine::Engine;
 use kinrow_engine::EngineKind;
+use kinrow_engine::{Limits, Outcome};
 use kinrow_game::{Move, Position, Rules};
 use rand::rngs::StdRng;
 use rand::SeedableRng;

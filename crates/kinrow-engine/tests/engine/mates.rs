@@ -8,7 +8,7 @@ use std::time::Duration;
 use crate::tss::defences::DEFENCES;
 use crate::tss::mates::MATES;
 use crate::tss::support::{check, plain};
-use kinrow_engine::search::tss::{Tss, Verdict};
+use kinrow_engine::{Tss, Verdict};
 use kinrow_game::{Move, Position};
 
 /// A budget far above what any of these searches takes (about a second at most on the
@@ -25,7 +25,7 @@ fn rapfis_long_wins_are_proven_with_the_recorded_threats() {
         let mut pos = plain(mate.rows);
         let attacker = pos.to_move();
         let mut tss = Tss::new(&pos);
-        let mut budget = kinrow_engine::core::budget::Budget::with_time(BUDGET);
+        let mut budget = kinrow_engine::Budget::with_time(BUDGET);
         // The recorded number of quiet threats is the fewest that prove the win.
         if mate.threats > 0 {
             assert_eq!(
@@ -95,7 +95,7 @@ fn the_moves_rapfi_calls_lost_lose_and_its_defence_holds() {
             "defence {i}: one distance a lost move"
         );
         let mut tss = Tss::new(&pos);
-        let mut budget = kinrow_engine::core::budget::Budget::with_time(BUDGET);
+        let mut budget = kinrow_engine::Budget::with_time(BUDGET);
         // Were the side to move to pass, the opponent would win by threats, and Rapfi's
         // defence is one of the moves that could stop that proof.
         let threat = tss

@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
-use kinrow_engine::core::types::Limits;
 use kinrow_engine::EngineKind;
+use kinrow_engine::Limits;
 use kinrow_game::{
     centre, Cell, Forbidden, GameErrorKind, Hand, Move, Opening, OpeningStep, Player, Position,
     Role, Rules, Variant,

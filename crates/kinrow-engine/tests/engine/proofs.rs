@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
-use kinrow_engine::core::types::{Limits, Outcome};
 use kinrow_engine::value;
 use kinrow_engine::EngineKind;
+use kinrow_engine::{Limits, Outcome};
 use kinrow_game::{Move, Position, Rules};
 use rand::rngs::StdRng;
 use rand::SeedableRng;

@@ -10,11 +10,9 @@ use std::time::Duration;
 
 use crate::tss::positions::NO_VCF;
 use crate::tss::support::plain;
-use kinrow_engine::core::budget::Budget;
-use kinrow_engine::search::auto::{
-    alpha_beta_value, Quiescence, Tactics, PATTERN_MATE, PATTERN_WIN,
-};
-use kinrow_engine::search::tss::{Tss, Verdict};
+use kinrow_engine::Budget;
+use kinrow_engine::{alpha_beta_value, Quiescence, Tactics, PATTERN_MATE, PATTERN_WIN};
+use kinrow_engine::{Tss, Verdict};
 use kinrow_game::{Cell, Move, Player, Position};
 
 const NODES: u64 = 5_000_000;

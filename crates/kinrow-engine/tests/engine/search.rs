@@ -5,11 +5,11 @@
 
 use std::time::Duration;
 
-use kinrow_engine::core::analyze::Engine;
-use kinrow_engine::core::types::{Analysis, Limits, Outcome};
-use kinrow_engine::search::minimax::Minimax;
-use kinrow_engine::search::perfect::Perfect;
+use kinrow_engine::Engine;
 use kinrow_engine::EngineKind;
+use kinrow_engine::Minimax;
+use kinrow_engine::Perfect;
+use kinrow_engine::{Analysis, Limits, Outcome};
 use kinrow_game::{parse_board_string, Hand, Move, Piece, Player, Position, Rules};
 use rand::rngs::StdRng;
 use rand::SeedableRng;

@@ -5,9 +5,9 @@
 
 use std::time::Duration;
 
-use kinrow_engine::core::types::{Analysis, Limits, Outcome};
 use kinrow_engine::value;
 use kinrow_engine::EngineKind;
+use kinrow_engine::{Analysis, Limits, Outcome};
 use kinrow_game::{Position, Rules};
 use rand::rngs::StdRng;
 use rand::SeedableRng;

@@ -7,10 +7,10 @@
 //! reads against futility and the reduction after alpha.
 
 use crate::tss::support::plain;
-use kinrow_engine::search::auto::{
+use kinrow_engine::{
     alpha_beta_value, Defences, MateSafe, Quiescence, Selectivity, Tactics, PATTERN_MATE,
 };
-use kinrow_engine::search::tss::{Tss, Verdict};
+use kinrow_engine::{Tss, Verdict};
 use kinrow_fixtures::tactics_positions::{FOUR_THREE, FOUR_THREE_LATER, TWO_THREES};
 use kinrow_game::{Player, Position};
 
@@ -154,8 +154,7 @@ fn a_loss_is_claimed_only_from_a_complete_move_list() {
     assert!(value(&p, safe, 4) < PATTERN_MATE, "a complete list holds");
     // And the threat-space search finds no forced win for o either.
     let mut tss = Tss::new(&p);
-    let mut budget =
-        kinrow_engine::core::budget::Budget::with_time(std::time::Duration::from_secs(20));
+    let mut budget = kinrow_engine::Budget::with_time(std::time::Duration::from_secs(20));
     assert!(!matches!(
         tss.vct(&mut budget, Player::O, 6),
         Verdict::Win(_)

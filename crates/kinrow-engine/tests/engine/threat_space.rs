@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use crate::diagrams::FORCED_ONTO_FORBIDDEN;
 use crate::tss::support::{check, plain, position};
-use kinrow_engine::core::budget::Budget;
-use kinrow_engine::search::tss::{Tss, Verdict};
+use kinrow_engine::Budget;
+use kinrow_engine::{Tss, Verdict};
 use kinrow_game::{Cell, Hand, Move, Piece, Player, Position, Rules, Variant};
 
 /// The cells where `p` would win at once.
@@ -208,7 +208,7 @@ fn the_opponents_threat_is_found_and_every_other_move_loses_to_it() {
     for rows in crate::tss::positions::VCF_WINS {
         let mut pos = swapped(rows);
         let mut tss = Tss::new(&pos);
-        let mut budget = kinrow_engine::core::budget::Budget::with_time(Duration::from_secs(10));
+        let mut budget = kinrow_engine::Budget::with_time(Duration::from_secs(10));
         let proof = tss.vcf(&mut budget, Player::O).proof().expect("o's VCF");
         let defences = tss.defences(Player::O, &proof);
         assert!(!defences.is_empty() && defences.len() < 60);
@@ -229,7 +229,7 @@ fn vct_proofs_hold_against_every_defence() {
     for rows in crate::tss::positions::VCT_WINS {
         let mut pos = plain(rows);
         let mut tss = Tss::new(&pos);
-        let mut budget = kinrow_engine::core::budget::Budget::with_time(Duration::from_secs(10));
+        let mut budget = kinrow_engine::Budget::with_time(Duration::from_secs(10));
         assert_eq!(
             tss.vcf(&mut budget, Player::X),
             Verdict::NoProof,
@@ -243,12 +243,12 @@ fn vct_proofs_hold_against_every_defence() {
 
 #[test]
 fn the_root_plan_wins_or_defends() {
-    use kinrow_engine::search::tss::{plan, RootPlan};
+    use kinrow_engine::{threat_plan, RootPlan};
 
     let clock = || Budget::with_time(Duration::from_secs(10));
     for rows in crate::tss::positions::VCF_WINS {
         let mut pos = plain(rows);
-        match plan(&pos, &mut clock(), 0) {
+        match threat_plan(&pos, &mut clock(), 0) {
             RootPlan::Win(proof) => {
                 check(&mut pos, Player::X, &proof);
             }
@@ -257,7 +257,7 @@ fn the_root_plan_wins_or_defends() {
         // The same position with o to move: o must defend against x's VCF.
         let hands = [Hand::new(1, 0, 0), Hand::default()];
         let pos = position(rows, true, hands, Some(Player::O));
-        match plan(&pos, &mut clock(), 0) {
+        match threat_plan(&pos, &mut clock(), 0) {
             RootPlan::Win(proof) => {
                 // o may have a forced win of its own; it must hold.
                 let mut pos = pos.clone();
@@ -312,7 +312,7 @@ fn the_vct_defences_add_the_defenders_threes() {
     for rows in crate::tss::positions::VCT_WINS {
         let mut pos = swapped(rows);
         let mut tss = Tss::new(&pos);
-        let mut budget = kinrow_engine::core::budget::Budget::with_time(Duration::from_secs(10));
+        let mut budget = kinrow_engine::Budget::with_time(Duration::from_secs(10));
         let proof = tss.vct(&mut budget, Player::O, 3).proof().expect("o's VCT");
         let defences = tss.defences(Player::O, &proof);
         let vct_defences = tss.vct_defences(Player::O, &proof);
@@ -371,8 +371,7 @@ fn renju_proofs_hold_against_every_defence() {
                 continue;
             }
             let mut tss = Tss::new(&pos);
-            let mut budget =
-                kinrow_engine::core::budget::Budget::with_time(Duration::from_secs(10));
+            let mut budget = kinrow_engine::Budget::with_time(Duration::from_secs(10));
             if let Verdict::Win(proof) = tss.vct(&mut budget, attacker, 2) {
                 assert_eq!(check(&mut pos, attacker, &proof), proof.plies());
                 proofs[attacker.index()] += 1;
@@ -389,7 +388,7 @@ fn renju_a_four_completing_on_a_forbidden_cell_wins_for_o() {
     let rows = FORCED_ONTO_FORBIDDEN;
     let mut pos = renju(rows, None);
     let mut tss = Tss::new(&pos);
-    let mut budget = kinrow_engine::core::budget::Budget::with_time(Duration::from_secs(10));
+    let mut budget = kinrow_engine::Budget::with_time(Duration::from_secs(10));
     let proof = tss
         .vcf(&mut budget, Player::O)
         .proof()
@@ -398,6 +397,6 @@ fn renju_a_four_completing_on_a_forbidden_cell_wins_for_o() {
     assert_eq!(check(&mut pos, Player::O, &proof), 3);
     let free = position(rows, false, [Hand::default(); 2], None);
     let mut tss = Tss::new(&free);
-    let mut budget = kinrow_engine::core::budget::Budget::with_time(Duration::from_secs(10));
+    let mut budget = kinrow_engine::Budget::with_time(Duration::from_secs(10));
     assert_eq!(tss.vcf(&mut budget, Player::O), Verdict::NoProof);
 }

@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use crate::diagrams::FORCED_ONTO_FORBIDDEN;
-use kinrow_engine::core::types::{Analysis, Limits, Outcome};
 use kinrow_engine::EngineKind;
+use kinrow_engine::{Analysis, Limits, Outcome};
 use kinrow_game::{Move, Player, Position, Rules, Variant};
 use proptest::prelude::*;
 

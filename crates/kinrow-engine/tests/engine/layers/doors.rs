@@ -1,5 +1,7 @@
-//! The front doors: outside a crate, a path into it names one of the names its `lib.rs`
-//! re-exports and goes no deeper than the room that name stands for.
+//! The front doors: outside a crate (and in the engine's own test binary), a path into it
+//! names one of the names its `lib.rs` re-exports and goes no deeper than the room that
+//! name stands for; the engine and the server declare every module private, so that the
+//! face is the only way in.
 
 use std::collections::BTreeSet;
 
@@ -49,7 +51,9 @@ fn past_the_door(g: &Graph, krate: &str, dirs: &[&str]) -> (usize, Vec<String>) 
 #[test]
 fn no_crate_reaches_past_a_front_door() {
     let g = graph();
+    // The engine's own test binary goes through the face too (its modules are private).
     let above_the_engine = [
+        "crates/kinrow-engine/tests",
         "crates/kinrow-server",
         "crates/kinrow-lab",
         "src",
@@ -70,4 +74,34 @@ fn no_crate_reaches_past_a_front_door() {
             past.join("\n")
         );
     }
+}
+
+/// The modules `lib.rs` of the crate in `dir` declares `pub`.
+fn public_modules(dir: &str) -> Vec<String> {
+    let lib = workspace().join(dir).join("src/lib.rs");
+    let text = std::fs::read_to_string(&lib).unwrap_or_else(|e| panic!("{lib:?}: {e}"));
+    let ast = syn::parse_file(&text).unwrap_or_else(|e| panic!("{lib:?}: {e}"));
+    ast.items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Mod(m) if !matches!(m.vis, syn::Visibility::Inherited) => {
+                Some(m.ident.to_string())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_engine_and_the_server_keep_their_modules_private() {
+    for dir in ["crates/kinrow-engine", "crates/kinrow-server"] {
+        let public = public_modules(dir);
+        assert!(
+            public.is_empty(),
+            "{dir}: public modules {public:?} (make them private and re-export what the \
+             crates above use at lib.rs)"
+        );
+    }
+    // The reader sees a public module where there is one.
+    assert_eq!(public_modules("crates/kinrow-game"), ["codes"]);
 }

@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use kinrow_engine::search::tss::Proof;
+use kinrow_engine::Proof;
 use kinrow_game::{Hand, Player, Position, Rules};
 
 /// The position drawn by `rows` (`x`, `o`, `.`) with k = 5.
