@@ -94,11 +94,12 @@ pub use crate::service::{level, review, value};
 
 // External engines: Gomocup brains run as child processes.
 pub use crate::external::brain::ExternalBrain;
-pub use crate::external::pool::{BrainSpec, Failure as BrainFailure};
+pub use crate::external::pool::Failure as BrainFailure;
 pub use crate::external::protocol::{
     parse_stones, Eval, ExternalEngine, ExternalSpec, StepAnswer, Thinking,
 };
 pub use crate::external::search::Run as BrainRun;
+pub use crate::external::spec::BrainSpec;
 
 // What the lab needs to train and measure the evaluations: the pattern board, the cell
 // codes and line classes, the learned tables and network.

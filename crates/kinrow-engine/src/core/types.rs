@@ -338,7 +338,7 @@ pub enum Scale {
     /// `greedy`'s one-ply scores.
     Greedy,
     /// An external brain's printed eval: its value comes through the brain's own unit
-    /// (`crate::external::pool::BrainSpec::value`), not a fit.
+    /// (`crate::external::spec::BrainSpec::value`), not a fit.
     External,
 }
 
