@@ -4,9 +4,10 @@
 //! A search starts one [`Budget`] from the request's [`Limits`] and lends it, call by
 //! call, to the searchers that do the work (`&mut Budget`: no searcher keeps one). Its
 //! parts (`auto`'s proof attempt, a root's threat-space search, the alpha-beta after
-//! it) get a [`Share`] cut from it with [`Budget::share`], [`Budget::rest`] or
-//! [`Budget::within`]: a budget of its own whose deadline and node limit never reach
-//! past its parent's, and whose nodes are charged to the parent when it ends. So the
+//! it) get a [`Share`](share::Share) cut from it (budget/share.rs) with
+//! [`Budget::share`], [`Budget::rest`] or [`Budget::within`]: a budget of its own whose
+//! deadline and node limit never reach past its parent's, and whose nodes are charged
+//! to the parent when it ends. So the
 //! shares add up: `nodes` is a total for the whole search, whatever its phases (the
 //! leaf solvers' nodes included), and the parent's count is what the answer reports in
 //! `stats.nodes`.
@@ -24,7 +25,6 @@
 //! helper threads), so that the answer can report a root value that does not swing with
 //! the parity of the last depth ([`Budget::parity_shift`], applied in `root::finish`).
 
-use std::ops::{Deref, DerefMut};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -32,6 +32,8 @@ use std::time::{Duration, Instant};
 use super::progress::{Line, Progress, Watch};
 use super::types::Scale;
 use crate::core::types::Limits;
+
+mod share;
 
 /// A search's deadline and node allowance, and the nodes it visited.
 #[derive(Clone, Debug)]
@@ -182,31 +184,6 @@ impl Budget {
         self
     }
 
-    /// A share with its own `limits` (time and nodes), cut to what is left of this
-    /// one's time, with this budget's watch.
-    pub fn within(&mut self, limits: &Limits) -> Share<'_> {
-        let child = Budget::new(&Limits {
-            time: limits.time.min(self.remaining()),
-            ..limits.clone()
-        });
-        self.adopt(child)
-    }
-
-    /// Gives `child` this budget's watch and the node count before it, as a share of
-    /// this budget.
-    fn adopt(&mut self, mut child: Budget) -> Share<'_> {
-        child.before = self.before + self.nodes;
-        child.target = self.target;
-        child.iterations = Arc::clone(&self.iterations);
-        child.watch = self.watch.clone();
-        child.silent = self.silent;
-        child.stopped |= self.watch.as_ref().is_some_and(|w| w.stopped());
-        Share {
-            parent: self,
-            budget: child,
-        }
-    }
-
     /// Drops the target: the search may use all its time (a position under threat).
     pub fn untarget(&mut self) {
         self.target = None;
@@ -290,50 +267,6 @@ impl Budget {
             w.heartbeat(self.before + self.nodes);
         }
         self.poll()
-    }
-
-    /// A share for one part of the search: `fraction` of this budget's time and of its
-    /// nodes, each cut to what is left of them.
-    pub fn share(&mut self, fraction: f64) -> Share<'_> {
-        let now = Instant::now();
-        let left = self.deadline.saturating_duration_since(now);
-        let time = self.time.mul_f64(fraction).min(left);
-        let nodes = match self.node_limit {
-            u64::MAX => u64::MAX,
-            limit => ((limit as f64 * fraction) as u64).min(self.nodes_left()),
-        };
-        self.adopt(Budget::starting(now, time, nodes))
-    }
-
-    /// A share of `fraction` of what is left of the time and the nodes.
-    pub fn share_of_rest(&mut self, fraction: f64) -> Share<'_> {
-        self.all_but(1.0 - fraction)
-    }
-
-    /// A share with what is left of the time and the nodes but `kept` of it, which a
-    /// later part of the search gets.
-    pub fn all_but(&mut self, kept: f64) -> Share<'_> {
-        let now = Instant::now();
-        let time = self
-            .deadline
-            .saturating_duration_since(now)
-            .mul_f64(1.0 - kept);
-        let nodes = match self.node_limit {
-            u64::MAX => u64::MAX,
-            _ => (self.nodes_left() as f64 * (1.0 - kept)) as u64,
-        };
-        self.adopt(Budget::starting(now, time, nodes))
-    }
-
-    /// A share with everything that is left: the rest of the time and the nodes.
-    pub fn rest(&mut self) -> Share<'_> {
-        let now = Instant::now();
-        let nodes = match self.node_limit {
-            u64::MAX => u64::MAX,
-            _ => self.nodes_left(),
-        };
-        let time = self.deadline.saturating_duration_since(now);
-        self.adopt(Budget::starting(now, time, nodes))
     }
 
     /// Counts `nodes` visited by a part of the search that ran on its own count (a
@@ -434,35 +367,6 @@ impl Budget {
     /// Time left before the deadline (zero when past it).
     pub fn remaining(&self) -> Duration {
         self.deadline.saturating_duration_since(Instant::now())
-    }
-}
-
-/// A part of a budget ([`Budget::share`], [`Budget::rest`], [`Budget::within`]): a
-/// [`Budget`] of its own (through `Deref`) for as long as the part runs, whose nodes are
-/// charged to the parent when it ends (is dropped). The parent is borrowed meanwhile, so
-/// two parts of one budget run one after the other.
-#[derive(Debug)]
-pub struct Share<'a> {
-    parent: &'a mut Budget,
-    budget: Budget,
-}
-
-impl Deref for Share<'_> {
-    type Target = Budget;
-    fn deref(&self) -> &Budget {
-        &self.budget
-    }
-}
-
-impl DerefMut for Share<'_> {
-    fn deref_mut(&mut self) -> &mut Budget {
-        &mut self.budget
-    }
-}
-
-impl Drop for Share<'_> {
-    fn drop(&mut self) {
-        self.parent.absorb(self.budget.nodes);
     }
 }
 
