@@ -120,6 +120,19 @@ pub struct Spread {
     pub reserve: Duration,
 }
 
+impl Spread {
+    /// The time of the next position's search, with `unspent` of the review's time left
+    /// and `left` positions to search (this one included).
+    fn time(&self, unspent: Duration, left: usize) -> Duration {
+        match self.per_position {
+            Some(most) => spread(unspent, left, most),
+            None => unspent
+                .saturating_sub(self.reserve * left.saturating_sub(1) as u32)
+                .max(Duration::from_millis(1)),
+        }
+    }
+}
+
 /// Reviews `game`: searches every position not yet over in turn with `run` (a position
 /// and its time give the engine's analysis and the position's value for its side to
 /// move), within `spread`, and judges every move as soon as the position after it is
@@ -135,7 +148,7 @@ pub fn judge_game(
     let mut review = Review {
         moves: Vec::with_capacity(game.moves.len()),
         accuracy: [None, None],
-        values_for_x: Vec::with_capacity(game.positions.len()),
+        values_for_x: Vec::new(),
         nodes: 0,
         complete: true,
         stopped_by_time: 0,
@@ -157,11 +170,7 @@ pub fn judge_game(
             values.push(final_value(p));
             bests.push(None);
             proofs.push(Proofs::NONE);
-            outcomes.push(match final_value(p) {
-                v if v > 0.0 => Outcome::Win,
-                v if v < 0.0 => Outcome::Loss,
-                _ => Outcome::Draw,
-            });
+            outcomes.push(final_outcome(p));
         } else {
             let unspent = spread_by.budget.saturating_sub(start.elapsed());
             if unspent.is_zero() {
@@ -172,12 +181,7 @@ pub fn judge_game(
                 review.complete = false;
                 break;
             }
-            let time = match spread_by.per_position {
-                Some(most) => spread(unspent, left, most),
-                None => unspent
-                    .saturating_sub(spread_by.reserve * left.saturating_sub(1) as u32)
-                    .max(Duration::from_millis(1)),
-            };
+            let time = spread_by.time(unspent, left);
             left -= 1;
             let (analysis, v) = run(p, time);
             review.nodes += analysis.stats.nodes;
@@ -187,94 +191,143 @@ pub fn judge_game(
             }
             values.push(v);
             bests.push(Some(analysis.best));
-            let played = game.moves.get(i).and_then(|&mv| {
-                analysis
-                    .moves
-                    .iter()
-                    .find(|e| e.mv == mv)
-                    .map(|e| e.eval.outcome)
-            });
-            // A value the engine has: a proof, or the chosen move's estimate (an
-            // unproven move `perfect` lists without one has none).
-            let known = analysis.evaluation.outcome != Outcome::Unknown
-                || analysis.moves.is_empty()
-                || analysis
-                    .moves
-                    .iter()
-                    .any(|e| e.mv == analysis.best && e.evaluated);
-            // The position's outcome is the chosen move's where nothing may be better:
-            // a win, or a search that says no other move can do better (every move
-            // proven, or `stats.best_proven`).
-            let settled = analysis.evaluation.outcome == Outcome::Win
-                || analysis.stats.best_proven
-                || (!analysis.moves.is_empty()
-                    && analysis
-                        .moves
-                        .iter()
-                        .all(|e| e.eval.outcome != Outcome::Unknown));
-            let position = if settled {
-                analysis.evaluation.outcome
-            } else {
-                Outcome::Unknown
-            };
-            proofs.push(Proofs {
-                position,
-                played: played.unwrap_or(Outcome::Unknown),
-                before_known: known,
-                after_known: true,
-            });
-            outcomes.push(position);
+            let searched = proved(&analysis, game.moves.get(i).copied());
+            proofs.push(searched);
+            outcomes.push(searched.position);
         }
         // The move that led here can be judged now.
         let Some(j) = i.checked_sub(1) else { continue };
-        let before = &game.positions[j];
-        let played = game.moves[j];
-        let best = bests[j].unwrap_or(played);
-        // The played move's outcome: what the search before it proved, else the opposite
-        // of what the search after it proved; the value after it is known where the
-        // position after it has a value.
-        let mut known = proofs[j];
-        if known.played == Outcome::Unknown {
-            known.played = opposite(outcomes[i]);
-        }
-        // A position the search left unproven is proven by the move that led to it: a
-        // move's proven outcome is its position's, for the other side.
-        if known.position == Outcome::Unknown {
-            if let Some(&led) = j.checked_sub(1).and_then(|k| resolved.get(k)) {
-                if let Some(v) = value::proven(opposite(led)) {
-                    known.position = opposite(led);
-                    known.before_known = true;
-                    values[j] = v;
-                }
-            }
-        }
-        known.after_known = proofs[i].before_known || known.played != Outcome::Unknown;
+        let known = known_of_move(j, &proofs, &outcomes, &resolved, &mut values);
         resolved.push(known.played);
-        let verdict = judge(played, (best, values[j]), values[i], forced(before), known);
-        let mover = before.to_move();
-        losses[mover.index()].push(if verdict.class == Class::Forced {
+        let judged = judged_move(game, j, bests[j], (values[j], values[i]), known);
+        let verdict = &judged.verdict;
+        losses[judged.player.index()].push(if verdict.class == Class::Forced {
             0.0
         } else {
             verdict.loss
         });
-        let judged = ReviewedMove {
-            index: j,
-            player: mover,
-            mv: played,
-            verdict,
-        };
         on_move(&judged);
         review.moves.push(judged);
     }
     review.accuracy = [accuracy(&losses[0]), accuracy(&losses[1])];
-    review.values_for_x = game
-        .positions
-        .iter()
-        .zip(&values)
-        .map(|(p, &v)| if p.to_move() == Player::X { v } else { 0.0 - v })
-        .collect();
+    review.values_for_x = for_x(&game.positions, &values);
     review.elapsed = start.elapsed();
     review
+}
+
+/// What a position's search proved (`analysis`) of the position and of the move
+/// `played` there (the game's last position has none), for its side to move; the value
+/// after the move is taken as known until the next position is searched.
+fn proved(analysis: &Analysis, played: Option<Move>) -> Proofs {
+    let played = played.and_then(|mv| {
+        analysis
+            .moves
+            .iter()
+            .find(|e| e.mv == mv)
+            .map(|e| e.eval.outcome)
+    });
+    // A value the engine has: a proof, or the chosen move's estimate (an
+    // unproven move `perfect` lists without one has none).
+    let known = analysis.evaluation.outcome != Outcome::Unknown
+        || analysis.moves.is_empty()
+        || analysis
+            .moves
+            .iter()
+            .any(|e| e.mv == analysis.best && e.evaluated);
+    // The position's outcome is the chosen move's where nothing may be better:
+    // a win, or a search that says no other move can do better (every move
+    // proven, or `stats.best_proven`).
+    let settled = analysis.evaluation.outcome == Outcome::Win
+        || analysis.stats.best_proven
+        || (!analysis.moves.is_empty()
+            && analysis
+                .moves
+                .iter()
+                .all(|e| e.eval.outcome != Outcome::Unknown));
+    let position = if settled {
+        analysis.evaluation.outcome
+    } else {
+        Outcome::Unknown
+    };
+    Proofs {
+        position,
+        played: played.unwrap_or(Outcome::Unknown),
+        before_known: known,
+        after_known: true,
+    }
+}
+
+/// Move `j` of `game` judged: the engine's `best` move before it (the played move where
+/// the position was not searched), the `values` before and after it for the mover's and
+/// the opponent's side, and what is `known` of it.
+fn judged_move(
+    game: &Game,
+    j: usize,
+    best: Option<Move>,
+    (before, next): (f64, f64),
+    known: Proofs,
+) -> ReviewedMove {
+    let position = &game.positions[j];
+    let played = game.moves[j];
+    let best = best.unwrap_or(played);
+    let verdict = judge(played, (best, before), next, forced(position), known);
+    ReviewedMove {
+        index: j,
+        player: position.to_move(),
+        mv: played,
+        verdict,
+    }
+}
+
+/// The values of `positions` for their sides to move (as far as they were searched),
+/// each turned into x's.
+fn for_x(positions: &[Position], values: &[f64]) -> Vec<f64> {
+    positions
+        .iter()
+        .zip(values)
+        .map(|(p, &v)| if p.to_move() == Player::X { v } else { 0.0 - v })
+        .collect()
+}
+
+/// A finished position's outcome for its side to move.
+fn final_outcome(position: &Position) -> Outcome {
+    match final_value(position) {
+        v if v > 0.0 => Outcome::Win,
+        v if v < 0.0 => Outcome::Loss,
+        _ => Outcome::Draw,
+    }
+}
+
+/// What is known of move `j` (from position `j` to `j + 1`) for its mover, once position
+/// `j + 1` is searched: the played move's outcome is what the search before it proved,
+/// else the opposite of what the search after it proved; the value after it is known
+/// where the position after it has a value. A position the search left unproven is
+/// proven by the move that led to it (`resolved`: each judged move's outcome), and its
+/// value in `values` becomes that proof's.
+fn known_of_move(
+    j: usize,
+    proofs: &[Proofs],
+    outcomes: &[Outcome],
+    resolved: &[Outcome],
+    values: &mut [f64],
+) -> Proofs {
+    let i = j + 1;
+    let mut known = proofs[j];
+    if known.played == Outcome::Unknown {
+        known.played = opposite(outcomes[i]);
+    }
+    // A move's proven outcome is its position's, for the other side.
+    if known.position == Outcome::Unknown {
+        if let Some(&led) = j.checked_sub(1).and_then(|k| resolved.get(k)) {
+            if let Some(v) = value::proven(opposite(led)) {
+                known.position = opposite(led);
+                known.before_known = true;
+                values[j] = v;
+            }
+        }
+    }
+    known.after_known = proofs[i].before_known || known.played != Outcome::Unknown;
+    known
 }
 
 #[cfg(test)]

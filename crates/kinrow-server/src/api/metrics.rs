@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use prometheus::{
-    Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts,
-    Registry, TextEncoder,
+    core::Collector, Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge,
+    IntGaugeVec, Opts, Registry, TextEncoder,
 };
 
 use std::sync::atomic::Ordering;
@@ -61,91 +61,54 @@ impl Metrics {
     /// Creates the metrics and registers them in a fresh registry.
     pub fn new() -> Metrics {
         let registry = Registry::new();
-        let searches = IntCounterVec::new(
-            Opts::new("kinrow_searches_total", "Searches by engine and result"),
-            &["engine", "result"],
-        )
-        .expect("metric");
-        let nodes = IntCounterVec::new(
-            Opts::new("kinrow_search_nodes_total", "Nodes searched, by engine"),
-            &["engine"],
-        )
-        .expect("metric");
-        let search_seconds = HistogramVec::new(
-            HistogramOpts::new("kinrow_search_duration_seconds", "Engine time per search").buckets(
-                vec![
-                    0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
-                ],
+        let searches = registered(
+            &registry,
+            IntCounterVec::new(
+                Opts::new("kinrow_searches_total", "Searches by engine and result"),
+                &["engine", "result"],
             ),
-            &["engine"],
-        )
-        .expect("metric");
-        let queue_seconds = Histogram::with_opts(
-            HistogramOpts::new(
-                "kinrow_search_queue_seconds",
-                "Time a search waited for a free slot",
-            )
-            .buckets(vec![0.0001, 0.001, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0]),
-        )
-        .expect("metric");
-        let in_flight =
-            IntGauge::new("kinrow_searches_in_flight", "Searches running now").expect("metric");
-        let queued = IntGauge::new(
-            "kinrow_searches_queued",
-            "Searches waiting for a free slot now",
-        )
-        .expect("metric");
-        registry
-            .register(Box::new(searches.clone()))
-            .expect("register");
-        registry
-            .register(Box::new(nodes.clone()))
-            .expect("register");
-        registry
-            .register(Box::new(search_seconds.clone()))
-            .expect("register");
-        registry
-            .register(Box::new(queue_seconds.clone()))
-            .expect("register");
-        registry
-            .register(Box::new(in_flight.clone()))
-            .expect("register");
-        registry
-            .register(Box::new(queued.clone()))
-            .expect("register");
-        let external_restarts = IntCounterVec::new(
-            Opts::new(
-                "kinrow_external_restarts_total",
-                "External engines' processes started to replace one that crashed, hung, overran or answered nonsense",
+        );
+        let nodes = registered(
+            &registry,
+            IntCounterVec::new(
+                Opts::new("kinrow_search_nodes_total", "Nodes searched, by engine"),
+                &["engine"],
             ),
-            &["engine"],
-        )
-        .expect("metric");
-        registry
-            .register(Box::new(external_restarts.clone()))
-            .expect("register");
-        let external_failed_starts = IntCounterVec::new(
-            Opts::new(
-                "kinrow_external_failed_starts_total",
-                "External engines' start-ups that failed (the process exited, hung or answered nonsense to START)",
+        );
+        let search_seconds = registered(
+            &registry,
+            HistogramVec::new(
+                HistogramOpts::new("kinrow_search_duration_seconds", "Engine time per search")
+                    .buckets(vec![
+                        0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
+                        10.0,
+                    ]),
+                &["engine"],
             ),
-            &["engine"],
-        )
-        .expect("metric");
-        registry
-            .register(Box::new(external_failed_starts.clone()))
-            .expect("register");
-        let external_available = IntGaugeVec::new(
-            Opts::new(
-                "kinrow_external_available",
-                "1 while an external engine is available, 0 while it is marked unavailable after failed start-ups",
+        );
+        let queue_seconds = registered(
+            &registry,
+            Histogram::with_opts(
+                HistogramOpts::new(
+                    "kinrow_search_queue_seconds",
+                    "Time a search waited for a free slot",
+                )
+                .buckets(vec![0.0001, 0.001, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0]),
             ),
-            &["engine"],
-        )
-        .expect("metric");
-        registry
-            .register(Box::new(external_available.clone()))
-            .expect("register");
+        );
+        let in_flight = registered(
+            &registry,
+            IntGauge::new("kinrow_searches_in_flight", "Searches running now"),
+        );
+        let queued = registered(
+            &registry,
+            IntGauge::new(
+                "kinrow_searches_queued",
+                "Searches waiting for a free slot now",
+            ),
+        );
+        let (external_restarts, external_failed_starts, external_available) =
+            external_metrics(&registry);
         let mut metrics = Metrics {
             by_engine: Arc::new(Vec::new()),
             registry,
@@ -215,4 +178,52 @@ impl Default for Metrics {
     fn default() -> Metrics {
         Metrics::new()
     }
+}
+
+/// `metric` (or the error that made it), registered in `registry`.
+fn registered<M: Collector + Clone + 'static>(
+    registry: &Registry,
+    metric: prometheus::Result<M>,
+) -> M {
+    let metric = metric.expect("metric");
+    registry
+        .register(Box::new(metric.clone()))
+        .expect("register");
+    metric
+}
+
+/// The external engines' metrics, registered in `registry`: their processes restarted,
+/// their failed start-ups, and whether each is available.
+fn external_metrics(registry: &Registry) -> (IntCounterVec, IntCounterVec, IntGaugeVec) {
+    let restarts = registered(
+        registry,
+        IntCounterVec::new(
+            Opts::new(
+                "kinrow_external_restarts_total",
+                "External engines' processes started to replace one that crashed, hung, overran or answered nonsense",
+            ),
+            &["engine"],
+        ),
+    );
+    let failed_starts = registered(
+        registry,
+        IntCounterVec::new(
+            Opts::new(
+                "kinrow_external_failed_starts_total",
+                "External engines' start-ups that failed (the process exited, hung or answered nonsense to START)",
+            ),
+            &["engine"],
+        ),
+    );
+    let available = registered(
+        registry,
+        IntGaugeVec::new(
+            Opts::new(
+                "kinrow_external_available",
+                "1 while an external engine is available, 0 while it is marked unavailable after failed start-ups",
+            ),
+            &["engine"],
+        ),
+    );
+    (restarts, failed_starts, available)
 }

@@ -346,64 +346,65 @@ pub(super) fn name(r: &Room) -> String {
     r.join("::")
 }
 
-/// Every path that names `krate` in the Rust files under `dir` (test code and macro
-/// bodies included), with the file it is in.
-pub(super) fn paths_into(krate: &str, dir: &Path) -> Vec<(PathBuf, Vec<String>)> {
-    /// Collects the paths of one file that start with the crate's name.
-    struct Into<'k> {
-        krate: &'k str,
-        found: Vec<Vec<String>>,
-    }
-    impl Into<'_> {
-        /// Paths written inside a macro's tokens: `a::b::c` as identifiers and `::`.
-        fn tokens(&mut self, tokens: proc_macro2::TokenStream) {
-            let mut path: Vec<String> = Vec::new();
-            let mut colons = 0;
-            for tt in tokens {
-                match tt {
-                    proc_macro2::TokenTree::Ident(i) if path.is_empty() || colons == 2 => {
-                        path.push(i.to_string());
-                        colons = 0;
-                    }
-                    proc_macro2::TokenTree::Punct(p) if p.as_char() == ':' && !path.is_empty() => {
-                        colons += 1;
-                    }
-                    other => {
-                        self.push(std::mem::take(&mut path));
-                        colons = 0;
-                        match other {
-                            proc_macro2::TokenTree::Group(g) => self.tokens(g.stream()),
-                            proc_macro2::TokenTree::Ident(i) => path.push(i.to_string()),
-                            _ => {}
-                        }
+/// Collects the paths of one file that start with the crate's name.
+struct Into<'k> {
+    krate: &'k str,
+    found: Vec<Vec<String>>,
+}
+impl Into<'_> {
+    /// Paths written inside a macro's tokens: `a::b::c` as identifiers and `::`.
+    fn tokens(&mut self, tokens: proc_macro2::TokenStream) {
+        let mut path: Vec<String> = Vec::new();
+        let mut colons = 0;
+        for tt in tokens {
+            match tt {
+                proc_macro2::TokenTree::Ident(i) if path.is_empty() || colons == 2 => {
+                    path.push(i.to_string());
+                    colons = 0;
+                }
+                proc_macro2::TokenTree::Punct(p) if p.as_char() == ':' && !path.is_empty() => {
+                    colons += 1;
+                }
+                other => {
+                    self.push(std::mem::take(&mut path));
+                    colons = 0;
+                    match other {
+                        proc_macro2::TokenTree::Group(g) => self.tokens(g.stream()),
+                        proc_macro2::TokenTree::Ident(i) => path.push(i.to_string()),
+                        _ => {}
                     }
                 }
             }
-            self.push(path);
         }
-        fn push(&mut self, path: Vec<String>) {
-            if path.len() > 1 && path[0] == self.krate {
-                self.found.push(path);
-            }
+        self.push(path);
+    }
+    fn push(&mut self, path: Vec<String>) {
+        if path.len() > 1 && path[0] == self.krate {
+            self.found.push(path);
         }
     }
-    impl<'ast> Visit<'ast> for Into<'_> {
-        fn visit_item_use(&mut self, u: &'ast syn::ItemUse) {
-            let mut leaves = Vec::new();
-            Reader::leaves(&u.tree, &mut Vec::new(), &mut leaves);
-            for (segs, _) in leaves {
-                self.push(segs);
-            }
-        }
-        fn visit_path(&mut self, p: &'ast syn::Path) {
-            self.push(p.segments.iter().map(|s| s.ident.to_string()).collect());
-            syn::visit::visit_path(self, p);
-        }
-        fn visit_macro(&mut self, m: &'ast syn::Macro) {
-            self.tokens(m.tokens.clone());
-            syn::visit::visit_macro(self, m);
+}
+impl<'ast> Visit<'ast> for Into<'_> {
+    fn visit_item_use(&mut self, u: &'ast syn::ItemUse) {
+        let mut leaves = Vec::new();
+        Reader::leaves(&u.tree, &mut Vec::new(), &mut leaves);
+        for (segs, _) in leaves {
+            self.push(segs);
         }
     }
+    fn visit_path(&mut self, p: &'ast syn::Path) {
+        self.push(p.segments.iter().map(|s| s.ident.to_string()).collect());
+        syn::visit::visit_path(self, p);
+    }
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        self.tokens(m.tokens.clone());
+        syn::visit::visit_macro(self, m);
+    }
+}
+
+/// Every path that names `krate` in the Rust files under `dir` (test code and macro
+/// bodies included), with the file it is in.
+pub(super) fn paths_into(krate: &str, dir: &Path) -> Vec<(PathBuf, Vec<String>)> {
     fn files(dir: &Path, out: &mut Vec<PathBuf>) {
         for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{dir:?}: {e}")) {
             let path = entry.expect("an entry").path();
