@@ -159,17 +159,6 @@ impl Network {
             .collect();
         let mut seen = 0usize;
         let mut expected = 0usize;
-        let floats = |words: &[&str], n: usize, line: &str| -> Result<Vec<f32>, String> {
-            let v: Vec<f32> = words
-                .iter()
-                .map(|w| w.parse::<f32>())
-                .collect::<Result<_, _>>()
-                .map_err(|_| format!("line {line:?}: not numbers"))?;
-            if v.len() != n {
-                return Err(format!("line {line:?}: {} numbers, not {n}", v.len()));
-            }
-            Ok(v)
-        };
         for line in lines {
             let words: Vec<&str> = line.split_whitespace().collect();
             let index = |w: &str, n: usize| -> Result<usize, String> {
@@ -181,53 +170,33 @@ impl Network {
             match words.as_slice() {
                 [] => {}
                 ["name", ..] => net.name = line["name".len()..].trim().to_string(),
-                ["shape", rest @ ..] => {
-                    let want = [
-                        CODES.to_string(),
-                        CHANNELS.to_string(),
-                        HIDDEN.to_string(),
-                        EMBED_SCALE.to_string(),
-                    ];
-                    if rest != want.iter().map(String::as_str).collect::<Vec<_>>() {
-                        return Err(format!("shape {rest:?} is not this build's {want:?}"));
-                    }
-                }
+                ["shape", rest @ ..] => check_shape(rest)?,
                 ["embed", code, rest @ ..] => {
-                    let c = names
-                        .iter()
-                        .position(|n| n == code)
-                        .ok_or_else(|| format!("{code:?} is not a code"))?;
-                    let v: Vec<i16> = rest
-                        .iter()
-                        .map(|w| w.parse::<i16>())
-                        .collect::<Result<_, _>>()
-                        .map_err(|_| format!("embed {code}: not whole numbers"))?;
-                    net.embed[c] = v
-                        .try_into()
-                        .map_err(|_| format!("embed {code}: not {CHANNELS} numbers"))?;
+                    let (c, row) = embed_row(&names, code, rest)?;
+                    net.embed[c] = row;
                     seen += 1;
                 }
                 ["bias", side @ ("own" | "opp"), rest @ ..] => {
-                    let v = floats(rest, CHANNELS, line)?;
+                    let v = numbers(rest, CHANNELS, line)?;
                     net.bias[(*side == "opp") as usize].copy_from_slice(&v);
                     expected |= 1 << (*side == "opp") as usize;
                 }
                 ["w1", i, rest @ ..] => {
                     let i = index(i, 2 * CHANNELS)?;
-                    net.w1[i].copy_from_slice(&floats(rest, HIDDEN, line)?);
+                    net.w1[i].copy_from_slice(&numbers(rest, HIDDEN, line)?);
                     seen += 1;
                 }
                 ["mask", m, rest @ ..] => {
                     let m = index(m, MASKS)?;
-                    net.masks[m].copy_from_slice(&floats(rest, HIDDEN, line)?);
+                    net.masks[m].copy_from_slice(&numbers(rest, HIDDEN, line)?);
                     seen += 1;
                 }
                 ["w2", rest @ ..] => {
-                    net.w2.copy_from_slice(&floats(rest, HIDDEN, line)?);
+                    net.w2.copy_from_slice(&numbers(rest, HIDDEN, line)?);
                     expected |= 4;
                 }
                 ["b2", rest @ ..] => {
-                    net.b2 = floats(rest, 1, line)?[0];
+                    net.b2 = numbers(rest, 1, line)?[0];
                     expected |= 8;
                 }
                 _ => return Err(format!("line {line:?} is not part of a network")),
@@ -243,6 +212,53 @@ impl Network {
     }
 }
 
+/// The numbers of a line's `words`, which must be `n` (errors name the `line`).
+fn numbers(words: &[&str], n: usize, line: &str) -> Result<Vec<f32>, String> {
+    let v: Vec<f32> = words
+        .iter()
+        .map(|w| w.parse::<f32>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("line {line:?}: not numbers"))?;
+    if v.len() != n {
+        return Err(format!("line {line:?}: {} numbers, not {n}", v.len()));
+    }
+    Ok(v)
+}
+
+/// Checks a `shape` line's numbers against this build's.
+fn check_shape(rest: &[&str]) -> Result<(), String> {
+    let want = [
+        CODES.to_string(),
+        CHANNELS.to_string(),
+        HIDDEN.to_string(),
+        EMBED_SCALE.to_string(),
+    ];
+    if rest != want.iter().map(String::as_str).collect::<Vec<_>>() {
+        return Err(format!("shape {rest:?} is not this build's {want:?}"));
+    }
+    Ok(())
+}
+
+/// An `embed` line: the index of its `code` among the codes' `names` and its row.
+fn embed_row(
+    names: &[String],
+    code: &str,
+    rest: &[&str],
+) -> Result<(usize, [i16; CHANNELS]), String> {
+    let c = names
+        .iter()
+        .position(|n| n == code)
+        .ok_or_else(|| format!("{code:?} is not a code"))?;
+    let v: Vec<i16> = rest
+        .iter()
+        .map(|w| w.parse::<i16>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| format!("embed {code}: not whole numbers"))?;
+    let row = v
+        .try_into()
+        .map_err(|_| format!("embed {code}: not {CHANNELS} numbers"))?;
+    Ok((c, row))
+}
 /// The network the build embeds for `rules`, where there is one: freestyle gomoku
 /// (k = 5, a longer line wins, marks only), the rules its teacher played.
 pub fn for_rules(rules: &Rules) -> Option<&'static Network> {
