@@ -30,6 +30,41 @@ pub fn search_plan(
     config: &Config,
     at: &str,
 ) -> Result<SearchPlan, ApiError> {
+    let limits = limits_of(params, config, at)?;
+    let engine = engine_of(params, config, at)?;
+    let level = level_of(params, at)?;
+    let multipv = multipv_of(params, at)?;
+    match &engine {
+        EngineChoice::Own(kind) => {
+            if limits.mistake_probability > 0.0 && !level::honours_mistakes(*kind) {
+                return Err(invalid_limit(
+                    at,
+                    "mistake_probability",
+                    format!(
+                        "the {} engine cannot honour mistake_probability (only perfect, threat, \
+                         priority and greedy overlook branches); use level 1 to 9 for a weaker {}",
+                        kind.name(),
+                        kind.name()
+                    ),
+                ));
+            }
+        }
+        EngineChoice::External(run) => external_limits(params, run.brain.spec(), at)?,
+    }
+    let seed = seed_of(params, at)?;
+    Ok(SearchPlan {
+        engine,
+        limits,
+        level,
+        multipv,
+        seed,
+    })
+}
+
+/// The request's limits (under `at`): `time_ms` (the server's default, cut to its
+/// most), `depth`, `nodes`, `mistake_probability` and `threads` (cut to the server's
+/// most), each checked.
+fn limits_of(params: &EngineParams, config: &Config, at: &str) -> Result<Limits, ApiError> {
     let time = match params.time_ms {
         None => config.default_time,
         Some(t) if t < 1 => {
@@ -85,28 +120,20 @@ pub fn search_plan(
             ))
         }
     };
-    let engine = engine_of(params, config, at)?;
-    let level = level_of(params, at)?;
-    let multipv = multipv_of(params, at)?;
-    match &engine {
-        EngineChoice::Own(kind) => {
-            if mistake_probability > 0.0 && !level::honours_mistakes(*kind) {
-                return Err(invalid_limit(
-                    at,
-                    "mistake_probability",
-                    format!(
-                        "the {} engine cannot honour mistake_probability (only perfect, threat, \
-                         priority and greedy overlook branches); use level 1 to 9 for a weaker {}",
-                        kind.name(),
-                        kind.name()
-                    ),
-                ));
-            }
-        }
-        EngineChoice::External(run) => external_limits(params, run.brain.spec(), at)?,
-    }
+    Ok(Limits {
+        time,
+        depth,
+        nodes,
+        mistake_probability,
+        threads,
+        target: None,
+    })
+}
+
+/// The request's `seed` (under `at`), at least 0; drawn when omitted.
+fn seed_of(params: &EngineParams, at: &str) -> Result<u64, ApiError> {
     // Drawn seeds stay below 2^53 so that JavaScript clients can send them back exactly.
-    let seed = match params.seed {
+    Ok(match params.seed {
         None => rand::rng().random_range(0..1u64 << 53),
         Some(s) => u64::try_from(s).map_err(|_| {
             invalid_limit(
@@ -115,21 +142,6 @@ pub fn search_plan(
                 format!("seed is {s}, but it must be at least 0"),
             )
         })?,
-    };
-    let limits = Limits {
-        time,
-        depth,
-        nodes,
-        mistake_probability,
-        threads,
-        target: None,
-    };
-    Ok(SearchPlan {
-        engine,
-        limits,
-        level,
-        multipv,
-        seed,
     })
 }
 
