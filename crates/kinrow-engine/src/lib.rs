@@ -79,6 +79,7 @@ pub use crate::search::minimax::Minimax;
 pub use crate::search::perfect::gravity;
 pub use crate::search::perfect::gravity::book as gravity_book;
 pub use crate::search::perfect::gravity::level::LevelSolver;
+pub use crate::search::perfect::gravity::outcomes as gravity_outcomes;
 pub use crate::search::perfect::Perfect;
 pub use crate::search::tss::{Tss, Verdict};
 

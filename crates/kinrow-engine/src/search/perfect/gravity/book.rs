@@ -53,7 +53,7 @@ pub struct Book {
 /// The positions of one number of stones: runs of sorted keys, each run's keys above the
 /// last run's (a level is read in runs so that its plain keys are never all held at once).
 #[derive(Debug, Clone, Default)]
-struct Level {
+pub(super) struct Level {
     /// `starts[i]`: the first key of `runs[i]`.
     starts: Vec<u64>,
     runs: Vec<Run>,
@@ -61,14 +61,14 @@ struct Level {
 
 impl Level {
     /// A level of one run.
-    fn new(keys: &[u64], scores: Vec<i8>) -> Level {
+    pub(super) fn new(keys: &[u64], scores: Vec<i8>) -> Level {
         let mut level = Level::default();
         level.push(keys, scores);
         level
     }
 
     /// Adds a run of sorted keys, all above the level's.
-    fn push(&mut self, keys: &[u64], scores: Vec<i8>) {
+    pub(super) fn push(&mut self, keys: &[u64], scores: Vec<i8>) {
         if let Some(&first) = keys.first() {
             debug_assert!(self.starts.last().is_none_or(|&s| s < first));
             self.starts.push(first);
@@ -77,12 +77,12 @@ impl Level {
     }
 
     #[inline]
-    fn get(&self, key: u64) -> Option<i32> {
+    pub(super) fn get(&self, key: u64) -> Option<i32> {
         let i = self.starts.partition_point(|&s| s <= key).checked_sub(1)?;
         self.runs[i].get(key)
     }
 
-    fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.runs.iter().map(|r| r.len).sum()
     }
 
@@ -94,7 +94,7 @@ impl Level {
         self.runs.iter().flat_map(|r| r.scores.iter().copied())
     }
 
-    fn bytes(&self) -> usize {
+    pub(super) fn bytes(&self) -> usize {
         self.starts.len() * 8 + self.runs.iter().map(Run::bytes).sum::<usize>()
     }
 }
@@ -540,7 +540,7 @@ pub fn find(m: u32, n: u32, k: u32) -> Option<&'static Book> {
 const COMMITTED_SHAPES: &[(u32, u32, u32)] = &[(7, 6, 4)];
 
 /// The canonical key of a position (the smaller of its key and its mirror image's).
-fn canonical(f: &Frame<u64>, st: &Stones<u64>) -> u64 {
+pub(super) fn canonical(f: &Frame<u64>, st: &Stones<u64>) -> u64 {
     let key = st.key(f);
     key.min(f.mirror(key))
 }
@@ -594,7 +594,7 @@ const RUN_CHILDREN: usize = 4 << 20;
 /// children are counted by their top 16 bits first, and the key ranges cut so that each
 /// run gathers at most about [`RUN_CHILDREN`]: the plain keys of a level are never all
 /// held at once (the 12-stone level of 7x6 would take 110 MB as a hash set).
-fn children_in_runs(
+pub(super) fn children_in_runs(
     f: &Frame<u64>,
     parents: &Level,
     each: &mut dyn FnMut(&[u64]) -> Result<(), String>,
