@@ -308,3 +308,94 @@ fn answers_carry_the_move_sequence_and_take_it_back() {
     let (_, plain) = s.call("/v1/state", &json!({"rules": {"m": 3, "n": 3, "k": 3}}));
     assert!(plain["moves"].is_null(), "{plain}");
 }
+
+/// The result event of an `/v1/analyse` stream, as JSON.
+fn analyse_result(text: &str) -> Value {
+    let data = text
+        .split("event: result")
+        .nth(1)
+        .and_then(|rest| rest.lines().find_map(|l| l.strip_prefix("data:")))
+        .unwrap_or_else(|| panic!("no result event in {text}"));
+    serde_json::from_str(data.trim()).expect("the result event is JSON")
+}
+
+/// `after.moves` continues the order the game was played in where the request gives
+/// it (`moves`, or `board` as a move sequence), not an order found from the board:
+/// the same board reached in two orders answers each order continued by the chosen
+/// column, in `/v1/state`, `/v1/suggest`, `/v1/analyse` and `/v1/play` (its move, then
+/// its reply). Only a request with the board alone gets the order found from the board.
+#[test]
+fn after_moves_continue_the_order_played() {
+    let s = spawn();
+    // x in columns 1 and 2, o in columns 7 and 6: one board, two orders (and two more).
+    let orders = ["1726", "2617"];
+    let (_, first) = s.call("/v1/state", &json!({"rules": c4(), "moves": orders[0]}));
+    let (_, second) = s.call("/v1/state", &json!({"rules": c4(), "moves": orders[1]}));
+    assert_eq!(first["board"], second["board"]);
+    assert_eq!(first["moves"], orders[0]);
+    assert_eq!(second["moves"], orders[1]);
+    let board = first["board"].clone();
+    let found = s
+        .call("/v1/state", &json!({"rules": c4(), "board": board}))
+        .1["moves"]
+        .as_str()
+        .expect("an order found from the board")
+        .to_string();
+    let engine = json!({"name": "perfect", "time_ms": 2000, "seed": 3});
+    let continues = |order: &str, answer: &Value| {
+        let col = answer["move"]["col"].as_u64().expect("a chosen column") + 1;
+        assert_eq!(
+            answer["after"]["moves"],
+            format!("{order}{col}"),
+            "{}",
+            answer["after"]
+        );
+    };
+    for order in orders {
+        // `moves` alone, `moves` beside the board, and the board as the sequence.
+        for req in [
+            json!({"rules": c4(), "moves": order, "engine": engine}),
+            json!({"rules": c4(), "board": board, "moves": order, "engine": engine}),
+            json!({"rules": c4(), "board": order, "engine": engine}),
+        ] {
+            let (st, a) = s.call("/v1/suggest", &req);
+            assert_eq!(st, 200, "{a}");
+            continues(order, &a);
+        }
+        let res = s.post(
+            "/v1/analyse",
+            &json!({"rules": c4(), "moves": order, "engine": engine}),
+        );
+        assert_eq!(res.status().as_u16(), 200);
+        continues(order, &analyse_result(&res.text().unwrap()));
+        // /v1/play: the move continues the order, then the reply continues it again.
+        let (st, p) = s.call(
+            "/v1/play",
+            &json!({"rules": c4(), "moves": order, "move": {"col": 3}}),
+        );
+        assert_eq!(st, 200, "{p}");
+        assert_eq!(p["after"]["moves"], format!("{order}4"), "{p}");
+        assert_eq!(p["moves"], format!("{order}4"), "{p}");
+        let (st, p) = s.call(
+            "/v1/play",
+            &json!({"rules": c4(), "moves": order, "move": {"col": 3}, "reply": engine}),
+        );
+        assert_eq!(st, 200, "{p}");
+        continues(
+            &format!("{order}4"),
+            &json!({"move": p["reply"]["move"], "after": p["after"]}),
+        );
+        assert_eq!(p["reply"]["after"], p["after"]);
+        assert_eq!(p["moves"], format!("{order}4"), "{p}");
+    }
+    // The board alone: an order found from the board after the move, which reaches it.
+    let (st, a) = s.call(
+        "/v1/suggest",
+        &json!({"rules": c4(), "board": board, "engine": engine}),
+    );
+    assert_eq!(st, 200, "{a}");
+    let after = a["after"]["moves"].as_str().expect("an order found");
+    assert_eq!(after.len(), found.len() + 1);
+    let (_, by_moves) = s.call("/v1/state", &json!({"rules": c4(), "moves": after}));
+    assert_eq!(by_moves["board"], a["after"]["board"]);
+}

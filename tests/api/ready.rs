@@ -2,7 +2,7 @@
 //! fresh `kinrow serve` processes, each with its own memory and its own Connect Four
 //! book, read on demand (`/readyz` ready at once, the book read by the first 7x6 search)
 //! or at start (`/readyz` 503 until it is read); a port that cannot be bound is reported
-//! with its address.
+//! with its address; an outcome book given at start is read.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -199,4 +199,85 @@ fn an_unknown_books_setting_is_refused_naming_the_flag() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("--books"), "{stderr}");
+}
+
+/// A replica given an outcome book (`KINROW_OUTCOME_BOOK`, made here by `kinrow book
+/// --outcomes` for 5x4 boards) answers a 5x4 position with the labels of a replica
+/// without it, in fewer nodes once the book is read; a file that cannot be read stops
+/// the server, naming the flag.
+#[test]
+fn a_replica_given_an_outcome_book_reads_its_outcomes() {
+    let dir = std::env::temp_dir().join(format!("kinrow-outcomes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("c54.outcomes");
+    let made = Command::new(env!("CARGO_BIN_EXE_kinrow"))
+        .args([
+            "book",
+            "--outcomes",
+            "--rules",
+            "5,4,4",
+            "--from",
+            "6",
+            "--depth",
+            "7",
+        ])
+        .args(["--table-bits", "18", "--out"])
+        .arg(&book)
+        .output()
+        .expect("kinrow book runs");
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let summary: Value = serde_json::from_slice(&made.stdout).expect("a JSON summary");
+    assert_eq!(summary["complete"], true, "{summary}");
+    // The empty board: its search passes through the book's 6 and 7 stones.
+    let request = json!({"rules": {"m": 5, "n": 4, "k": 4, "gravity": true},
+        "engine": {"name": "perfect", "nodes": 10_000_000, "time_ms": 10_000}});
+    let ask = |base: &str| -> Value {
+        reqwest::blocking::Client::new()
+            .post(format!("{base}/v1/suggest"))
+            .json(&request)
+            .send()
+            .unwrap()
+            .json()
+            .unwrap()
+    };
+    let labels = |a: &Value| -> Vec<(Value, Value, Value)> {
+        let mut v: Vec<_> = a["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["col"].clone(), m["outcome"].clone(), m["plies"].clone()))
+            .collect();
+        v.sort_by_key(|l| l.0.as_u64());
+        v
+    };
+    let plain = ask(&spawn().url(""));
+    let with = Replica::start(&[("KINROW_OUTCOME_BOOK", book.to_str().unwrap())]);
+    let start = Instant::now();
+    let answer = loop {
+        let answer = ask(&with.base);
+        assert_eq!(labels(&answer), labels(&plain), "{answer}");
+        if answer["stats"]["nodes"].as_u64() < plain["stats"]["nodes"].as_u64() {
+            break answer;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "never fewer nodes than {} with the book: {answer}",
+            plain["stats"]["nodes"]
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(answer["stats"]["complete"], true, "{answer}");
+    let missing = Command::new(env!("CARGO_BIN_EXE_kinrow"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--outcome-book"])
+        .arg(dir.join("no-such-book"))
+        .output()
+        .expect("kinrow serve runs");
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert_eq!(missing.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("--outcome-book"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -412,6 +412,36 @@ async function firstStoneScale(browser, pageErrors) {
   await page.close();
 }
 
+// Connect Four opened directly on positions of 13 and 14 stones (the page's default
+// analysis, auto at 0.3 s; run.sh reads the book at start and makes the tables):
+// every column shows its outcome (W, D or L, `≤` where only the distance is a bound),
+// the labels agree with the reference scores, and no losing column is a top candidate.
+async function connectFourOutcomes(browser, pageErrors) {
+  // Each position's moves, and each column's score in the published unit (BitBully's,
+  // crates/kinrow-engine/tests/engine/data/connect4_columns.txt): > 0 wins, 0 draws.
+  const positions = [['6634273655235', [-13, 2, 2, 4, 4, 5, 5]], ['32746371716136', [-3, -14, -14, -14, -14, -14, 14]]];
+  for (const [moves, scores] of positions) {
+    const board = [...Array(6)].map(() => [...Array(7)].map(() => '.'));
+    const height = Array(7).fill(0);
+    [...moves].forEach((d, i) => { const c = Number(d) - 1; board[5 - height[c]][c] = i % 2 ? 'o' : 'x'; height[c] += 1; });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    await page.goto(BASE_URL + '/?rules=7,6,4&gravity=1&board=' + board.map((r) => r.join('')).join('/') + '&x=human&o=human', { waitUntil: 'load' });
+    await page.waitForFunction(() => document.getElementById('live').dataset.done === 'true', null, { timeout: TIMEOUT });
+    const cols = await page.$$eval('#board .cell.empty', (els) => els.map((el) => ({
+      row: Number(el.dataset.row), col: Number(el.dataset.col), top: el.classList.contains('top'),
+      label: el.querySelector('.label') ? el.querySelector('.label').textContent : null })));
+    const landing = [...Array(7)].map((_, c) => cols.filter((x) => x.col === c).sort((a, b) => b.row - a.row)[0]);
+    const shown = landing.map((x) => x.label).join(' ');
+    const want = (score) => (score > 0 ? 'W' : score === 0 ? 'D' : 'L');
+    check(landing.every((x, c) => x && new RegExp('^' + want(scores[c]) + '(≤?\\d+)?$').test(x.label || '')),
+      moves.length + ' stones: every column shows its outcome (' + shown + ')');
+    check(landing.every((x, c) => !(x.top && scores[c] < 0)), moves.length + ' stones: no losing column is a top candidate');
+    await shot(page, '02f-connect-four-' + moves.length + '-stones.png');
+    await page.close();
+  }
+}
+
 // A shared link carries the moves: the move list, the last-move mark and undo come back,
 // and the address keeps them.
 async function sharedLinkMoves(browser) {
@@ -761,6 +791,7 @@ async function main() {
 
     await heatMapCheck(browser, pageErrors);
     await firstStoneScale(browser, pageErrors);
+    await connectFourOutcomes(browser, pageErrors);
     await analysisAndVariants(browser, pageErrors);
     await sharedLinkMoves(browser);
     await openingRules(browser, pageErrors);

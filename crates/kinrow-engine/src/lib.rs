@@ -75,6 +75,7 @@ pub use crate::search::minimax::Minimax;
 pub use crate::search::perfect::gravity;
 pub use crate::search::perfect::gravity::book as gravity_book;
 pub use crate::search::perfect::gravity::level::LevelSolver;
+pub use crate::search::perfect::gravity::outcomes as gravity_outcomes;
 pub use crate::search::perfect::Perfect;
 // The threat-space search: its proofs, its root plan, and why it does not apply somewhere.
 pub use crate::search::tss::{

@@ -32,7 +32,7 @@ pub struct BookArgs {
     #[arg(long, required_unless_present_any = ["from_bitbully", "check"])]
     pub depth: Option<u32>,
     /// Where the book is written (the work in progress goes to `OUT.work`).
-    #[arg(long, required_unless_present = "check")]
+    #[arg(long, required_unless_present_any = ["check", "rate_sample"])]
     pub out: Option<String>,
     /// Instead of solving: convert the BitBully database of every 12-stone Connect Four
     /// position with its distance (`book_12ply_distances.dat` of the PyPI package
@@ -47,7 +47,7 @@ pub struct BookArgs {
     /// With `--check`: how many positions.
     #[arg(long, default_value_t = 10_000)]
     pub sample: usize,
-    /// With `--check`: the seed of the positions drawn.
+    /// With `--check` or `--rate-sample`: the seed of the positions drawn.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// The shared table's size as a power of two (entries of 11 bytes).
@@ -56,6 +56,21 @@ pub struct BookArgs {
     /// Stop (resumably) after this many seconds.
     #[arg(long)]
     pub stop_after: Option<u64>,
+    /// Make an outcome book instead (win, draw or loss alone, two bits a position) of
+    /// every position of `--from` to `--depth` stones: only the last level is searched,
+    /// one null window each; the work in progress is `OUT.work` (a byte a position, in
+    /// key order) and `OUT.work.log` (the nodes and time of each stretch), so that a
+    /// stopped run resumes. See `crates/kinrow-engine/src/search/perfect/gravity/outcomes.rs`.
+    #[arg(long, conflicts_with_all = ["from_bitbully", "check"])]
+    pub outcomes: bool,
+    /// With `--outcomes`: the fewest stones of a position in the book.
+    #[arg(long, requires = "outcomes")]
+    pub from: Option<u32>,
+    /// With `--outcomes`: write nothing, solve this many positions drawn at random from
+    /// the last level (seed `--seed`), and report their rate and the time the whole level
+    /// would take at it (an estimate).
+    #[arg(long, requires = "outcomes", value_name = "N")]
+    pub rate_sample: Option<usize>,
 }
 
 /// Runs the command; returns the exit code.
@@ -67,6 +82,16 @@ pub fn main(args: BookArgs) -> i32 {
             2
         }
     }
+}
+
+/// `--rules` as `[m, n, k]`.
+pub fn rules_of(rules: &str) -> Result<[u32; 3], String> {
+    let v: Vec<u32> = rules
+        .split(',')
+        .map(|s| s.trim().parse().map_err(|_| format!("--rules: {s:?}")))
+        .collect::<Result<_, _>>()?;
+    v.try_into()
+        .map_err(|_| "--rules: expected M,N,K".to_string())
 }
 
 /// The positions already solved in the work file: key -> (score, nodes, ms).
@@ -97,6 +122,11 @@ fn resume(path: &str) -> Result<HashMap<u128, (i8, u64, u64)>, String> {
 fn run(args: &BookArgs) -> Result<(), String> {
     if let Some(path) = &args.check {
         return crate::bitbully::check(path, args.sample, args.seed, args.table_bits);
+    }
+    if args.outcomes {
+        let depth = args.depth.ok_or("--depth is required")?;
+        let [m, n, k] = rules_of(&args.rules)?;
+        return crate::book_outcomes::run(args, (m, n, k), depth);
     }
     let out = args.out.as_deref().ok_or("--out is required")?;
     if let Some(input) = &args.from_bitbully {

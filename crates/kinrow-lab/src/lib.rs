@@ -21,6 +21,7 @@ pub mod arena;
 pub mod bench;
 pub mod bitbully;
 pub mod book;
+pub mod book_outcomes;
 pub mod calibrate;
 pub mod connect;
 pub mod fit;

@@ -73,6 +73,10 @@ pub struct Config {
     /// is read (`KINROW_BOOKS=at-start`); otherwise (`on-demand`, the default) the first
     /// search of a 7x6 board starts reading it and is answered without it.
     pub books_at_start: bool,
+    /// An outcome book to read at start (`KINROW_OUTCOME_BOOK`, `--outcome-book`; made by
+    /// `kinrow book --outcomes`): searches of its board read every position's win, draw
+    /// or loss there once it is read, and search the distances.
+    pub outcome_book: Option<std::path::PathBuf>,
 }
 
 impl Default for Config {
@@ -97,6 +101,7 @@ impl Default for Config {
             external_engines: Vec::new(),
             brains: Vec::new(),
             books_at_start: false,
+            outcome_book: None,
         }
     }
 }
@@ -184,6 +189,11 @@ pub struct ServeArgs {
     /// or at-start (/readyz answers 503 until it is read, 3-4 s) [default: on-demand].
     #[arg(long, env = "KINROW_BOOKS", value_name = "on-demand|at-start")]
     pub books: Option<String>,
+    /// An outcome book (win/draw/loss of every position of some stone counts, made by
+    /// `kinrow book --outcomes`) read at start on a thread of its own; searches of its
+    /// board go on without it until it is read. A file that cannot be read stops the server.
+    #[arg(long, env = "KINROW_OUTCOME_BOOK", value_name = "FILE")]
+    pub outcome_book: Option<std::path::PathBuf>,
 }
 
 /// The external engines of `texts`, each checked: a valid spec, a name no built-in
@@ -255,6 +265,7 @@ impl ServeArgs {
         };
         Ok(Config {
             books_at_start,
+            outcome_book: self.outcome_book.filter(|p| !p.as_os_str().is_empty()),
             external_engines: external_engines(&self.external_engines)?,
             brains: Vec::new(),
             head_timeout: millis("head-timeout-ms", self.head_timeout_ms, d.head_timeout)?,

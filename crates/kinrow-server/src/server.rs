@@ -74,6 +74,9 @@ impl Application {
         if config.books_at_start {
             kinrow_engine::gravity_book::warm();
         }
+        if let Some(path) = &config.outcome_book {
+            read_outcome_book(path)?;
+        }
         config.brains = start_brains(&config).map_err(std::io::Error::other)?;
         let listener = TcpListener::bind(&config.addr).map_err(|e| {
             std::io::Error::new(e.kind(), format!("cannot listen on {}: {e}", config.addr))
@@ -91,6 +94,19 @@ impl Application {
         let (workers, grace) = (config.workers, config.shutdown_grace_secs);
         let connections = config.max_connections_per_worker;
         let state = web::Data::new(AppState::new(config, metrics, api::openapi_json()));
+        if state.config.books_at_start {
+            // Connect Four at full quality from the first request: its searches' tables
+            // are made now (hundreds of milliseconds each on a loaded machine), not inside
+            // the first requests' budgets.
+            let hands = [kinrow_game::Hand::default(); 2];
+            let rules = kinrow_game::Rules::new(7, 6, 4, true, hands)
+                .and_then(|r| r.with_gravity(true))
+                .map_err(|e| std::io::Error::other(e.to_string()))?;
+            let c4 = kinrow_game::Position::empty(&rules);
+            state
+                .search
+                .prepare_gravity(&c4, state.config.max_concurrent_searches);
+        }
         let server =
             HttpServer::new(move || {
                 App::new()
@@ -227,4 +243,31 @@ fn start_brains(config: &Config) -> Result<Vec<Arc<ExternalBrain>>, String> {
             Ok(brain)
         })
         .collect()
+}
+
+/// Reads the outcome book at `path` (an error names the file) and enumerates it on a
+/// thread of its own (seconds to a minute, by its size), then installs it for every
+/// search of its board; a book that does not parse is logged and left out.
+fn read_outcome_book(path: &std::path::Path) -> std::io::Result<()> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        std::io::Error::new(e.kind(), format!("--outcome-book {}: {e}", path.display()))
+    })?;
+    let shown = path.display().to_string();
+    std::thread::spawn(move || {
+        let start = std::time::Instant::now();
+        match kinrow_engine::gravity_outcomes::OutcomeBook::parse(&bytes) {
+            Ok(book) => {
+                let (len, mem) = (book.len(), book.bytes());
+                let (m, n, k, from, to) = (book.m, book.n, book.k, book.from, book.to);
+                kinrow_engine::gravity_outcomes::install(book);
+                log::info!(
+                    "outcome book {shown}: {m}x{n} k={k}, {len} positions of {from}-{to} stones, {} MB, read in {:.1} s",
+                    mem >> 20,
+                    start.elapsed().as_secs_f64()
+                );
+            }
+            Err(e) => log::error!("outcome book {shown}: {e}; searches go on without it"),
+        }
+    });
+    Ok(())
 }

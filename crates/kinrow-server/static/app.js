@@ -129,7 +129,7 @@ async function replayLinked(moves, gen) {
     if (gen !== S.gen) return;
     const after = {
       rules: resp.rules, board: resp.board, to_move: resp.to_move, status: resp.status,
-      winner: resp.winner, winning_line: resp.winning_line, forbidden: resp.forbidden,
+      winner: resp.winner, winning_line: resp.winning_line, forbidden: resp.forbidden, moves: resp.moves,
     };
     const who = settings.isEngine(pos.to_move) ? 'computer' : 'you';
     entries.push({ side: pos.to_move, move, who, value: null, outcome: null, plies: null, after });
@@ -217,7 +217,7 @@ async function humanMove(row, col) {
     if (gravity) move = { row: resp.move.row, col: resp.move.col, piece: S.piece };
     const played = {
       rules: resp.rules, board: resp.board, to_move: resp.to_move, status: resp.status,
-      winner: resp.winner, winning_line: resp.winning_line, forbidden: resp.forbidden,
+      winner: resp.winner, winning_line: resp.winning_line, forbidden: resp.forbidden, moves: resp.moves,
     };
     const known = analysedMove(move);
     const mine = { side, move, who: 'you', value: known && known.value, outcome: known && known.outcome, plies: known && known.plies, after: played };

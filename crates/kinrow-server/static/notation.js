@@ -123,9 +123,12 @@ export function heatColour(value, kind, top) {
   return 'hsl(' + hue + ' 40% 85%)';
 }
 
-// A position in the API's request shape, from any answer that carries one.
+// A position in the API's request shape, from any answer that carries one. Under gravity
+// the answer's move sequence goes back too, so that the next answer's `after.moves`
+// continues the order the game was played in.
 export function requestShape(pos) {
   const body = { rules: pos.rules, board: pos.board };
   if (pos.to_move) body.to_move = pos.to_move;
+  if (pos.rules && pos.rules.gravity === true && typeof pos.moves === 'string') body.moves = pos.moves;
   return body;
 }

@@ -8,6 +8,7 @@ mod cells;
 use kinrow_fixtures::diagrams;
 mod gravity_book;
 mod gravity_labels;
+mod gravity_outcomes;
 mod gravity_solver;
 mod heuristics;
 mod layers;

@@ -263,6 +263,24 @@ impl SearchPool {
         concurrent.max(1) + 4
     }
 
+    /// Leaves up to `count` idle contexts for `position`'s rules holding the table
+    /// `perfect` keeps for its gravity board (as many as [`IDLE_CONTEXT_BYTES`] holds),
+    /// so that the first searches of that board do not pay for making it
+    /// ([`kinrow_engine::gravity::prepare`]).
+    pub fn prepare_gravity(&self, position: &Position, count: usize) {
+        let mut held = Vec::new();
+        let mut bytes = 0;
+        while held.len() < count {
+            let mut ctx = self.contexts.take(position);
+            kinrow_engine::gravity::prepare(position, &mut ctx);
+            bytes += ctx.bytes();
+            if bytes > IDLE_CONTEXT_BYTES || ctx.bytes() == 0 {
+                break;
+            }
+            held.push(ctx);
+        }
+    }
+
     /// Runs the engine of `plan` (at full strength) on `position` within its limits
     /// (whose `time` is the whole request's budget, queueing included) with the RNG
     /// seeded by its seed, in its [`lane`].

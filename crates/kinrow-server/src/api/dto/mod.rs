@@ -26,8 +26,8 @@ pub use engine::{
 pub use ops::{Health, Readiness};
 pub use play::{PlayRequest, PlayResponse};
 pub use position::{
-    position, position_with_moves, CellDto, HandDto, MoveDto, MoveRequest, PieceName, PiecesDto,
-    RulesDto, Side,
+    continued_order, known_order, position, position_with_moves, CellDto, HandDto, MoveDto,
+    MoveRequest, PieceName, PiecesDto, RulesDto, Side,
 };
 pub use review::ReviewRequest;
 pub use state::{AfterDto, GameStatus, StateRequest, StateResponse};

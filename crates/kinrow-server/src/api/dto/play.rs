@@ -63,7 +63,8 @@ pub struct PlayRequest {
     pub playable: Option<AnswerOnly>,
     /// Under gravity, the position as a Connect Four move sequence (`"4453"`, as an
     /// answer's `after.moves` gives it): without `board` it is the position; with one it
-    /// must reach the same board (422 naming `moves` otherwise).
+    /// must reach the same board (422 naming `moves` otherwise). Answers continue this
+    /// order (`after.moves`) rather than one found from the board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(example = json!(null))]
     pub moves: Option<String>,
@@ -98,6 +99,11 @@ pub struct PlayResponse {
     /// Under gravity, the landing cells of the side to move after `move`, as in
     /// `/v1/state`; empty otherwise.
     pub playable: Vec<CellDto>,
+    /// Under gravity (at most 9 columns), the move sequence after `move` (before any
+    /// reply), as `after.moves`: the request's order continued by `move` where the
+    /// request gave one, else found from the board; null without gravity.
+    #[schema(example = json!("44537"))]
+    pub moves: Option<String>,
     /// The engine's whole suggestion for the position after `move` (its `move` is the reply
     /// that was played; trimmed by `include`); null when the request has no `reply` or
     /// `move` ended the game.
@@ -124,6 +130,7 @@ impl PlayResponse {
             legal_moves: state.legal_moves,
             forbidden: state.forbidden,
             playable: state.playable,
+            moves: state.moves,
         }
     }
 }

@@ -390,22 +390,15 @@ pub fn position(
     to_move: Option<Side>,
 ) -> Result<Position, ApiError> {
     let rules = Rules::try_from(rules)?;
-    if let Some(BoardInput::Slashed(digits)) = board {
-        // Under gravity a string of one row where the board has several can only be a
-        // move sequence (the empty one included): read as one, so that a bad character
-        // is named (`move 3: 'a' is not a column`) rather than the count of rows.
-        let sequence =
-            kinrow_game::is_column_digits(digits) || (!digits.contains('/') && rules.n() > 1);
-        if rules.gravity() && sequence {
-            // A Connect Four move sequence; the side to move is checked as for a board.
-            let p = Position::from_column_digits(&rules, digits, "board")?;
-            let cells = p.cells().to_vec();
-            return Ok(Position::from_cells(
-                &rules,
-                cells,
-                to_move.map(Player::from),
-            )?);
-        }
+    if let Some(digits) = board_sequence(&rules, board) {
+        // A Connect Four move sequence; the side to move is checked as for a board.
+        let p = Position::from_column_digits(&rules, digits, "board")?;
+        let cells = p.cells().to_vec();
+        return Ok(Position::from_cells(
+            &rules,
+            cells,
+            to_move.map(Player::from),
+        )?);
     }
     let rows = board.as_ref().map(BoardInput::rows);
     Ok(Position::new(
@@ -413,6 +406,42 @@ pub fn position(
         rows.as_deref(),
         to_move.map(Player::from),
     )?)
+}
+
+/// `board` where it is a Connect Four move sequence: under gravity a string of one row
+/// where the board has several can only be one (the empty one included), and is read as
+/// one so that a bad character is named (`move 3: 'a' is not a column`) rather than the
+/// count of rows.
+fn board_sequence<'a>(rules: &Rules, board: &'a Option<BoardInput>) -> Option<&'a str> {
+    let Some(BoardInput::Slashed(digits)) = board else {
+        return None;
+    };
+    let sequence =
+        kinrow_game::is_column_digits(digits) || (!digits.contains('/') && rules.n() > 1);
+    (rules.gravity() && sequence).then_some(digits.as_str())
+}
+
+/// The order a request's stones were played in, where the request gives one: its
+/// `moves`, else a `board` written as a move sequence; `None` when it gives only the
+/// board (whose order an answer then finds from the stones). Call it on a request whose
+/// position was read without error: the order is not checked again here.
+pub fn known_order(
+    rules: &RulesDto,
+    board: &Option<BoardInput>,
+    moves: &Option<String>,
+) -> Option<String> {
+    if let Some(digits) = moves {
+        return Some(digits.clone());
+    }
+    let rules = Rules::try_from(rules).ok()?;
+    board_sequence(&rules, board).map(str::to_string)
+}
+
+/// The move sequence `order` continued by `mv`, when the game's order is known and `mv`
+/// is a mark in a column a digit names (a block, remove or bomb has no column digit).
+pub fn continued_order(order: Option<&str>, mv: &MoveDto) -> Option<String> {
+    let order = order?;
+    (mv.piece == PieceName::Mark && mv.col < 9).then(|| format!("{order}{}", mv.col + 1))
 }
 
 /// [`position`] with a request's `moves` (a Connect Four move sequence under gravity):

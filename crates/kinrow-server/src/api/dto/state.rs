@@ -56,7 +56,8 @@ pub struct StateRequest {
     pub playable: Option<AnswerOnly>,
     /// Under gravity, the position as a Connect Four move sequence (`"4453"`, as an
     /// answer's `after.moves` gives it): without `board` it is the position; with one it
-    /// must reach the same board (422 naming `moves` otherwise).
+    /// must reach the same board (422 naming `moves` otherwise). Answers continue this
+    /// order (`after.moves`) rather than one found from the board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(example = json!(null))]
     pub moves: Option<String>,
@@ -180,8 +181,9 @@ pub struct StateResponse {
     pub playable: Vec<CellDto>,
     /// Under gravity (at most 9 columns): a Connect Four move sequence, 1-based column
     /// digits, that reaches this board from the empty one with nobody winning before its
-    /// last stone (`board` or `moves` in a request takes it back); null without gravity
-    /// or where no order of the stones reaches the board.
+    /// last stone (`board` or `moves` in a request takes it back): the request's own
+    /// order where it gave one (`moves`, or `board` as a sequence), else one found from
+    /// the board; null without gravity or where no order of the stones reaches the board.
     #[schema(example = json!("4453"))]
     pub moves: Option<String>,
     /// Swap and swap2: the opening step a board of 0 or 3 stones (or 5 under swap2) is
@@ -252,9 +254,11 @@ pub struct AfterDto {
     pub playable: Vec<CellDto>,
     /// Under gravity (at most 9 columns): a Connect Four move sequence, 1-based column
     /// digits, that reaches `board` from the empty board with nobody winning before its
-    /// last stone (found from the board, so not always the order the game was played
-    /// in); null without gravity or where no order of the stones reaches the board.
-    /// Accepted back as `moves` (checked against `board`) or as `board`.
+    /// last stone. Where the request gave the game's order (`moves`, or `board` as a
+    /// sequence) it is that order continued by the move (and the reply); otherwise it is
+    /// found from the board, so not always the order the game was played in. Null
+    /// without gravity or where no order of the stones reaches the board. Accepted back
+    /// as `moves` (checked against `board`) or as `board`.
     #[schema(example = json!("44537"))]
     pub moves: Option<String>,
 }
@@ -275,6 +279,17 @@ impl AfterDto {
             playable: playable_cells(p, status),
             moves: p.column_digits(),
         }
+    }
+}
+
+impl StateResponse {
+    /// `moves` as the order the request gave (see [`super::position::known_order`]),
+    /// where it gave one, rather than an order found from the board.
+    pub fn in_order(mut self, order: Option<String>) -> StateResponse {
+        if order.is_some() {
+            self.moves = order;
+        }
+        self
     }
 }
 

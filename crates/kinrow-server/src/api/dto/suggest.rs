@@ -67,7 +67,8 @@ pub struct SuggestRequest {
     pub playable: Option<AnswerOnly>,
     /// Under gravity, the position as a Connect Four move sequence (`"4453"`, as an
     /// answer's `after.moves` gives it): without `board` it is the position; with one it
-    /// must reach the same board (422 naming `moves` otherwise).
+    /// must reach the same board (422 naming `moves` otherwise). Answers continue this
+    /// order (`after.moves`) rather than one found from the board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(example = json!(null))]
     pub moves: Option<String>,
@@ -339,6 +340,15 @@ pub struct SuggestResponse {
 }
 
 impl SuggestResponse {
+    /// `after.moves` as the game's own order continued by the chosen move, where the
+    /// request gave that order (`moves`, or `board` as a move sequence); otherwise it
+    /// stays the order found from the board.
+    pub fn continue_order(&mut self, order: Option<&str>) {
+        if let Some(moves) = super::position::continued_order(order, &self.mv) {
+            self.after.moves = Some(moves);
+        }
+    }
+
     /// The answer for `analysis` of `position` by `engine`.
     pub fn new(
         position: &Position,

@@ -30,7 +30,7 @@ use super::run::{brain_failure, EngineLabel};
 use super::suggest::{prepare_suggest, suggestion, trimmed};
 use crate::api::dto::analyse::{InfoDto, StreamEvent};
 use crate::api::dto::forms::shows_every_cell;
-use crate::api::dto::SuggestRequest;
+use crate::api::dto::{known_order, SuggestRequest};
 use crate::api::error::{ApiError, ErrorBody};
 use crate::api::extract::ApiJson;
 use crate::api::state::AppState;
@@ -120,6 +120,7 @@ pub async fn analyse(
     };
     let search = slot.search(plan.builder(), position.clone(), plan.seed, watch);
     let include = req.include;
+    let order = known_order(&req.rules, &req.board, &req.moves);
     let label = plan.name();
     let metrics = state.metrics.clone();
     let result = async move {
@@ -127,7 +128,8 @@ pub async fn analyse(
         if let Some(e) = brain_failure(&plan, &metrics) {
             return Err(e);
         }
-        let answer = suggestion(&position, &plan, &done)?;
+        let mut answer = suggestion(&position, &plan, &done)?;
+        answer.continue_order(order.as_deref());
         trimmed(&answer, include.as_deref())
     };
     let mut response = stream(rx, result, Some(Box::new(beat)));

@@ -9,7 +9,8 @@ use super::run::{brain_failure, game_over_error, guarded, run_search, EngineLabe
 use super::suggest::{suggestion, trimmed};
 use crate::api::dto::forms::shows_every_cell;
 use crate::api::dto::{
-    position_with_moves, GameStatus, MoveDto, PlayRequest, PlayResponse, StateResponse,
+    continued_order, known_order, position_with_moves, GameStatus, MoveDto, PlayRequest,
+    PlayResponse, StateResponse,
 };
 use crate::api::error::{ApiError, ErrorBody};
 use crate::api::extract::ApiJson;
@@ -51,7 +52,7 @@ pub async fn play(
     body: ApiJson<PlayRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let req = body.0;
-    let (after_move, answer) = play_position(&req)?;
+    let (after_move, answer, order) = play_position(&req)?;
     // The reply's engine and limits are checked even when the move ends the game.
     let plan = match &req.reply {
         Some(params) => Some(search_plan(params, &state.config, "reply")?),
@@ -69,7 +70,8 @@ pub async fn play(
     if let Some(e) = brain_failure(&plan, &state.metrics) {
         return Err(e);
     }
-    let reply = suggestion(&after_move, &plan, &done)?;
+    let mut reply = suggestion(&after_move, &plan, &done)?;
+    reply.continue_order(order.as_deref());
     let after = reply.after.clone();
     let reply = trimmed(&reply, req.include.as_deref())?;
     let mut response = HttpResponse::Ok().json(PlayResponse {
@@ -83,11 +85,12 @@ pub async fn play(
 
 /// The answer of `POST /v1/play` without its reply (panics caught).
 pub fn play_answer(req: &PlayRequest) -> Result<PlayResponse, ApiError> {
-    play_position(req).map(|(_, answer)| answer)
+    play_position(req).map(|(_, answer, _)| answer)
 }
 
-/// The position after the request's move, and the answer for it (panics caught).
-fn play_position(req: &PlayRequest) -> Result<(Position, PlayResponse), ApiError> {
+/// The position after the request's move, the answer for it, and the game's move order
+/// after the move where the request gave one (panics caught).
+fn play_position(req: &PlayRequest) -> Result<(Position, PlayResponse, Option<String>), ApiError> {
     guarded("playing the move", || {
         let mut p = position_with_moves(&req.rules, &req.board, req.to_move, &req.moves)?;
         if p.is_over() {
@@ -98,7 +101,10 @@ fn play_position(req: &PlayRequest) -> Result<(Position, PlayResponse), ApiError
         }
         let mv = req.mv.to_move(&p)?;
         p.try_play(mv)?;
-        let answer = PlayResponse::new(MoveDto::new(mv, p.m()), StateResponse::new(&p));
-        Ok((p, answer))
+        let played = MoveDto::new(mv, p.m());
+        let order = known_order(&req.rules, &req.board, &req.moves);
+        let order = continued_order(order.as_deref(), &played);
+        let answer = PlayResponse::new(played, StateResponse::new(&p).in_order(order.clone()));
+        Ok((p, answer, order))
     })
 }

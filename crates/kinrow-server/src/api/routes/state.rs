@@ -3,7 +3,7 @@
 use actix_web::HttpResponse;
 
 use super::run::guarded;
-use crate::api::dto::{position_with_moves, StateRequest, StateResponse};
+use crate::api::dto::{known_order, position_with_moves, StateRequest, StateResponse};
 use crate::api::error::{ApiError, ErrorBody};
 use crate::api::extract::ApiJson;
 
@@ -38,6 +38,7 @@ pub async fn state(body: ApiJson<StateRequest>) -> Result<HttpResponse, ApiError
 pub fn state_answer(req: &StateRequest) -> Result<StateResponse, ApiError> {
     guarded("reading the position", || {
         let p = position_with_moves(&req.rules, &req.board, req.to_move, &req.moves)?;
-        Ok(StateResponse::new(&p))
+        let order = known_order(&req.rules, &req.board, &req.moves);
+        Ok(StateResponse::new(&p).in_order(order))
     })
 }

@@ -10,7 +10,9 @@ use super::run::{
 };
 use crate::api::dto::forms::{shows_every_cell, trim, IncludeName};
 use crate::api::dto::suggest_json;
-use crate::api::dto::{position_with_moves, LimitsUsed, SuggestRequest, SuggestResponse};
+use crate::api::dto::{
+    known_order, position_with_moves, LimitsUsed, SuggestRequest, SuggestResponse,
+};
 use crate::api::error::{ApiError, ErrorBody, ErrorCode};
 use crate::api::extract::ApiJson;
 use crate::api::pool::Finished;
@@ -82,7 +84,9 @@ pub async fn suggest(
     if let Some(e) = brain_failure(&plan, &state.metrics) {
         return Err(e);
     }
-    let answer = suggestion(&position, &plan, &done)?;
+    let mut answer = suggestion(&position, &plan, &done)?;
+    let b = &body.0;
+    answer.continue_order(known_order(&b.rules, &b.board, &b.moves).as_deref());
     let mut response = match &body.0.include {
         None => {
             let mut body = Vec::with_capacity(4096);

@@ -40,6 +40,7 @@ mod packed;
 mod scores;
 
 pub use committed::{committed, find, read_on_demand, state, warm, BooksState};
-pub(super) use levels::frame;
 pub use levels::{back_up, key_of, levels, stones_of_key};
+pub(super) use levels::{canonical, children_in_runs, frame};
+pub(super) use packed::Level;
 pub use scores::Book;

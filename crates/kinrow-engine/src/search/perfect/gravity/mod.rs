@@ -17,6 +17,7 @@
 
 pub mod book;
 pub mod level;
+pub mod outcomes;
 mod search;
 mod word;
 
@@ -175,13 +176,37 @@ fn columns<T: KeptWord>(
         let mut fresh = Table::<T>::new(KEPT_BITS);
         return columns_in(position, budget, &mut fresh);
     }
+    columns_in(position, budget, kept_table::<T>(position, ctx))
+}
+
+/// The table the context keeps for the board shape of `position`, made now when it keeps
+/// none (or one of another shape).
+fn kept_table<'c, T: KeptWord>(
+    position: &Position,
+    ctx: &'c mut SearchContext,
+) -> &'c mut Table<T> {
     let shape = (position.m() as u32, position.n() as u32, position.k());
     let slot = T::slot(ctx.kept::<KeptTables>());
     if slot.as_ref().map(|k| k.0) != Some(shape) {
         *slot = Some((shape, Table::new(KEPT_BITS)));
     }
-    let table = &mut slot.as_mut().expect("just set").1;
-    columns_in(position, budget, table)
+    &mut slot.as_mut().expect("just set").1
+}
+
+/// Makes in `ctx` the table `perfect` keeps for the board shape of `position` (a gravity
+/// board it solves) and writes it whole, so that the first search there does not pay for
+/// its memory: the allocator may zero all of it when it makes it (mimalloc zeroes memory
+/// it reuses), and fresh pages cost a fault and a clear each on first write, tens of
+/// milliseconds for the 46 MB of 7x6, hundreds on a loaded machine.
+pub fn prepare(position: &Position, ctx: &mut SearchContext) {
+    if !applies(position) {
+        return;
+    }
+    if position.m() * (position.n() + 1) <= 64 {
+        kept_table::<u64>(position, ctx).clear();
+    } else {
+        kept_table::<u128>(position, ctx).clear();
+    }
 }
 
 fn columns_in<T: Word>(position: &Position, budget: &mut Budget, table: &mut Table<T>) -> Proven {

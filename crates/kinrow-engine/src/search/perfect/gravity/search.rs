@@ -19,6 +19,7 @@
 use crate::core::budget::Budget;
 
 use super::book::Book;
+use super::outcomes::OutcomeBook;
 use super::word::{Frame, Stones, Word};
 
 /// Bounds kept per position, indexed by a digest of its canonical key.
@@ -93,6 +94,8 @@ pub struct Solver<'a, T: Word> {
     total: i32,
     /// The committed opening book of this board, if any.
     pub book: Option<&'static Book>,
+    /// The installed outcome book of this board, if any ([`super::outcomes`]).
+    pub outcomes: Option<&'static OutcomeBook>,
 }
 
 impl<'a, T: Word> Solver<'a, T> {
@@ -105,6 +108,7 @@ impl<'a, T: Word> Solver<'a, T> {
             stopped: false,
             total,
             book: super::book::find(frame.m, frame.n, frame.k),
+            outcomes: super::outcomes::find(frame.m, frame.n, frame.k),
         }
     }
 
@@ -184,6 +188,25 @@ impl<'a, T: Word> Solver<'a, T> {
             beta = max;
             if alpha >= beta {
                 return beta;
+            }
+        }
+        // An outcome book's win, draw or loss bounds the score by 1 or -1 (or is it).
+        if let Some(o) = self.outcomes.and_then(|b| b.outcome(self.frame, st)) {
+            match o {
+                0 => return 0,
+                1 if alpha < 1 => {
+                    alpha = 1;
+                    if alpha >= beta {
+                        return alpha;
+                    }
+                }
+                -1 if beta > -1 => {
+                    beta = -1;
+                    if alpha >= beta {
+                        return beta;
+                    }
+                }
+                _ => {}
             }
         }
         let (key, mirrored) = self.key(st);

@@ -9,7 +9,7 @@ use super::super::word::{Frame, Stones};
 use super::packed::Level;
 
 /// The canonical key of a position (the smaller of its key and its mirror image's).
-fn canonical(f: &Frame<u64>, st: &Stones<u64>) -> u64 {
+pub(crate) fn canonical(f: &Frame<u64>, st: &Stones<u64>) -> u64 {
     let key = st.key(f);
     key.min(f.mirror(key))
 }
@@ -63,7 +63,7 @@ const RUN_CHILDREN: usize = 4 << 20;
 /// children are counted by their top 16 bits first, and the key ranges cut so that each
 /// run gathers at most about [`RUN_CHILDREN`]: the plain keys of a level are never all
 /// held at once (the 12-stone level of 7x6 would take 110 MB as a hash set).
-pub(super) fn children_in_runs(
+pub(crate) fn children_in_runs(
     f: &Frame<u64>,
     parents: &Level,
     each: &mut dyn FnMut(&[u64]) -> Result<(), String>,

@@ -5,7 +5,7 @@
 /// The positions of one number of stones: runs of sorted keys, each run's keys above the
 /// last run's (a level is read in runs so that its plain keys are never all held at once).
 #[derive(Debug, Clone, Default)]
-pub(super) struct Level {
+pub(crate) struct Level {
     /// `starts[i]`: the first key of `runs[i]`.
     starts: Vec<u64>,
     runs: Vec<Run>,
@@ -13,14 +13,14 @@ pub(super) struct Level {
 
 impl Level {
     /// A level of one run.
-    pub(super) fn new(keys: &[u64], scores: Vec<i8>) -> Level {
+    pub(crate) fn new(keys: &[u64], scores: Vec<i8>) -> Level {
         let mut level = Level::default();
         level.push(keys, scores);
         level
     }
 
     /// Adds a run of sorted keys, all above the level's.
-    pub(super) fn push(&mut self, keys: &[u64], scores: Vec<i8>) {
+    pub(crate) fn push(&mut self, keys: &[u64], scores: Vec<i8>) {
         if let Some(&first) = keys.first() {
             debug_assert!(self.starts.last().is_none_or(|&s| s < first));
             self.starts.push(first);
@@ -29,24 +29,24 @@ impl Level {
     }
 
     #[inline]
-    pub(super) fn get(&self, key: u64) -> Option<i32> {
+    pub(crate) fn get(&self, key: u64) -> Option<i32> {
         let i = self.starts.partition_point(|&s| s <= key).checked_sub(1)?;
         self.runs[i].get(key)
     }
 
-    pub(super) fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.runs.iter().map(|r| r.len).sum()
     }
 
-    pub(super) fn keys(&self) -> impl Iterator<Item = u64> + '_ {
+    pub(crate) fn keys(&self) -> impl Iterator<Item = u64> + '_ {
         self.runs.iter().flat_map(Run::keys)
     }
 
-    pub(super) fn scores(&self) -> impl Iterator<Item = i8> + '_ {
+    pub(crate) fn scores(&self) -> impl Iterator<Item = i8> + '_ {
         self.runs.iter().flat_map(|r| r.scores.iter().copied())
     }
 
-    pub(super) fn bytes(&self) -> usize {
+    pub(crate) fn bytes(&self) -> usize {
         self.starts.len() * 8 + self.runs.iter().map(Run::bytes).sum::<usize>()
     }
 }
