@@ -91,10 +91,10 @@ pub use crate::service::{level, review, value};
 
 // External engines: Gomocup brains run as child processes.
 pub use crate::external::brain::ExternalBrain;
+pub use crate::external::manager::{ExternalEngine, ExternalSpec, StepAnswer, GRACE};
 pub use crate::external::pool::{BrainSpec, Failure as BrainFailure};
-pub use crate::external::protocol::{
-    parse_stones, Eval, ExternalEngine, ExternalSpec, StepAnswer, Thinking,
-};
+pub use crate::external::protocol as gomocup;
+pub use crate::external::protocol::{parse_stones, Eval, Thinking};
 pub use crate::external::search::Run as BrainRun;
 
 // What the lab needs to train and measure the evaluations: the pattern board, the cell

@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 use crate::output::Progress;
 use crate::record::{open_text, read_games, read_text, GameResult, RecordedGame, Sibling};
 use kinrow_engine::Outcome;
-use kinrow_engine::{Eval, ExternalEngine, ExternalSpec};
+use kinrow_engine::{gomocup, Eval, ExternalEngine, ExternalSpec};
 use kinrow_game::{Move, Player, Position, Rules, Variant};
 
 /// `kinrow label`'s flags.
@@ -473,7 +473,7 @@ fn by_protocol(args: &LabelArgs, spec: &ExternalSpec) -> Result<serde_json::Valu
                             if teacher.as_ref().is_none_or(|(r, _)| r != &g.rules) {
                                 let turn = Duration::from_millis(args.time_ms);
                                 let mut t = ExternalEngine::start(spec, &g.rules, turn)?;
-                                t.info("max_node", args.nodes)?;
+                                t.info(gomocup::Info::MaxNode(args.nodes))?;
                                 teacher = Some((g.rules.clone(), t));
                             }
                             let (_, t) = teacher.as_mut().expect("started");

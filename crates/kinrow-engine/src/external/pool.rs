@@ -22,7 +22,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 
-use super::protocol::{start_command, ExternalEngine, Silence};
+use super::manager::{ExternalEngine, Silence};
+use super::protocol::start_command;
 
 /// Start-up failures in a row that mark a brain unavailable.
 pub const START_FAILURES: u32 = 3;
