@@ -84,6 +84,7 @@ pub use crate::search::tss::{Tss, Verdict};
 
 // The search plan (which engine, which limits, for a request) and the services built
 // on the registry: levels, the value scale, game reviews, the opening rules' decisions.
+pub use crate::service::opening::balanced;
 pub use crate::service::opening::swap;
 pub use crate::service::opening::table as opening_table;
 pub use crate::service::plan::{EngineChoice, SearchPlan};

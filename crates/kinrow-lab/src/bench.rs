@@ -14,7 +14,6 @@ use std::time::{Duration, Instant};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-use crate::arena;
 use kinrow_engine::EngineKind;
 use kinrow_engine::EvalChoice;
 use kinrow_engine::Limits;
@@ -59,19 +58,8 @@ impl BenchRow {
     }
 }
 
-/// The positions benchmarked on `rules`: `count` balanced openings of `plies` marks.
-pub fn positions(rules: &Rules, plies: usize, count: usize) -> Vec<Position> {
-    (0..count)
-        .map(|i| {
-            let mut p = Position::empty(rules);
-            for mv in arena::opening_judged(rules, plies, 0xBE7C, i, arena::Judge::Quick) {
-                p.play(mv);
-            }
-            p
-        })
-        .filter(|p| !p.is_over())
-        .collect()
-}
+// The positions benchmarked on a board: the engine's, which its tests search too.
+pub use kinrow_engine::balanced::positions;
 
 /// The marks in a benchmark position's opening by board size: middle-game positions
 /// (2 up to 16 cells, 4 up to 64, else 8; at most a third of the board).
