@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use kinrow_engine::balanced;
 use kinrow_engine::level::Leveled;
 use kinrow_engine::Engine;
 use kinrow_engine::EngineKind;
@@ -89,8 +90,7 @@ fn minimax_does_not_count_floating_threats_as_wins() {
 fn arena_openings_under_gravity_are_legal() {
     let rules = Rules::mnk(7, 6, 4).unwrap().with_gravity(true).unwrap();
     for pair in 0..4 {
-        let moves =
-            kinrow_lab::arena::opening_judged(&rules, 4, 11, pair, kinrow_lab::arena::Judge::Quick);
+        let moves = balanced::opening_judged(&rules, 4, 11, pair, balanced::Judge::Quick);
         assert_eq!(moves.len(), 4, "pair {pair}");
         let mut p = Position::empty(&rules);
         for mv in moves {

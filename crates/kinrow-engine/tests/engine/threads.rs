@@ -5,13 +5,13 @@
 
 use std::time::Duration;
 
+use kinrow_engine::balanced;
 use kinrow_engine::EngineKind;
 use kinrow_engine::EvalChoice;
 use kinrow_engine::Route;
 use kinrow_engine::SearchContext;
 use kinrow_engine::{Limits, Outcome};
 use kinrow_game::{splitmix64, Position, Rules, Variant};
-use kinrow_lab::bench;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
@@ -30,7 +30,7 @@ fn identity_positions() -> Vec<Position> {
         (Rules::mnk(7, 7, 4).unwrap(), 4, 4),
         (renju, 8, 4),
     ] {
-        all.extend(bench::positions(&rules, plies, count));
+        all.extend(balanced::positions(&rules, plies, count));
     }
     all
 }
