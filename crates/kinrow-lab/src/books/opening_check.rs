@@ -24,7 +24,8 @@ use std::time::Duration;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-use crate::arena::{judge_position, Judgement};
+use super::openings::judge_position;
+use crate::measuring::judge::Judgement;
 use crate::output::Progress;
 use kinrow_engine::swap;
 use kinrow_engine::swap::Decision;

@@ -22,7 +22,7 @@ use kinrow_game::{Hand, Move, Position, Rules};
 
 /// Judge failures (a crash, no answer within the turn and [`kinrow_engine::GRACE`])
 /// after which `kinrow openings` gives up; a single one only skips its candidate.
-pub(super) const MAX_FAILURES: usize = 10;
+pub(crate) const MAX_FAILURES: usize = 10;
 
 /// `kinrow openings` on the command line.
 #[derive(clap::Args, Debug)]
@@ -60,7 +60,7 @@ pub struct OpeningsArgs {
 }
 
 /// The judge of `--judge`: `pbrain:PATH[:key=value]*`.
-pub(super) fn judge_spec(text: &str) -> Result<ExternalSpec, String> {
+pub(crate) fn judge_spec(text: &str) -> Result<ExternalSpec, String> {
     ExternalSpec::from_pbrain(text).map_err(|e| format!("--judge: {e}"))
 }
 

@@ -295,7 +295,7 @@ fn replay_main(
             return 2;
         }
     };
-    let positions = match crate::replay::positions(&text) {
+    let positions = match super::replay::positions(&text) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("kinrow bench: {}: {e}", path.display());
@@ -305,9 +305,9 @@ fn replay_main(
     SearchCounters::take();
     let rows: Vec<_> = engines
         .iter()
-        .map(|&e| crate::replay::replay(e, &positions, nodes, (eval, tactics)))
+        .map(|&e| super::replay::replay(e, &positions, nodes, (eval, tactics)))
         .collect();
-    crate::output::print_line(crate::replay::table(&rows, nodes).trim_end_matches('\n'));
+    crate::output::print_line(super::replay::table(&rows, nodes).trim_end_matches('\n'));
     crate::output::print_line(&format!(
         "\nauto's alpha-beta ({tactics:?}): {}",
         SearchCounters::take().line()

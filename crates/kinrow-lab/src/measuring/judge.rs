@@ -30,8 +30,9 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
-use super::balance::{judge_position, judge_spec, MAX_FAILURES};
-use super::openings::cell_text;
+use super::arena::cell_text;
+use super::arena::parallel::in_parallel;
+use crate::books::openings::{judge_position, judge_spec, MAX_FAILURES};
 use crate::output::Progress;
 use crate::record::{read_games, Turn};
 use kinrow_engine::Budget;
@@ -304,7 +305,7 @@ fn judge_contestant(
         if batch.is_empty() {
             break;
         }
-        let verdicts = super::parallel::in_parallel(batch.len(), args.threads, |i| {
+        let verdicts = in_parallel(batch.len(), args.threads, |i| {
             judge_turn(spec, &batch[i].turn, time)
         });
         for (d, v) in batch.into_iter().zip(verdicts) {
@@ -370,8 +371,12 @@ fn report_line(args: &JudgeArgs, label: &str, judged: &[(Move, Move, Judgement)]
     )
 }
 
-/// Runs `kinrow judge`; returns the exit code.
+/// Runs `kinrow judge` (with `--turning`, the arena's [`turning`](super::arena::turning)
+/// judgement); returns the exit code.
 pub fn main(args: JudgeArgs) -> i32 {
+    if args.turning {
+        return super::arena::turning::main(&args);
+    }
     match run(&args) {
         Ok(()) => 0,
         Err(e) => {

@@ -24,7 +24,7 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
-use crate::arena::{read_openings, EngineSpec};
+use crate::measuring::arena::{read_openings, EngineSpec};
 use crate::output::Progress;
 use crate::record::{rules_from_text, GameResult, RecordedGame};
 use kinrow_engine::value;

@@ -25,7 +25,7 @@ use std::time::Duration;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-use crate::arena::{self, EngineSpec};
+use crate::measuring::arena::{self, EngineSpec};
 use kinrow_engine::value;
 use kinrow_engine::value::{Family, Logistic};
 use kinrow_engine::weights::UNIT;

@@ -26,9 +26,9 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
+use super::tune::{learnable_positions, log_loss, sigmoid, split_samples};
 use crate::output::Progress;
 use crate::record::read_text;
-use crate::tune::{learnable_positions, log_loss, sigmoid, split_samples};
 use kinrow_engine::network::{Network, CHANNELS, EMBED_SCALE, HIDDEN};
 use kinrow_engine::weights::{threat_mask, LearnedWeights, MASKS, MASK_THREATS, UNIT};
 use kinrow_engine::CLASSES;
@@ -100,7 +100,7 @@ struct Sample {
     result: Option<f32>,
 }
 
-fn sample_of(l: crate::tune::Learnable) -> Result<Sample, String> {
+fn sample_of(l: super::tune::Learnable) -> Result<Sample, String> {
     let cells = l.board.cell_eval().ok_or("no cell codes for these rules")?;
     let mut counts = [vec![0u16; CODES], vec![0u16; CODES]];
     for c in 0..l.board.cells().len() {

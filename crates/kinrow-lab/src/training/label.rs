@@ -435,7 +435,7 @@ fn by_protocol(args: &LabelArgs, spec: &ExternalSpec) -> Result<serde_json::Valu
             }
         }
     }
-    let done: HashSet<usize> = crate::selfplay::games_done(&args.out)?;
+    let done: HashSet<usize> = super::selfplay::games_done(&args.out)?;
     let todo: Vec<_> = games
         .iter()
         .filter(|(_, g)| !done.contains(&g.game))

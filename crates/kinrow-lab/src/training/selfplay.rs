@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use crate::arena::{default_opening_plies, opening_judged, EngineSpec, Judge};
+use crate::measuring::arena::{default_opening_plies, opening_judged, EngineSpec, Judge};
 use crate::output::Progress;
 use crate::record::{rules_from_text, GameResult, RecordedGame, Sibling};
 use kinrow_engine::value;

@@ -17,9 +17,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-mod balance;
 mod contest;
-mod judge;
 mod log;
 mod mover;
 mod openings;
@@ -31,12 +29,10 @@ mod spec;
 mod sprt;
 mod summary;
 mod swap;
-mod turning;
+pub(crate) mod turning;
 
 pub use crate::record::GameResult;
-pub use balance::{judge_counted, judge_position, judge_said, JudgeSaid, OpeningsArgs};
 pub use contest::{ArenaConfig, Contestant, GameRecord};
-pub use judge::{can_complete_line, JudgeArgs, Judgement};
 pub use openings::*;
 pub use script::{script_move, ScriptSpec};
 pub use spec::EngineSpec;
@@ -380,20 +376,6 @@ fn check_opening_phase(
         }
     }
     Ok(())
-}
-
-/// Runs `kinrow openings`; returns the exit code.
-pub fn openings_main(args: OpeningsArgs) -> i32 {
-    balance::main(args)
-}
-
-/// Runs `kinrow judge`; returns the exit code.
-pub fn judge_main(args: JudgeArgs) -> i32 {
-    if args.turning {
-        turning::main(&args)
-    } else {
-        judge::main(args)
-    }
 }
 
 /// Runs `kinrow arena`; returns the exit code. With `--out`, games already in the file

@@ -126,7 +126,7 @@ impl GameRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::{Contestant, GameResult};
+    use crate::measuring::arena::{Contestant, GameResult};
     use kinrow_game::{Player, Rules};
 
     fn config() -> ArenaConfig {

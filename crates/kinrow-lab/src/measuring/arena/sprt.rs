@@ -185,7 +185,7 @@ pub fn pair_score(penta: &[u32; 5]) -> Option<(f64, f64, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::summary::elo_from_score;
+    use crate::measuring::arena::summary::elo_from_score;
 
     #[test]
     fn elo_and_score_are_inverse() {

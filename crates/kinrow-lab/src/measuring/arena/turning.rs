@@ -32,10 +32,10 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::time::Duration;
 
-use super::balance::{judge_said, judge_spec, JudgeSaid};
-use super::judge::{mean_and_error, JudgeArgs, Judgement};
 use super::openings::cell_text;
 use super::parallel::in_parallel;
+use crate::books::openings::{judge_said, judge_spec, JudgeSaid};
+use crate::measuring::judge::{mean_and_error, JudgeArgs, Judgement};
 use crate::output::{print_line, Progress};
 use crate::record::{read_games, Turn};
 use kinrow_engine::{Eval, ExternalSpec};

@@ -33,7 +33,7 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 
 use super::{read_suite, TurnLine};
-use crate::arena::{cell_text, EngineSpec};
+use crate::measuring::arena::{cell_text, EngineSpec};
 use crate::output::{print_line, Progress};
 use kinrow_engine::Budget;
 use kinrow_engine::WinScale;

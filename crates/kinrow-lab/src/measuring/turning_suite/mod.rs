@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::arena::cell_move;
+use crate::measuring::arena::cell_move;
 use crate::output::print_line;
 use crate::record::rules_from_text;
 use kinrow_game::{Move, Position, Rules};

@@ -28,8 +28,9 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
 use super::{candidates, cell_text, defence, forced_win, read_suite, side_text, Suite, SuiteLine};
-use crate::arena::parallel::in_parallel;
-use crate::arena::{can_complete_line, judge_counted};
+use crate::books::openings::judge_counted;
+use crate::measuring::arena::parallel::in_parallel;
+use crate::measuring::judge::can_complete_line;
 use crate::output::{whole_lines, Progress};
 use crate::record::{read_text, Turn};
 use kinrow_engine::{Eval, ExternalSpec};

@@ -31,7 +31,7 @@ use rand::SeedableRng;
 use super::{
     above_every, cell_text, read_suite, Shown, Suite, SuiteLine, Tally, LOSING_VALUE, WINNING_VALUE,
 };
-use crate::arena::EngineSpec;
+use crate::measuring::arena::EngineSpec;
 use crate::output::{print_line, Progress};
 use kinrow_engine::level;
 use kinrow_engine::value::Values;

@@ -24,8 +24,8 @@ pub mod check;
 
 use serde::{Deserialize, Serialize};
 
-use crate::arena::Judgement;
-pub use crate::arena::{cell_move, cell_text};
+pub use crate::measuring::arena::{cell_move, cell_text};
+use crate::measuring::judge::Judgement;
 use crate::record::rules_from_text;
 use kinrow_engine::value::Values;
 use kinrow_engine::Eval;
