@@ -43,13 +43,13 @@ impl Hand {
 /// The rule questions are answered here, by `match`es with no wildcard, so the compiler
 /// lists what a new variant must answer: its place in [`Variant::ALL`] and its name
 /// ([`Variant::as_str`]), its Gomocup rule mask ([`Variant::gomocup_rule`],
-/// [`Variant::from_gomocup_rule`]), what [`Rules::with_variant`] accepts, who wins with an
+/// [`Variant::from_gomocup_rule`]) and its Gomocup rule name ([`Variant::gomocup_name`]),
+/// the line length it fixes ([`Variant::fixed_k`]), what [`Rules::with_variant`] accepts, who wins with an
 /// overline ([`Rules::overline_wins`]), and in this crate's board its wins and forbidden
 /// cells (`renju.rs`, `lines.rs`). The game's test `every_variant_answers_every_rule_question`
 /// fails to compile until the variant has its place. Outside this crate, a new variant
 /// then needs: the API's `VariantName` (kinrow-server `api/dto/position.rs`, then
-/// regenerate openapi/ as its test says); the Gomocup rule names of `kinrow label`
-/// (kinrow-lab `label.rs`); and a decision in each engine place that serves only some
+/// regenerate openapi/ as its test says); and a decision in each engine place that serves only some
 /// variants (`grep -rn "variant()" crates/kinrow-engine/src`: the learned weights and the
 /// opening tables are for freestyle, `perfect`'s solver and the tactics shortcut read it).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -114,6 +114,37 @@ impl Variant {
             (false, false) => Variant::Free,
         };
         Ok((variant, mask & 1 != 0))
+    }
+
+    /// The line length the variant is played with where it fixes one (renju: five);
+    /// `None` where any k goes.
+    pub fn fixed_k(self) -> Option<u32> {
+        match self {
+            Variant::Free | Variant::Caro => None,
+            Variant::Renju => Some(5),
+        }
+    }
+
+    /// The rule's name in Gomocup's tournaments and Rapfi's databases: `Freestyle`,
+    /// `Standard` (freestyle with exactly five), `Renju`; `None` where it has none
+    /// (caro).
+    pub fn gomocup_name(self, overline: bool) -> Option<&'static str> {
+        match self {
+            Variant::Free if overline => Some("Freestyle"),
+            Variant::Free => Some("Standard"),
+            Variant::Renju => Some("Renju"),
+            Variant::Caro => None,
+        }
+    }
+
+    /// The variant and whether only exactly five wins of a Gomocup rule name
+    /// ([`Variant::gomocup_name`]); `None` for another name.
+    pub fn from_gomocup_name(name: &str) -> Option<(Variant, bool)> {
+        Variant::ALL
+            .into_iter()
+            .flat_map(|v| [(v, true), (v, false)])
+            .find(|&(v, overline)| v.gomocup_name(overline) == Some(name))
+            .map(|(v, overline)| (v, !overline))
     }
 }
 

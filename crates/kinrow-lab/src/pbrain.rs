@@ -101,7 +101,7 @@ impl Brain {
             size: None,
             board: Vec::new(),
             exact: false,
-            variant: Variant::Free,
+            variant: Variant::default(),
             timeout_turn: Duration::from_millis(5000),
             timeout_match: Duration::ZERO,
             time_left: None,
@@ -263,9 +263,10 @@ impl Brain {
     /// brain cannot play leaves the rules as they were.
     fn rule(&mut self, mask: u32) -> Result<(), String> {
         let (variant, exact) = gomocup::rules_of_mask(mask)?;
-        if variant == Variant::Renju && self.k != 5 {
+        if let Some(k) = variant.fixed_k().filter(|&k| u64::from(k) != self.k) {
             return Err(format!(
-                "renju is played with five in a row, but this brain plays {} in a row",
+                "{} is played with {k} in a row, but this brain plays {} in a row",
+                variant.as_str(),
                 self.k
             ));
         }

@@ -180,11 +180,8 @@ fn rapfi_entry(line: &str) -> Result<RapfiEntry, String> {
         return Err("not SIZE,RULE,MOVES,RESULT,MOVE(EVAL)|..".into());
     };
     let size: usize = size.parse().map_err(|_| format!("size {size:?}"))?;
-    let (exact, variant) = match rule {
-        "Freestyle" => (false, Variant::Free),
-        "Standard" => (true, Variant::Free),
-        "Renju" => (false, Variant::Renju),
-        _ => return Err(format!("unknown rule {rule:?}")),
+    let Some((variant, exact)) = Variant::from_gomocup_name(rule) else {
+        return Err(format!("unknown rule {rule:?}"));
     };
     let rules = Rules::new(size as u64, size as u64, 5, !exact, Default::default())
         .and_then(|r| r.with_variant(variant))

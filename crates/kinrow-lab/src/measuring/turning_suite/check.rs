@@ -14,12 +14,13 @@
 //! 3. where it sees it, the same search limited to depth 1, 2, ... finds the *first
 //!    depth* at which it does.
 //!
-//! Then, once per turn, why a search could miss it ([`Class`]), from two readings:
+//! Then, once per turn, why a search could miss it ([`Class`](super::classify::Class),
+//! in `classify.rs`), from two readings:
 //! (b) the first depth, up to `--max-depth`, at which a search of the position after
 //! the turning move limited to `--classify-nodes` nodes per depth sees the loss, beside
 //! the depth the engine reached before the move under the run's limits (first seed);
 //! (c) the threat-space search's VCT of the opponent after the turning move
-//! ([`Tss::vct_after`], up to `--vct-depth` quiet threats), given each budget of
+//! (`Tss::vct_after`, up to `--vct-depth` quiet threats), given each budget of
 //! `--vct-ms` in turn until it proves the win or finishes without a proof.
 //!
 //! Progress lines go to standard error; standard output gets one human line per seed
@@ -27,18 +28,17 @@
 //! line per turn and seed, and one per turn's class.
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
+use super::classify::classify_turns;
 use super::{read_suite, TurnLine};
 use crate::measuring::arena::{cell_text, EngineSpec};
 use crate::output::{print_line, Progress};
-use kinrow_engine::Budget;
 use kinrow_engine::WinScale;
 use kinrow_engine::{Analysis, Limits, Outcome};
-use kinrow_engine::{Tss, Verdict};
 use kinrow_game::Position;
 
 /// A score at or above which the side to move reads as winning: half the tree searches'
@@ -88,56 +88,6 @@ pub struct CheckArgs {
     /// Write one JSON line per turn and seed, and per turn's class, to this file.
     #[arg(long)]
     pub lines: Option<PathBuf>,
-}
-
-/// Why a search could miss a turn (the research note's D0.2), decided in this order.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Class {
-    /// A search of the position after the turning move sees the loss at some depth up
-    /// to `--max-depth`, deeper than the engine reached below the turning move.
-    Horizon,
-    /// The opponent's VCT after the turning move proves the win within the largest
-    /// `--vct-ms` budget: the root guard reads it with enough time.
-    GuardTime,
-    /// The depth-limited search sees it within the depth reached and the VCT does not:
-    /// the win needs a quiet move that is no threat, which the VCT does not try.
-    UnreadableByVct,
-    /// Neither sees it: the winning line is cut from the search's move lists and the
-    /// VCT's.
-    Pruned,
-}
-
-impl Class {
-    /// The name in the reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Class::Horizon => "horizon",
-            Class::GuardTime => "guard out of time",
-            Class::UnreadableByVct => "unreadable by the VCT",
-            Class::Pruned => "pruned",
-        }
-    }
-
-    /// The class of a turn: `first_depth` is the first depth of the position after the
-    /// turning move at which the search sees the loss (None: never up to the maximum),
-    /// `reached` the depth the engine reached before the move (the turning move's
-    /// subtree gets one ply less), `vct_proves` whether the VCT proved the win.
-    pub fn of(first_depth: Option<u32>, reached: u32, vct_proves: bool) -> Class {
-        match first_depth {
-            Some(d) if d + 1 > reached => Class::Horizon,
-            _ if vct_proves => Class::GuardTime,
-            Some(_) => Class::UnreadableByVct,
-            None => Class::Pruned,
-        }
-    }
-
-    /// Every class, in report order.
-    pub const ALL: [Class; 4] = [
-        Class::Horizon,
-        Class::GuardTime,
-        Class::UnreadableByVct,
-        Class::Pruned,
-    ];
 }
 
 /// Whether `a`, an answer for the side to move, reads as a win for it.
@@ -319,78 +269,68 @@ fn check_turn(
     Ok((seen, json))
 }
 
-/// The classification's readings of one turn.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Reading {
-    /// (b): the first depth at which the node-limited search sees the loss.
-    pub first_depth: Option<u32>,
-    /// (c): the budget in milliseconds within which the VCT proved the win.
-    pub vct_ms: Option<u64>,
-    /// (c): the VCT's last verdict, in words.
-    pub vct: &'static str,
-    /// The time the VCT took for that verdict.
-    pub vct_took: Duration,
-    /// The class.
-    pub class: Class,
-}
+/// Where `check` writes: one JSON line per turn (`--lines`).
+pub(super) type WriteLine<'a> = dyn FnMut(&serde_json::Value) -> Result<(), String> + 'a;
 
-fn classify(
-    args: &CheckArgs,
+/// Checks every turn of the suite with one run seed: a line per turn to `write_line`,
+/// the seed's human line printed, and its tally as JSON returned. `reached`, when given,
+/// gets the depth the engine reached before each turning move (the classification's
+/// reading, from the first seed).
+fn check_seed(
     spec: &EngineSpec,
-    turn: &TurnLine,
-    reached: u32,
+    limits: &Limits,
+    turns: &[TurnLine],
     seed: u64,
-) -> Result<Reading, String> {
-    let (p, turning, _) = turn.position()?;
-    let mut after = p.clone();
-    after.play(turning);
-    let first = if after.is_over() {
-        None
-    } else {
-        let limits = Limits {
-            time: Duration::from_secs(3600),
-            nodes: Some(args.classify_nodes),
-            ..spec.limits(Duration::from_secs(3600))
-        };
-        first_depth(spec, &limits, &after, seed, args.max_depth)
-    };
-    let (mut vct_ms, mut vct, mut took) = (None, "not run", Duration::ZERO);
-    for &ms in &args.vct_ms {
-        let mut tss = Tss::new(&p);
-        let start = Instant::now();
-        let verdict = tss.vct_after(
-            &mut Budget::with_time(Duration::from_millis(ms)),
-            turning,
-            args.vct_depth,
-        );
-        took = start.elapsed();
-        vct = match verdict {
-            Verdict::Win(_) => "win",
-            Verdict::NoProof => "no proof",
-            Verdict::OutOfTime => "out of time",
-            Verdict::Unsupported(why) => why,
-        };
-        match verdict {
-            Verdict::Win(_) => {
-                vct_ms = Some(ms);
-                break;
-            }
-            // Finished without a proof: more time finds none either.
-            Verdict::NoProof | Verdict::Unsupported(_) => break,
-            Verdict::OutOfTime => {}
+    mut reached: Option<&mut Vec<u32>>,
+    progress: &Progress,
+    write_line: &mut WriteLine<'_>,
+) -> Result<serde_json::Value, String> {
+    let mut tally = Tally::default();
+    for (i, turn) in turns.iter().enumerate() {
+        let turn_seed = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ i as u64;
+        let (seen, json) = check_turn(spec, limits, turn, turn_seed)
+            .map_err(|e| format!("--suite: {} ply {}: {e}", turn.game, turn.ply))?;
+        if let Some(reached) = reached.as_deref_mut() {
+            reached[i] = seen.depth_before;
         }
+        let mut json = json;
+        json["run_seed"] = seed.into();
+        tally.add(&seen);
+        write_line(&json)?;
+        progress.advance(&format!(
+            "seed {seed}: {} ply {}: turning {} played {}{}",
+            turn.game,
+            turn.ply,
+            turn.turning,
+            json["played"].as_str().unwrap_or("-"),
+            if seen.sees_loss {
+                format!(", the loss seen from depth {:?}", seen.first_depth)
+            } else {
+                ", the loss not seen".into()
+            }
+        ));
     }
-    Ok(Reading {
-        first_depth: first,
-        vct_ms,
-        vct,
-        vct_took: took,
-        class: Class::of(first, reached, vct_ms.is_some()),
-    })
+    print_line(&format!(
+        "{} seed {seed}: turning moves avoided in {} of {} ({} of the {} open turns; the judge's move in {}); the loss seen after the turning move in {} of {}, first at depth {} (median); mean depth before the move {:.2}",
+        spec.label,
+        tally.avoided,
+        tally.turns,
+        tally.open_avoided,
+        tally.open,
+        tally.judge_move,
+        tally.sees_loss,
+        tally.turns,
+        median(&tally.first_depths).map_or("-".into(), |d| d.to_string()),
+        mean(&tally.depths_before)
+    ));
+    let mut json = tally.json();
+    json["seed"] = seed.into();
+    Ok(json)
 }
 
-/// Runs `kinrow turning-suite check`.
-pub fn run(args: &CheckArgs) -> Result<(), String> {
+/// The suite of `--suite` (its comments and turns), every turn's position checked, and
+/// the other arguments checked.
+fn read_checked(args: &CheckArgs) -> Result<(Vec<String>, Vec<TurnLine>), String> {
     let text = std::fs::read_to_string(&args.suite)
         .map_err(|e| format!("--suite: cannot read {}: {e}", args.suite.display()))?;
     let (comments, turns) = read_suite(&text).map_err(|e| format!("--suite: {e}"))?;
@@ -410,6 +350,31 @@ pub fn run(args: &CheckArgs) -> Result<(), String> {
     if args.vct_ms.is_empty() || args.vct_ms.contains(&0) {
         return Err("--vct-ms: give budgets above 0 ms".into());
     }
+    Ok((comments, turns))
+}
+
+/// The run's first line: the suite (`about`, its first comment), the engine, its limits
+/// and the seeds.
+fn header(args: &CheckArgs, spec: &EngineSpec, limits: &Limits, about: Option<&String>) -> String {
+    let limit_text = format!(
+        "{} ms{}",
+        limits.time.as_millis(),
+        limits
+            .nodes
+            .map_or(String::new(), |n| format!(" or {n} nodes"))
+    );
+    format!(
+        "# turning-suite check of {} ({}) with {} at {limit_text} per search, seeds {:?}",
+        args.suite.display(),
+        about.map_or("", String::as_str),
+        spec.label,
+        args.seeds
+    )
+}
+
+/// Runs `kinrow turning-suite check`.
+pub fn run(args: &CheckArgs) -> Result<(), String> {
+    let (comments, turns) = read_checked(args)?;
     let mut spec = EngineSpec::parse(&args.engine).map_err(|e| format!("--engine: {e}"))?;
     if spec.nodes.is_none() {
         spec.nodes = args.nodes;
@@ -423,20 +388,7 @@ pub fn run(args: &CheckArgs) -> Result<(), String> {
         }
         Ok(())
     };
-    let limit_text = format!(
-        "{} ms{}",
-        limits.time.as_millis(),
-        limits
-            .nodes
-            .map_or(String::new(), |n| format!(" or {n} nodes"))
-    );
-    print_line(&format!(
-        "# turning-suite check of {} ({}) with {} at {limit_text} per search, seeds {:?}",
-        args.suite.display(),
-        comments.first().map_or("", String::as_str),
-        spec.label,
-        args.seeds
-    ));
+    print_line(&header(args, &spec, &limits, comments.first()));
     let classify_units = if args.no_classify { 0 } else { turns.len() };
     let progress = Progress::new(
         "turning-suite check",
@@ -447,98 +399,29 @@ pub fn run(args: &CheckArgs) -> Result<(), String> {
     let mut per_seed = Vec::new();
     let mut reached = vec![0u32; turns.len()];
     for (s, &seed) in args.seeds.iter().enumerate() {
-        let mut tally = Tally::default();
-        for (i, turn) in turns.iter().enumerate() {
-            let turn_seed = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ i as u64;
-            let (seen, json) = check_turn(&spec, &limits, turn, turn_seed)
-                .map_err(|e| format!("--suite: {} ply {}: {e}", turn.game, turn.ply))?;
-            if s == 0 {
-                reached[i] = seen.depth_before;
-            }
-            let mut json = json;
-            json["run_seed"] = seed.into();
-            tally.add(&seen);
-            write_line(&json)?;
-            progress.advance(&format!(
-                "seed {seed}: {} ply {}: turning {} played {}{}",
-                turn.game,
-                turn.ply,
-                turn.turning,
-                json["played"].as_str().unwrap_or("-"),
-                if seen.sees_loss {
-                    format!(", the loss seen from depth {:?}", seen.first_depth)
-                } else {
-                    ", the loss not seen".into()
-                }
-            ));
-        }
-        print_line(&format!(
-            "{} seed {seed}: turning moves avoided in {} of {} ({} of the {} open turns; the judge's move in {}); the loss seen after the turning move in {} of {}, first at depth {} (median); mean depth before the move {:.2}",
-            spec.label,
-            tally.avoided,
-            tally.turns,
-            tally.open_avoided,
-            tally.open,
-            tally.judge_move,
-            tally.sees_loss,
-            tally.turns,
-            median(&tally.first_depths).map_or("-".into(), |d| d.to_string()),
-            mean(&tally.depths_before)
-        ));
-        let mut json = tally.json();
-        json["seed"] = seed.into();
+        let json = check_seed(
+            &spec,
+            &limits,
+            &turns,
+            seed,
+            (s == 0).then_some(&mut reached),
+            &progress,
+            &mut write_line,
+        )?;
         per_seed.push(json);
     }
-    let mut classes = serde_json::Map::new();
-    if !args.no_classify {
-        let mut counts = [0usize; 4];
-        for (i, turn) in turns.iter().enumerate() {
-            let r = classify(args, &spec, turn, reached[i], args.seeds[0])
-                .map_err(|e| format!("--suite: {} ply {}: {e}", turn.game, turn.ply))?;
-            counts[Class::ALL.iter().position(|&c| c == r.class).unwrap_or(0)] += 1;
-            write_line(&serde_json::json!({
-                "engine": spec.label,
-                "game": turn.game,
-                "ply": turn.ply,
-                "turning": turn.turning,
-                "judge_plies": turn.plies,
-                "class": r.class.name(),
-                "first_depth": r.first_depth,
-                "depth_reached_before": reached[i],
-                "vct": r.vct,
-                "vct_proved_within_ms": r.vct_ms,
-                "vct_took_ms": r.vct_took.as_secs_f64() * 1000.0,
-            }))?;
-            progress.advance(&format!(
-                "{} ply {}: {} (first depth {:?}, reached {}, VCT {} in {:.0} ms)",
-                turn.game,
-                turn.ply,
-                r.class.name(),
-                r.first_depth,
-                reached[i],
-                r.vct,
-                r.vct_took.as_secs_f64() * 1000.0
-            ));
-        }
-        let parts: Vec<String> = Class::ALL
-            .iter()
-            .zip(counts)
-            .map(|(c, n)| format!("{} {n}", c.name()))
-            .collect();
-        print_line(&format!(
-            "{}: classes of the {} turns (search to depth {} at {} nodes a depth, VCT of {} quiet threats within {:?} ms): {}",
-            spec.label,
-            turns.len(),
-            args.max_depth,
-            args.classify_nodes,
-            args.vct_depth,
-            args.vct_ms,
-            parts.join(", ")
-        ));
-        for (c, n) in Class::ALL.iter().zip(counts) {
-            classes.insert(c.name().to_string(), n.into());
-        }
-    }
+    let classes = if args.no_classify {
+        None
+    } else {
+        Some(classify_turns(
+            args,
+            &spec,
+            &turns,
+            &reached,
+            &progress,
+            &mut write_line,
+        )?)
+    };
     let summary = serde_json::json!({
         "suite": args.suite.display().to_string(),
         "engine": spec.label,
@@ -546,7 +429,7 @@ pub fn run(args: &CheckArgs) -> Result<(), String> {
         "nodes": limits.nodes,
         "turns": turns.len(),
         "seeds": per_seed,
-        "classes": (!args.no_classify).then_some(serde_json::Value::Object(classes)),
+        "classes": classes.map(serde_json::Value::Object),
         "classify": (!args.no_classify).then(|| serde_json::json!({
             "max_depth": args.max_depth,
             "nodes_per_depth": args.classify_nodes,
@@ -565,17 +448,6 @@ pub fn run(args: &CheckArgs) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_turn_is_classed_horizon_guard_unreadable_or_pruned_in_that_order() {
-        // Seen at depth 6 below a move searched to 5 (its subtree got 4): the horizon.
-        assert_eq!(Class::of(Some(6), 5, true), Class::Horizon);
-        // Within the depth reached: the VCT decides between the guard and a quiet win.
-        assert_eq!(Class::of(Some(3), 8, true), Class::GuardTime);
-        assert_eq!(Class::of(Some(3), 8, false), Class::UnreadableByVct);
-        assert_eq!(Class::of(None, 8, true), Class::GuardTime);
-        assert_eq!(Class::of(None, 8, false), Class::Pruned);
-    }
 
     #[test]
     fn the_tally_counts_each_seed() {

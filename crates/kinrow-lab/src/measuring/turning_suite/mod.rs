@@ -16,6 +16,7 @@
 //! as the value suites are (data/suites/README.md).
 
 pub mod check;
+pub mod classify;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
