@@ -195,7 +195,7 @@ pub fn run(cli: Cli) -> i32 {
         }
         Command::Arena(args) => kinrow_lab::measuring::arena::main(args),
         Command::Openings(args) => kinrow_lab::books::openings::main(args),
-        Command::Judge(args) => kinrow_lab::measuring::judge::main(args),
+        Command::Judge(args) => kinrow_lab::measuring::judge_main(args),
         Command::ValueSuite(args) => kinrow_lab::measuring::value_suite::main(args),
         Command::TurningSuite(args) => kinrow_lab::measuring::turning_suite::main(args),
         Command::OpeningTable(args) => kinrow_lab::books::opening_table::main(args),

@@ -371,12 +371,9 @@ fn report_line(args: &JudgeArgs, label: &str, judged: &[(Move, Move, Judgement)]
     )
 }
 
-/// Runs `kinrow judge` (with `--turning`, the arena's [`turning`](super::arena::turning)
-/// judgement); returns the exit code.
+/// Runs `kinrow judge` without `--turning` (see [`super::judge_main`]); returns the exit
+/// code.
 pub fn main(args: JudgeArgs) -> i32 {
-    if args.turning {
-        return super::arena::turning::main(&args);
-    }
     match run(&args) {
         Ok(()) => 0,
         Err(e) => {

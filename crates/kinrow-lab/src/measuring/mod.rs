@@ -2,8 +2,9 @@
 //!
 //! - [`arena`] (`kinrow arena`): matches between engines, kinrow's or external Gomocup
 //!   brains, with SPRTs, swap2 openings and resumable records;
-//! - [`judge`] (`kinrow judge`): the quiet moves of recorded games, judged by an
-//!   external engine (an average eval loss per contestant);
+//! - [`judge`] (`kinrow judge`, entered by [`judge_main`]): the quiet moves of recorded
+//!   games, judged by an external engine (an average eval loss per contestant); with
+//!   `--turning`, the arena's `turning.rs`: where lost games turned;
 //! - [`bench`] (`kinrow bench`): node rates and search digests; with `--replay`,
 //!   [`replay`]'s digests of recorded positions, which show a refactoring keeps the
 //!   engines' behaviour;
@@ -19,3 +20,14 @@ pub mod replay;
 pub mod steady;
 pub mod turning_suite;
 pub mod value_suite;
+
+/// Runs `kinrow judge`: the quiet-move judgement, or with `--turning` where lost games
+/// turned (`arena/turning.rs`, which reads judge's arguments: the choice is made here,
+/// above both); returns the exit code.
+pub fn judge_main(args: judge::JudgeArgs) -> i32 {
+    if args.turning {
+        arena::turning::main(&args)
+    } else {
+        judge::main(args)
+    }
+}

@@ -394,18 +394,76 @@ pub fn main(args: FitArgs) -> i32 {
     }
 }
 
-fn fit(args: &FitArgs) -> Result<(), String> {
-    let start = Instant::now();
-    let (train, held, games) = split_samples("fit", &args.games, args.holdout, |g| {
-        let mut out = Vec::new();
-        learnable_positions(g, args.mix, !args.unproven_only, |l| {
-            out.push(sample_of(l)?);
-            Ok(())
-        })?;
-        Ok(out)
-    })?;
-    let mut rng = StdRng::seed_from_u64(args.seed);
-    let mut params = Params::new(&mut rng);
+/// The gradient of `batch` over every parameter, computed on `threads` threads (the
+/// batch's losses added to `loss`, in the chunks' order): the folded tables' gradients
+/// (a code's and a threat mask's whole vectors) go back to the parts they are folded
+/// from.
+fn batch_gradient(params: &Params, batch: &[&Sample], threads: usize, loss: &mut f64) -> Vec<f32> {
+    let folded = params.fold();
+    let part = batch.len().div_ceil(threads);
+    let parts: Vec<_> = std::thread::scope(|sc| {
+        let handles: Vec<_> = batch
+            .chunks(part.max(1))
+            .map(|chunk| {
+                let (params, folded) = (&params, &folded);
+                sc.spawn(move || gradient(params, folded, chunk))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("no panic in a gradient"))
+            .collect()
+    });
+    let (mut g, mut g_embed, mut g_masks) = (
+        vec![0f32; PARAMS],
+        vec![0f32; CODES * CHANNELS],
+        vec![0f32; MASKS * HIDDEN],
+    );
+    for (pg, pe, pm, part_loss) in parts {
+        *loss += part_loss;
+        for (a, b) in g.iter_mut().zip(&pg) {
+            *a += b;
+        }
+        for (a, b) in g_embed.iter_mut().zip(&pe) {
+            *a += b;
+        }
+        for (a, b) in g_masks.iter_mut().zip(&pm) {
+            *a += b;
+        }
+    }
+    // The folded tables' gradients go to their parts.
+    for code in 0..CODES {
+        let ge = &g_embed[code * CHANNELS..][..CHANNELS];
+        for c in 0..CHANNELS {
+            g[CODE_AT + code * CHANNELS + c] += ge[c];
+        }
+        for class in classes_of(code as u16) {
+            let at = CLASS_AT + class as usize * CHANNELS;
+            for c in 0..CHANNELS {
+                g[at + c] += ge[c];
+            }
+        }
+    }
+    for mask in 0..MASKS {
+        let gm = &g_masks[mask * HIDDEN..][..HIDDEN];
+        for j in 0..HIDDEN {
+            g[MASK_AT + mask * HIDDEN + j] += gm[j];
+        }
+        for bit in (0..2 * MASK_THREATS).filter(|b| mask >> b & 1 == 1) {
+            for j in 0..HIDDEN {
+                g[BIT_AT + bit * HIDDEN + j] += gm[j];
+            }
+        }
+    }
+    g
+}
+
+/// The network's parameters trained on `train` by Adam over `args.epochs` epochs of
+/// shuffled batches (the step size decaying from `--lr` to `--lr-final`, an L2 penalty
+/// ten times heavier on the codes' and masks' own parts), the held-out losses reported
+/// after each epoch.
+fn train_network(args: &FitArgs, train: &[Sample], held: &[Sample], rng: &mut StdRng) -> Params {
+    let mut params = Params::new(rng);
     let (mut m, mut s2) = (vec![0f32; PARAMS], vec![0f32; PARAMS]);
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut order: Vec<usize> = (0..train.len()).collect();
@@ -415,67 +473,12 @@ fn fit(args: &FitArgs) -> Result<(), String> {
     let threads = args.threads.max(1);
     let steps = (args.epochs * train.len().div_ceil(args.batch.max(1))).max(1) as f64;
     for _ in 0..args.epochs {
-        order.shuffle(&mut rng);
+        order.shuffle(rng);
         let mut epoch_loss = 0.0;
         for step in 0..steps_per_epoch {
             let idx = &order[step * args.batch..((step + 1) * args.batch).min(order.len())];
             let batch: Vec<&Sample> = idx.iter().map(|&i| &train[i]).collect();
-            let folded = params.fold();
-            let part = batch.len().div_ceil(threads);
-            let parts: Vec<_> = std::thread::scope(|sc| {
-                let handles: Vec<_> = batch
-                    .chunks(part.max(1))
-                    .map(|chunk| {
-                        let (params, folded) = (&params, &folded);
-                        sc.spawn(move || gradient(params, folded, chunk))
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().expect("no panic in a gradient"))
-                    .collect()
-            });
-            let (mut g, mut g_embed, mut g_masks) = (
-                vec![0f32; PARAMS],
-                vec![0f32; CODES * CHANNELS],
-                vec![0f32; MASKS * HIDDEN],
-            );
-            for (pg, pe, pm, loss) in parts {
-                epoch_loss += loss;
-                for (a, b) in g.iter_mut().zip(&pg) {
-                    *a += b;
-                }
-                for (a, b) in g_embed.iter_mut().zip(&pe) {
-                    *a += b;
-                }
-                for (a, b) in g_masks.iter_mut().zip(&pm) {
-                    *a += b;
-                }
-            }
-            // The folded tables' gradients go to their parts.
-            for code in 0..CODES {
-                let ge = &g_embed[code * CHANNELS..][..CHANNELS];
-                for c in 0..CHANNELS {
-                    g[CODE_AT + code * CHANNELS + c] += ge[c];
-                }
-                for class in classes_of(code as u16) {
-                    let at = CLASS_AT + class as usize * CHANNELS;
-                    for c in 0..CHANNELS {
-                        g[at + c] += ge[c];
-                    }
-                }
-            }
-            for mask in 0..MASKS {
-                let gm = &g_masks[mask * HIDDEN..][..HIDDEN];
-                for j in 0..HIDDEN {
-                    g[MASK_AT + mask * HIDDEN + j] += gm[j];
-                }
-                for bit in (0..2 * MASK_THREATS).filter(|b| mask >> b & 1 == 1) {
-                    for j in 0..HIDDEN {
-                        g[BIT_AT + bit * HIDDEN + j] += gm[j];
-                    }
-                }
-            }
+            let g = batch_gradient(&params, &batch, threads, &mut epoch_loss);
             t += 1;
             let scale = 1.0 / batch.len() as f32;
             let lr = step_size(args.lr, args.lr_final, t as f64 / steps) as f32;
@@ -491,12 +494,27 @@ fn fit(args: &FitArgs) -> Result<(), String> {
             }
         }
         let folded = params.fold();
-        let (held_target, held_result) = losses(&params, &folded, &held);
+        let (held_target, held_result) = losses(&params, &folded, held);
         progress.advance(&format!(
             "training log-loss {:.4}, held out {held_target:.4} (targets) {held_result:.4} (results)",
             epoch_loss / train.len() as f64
         ));
     }
+    params
+}
+
+fn fit(args: &FitArgs) -> Result<(), String> {
+    let start = Instant::now();
+    let (train, held, games) = split_samples("fit", &args.games, args.holdout, |g| {
+        let mut out = Vec::new();
+        learnable_positions(g, args.mix, !args.unproven_only, |l| {
+            out.push(sample_of(l)?);
+            Ok(())
+        })?;
+        Ok(out)
+    })?;
+    let mut rng = StdRng::seed_from_u64(args.seed);
+    let params = train_network(args, &train, &held, &mut rng);
     let net = params.network(&args.name);
     std::fs::write(&args.out, net.to_text()).map_err(|e| format!("{}: {e}", args.out.display()))?;
     // The written network, as the engine runs it (whole-number vectors), on the held-out

@@ -291,6 +291,112 @@ pub fn main(args: &JudgeArgs) -> i32 {
     }
 }
 
+/// The `--out` line of one lost game: where it turned, and every judged move of the
+/// loser with the judge's evaluations before and after it.
+fn game_line(args: &JudgeArgs, game: &Lost, judged: &[Judged], t: &Turning) -> serde_json::Value {
+    let m = game.turns.first().map_or(15, |t| t.position.m());
+    let turn_move = t.at.map(|i| &game.turns[i]);
+    let at = t.at.map(|i| &judged[i]);
+    let rules = game.turns.first().map(|t| t.position.rules());
+    let text = |mv: Move| cell_text(mv, m);
+    serde_json::json!({
+        "games": args.games.display().to_string(),
+        "line": game.line,
+        "loser": game.loser,
+        "rules": rules.as_ref().map(|r| format!("{},{},{}", r.m(), r.n(), r.k())),
+        "variant": rules.as_ref().map(|r| r.variant().as_str()),
+        "exact": rules.as_ref().is_some_and(|r| !r.overline()),
+        "turning_ply": at.map(|j| j.ply),
+        "turning_move": turn_move.map(|tm| text(tm.played)),
+        "position": turn_move.map(|tm| tm.history.iter().map(|&mv| text(mv)).collect::<Vec<_>>().join(" ")),
+        "judge_move": at.and_then(|j| j.best).map(text),
+        "turning_plies": at.and_then(|j| j.after_plies),
+        "turning_depth": at.and_then(|j| j.after_depth),
+        "tactical": t.tactical,
+        "mean_loss_before": mean_and_error(&t.losses_before.iter().map(|&l| l as f64).collect::<Vec<_>>()).0,
+        "moves": judged.iter().zip(&game.turns).map(|(j, tu)| serde_json::json!({
+            "ply": j.ply,
+            "played": text(tu.played),
+            "best": j.best.map(text),
+            "before": eval_json(j.before),
+            "after": eval_json(j.after),
+            "before_plies": j.before_plies,
+            "after_plies": j.after_plies,
+            "before_depth": j.before_depth,
+            "after_depth": j.after_depth,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// Per loser: lost games, tactical and positional turns, turns before the judged part,
+/// turns the judge never saw lost, the turns' plies, the losses before the turns.
+#[derive(Default)]
+struct Tally {
+    games: usize,
+    tactical: usize,
+    positional: usize,
+    early: usize,
+    unseen: usize,
+    plies: Vec<usize>,
+    losses: Vec<f64>,
+}
+
+impl Tally {
+    /// Counts one lost game that turned as `t` says, its moves judged as `judged`.
+    fn add(&mut self, t: &Turning, judged: &[Judged]) {
+        self.games += 1;
+        match t.at {
+            Some(i) if t.tactical => {
+                self.tactical += 1;
+                self.plies.push(judged[i].ply);
+            }
+            Some(i) => {
+                self.positional += 1;
+                self.plies.push(judged[i].ply);
+            }
+            None if t.seen_lost => self.early += 1,
+            None => self.unseen += 1,
+        }
+        self.losses
+            .extend(t.losses_before.iter().map(|&l| l as f64));
+    }
+}
+
+/// Prints the run's header and each loser's tally, a human line and a JSON line each.
+fn report(judge: &str, args: &JudgeArgs, tally: &BTreeMap<String, Tally>) {
+    print_line(&format!(
+        "# lost games judged by {} at {} ms per search; lost below a winning probability of {} (1/(1+exp(-eval/{}))) or a forced win; loss capped at {}",
+        judge, args.time_ms, args.lost_below, args.scale, args.cap
+    ));
+    for (label, t) in tally {
+        let mut plies = t.plies.clone();
+        plies.sort_unstable();
+        let median = plies
+            .get(plies.len() / 2)
+            .map_or("-".into(), usize::to_string);
+        let (loss, se) = mean_and_error(&t.losses);
+        print_line(&format!(
+            "{label}: {} lost games; turned on a forced win the judge saw at once in {} (tactical), positionally in {}, before the judged moves in {}, not seen lost by the judge in {}; median turning ply {median}; mean loss per move before the turn {loss:.1} ± {se:.1} ({} moves)",
+            t.games, t.tactical, t.positional, t.early, t.unseen, t.losses.len()
+        ));
+        print_line(
+            &serde_json::json!({
+                "loser": label,
+                "lost_games": t.games,
+                "tactical": t.tactical,
+                "positional": t.positional,
+                "before_judged": t.early,
+                "not_seen_lost": t.unseen,
+                "turning_plies": t.plies,
+                "mean_loss_before": loss,
+                "mean_loss_before_se": se,
+                "moves_before": t.losses.len(),
+            })
+            .to_string(),
+        );
+    }
+}
+
 fn run(args: &JudgeArgs) -> Result<(), String> {
     let spec = judge_spec(&args.judge)?;
     if args.cap <= 0 || args.scale.is_nan() || args.scale <= 0.0 {
@@ -328,18 +434,6 @@ fn run(args: &JudgeArgs) -> Result<(), String> {
         .filter(|g| earlier.contains_key(&g.line))
         .count();
     let progress = Progress::new("judge --turning", "lost games", done, games.len());
-    // Per loser: lost games, tactical and positional turns, turns before the judged
-    // part, the turns' plies, the losses before the turns.
-    #[derive(Default)]
-    struct Tally {
-        games: usize,
-        tactical: usize,
-        positional: usize,
-        early: usize,
-        unseen: usize,
-        plies: Vec<usize>,
-        losses: Vec<f64>,
-    }
     let mut tally: BTreeMap<String, Tally> = BTreeMap::new();
     for game in &games {
         let resumed = earlier.get(&game.line);
@@ -358,56 +452,12 @@ fn run(args: &JudgeArgs) -> Result<(), String> {
             .collect::<Result<_, _>>()?,
         };
         let t = turning(&judged, args.cap, args.scale, args.lost_below);
-        let entry = tally.entry(game.loser.clone()).or_default();
-        entry.games += 1;
-        match t.at {
-            Some(i) if t.tactical => {
-                entry.tactical += 1;
-                entry.plies.push(judged[i].ply);
-            }
-            Some(i) => {
-                entry.positional += 1;
-                entry.plies.push(judged[i].ply);
-            }
-            None if t.seen_lost => entry.early += 1,
-            None => entry.unseen += 1,
-        }
-        entry
-            .losses
-            .extend(t.losses_before.iter().map(|&l| l as f64));
-        let m = game.turns.first().map_or(15, |t| t.position.m());
-        let turn_move = t.at.map(|i| &game.turns[i]);
-        let at = t.at.map(|i| &judged[i]);
-        let rules = game.turns.first().map(|t| t.position.rules());
-        let text = |mv: Move| cell_text(mv, m);
+        tally
+            .entry(game.loser.clone())
+            .or_default()
+            .add(&t, &judged);
         if let Some(f) = out.as_mut().filter(|_| resumed.is_none()) {
-            let line = serde_json::json!({
-                "games": args.games.display().to_string(),
-                "line": game.line,
-                "loser": game.loser,
-                "rules": rules.as_ref().map(|r| format!("{},{},{}", r.m(), r.n(), r.k())),
-                "variant": rules.as_ref().map(|r| r.variant().as_str()),
-                "exact": rules.as_ref().is_some_and(|r| !r.overline()),
-                "turning_ply": at.map(|j| j.ply),
-                "turning_move": turn_move.map(|tm| text(tm.played)),
-                "position": turn_move.map(|tm| tm.history.iter().map(|&mv| text(mv)).collect::<Vec<_>>().join(" ")),
-                "judge_move": at.and_then(|j| j.best).map(text),
-                "turning_plies": at.and_then(|j| j.after_plies),
-                "turning_depth": at.and_then(|j| j.after_depth),
-                "tactical": t.tactical,
-                "mean_loss_before": mean_and_error(&t.losses_before.iter().map(|&l| l as f64).collect::<Vec<_>>()).0,
-                "moves": judged.iter().zip(&game.turns).map(|(j, tu)| serde_json::json!({
-                    "ply": j.ply,
-                    "played": text(tu.played),
-                    "best": j.best.map(text),
-                    "before": eval_json(j.before),
-                    "after": eval_json(j.after),
-                    "before_plies": j.before_plies,
-                    "after_plies": j.after_plies,
-                    "before_depth": j.before_depth,
-                    "after_depth": j.after_depth,
-                })).collect::<Vec<_>>(),
-            });
+            let line = game_line(args, game, &judged, &t);
             writeln!(f, "{line}").map_err(|e| format!("--out: {e}"))?;
         }
         if resumed.is_some() {
@@ -426,37 +476,7 @@ fn run(args: &JudgeArgs) -> Result<(), String> {
             }
         ));
     }
-    print_line(&format!(
-        "# lost games judged by {} at {} ms per search; lost below a winning probability of {} (1/(1+exp(-eval/{}))) or a forced win; loss capped at {}",
-        spec.label, args.time_ms, args.lost_below, args.scale, args.cap
-    ));
-    for (label, t) in &tally {
-        let mut plies = t.plies.clone();
-        plies.sort_unstable();
-        let median = plies
-            .get(plies.len() / 2)
-            .map_or("-".into(), usize::to_string);
-        let (loss, se) = mean_and_error(&t.losses);
-        print_line(&format!(
-            "{label}: {} lost games; turned on a forced win the judge saw at once in {} (tactical), positionally in {}, before the judged moves in {}, not seen lost by the judge in {}; median turning ply {median}; mean loss per move before the turn {loss:.1} ± {se:.1} ({} moves)",
-            t.games, t.tactical, t.positional, t.early, t.unseen, t.losses.len()
-        ));
-        print_line(
-            &serde_json::json!({
-                "loser": label,
-                "lost_games": t.games,
-                "tactical": t.tactical,
-                "positional": t.positional,
-                "before_judged": t.early,
-                "not_seen_lost": t.unseen,
-                "turning_plies": t.plies,
-                "mean_loss_before": loss,
-                "mean_loss_before_se": se,
-                "moves_before": t.losses.len(),
-            })
-            .to_string(),
-        );
-    }
+    report(&spec.label, args, &tally);
     Ok(())
 }
 

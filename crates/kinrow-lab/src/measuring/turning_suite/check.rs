@@ -10,7 +10,7 @@
 //!    loser lost already before the turning move: only there can avoiding it help);
 //! 2. it searches the position after the turning move: it *sees the loss* when it
 //!    proves the win of the side to move there (the turning move's opponent), or values
-//!    it at [`MATE_SCORE`] or more (where `auto`'s search values of a mate sit);
+//!    it at [`MATE_SCORE`](super::classify::MATE_SCORE) or more (where `auto`'s search values of a mate sit);
 //! 3. where it sees it, the same search limited to depth 1, 2, ... finds the *first
 //!    depth* at which it does.
 //!
@@ -30,21 +30,11 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use rand::rngs::StdRng;
-use rand::SeedableRng;
-
-use super::classify::classify_turns;
+use super::classify::{classify_turns, first_depth, search, sees_win, Readings, WriteLine};
 use super::{read_suite, TurnLine};
 use crate::measuring::arena::{cell_text, EngineSpec};
 use crate::output::{print_line, Progress};
-use kinrow_engine::WinScale;
-use kinrow_engine::{Analysis, Limits, Outcome};
-use kinrow_game::Position;
-
-/// A score at or above which the side to move reads as winning: half the tree searches'
-/// win score. `auto`'s search values of a mate (`PATTERN_MATE`, 2^49) and its proofs
-/// (`WinScale::SEARCH`, 10^15 less the plies) are above it; no evaluation comes near.
-pub const MATE_SCORE: f64 = WinScale::SEARCH.win / 2.0;
+use kinrow_engine::{Analysis, Limits};
 
 /// `kinrow turning-suite check` on the command line.
 #[derive(clap::Args, Debug)]
@@ -88,45 +78,6 @@ pub struct CheckArgs {
     /// Write one JSON line per turn and seed, and per turn's class, to this file.
     #[arg(long)]
     pub lines: Option<PathBuf>,
-}
-
-/// Whether `a`, an answer for the side to move, reads as a win for it.
-pub fn sees_win(a: &Analysis) -> bool {
-    a.evaluation.outcome == Outcome::Win || a.evaluation.score >= MATE_SCORE
-}
-
-/// One search of `position` by `spec` within `limits`, in a fresh context.
-fn search(spec: &EngineSpec, limits: &Limits, position: &Position, seed: u64) -> Analysis {
-    let engine = spec.build();
-    let mut ctx = spec.context();
-    let mut rng = StdRng::seed_from_u64(seed);
-    engine.analyze_with(position, limits, &mut ctx, &mut rng)
-}
-
-/// The first depth from 1 up to `max` at which a search of `after` within `limits`
-/// limited to that depth sees the win of its side to move; `None` when none does, or
-/// when a search stopped short of its depth (deeper ones would too).
-pub fn first_depth(
-    spec: &EngineSpec,
-    limits: &Limits,
-    after: &Position,
-    seed: u64,
-    max: u32,
-) -> Option<u32> {
-    for d in 1..=max {
-        let limited = Limits {
-            depth: Some(d),
-            ..limits.clone()
-        };
-        let a = search(spec, &limited, after, seed);
-        if sees_win(&a) {
-            return Some(d);
-        }
-        if a.stats.depth < d && !a.stats.complete {
-            return None;
-        }
-    }
-    None
 }
 
 /// What the engine did on one turn with one seed.
@@ -269,9 +220,6 @@ fn check_turn(
     Ok((seen, json))
 }
 
-/// Where `check` writes: one JSON line per turn (`--lines`).
-pub(super) type WriteLine<'a> = dyn FnMut(&serde_json::Value) -> Result<(), String> + 'a;
-
 /// Checks every turn of the suite with one run seed: a line per turn to `write_line`,
 /// the seed's human line printed, and its tally as JSON returned. `reached`, when given,
 /// gets the depth the engine reached before each turning move (the classification's
@@ -413,8 +361,15 @@ pub fn run(args: &CheckArgs) -> Result<(), String> {
     let classes = if args.no_classify {
         None
     } else {
+        let readings = Readings {
+            max_depth: args.max_depth,
+            nodes: args.classify_nodes,
+            vct_depth: args.vct_depth,
+            vct_ms: &args.vct_ms,
+            seed: args.seeds[0],
+        };
         Some(classify_turns(
-            args,
+            &readings,
             &spec,
             &turns,
             &reached,

@@ -3,17 +3,90 @@
 //! after the turning move, (b) the first depth at which a node-limited search sees the
 //! loss ([`first_depth`]) beside the depth the engine reached before the move, and (c)
 //! whether the threat-space search's VCT of the opponent proves the win within one of
-//! the `--vct-ms` budgets ([`Tss::vct_after`]).
+//! the `--vct-ms` budgets ([`Tss::vct_after`]). The searches the check makes of each
+//! turn ([`search`], [`sees_win`], [`first_depth`]) live here too: the check reads
+//! through them, and nothing here reads the check.
 
 use std::time::{Duration, Instant};
 
-use super::check::{first_depth, CheckArgs, WriteLine};
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+
 use super::TurnLine;
 use crate::measuring::arena::EngineSpec;
 use crate::output::{print_line, Progress};
 use kinrow_engine::Budget;
-use kinrow_engine::Limits;
+use kinrow_engine::WinScale;
+use kinrow_engine::{Analysis, Limits, Outcome};
 use kinrow_engine::{Tss, Verdict};
+use kinrow_game::Position;
+
+/// A score at or above which the side to move reads as winning: half the tree searches'
+/// win score. `auto`'s search values of a mate (`PATTERN_MATE`, 2^49) and its proofs
+/// (`WinScale::SEARCH`, 10^15 less the plies) are above it; no evaluation comes near.
+pub const MATE_SCORE: f64 = WinScale::SEARCH.win / 2.0;
+
+/// Where `check` writes: one JSON line per turn (`--lines`).
+pub(super) type WriteLine<'a> = dyn FnMut(&serde_json::Value) -> Result<(), String> + 'a;
+
+/// How the turns are read and classified: `kinrow turning-suite check`'s `--max-depth`,
+/// `--classify-nodes`, `--vct-depth`, `--vct-ms`, and the run's first seed.
+pub struct Readings<'a> {
+    /// The deepest depth-limited search of reading (b).
+    pub max_depth: u32,
+    /// Its nodes per depth.
+    pub nodes: u64,
+    /// The VCT's quiet threats, at most (reading (c)).
+    pub vct_depth: u32,
+    /// The VCT's budgets in milliseconds, tried in turn.
+    pub vct_ms: &'a [u64],
+    /// The seed of the searches.
+    pub seed: u64,
+}
+
+/// Whether `a`, an answer for the side to move, reads as a win for it.
+pub fn sees_win(a: &Analysis) -> bool {
+    a.evaluation.outcome == Outcome::Win || a.evaluation.score >= MATE_SCORE
+}
+
+/// One search of `position` by `spec` within `limits`, in a fresh context.
+pub(super) fn search(
+    spec: &EngineSpec,
+    limits: &Limits,
+    position: &Position,
+    seed: u64,
+) -> Analysis {
+    let engine = spec.build();
+    let mut ctx = spec.context();
+    let mut rng = StdRng::seed_from_u64(seed);
+    engine.analyze_with(position, limits, &mut ctx, &mut rng)
+}
+
+/// The first depth from 1 up to `max` at which a search of `after` within `limits`
+/// limited to that depth sees the win of its side to move; `None` when none does, or
+/// when a search stopped short of its depth (deeper ones would too).
+pub fn first_depth(
+    spec: &EngineSpec,
+    limits: &Limits,
+    after: &Position,
+    seed: u64,
+    max: u32,
+) -> Option<u32> {
+    for d in 1..=max {
+        let limited = Limits {
+            depth: Some(d),
+            ..limits.clone()
+        };
+        let a = search(spec, &limited, after, seed);
+        if sees_win(&a) {
+            return Some(d);
+        }
+        if a.stats.depth < d && !a.stats.complete {
+            return None;
+        }
+    }
+    None
+}
 
 /// Why a search could miss a turn (the research note's D0.2), decided in this order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -81,7 +154,7 @@ pub struct Reading {
 }
 
 fn classify(
-    args: &CheckArgs,
+    args: &Readings<'_>,
     spec: &EngineSpec,
     turn: &TurnLine,
     reached: u32,
@@ -95,13 +168,13 @@ fn classify(
     } else {
         let limits = Limits {
             time: Duration::from_secs(3600),
-            nodes: Some(args.classify_nodes),
+            nodes: Some(args.nodes),
             ..spec.limits(Duration::from_secs(3600))
         };
         first_depth(spec, &limits, &after, seed, args.max_depth)
     };
     let (mut vct_ms, mut vct, mut took) = (None, "not run", Duration::ZERO);
-    for &ms in &args.vct_ms {
+    for &ms in args.vct_ms {
         let mut tss = Tss::new(&p);
         let start = Instant::now();
         let verdict = tss.vct_after(
@@ -139,7 +212,7 @@ fn classify(
 /// `reached`): a line per turn to `write_line`, the counts printed and returned by class
 /// name.
 pub(super) fn classify_turns(
-    args: &CheckArgs,
+    args: &Readings<'_>,
     spec: &EngineSpec,
     turns: &[TurnLine],
     reached: &[u32],
@@ -149,7 +222,7 @@ pub(super) fn classify_turns(
     let mut classes = serde_json::Map::new();
     let mut counts = [0usize; 4];
     for (i, turn) in turns.iter().enumerate() {
-        let r = classify(args, spec, turn, reached[i], args.seeds[0])
+        let r = classify(args, spec, turn, reached[i], args.seed)
             .map_err(|e| format!("--suite: {} ply {}: {e}", turn.game, turn.ply))?;
         counts[Class::ALL.iter().position(|&c| c == r.class).unwrap_or(0)] += 1;
         write_line(&serde_json::json!({
@@ -186,7 +259,7 @@ pub(super) fn classify_turns(
         spec.label,
         turns.len(),
         args.max_depth,
-        args.classify_nodes,
+        args.nodes,
         args.vct_depth,
         args.vct_ms,
         parts.join(", ")
