@@ -421,6 +421,48 @@ fn relabel(
     Ok(Some(out))
 }
 
+/// `g` relabelled by the `teacher` (started for its rules, or again when its rules
+/// differ); a teacher that garbles an exchange is restarted and the game tried again, up
+/// to three times, after which the game is left out (`None`) and the run goes on.
+fn relabel_retried(
+    teacher: &mut Option<(Rules, ExternalEngine)>,
+    spec: &ExternalSpec,
+    g: &RecordedGame,
+    args: &LabelArgs,
+    at: &str,
+) -> Result<Option<RecordedGame>, String> {
+    // A teacher that garbles an exchange (a brain may drop a command that
+    // arrives while it still prints, more so on a loaded machine) is
+    // started afresh and the game tried once more.
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        let attempt = (|| {
+            if teacher.as_ref().is_none_or(|(r, _)| r != &g.rules) {
+                let turn = Duration::from_millis(args.time_ms);
+                let mut t = ExternalEngine::start(spec, &g.rules, turn)?;
+                t.info(gomocup::Info::MaxNode(args.nodes))?;
+                *teacher = Some((g.rules.clone(), t));
+            }
+            let (_, t) = teacher.as_mut().expect("started");
+            relabel(t, g, args)
+        })();
+        match attempt {
+            Err(e) if tries < 3 => {
+                eprintln!("label: {at}: {e}; restarting the teacher");
+                *teacher = None;
+            }
+            Err(e) => {
+                // Garbled three times: the game is left out, the run goes on.
+                eprintln!("label: {at}: {e}; game left out");
+                *teacher = None;
+                return Ok(None);
+            }
+            done => return done,
+        }
+    }
+}
+
 fn by_protocol(args: &LabelArgs, spec: &ExternalSpec) -> Result<serde_json::Value, String> {
     let (i, n) = shard(args.shard.as_deref())?;
     let mut games = Vec::new();
@@ -460,36 +502,7 @@ fn by_protocol(args: &LabelArgs, spec: &ExternalSpec) -> Result<serde_json::Valu
                         *failed.lock().expect("no panic holding it") = Some(format!("{at}: {e}"));
                         next.store(todo.len(), Ordering::Relaxed);
                     };
-                    // A teacher that garbles an exchange (a brain may drop a command that
-                    // arrives while it still prints, more so on a loaded machine) is
-                    // started afresh and the game tried once more.
-                    let mut tries = 0;
-                    let labelled = loop {
-                        tries += 1;
-                        let attempt = (|| {
-                            if teacher.as_ref().is_none_or(|(r, _)| r != &g.rules) {
-                                let turn = Duration::from_millis(args.time_ms);
-                                let mut t = ExternalEngine::start(spec, &g.rules, turn)?;
-                                t.info(gomocup::Info::MaxNode(args.nodes))?;
-                                teacher = Some((g.rules.clone(), t));
-                            }
-                            let (_, t) = teacher.as_mut().expect("started");
-                            relabel(t, g, args)
-                        })();
-                        match attempt {
-                            Err(e) if tries < 3 => {
-                                eprintln!("label: {at}: {e}; restarting the teacher");
-                                teacher = None;
-                            }
-                            Err(e) => {
-                                // Garbled three times: the game is left out, the run goes on.
-                                eprintln!("label: {at}: {e}; game left out");
-                                teacher = None;
-                                break Ok(None);
-                            }
-                            done => break done,
-                        }
-                    };
+                    let labelled = relabel_retried(&mut teacher, spec, g, args, at);
                     match labelled {
                         Ok(None) => {
                             skipped.fetch_add(1, Ordering::Relaxed);

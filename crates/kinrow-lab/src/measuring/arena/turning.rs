@@ -397,6 +397,15 @@ fn report(judge: &str, args: &JudgeArgs, tally: &BTreeMap<String, Tally>) {
     }
 }
 
+/// `--out`, opened to append to (a run stopped part way goes on after its lines).
+fn append_to(path: &std::path::Path) -> Result<std::fs::File, String> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("--out: cannot write {}: {e}", path.display()))
+}
+
 fn run(args: &JudgeArgs) -> Result<(), String> {
     let spec = judge_spec(&args.judge)?;
     if args.cap <= 0 || args.scale.is_nan() || args.scale <= 0.0 {
@@ -418,16 +427,7 @@ fn run(args: &JudgeArgs) -> Result<(), String> {
         (Some(path), Some(rules)) => judged_before(&crate::output::whole_lines(path)?, rules)?,
         _ => BTreeMap::new(),
     };
-    let mut out = match args.out.as_deref() {
-        Some(path) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| format!("--out: cannot write {}: {e}", path.display()))?,
-        ),
-        None => None,
-    };
+    let mut out = args.out.as_deref().map(append_to).transpose()?;
     let time = Duration::from_millis(args.time_ms);
     let done = games
         .iter()
