@@ -38,41 +38,41 @@ pub enum Command {
     /// Review a game without a server: a `POST /v1/review` body in, its answer out.
     Review(ReviewArgs),
     /// Play two engines against each other and report the score and Elo difference.
-    Arena(kinrow_lab::arena::ArenaArgs),
+    Arena(kinrow_lab::measuring::arena::ArenaArgs),
     /// Make a balanced opening set for `arena --openings`, judged by an external engine.
-    Openings(kinrow_lab::arena::OpeningsArgs),
+    Openings(kinrow_lab::books::openings::OpeningsArgs),
     /// Make the table of balanced three-stone openings that swap and swap2 proposals draw from.
-    OpeningTable(kinrow_lab::opening_table::OpeningTableArgs),
+    OpeningTable(kinrow_lab::books::opening_table::OpeningTableArgs),
     /// Measure the swap and swap2 decisions: proposals judged even, sides picked on lopsided positions.
-    OpeningCheck(kinrow_lab::opening_check::OpeningCheckArgs),
+    OpeningCheck(kinrow_lab::books::opening_check::OpeningCheckArgs),
     /// Judge the quiet moves of recorded arena games with an external engine (mean eval loss).
-    Judge(kinrow_lab::arena::JudgeArgs),
+    Judge(kinrow_lab::measuring::judge::JudgeArgs),
     /// Build suites of positions labelled by an external judge, or check an engine's
     /// per-move values against them (wins shown won, losing moves shown lost).
-    ValueSuite(kinrow_lab::value_suite::ValueSuiteArgs),
+    ValueSuite(kinrow_lab::measuring::value_suite::ValueSuiteArgs),
     /// Build the suite of lost games' tactical turns from `judge --turning --out` files,
     /// or check an engine on it (turning moves avoided, the loss seen after them, why).
-    TurningSuite(kinrow_lab::turning_suite::TurningSuiteArgs),
+    TurningSuite(kinrow_lab::measuring::turning_suite::TurningSuiteArgs),
     /// Speak the Gomocup (piskvork) protocol on stdin/stdout.
     Pbrain(kinrow_lab::pbrain::PbrainArgs),
     /// Measure engine throughput offline (positions/s, nodes/s, µs per call).
-    Bench(kinrow_lab::bench::BenchArgs),
+    Bench(kinrow_lab::measuring::bench::BenchArgs),
     /// Play an engine against itself from varied even openings: the games `tune` learns from.
-    Selfplay(kinrow_lab::selfplay::SelfplayArgs),
+    Selfplay(kinrow_lab::training::selfplay::SelfplayArgs),
     /// Have a stronger engine (the teacher) value positions: game records with its values.
-    Label(kinrow_lab::label::LabelArgs),
+    Label(kinrow_lab::training::label::LabelArgs),
     /// Fit the gomoku network to labelled positions (`label`'s); report held-out log-loss.
-    Fit(kinrow_lab::fit::FitArgs),
+    Fit(kinrow_lab::training::fit::FitArgs),
     /// Fit the learned evaluation's weights to `selfplay` games; report held-out log-loss.
-    Tune(kinrow_lab::tune::TuneArgs),
+    Tune(kinrow_lab::training::tune::TuneArgs),
     /// Count value reversals in self-play from balanced openings, as answered and by the last depth alone.
-    Steadiness(kinrow_lab::steady::SteadinessArgs),
+    Steadiness(kinrow_lab::measuring::steady::SteadinessArgs),
     /// Measure perfect on gravity boards: nodes and time per position kind, or per-column answers.
-    Connect(kinrow_lab::connect::ConnectArgs),
+    Connect(kinrow_lab::books::connect::ConnectArgs),
     /// Make an opening book for a gravity board (resumable; JSON summary at the end).
-    Book(kinrow_lab::book::BookArgs),
+    Book(kinrow_lab::books::book::BookArgs),
     /// Fit each engine's value mapping on self-play games; print Brier scores and reliability.
-    Calibrate(kinrow_lab::calibrate::CalibrateArgs),
+    Calibrate(kinrow_lab::training::calibrate::CalibrateArgs),
 }
 
 /// A position given on the command line.
@@ -193,23 +193,23 @@ pub fn run(cli: Cli) -> i32 {
             print_line(&kinrow_server::openapi_json());
             0
         }
-        Command::Arena(args) => kinrow_lab::arena::main(args),
-        Command::Openings(args) => kinrow_lab::arena::openings_main(args),
-        Command::Judge(args) => kinrow_lab::arena::judge_main(args),
-        Command::ValueSuite(args) => kinrow_lab::value_suite::main(args),
-        Command::TurningSuite(args) => kinrow_lab::turning_suite::main(args),
-        Command::OpeningTable(args) => kinrow_lab::opening_table::main(args),
-        Command::OpeningCheck(args) => kinrow_lab::opening_check::main(args),
+        Command::Arena(args) => kinrow_lab::measuring::arena::main(args),
+        Command::Openings(args) => kinrow_lab::books::openings::main(args),
+        Command::Judge(args) => kinrow_lab::measuring::judge_main(args),
+        Command::ValueSuite(args) => kinrow_lab::measuring::value_suite::main(args),
+        Command::TurningSuite(args) => kinrow_lab::measuring::turning_suite::main(args),
+        Command::OpeningTable(args) => kinrow_lab::books::opening_table::main(args),
+        Command::OpeningCheck(args) => kinrow_lab::books::opening_check::main(args),
         Command::Pbrain(args) => kinrow_lab::pbrain::main(args),
-        Command::Bench(args) => kinrow_lab::bench::main(args),
-        Command::Connect(args) => kinrow_lab::connect::main(args),
-        Command::Book(args) => kinrow_lab::book::main(args),
-        Command::Calibrate(args) => kinrow_lab::calibrate::main(args),
-        Command::Selfplay(args) => kinrow_lab::selfplay::main(args),
-        Command::Tune(args) => kinrow_lab::tune::main(args),
-        Command::Label(args) => kinrow_lab::label::main(args),
-        Command::Fit(args) => kinrow_lab::fit::main(args),
-        Command::Steadiness(args) => kinrow_lab::steady::main(args),
+        Command::Bench(args) => kinrow_lab::measuring::bench::main(args),
+        Command::Connect(args) => kinrow_lab::books::connect::main(args),
+        Command::Book(args) => kinrow_lab::books::book::main(args),
+        Command::Calibrate(args) => kinrow_lab::training::calibrate::main(args),
+        Command::Selfplay(args) => kinrow_lab::training::selfplay::main(args),
+        Command::Tune(args) => kinrow_lab::training::tune::main(args),
+        Command::Label(args) => kinrow_lab::training::label::main(args),
+        Command::Fit(args) => kinrow_lab::training::fit::main(args),
+        Command::Steadiness(args) => kinrow_lab::measuring::steady::main(args),
         Command::Review(args) => review(&args),
         Command::State(args) => match args.position.position() {
             Ok(p) => {

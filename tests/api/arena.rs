@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use kinrow_engine::EngineKind;
 use kinrow_game::{Position, Rules, Variant};
-use kinrow_lab::arena;
-use kinrow_lab::arena::{ArenaConfig, Contestant, EngineSpec, GameResult};
+use kinrow_lab::measuring::arena;
+use kinrow_lab::measuring::arena::{ArenaConfig, Contestant, EngineSpec, GameResult};
 
 fn config(games: usize, threads: usize, seed: u64) -> ArenaConfig {
     ArenaConfig {

@@ -4,8 +4,8 @@
 use std::time::Duration;
 
 use kinrow_game::{Opening, Position, Rules};
-use kinrow_lab::arena;
-use kinrow_lab::arena::{ArenaConfig, Contestant, GameResult};
+use kinrow_lab::measuring::arena;
+use kinrow_lab::measuring::arena::{ArenaConfig, Contestant, GameResult};
 
 fn config(opening: Opening, engines: [&str; 2], games: usize) -> ArenaConfig {
     ArenaConfig {

@@ -88,6 +88,7 @@ pub use crate::search::auto::{alpha_beta_value, PATTERN_MATE, PATTERN_WIN};
 
 // The search plan (which engine, which limits, for a request) and the services built
 // on the registry: levels, the value scale, game reviews, the opening rules' decisions.
+pub use crate::service::opening::balanced;
 pub use crate::service::opening::swap;
 pub use crate::service::opening::table as opening_table;
 pub use crate::service::plan::{EngineChoice, SearchPlan};
@@ -95,10 +96,10 @@ pub use crate::service::{level, review, value};
 
 // External engines: Gomocup brains run as child processes.
 pub use crate::external::brain::ExternalBrain;
+pub use crate::external::manager::{ExternalEngine, ExternalSpec, StepAnswer, GRACE};
 pub use crate::external::pool::Failure as BrainFailure;
-pub use crate::external::protocol::{
-    parse_stones, Eval, ExternalEngine, ExternalSpec, StepAnswer, Thinking,
-};
+pub use crate::external::protocol as gomocup;
+pub use crate::external::protocol::{parse_stones, Eval, Thinking};
 pub use crate::external::search::Run as BrainRun;
 pub use crate::external::spec::BrainSpec;
 

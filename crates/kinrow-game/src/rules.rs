@@ -43,7 +43,8 @@ impl Hand {
 /// The rule questions are answered here, by `match`es with no wildcard, so the compiler
 /// lists what a new variant must answer: its place in [`Variant::ALL`] and its name
 /// ([`Variant::as_str`]), its Gomocup rule mask ([`Variant::gomocup_rule`],
-/// [`Variant::from_gomocup_rule`]), whose marks may be forbidden
+/// [`Variant::from_gomocup_rule`]) and its Gomocup rule name ([`Variant::gomocup_name`]),
+/// the line length it fixes ([`Variant::fixed_k`]), whose marks may be forbidden
 /// ([`Variant::has_forbidden_cells`]), whether a line blocked at both ends wins
 /// ([`Variant::blocked_line_wins`]), whether it plays on plain lines as freestyle does
 /// ([`Variant::plain_lines`]), what [`Rules::with_variant`] accepts, who wins with an
@@ -52,10 +53,9 @@ impl Hand {
 /// fails to compile until the variant has its place and its answers. The other crates
 /// compare no variant: they ask these questions (the engine's learned weights, opening
 /// tables, threat shortcut and bit-set solvers [`Variant::plain_lines`], its board
-/// [`Variant::has_forbidden_cells`]), and the API names the variants of [`Variant::ALL`]
-/// by [`Variant::as_str`], so a new variant then needs only: openapi/ regenerated (the
-/// server's OpenAPI test says how) and the Gomocup rule names of `kinrow label`
-/// (kinrow-lab `label.rs`).
+/// [`Variant::has_forbidden_cells`], the lab's Gomocup names and fixed line lengths), and
+/// the API names the variants of [`Variant::ALL`] by [`Variant::as_str`], so a new variant
+/// then needs only openapi/ regenerated (the server's OpenAPI test says how).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Variant {
     /// k in a row wins; a longer line wins too unless `overline` is off (exactly k).
@@ -152,6 +152,37 @@ impl Variant {
             (false, false) => Variant::Free,
         };
         Ok((variant, mask & 1 != 0))
+    }
+
+    /// The line length the variant is played with where it fixes one (renju: five);
+    /// `None` where any k goes.
+    pub fn fixed_k(self) -> Option<u32> {
+        match self {
+            Variant::Free | Variant::Caro => None,
+            Variant::Renju => Some(5),
+        }
+    }
+
+    /// The rule's name in Gomocup's tournaments and Rapfi's databases: `Freestyle`,
+    /// `Standard` (freestyle with exactly five), `Renju`; `None` where it has none
+    /// (caro).
+    pub fn gomocup_name(self, overline: bool) -> Option<&'static str> {
+        match self {
+            Variant::Free if overline => Some("Freestyle"),
+            Variant::Free => Some("Standard"),
+            Variant::Renju => Some("Renju"),
+            Variant::Caro => None,
+        }
+    }
+
+    /// The variant and whether only exactly five wins of a Gomocup rule name
+    /// ([`Variant::gomocup_name`]); `None` for another name.
+    pub fn from_gomocup_name(name: &str) -> Option<(Variant, bool)> {
+        Variant::ALL
+            .into_iter()
+            .flat_map(|v| [(v, true), (v, false)])
+            .find(|&(v, overline)| v.gomocup_name(overline) == Some(name))
+            .map(|(v, overline)| (v, !overline))
     }
 }
 

@@ -35,6 +35,7 @@ use std::time::Duration;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
+use kinrow_engine::gomocup::{self, parse_board_line, Brief, Command, Eval, Field, Info};
 use kinrow_engine::timeman;
 use kinrow_engine::value::values;
 use kinrow_engine::CellValues;
@@ -100,7 +101,7 @@ impl Brain {
             size: None,
             board: Vec::new(),
             exact: false,
-            variant: Variant::Free,
+            variant: Variant::default(),
             timeout_turn: Duration::from_millis(5000),
             timeout_match: Duration::ZERO,
             time_left: None,
@@ -139,63 +140,51 @@ impl Brain {
         if self.pending_swap2.is_some() {
             return self.swap2_line(line);
         }
-        let (cmd, rest) = match line.split_once(char::is_whitespace) {
-            Some((c, r)) => (c, r.trim()),
-            None => (line, ""),
+        let command = match Command::parse(line) {
+            Ok(command) => command,
+            Err(e) => return vec![format!("ERROR {e}")],
         };
-        match cmd.to_ascii_uppercase().as_str() {
-            "START" => match rest.parse::<usize>() {
-                Ok(s) => self.start(s, s),
-                Err(_) => vec![format!("ERROR START needs a board size, got {rest:?}")],
-            },
-            "RECTSTART" => match parse_pair(rest) {
-                Some((w, h)) => self.start(w, h),
-                None => vec![format!("ERROR RECTSTART needs width,height, got {rest:?}")],
-            },
-            "RESTART" => match self.size {
+        match command {
+            Command::Start(side) => self.start(side, side),
+            Command::RectStart(w, h) => self.start(w, h),
+            Command::Restart => match self.size {
                 Some(_) => {
                     self.board.iter_mut().for_each(|s| *s = Stone::Empty);
                     vec!["OK".into()]
                 }
                 None => vec!["ERROR RESTART before START".into()],
             },
-            "BEGIN" => self.think(),
-            "TURN" => match parse_pair(rest) {
-                Some((x, y)) => match self.place(x, y, Stone::Theirs) {
-                    Ok(()) => self.think(),
-                    Err(e) => vec![format!("ERROR {e}")],
-                },
-                None => vec![format!("ERROR TURN needs x,y, got {rest:?}")],
+            Command::Begin => self.think(),
+            Command::Turn(x, y) => match self.place(x, y, Stone::Theirs) {
+                Ok(()) => self.think(),
+                Err(e) => vec![format!("ERROR {e}")],
             },
-            "TAKEBACK" => match parse_pair(rest) {
-                Some((x, y)) => match self.index(x, y) {
-                    Ok(i) => {
-                        self.board[i] = Stone::Empty;
-                        vec!["OK".into()]
-                    }
-                    Err(e) => vec![format!("ERROR {e}")],
-                },
-                None => vec![format!("ERROR TAKEBACK needs x,y, got {rest:?}")],
+            Command::Takeback(x, y) => match self.index(x, y) {
+                Ok(i) => {
+                    self.board[i] = Stone::Empty;
+                    vec!["OK".into()]
+                }
+                Err(e) => vec![format!("ERROR {e}")],
             },
-            "BOARD" => {
+            Command::Board => {
                 if self.size.is_none() {
                     return vec!["ERROR BOARD before START".into()];
                 }
                 self.pending_board = Some(Vec::new());
                 Vec::new()
             }
-            "INFO" => self.info(rest),
-            "ABOUT" => vec![format!(
+            Command::Info(info) => self.info(info),
+            Command::About => vec![format!(
                 "name=\"kinrow\", version=\"{}\", author=\"kinrow\", country=\"-\", www=\"-\", engine=\"{}\"",
                 env!("CARGO_PKG_VERSION"),
                 self.engine_name
             )],
-            "END" => {
+            Command::End => {
                 self.finished = true;
                 Vec::new()
             }
-            "SWAP2BOARD" => self.swap2_begin(),
-            _ => vec![format!("UNKNOWN command {cmd:?}")],
+            Command::Swap2Board => self.swap2_begin(),
+            Command::Unknown(word) => vec![format!("UNKNOWN command {word:?}")],
         }
     }
 
@@ -233,10 +222,10 @@ impl Brain {
             let lines = self.pending_board.take().unwrap_or_default();
             self.board.iter_mut().for_each(|s| *s = Stone::Empty);
             for (x, y, field) in lines {
-                let stone = match field {
-                    1 => Stone::Own,
-                    2 => Stone::Theirs,
-                    _ => return vec![format!("ERROR field {field} at {x},{y} is not supported (only 1 = own, 2 = opponent)")],
+                let stone = match Field::of(field) {
+                    Some(Field::Own) => Stone::Own,
+                    Some(Field::Theirs) => Stone::Theirs,
+                    None => return vec![format!("ERROR field {field} at {x},{y} is not supported (only 1 = own, 2 = opponent)")],
                 };
                 if let Err(e) = self.place(x, y, stone) {
                     return vec![format!("ERROR {e}")];
@@ -244,17 +233,7 @@ impl Brain {
             }
             return self.think();
         }
-        let parts: Vec<&str> = line.split(',').map(str::trim).collect();
-        let parsed = (parts.len() == 3)
-            .then(|| {
-                Some((
-                    parts[0].parse().ok()?,
-                    parts[1].parse().ok()?,
-                    parts[2].parse().ok()?,
-                ))
-            })
-            .flatten();
-        match parsed {
+        match parse_board_line(line) {
             Some(t) => {
                 self.pending_board.get_or_insert_with(Vec::new).push(t);
                 Vec::new()
@@ -263,38 +242,19 @@ impl Brain {
         }
     }
 
-    fn info(&mut self, rest: &str) -> Vec<String> {
-        let (key, value) = match rest.split_once(char::is_whitespace) {
-            Some((k, v)) => (k.to_ascii_lowercase(), v.trim()),
-            None => return vec![format!("ERROR INFO needs a key and a value, got {rest:?}")],
-        };
-        let ms = || value.parse::<u64>().ok().map(Duration::from_millis);
-        match key.as_str() {
-            "timeout_turn" => match ms() {
-                Some(d) => self.timeout_turn = d,
-                None => return vec![format!("ERROR timeout_turn {value:?} is not milliseconds")],
-            },
-            "timeout_match" => match ms() {
-                Some(d) => self.timeout_match = d,
-                None => return vec![format!("ERROR timeout_match {value:?} is not milliseconds")],
-            },
-            "time_left" => match ms() {
-                Some(d) => self.time_left = Some(d),
-                None => return vec![format!("ERROR time_left {value:?} is not milliseconds")],
-            },
-            "thread_num" => match value.parse::<usize>() {
-                Ok(n) if n >= 1 => self.threads = n.min(self.max_threads),
-                _ => return vec![format!("ERROR thread_num {value:?} is not at least 1")],
-            },
-            "rule" => match value.parse::<u32>() {
-                Ok(mask) => match self.rule(mask) {
-                    Ok(()) => {}
-                    Err(e) => return vec![format!("ERROR {e}")],
-                },
-                Err(_) => return vec![format!("ERROR rule {value:?} is not a number")],
-            },
+    fn info(&mut self, info: Info) -> Vec<String> {
+        match info {
+            Info::TimeoutTurn(ms) => self.timeout_turn = Duration::from_millis(ms),
+            Info::TimeoutMatch(ms) => self.timeout_match = Duration::from_millis(ms),
+            Info::TimeLeft(ms) => self.time_left = Some(Duration::from_millis(ms)),
+            Info::ThreadNum(n) => self.threads = n.min(self.max_threads),
+            Info::Rule(mask) => {
+                if let Err(e) = self.rule(mask) {
+                    return vec![format!("ERROR {e}")];
+                }
+            }
             // Accepted, nothing to do: the engines' memory is bounded by their own caps.
-            _ => {}
+            Info::MaxMemory(_) | Info::MaxNode(_) | Info::MaxDepth(_) | Info::Other { .. } => {}
         }
         Vec::new()
     }
@@ -302,10 +262,11 @@ impl Brain {
     /// Sets the rules of `INFO rule`'s bit mask (see the top of this file); a mask the
     /// brain cannot play leaves the rules as they were.
     fn rule(&mut self, mask: u32) -> Result<(), String> {
-        let (variant, exact) = Variant::from_gomocup_rule(mask)?;
-        if variant == Variant::Renju && self.k != 5 {
+        let (variant, exact) = gomocup::rules_of_mask(mask)?;
+        if let Some(k) = variant.fixed_k().filter(|&k| u64::from(k) != self.k) {
             return Err(format!(
-                "renju is played with five in a row, but this brain plays {} in a row",
+                "{} is played with {k} in a row, but this brain plays {} in a row",
+                variant.as_str(),
                 self.k
             ));
         }
@@ -377,12 +338,11 @@ impl Brain {
             self.engine
                 .analyze_with(&position, &limits, &mut self.ctx, &mut self.rng);
         let said = message(self.kind, &position, &mut analysis);
-        let c = analysis.best.coord(position.m());
         let mv = analysis.best;
         if mv.piece == Piece::Mark && position.is_legal(mv) {
             self.board[mv.cell()] = Stone::Own;
         }
-        vec![said, format!("{},{}", c.col, c.row)]
+        vec![said, gomocup::cell_text(mv.coord(position.m()))]
     }
 }
 
@@ -391,52 +351,33 @@ impl Brain {
 /// Rapfi) reads `tanh(e / (2 * 200)) = v` back.
 pub const EVAL_UNIT: f64 = 200.0;
 
-/// The `MESSAGE` line of a move, in the shape Rapfi's brief lines are read by
-/// `kinrow_engine::Thinking`:
-/// `MESSAGE Depth d | Eval e | Node n | Time t ms | Bestline x,y x,y ..`. The eval is the
-/// value of kinrow's answer for the side to move through [`EVAL_UNIT`] (the value scale
-/// of `/v1/suggest`), `+M<plies>` / `-M<plies>` for a proven win or loss (`+M*` where
-/// the plies are unknown), 0 for a proven draw; the best line is the engine's `pv` as
-/// the protocol's `x,y` (column, row) cells.
+/// The `MESSAGE` line of a move, in Rapfi's brief shape ([`Brief`], which
+/// `kinrow_engine::Thinking` reads back). The eval is the value of kinrow's answer for
+/// the side to move through [`EVAL_UNIT`] (the value scale of `/v1/suggest`), a mate for
+/// a proven win or loss, 0 for a proven draw; the best line is the engine's `pv`.
 pub fn message(kind: EngineKind, position: &Position, analysis: &mut Analysis) -> String {
     // First: the values mark what is proven whatever the engine said (a win now).
     let value = values(kind, position, analysis).evaluation;
-    let (outcome, plies) = (analysis.evaluation.outcome, analysis.evaluation.plies);
-    let mate = |sign: char| match plies {
-        Some(p) => format!("{sign}M{p}"),
-        None => format!("{sign}M*"),
-    };
-    let eval = match outcome {
-        Outcome::Win => mate('+'),
-        Outcome::Loss => mate('-'),
-        Outcome::Draw => "0".to_string(),
+    let eval = match analysis.evaluation.outcome {
+        Outcome::Win => Eval::Mate { win: true },
+        Outcome::Loss => Eval::Mate { win: false },
+        Outcome::Draw => Eval::Score(0),
         Outcome::Unknown => {
             let e = 2.0 * EVAL_UNIT * value.clamp(-0.999, 0.999).atanh();
-            format!("{}", e.round() as i64)
+            Eval::Score(e.round() as i64)
         }
     };
     let m = position.m();
-    let line: Vec<String> = analysis
-        .pv
-        .iter()
-        .map(|mv| {
-            let c = mv.coord(m);
-            format!("{},{}", c.col, c.row)
-        })
-        .collect();
     let stats = &analysis.stats;
-    format!(
-        "MESSAGE Depth {} | Eval {eval} | Node {} | Time {}ms | Bestline {}",
-        stats.depth,
-        stats.nodes,
-        stats.elapsed.as_millis(),
-        line.join(" ")
-    )
-}
-
-fn parse_pair(s: &str) -> Option<(usize, usize)> {
-    let (a, b) = s.split_once(',')?;
-    Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
+    Brief {
+        depth: stats.depth,
+        eval,
+        plies: analysis.evaluation.plies,
+        nodes: stats.nodes,
+        time: stats.elapsed,
+        line: analysis.pv.iter().map(|mv| mv.coord(m)).collect(),
+    }
+    .to_string()
 }
 
 /// `kinrow pbrain` on the command line.

@@ -28,8 +28,9 @@ use std::time::{Duration, Instant};
 
 use kinrow_game::{Cell, Move, Player, Position};
 
+use super::manager::{Silence, PAUSE};
 use super::pool::{clip, open, send, BrainCounts, Failure, Pool, PoolStatus, Process};
-use super::protocol::{parse_move, rule_mask, Eval, Silence, Thinking, PAUSE};
+use super::protocol::{parse_move, rule_mask, Eval, Thinking};
 use super::spec::BrainSpec;
 use crate::core::budget::Budget;
 use crate::core::progress::Line;

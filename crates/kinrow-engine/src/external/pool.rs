@@ -21,7 +21,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 
-use super::protocol::{start_command, ExternalEngine, Silence};
+use super::manager::{ExternalEngine, Silence};
+use super::protocol::start_command;
 use super::spec::BrainSpec;
 
 /// Start-up failures in a row that mark a brain unavailable.

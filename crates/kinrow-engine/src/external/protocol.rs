@@ -1,383 +1,350 @@
-//! The Gomocup ("pbrain") protocol's client: any brain program, run as a child process
-//! and spoken to over its stdin/stdout. The lab plays whole games with it (`kinrow
-//! arena`, `judge`); the server keeps brains running and asks one position at a time
-//! ([`super::brain`]).
+//! The Gomocup ("pbrain") protocol's vocabulary, the one place both of its ends read and
+//! write it: the manager's end ([`super::manager`], the pool and [`super::brain`]: kinrow
+//! running other programs) and the brain's end (the lab's `kinrow pbrain`: kinrow run by
+//! a manager). Nothing here does I/O; a round-trip test per message keeps the two ends
+//! agreed.
 //!
-//! A game opens with `START n` (`RECTSTART m,n` on rectangles), waits for `OK`, then
-//! sends `INFO timeout_turn`, `INFO timeout_match`, `INFO max_memory` and `INFO rule`
-//! (0 freestyle, 1 exactly five, 4 renju, 8 caro). Each of the engine's turns sends the
-//! whole position as `BOARD` .. `DONE` (the stones in the order they were played, 1 for
-//! the engine's own, 2 for its opponent's), so the engine needs no memory of earlier
-//! turns, and reads
-//! lines until one is a move `x,y` (column, row); `MESSAGE`, `DEBUG` and other lines are
-//! skipped, `ERROR` ends the game. Some engines drop a command that arrives while they
-//! are still printing, so every command waits [`PAUSE`] first. At the end of the game
-//! the engine gets `END` and, if it has not exited shortly after, is killed.
+//! - Commands, manager to brain ([`Command`]): `START n`, `RECTSTART m,n`, `RESTART`,
+//!   `BEGIN`, `TURN x,y`, `TAKEBACK x,y`, `BOARD` .. `DONE`, `SWAP2BOARD` .. `DONE`,
+//!   `INFO key value` ([`Info`]), `ABOUT`, `END`.
+//! - Coordinates: a cell is `x,y`, column then row, from 0 ([`cell_text`],
+//!   [`parse_pair`]). A `BOARD` line is `x,y,field`, the field 1 for the receiver's own
+//!   stone and 2 for its opponent's ([`Field`], [`stones_command`],
+//!   [`parse_board_line`]); `SWAP2BOARD` sends its stones in the order placed, x first.
+//! - The rule mask of `INFO rule` (bits 1 exactly five, 2 continuous game, 4 renju,
+//!   8 caro): [`rule_mask`] and [`rules_of_mask`], through the game crate's
+//!   `Variant::gomocup_rule` and `Variant::from_gomocup_rule`, its one table.
+//! - Answers, brain to manager: `OK`, a move `x,y` ([`parse_move`]), stones
+//!   `x,y x,y ..` ([`stones_text`], [`parse_stones`]), `SWAP`, `ERROR reason`,
+//!   `UNKNOWN reason`, and `MESSAGE` lines: kinrow writes its search in Rapfi's brief
+//!   shape ([`Brief`]) and reads other brains' with [`Thinking::in_message`].
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::time::{Duration, Instant};
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
 
-use kinrow_game::{Coord, Move, Player, Position, Rules};
+use kinrow_game::{Coord, Rules, Variant};
 
-/// The pause before every command sent to an external engine.
-pub const PAUSE: Duration = Duration::from_millis(5);
-/// Extra time an external engine gets to answer, beyond its turn's budget, before it
-/// forfeits the game (process start-up, a slow first move, pipe latency).
-pub const GRACE: Duration = Duration::from_millis(2000);
-
-/// The match clock the engine is told of (`timeout_match`, `time_left`): long enough
-/// that only the turn's budget binds.
-const MATCH_MS: u64 = 100_000_000;
-
-/// What a contestant answers at one step of the opening.
-#[derive(Clone, Debug, PartialEq)]
-pub enum StepAnswer {
-    /// Stones placed (three at the first step, two at swap2's second), in turn.
-    Place(Vec<Coord>),
-    /// The side it plays from now on.
-    Choose(Player),
-    /// It keeps o and plays this move now (an external engine's answer).
-    KeepO(Move),
+/// A command from the manager to the brain (one line; `BOARD` and `SWAP2BOARD` are
+/// followed by their stone lines and `DONE`, see [`stones_command`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `START n`: a new game on an n x n board.
+    Start(usize),
+    /// `RECTSTART m,n`: a new game on a board of m columns and n rows.
+    RectStart(usize, usize),
+    /// `RESTART`: a new game on the same board.
+    Restart,
+    /// `BEGIN`: the brain moves first on the empty board.
+    Begin,
+    /// `TURN x,y`: the opponent played x,y; the brain answers its move.
+    Turn(usize, usize),
+    /// `TAKEBACK x,y`: the stone at x,y is removed.
+    Takeback(usize, usize),
+    /// `BOARD`: the whole position follows, one `x,y,field` a line, then `DONE`.
+    Board,
+    /// `SWAP2BOARD`: the swap2 opening's stones follow, then `DONE`.
+    Swap2Board,
+    /// `INFO key value`.
+    Info(Info),
+    /// `ABOUT`: the brain's name and version.
+    About,
+    /// `END`: the brain exits.
+    End,
+    /// Any other command word, as sent (answered `UNKNOWN`).
+    Unknown(String),
 }
 
-/// An external engine as written on the command line: `pbrain:PATH[:key=value]*` with the
-/// keys `time_ms` (its time per move) and `arg` (one command-line argument, repeatable).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ExternalSpec {
-    /// The engine's executable.
-    pub program: PathBuf,
-    /// Its command-line arguments.
-    pub args: Vec<String>,
-    /// Its time per move (the match's when omitted).
-    pub time_ms: Option<u64>,
-    /// The text it was parsed from: its label in the results.
-    pub label: String,
-}
-
-impl ExternalSpec {
-    /// Parses a whole `pbrain:PATH[:key=value]*`.
-    pub fn from_pbrain(text: &str) -> Result<ExternalSpec, String> {
-        match text.strip_prefix("pbrain:") {
-            Some(rest) => ExternalSpec::parse(text, rest),
-            None => Err(format!("{text:?} is not pbrain:PATH")),
+impl Command {
+    /// `START n` for a square board, `RECTSTART m,n` otherwise.
+    pub fn start(m: usize, n: usize) -> Command {
+        if m == n {
+            Command::Start(m)
+        } else {
+            Command::RectStart(m, n)
         }
     }
 
-    /// Parses what follows `pbrain:` in `text`.
-    pub fn parse(text: &str, rest: &str) -> Result<ExternalSpec, String> {
-        let mut parts = rest.split(':');
-        let program = parts.next().unwrap_or_default();
-        if program.is_empty() {
-            return Err(format!("{text:?}: pbrain needs a program path"));
-        }
-        let mut spec = ExternalSpec {
-            program: PathBuf::from(program),
-            args: Vec::new(),
-            time_ms: None,
-            label: text.trim().to_string(),
+    /// Reads a command line (any case; not a stone line between `BOARD` and `DONE`); an
+    /// error names the command and what it got instead of its arguments.
+    pub fn parse(line: &str) -> Result<Command, String> {
+        let line = line.trim();
+        let (word, rest) = match line.split_once(char::is_whitespace) {
+            Some((c, r)) => (c, r.trim()),
+            None => (line, ""),
         };
-        for part in parts {
-            match part.split_once('=') {
-                Some(("time_ms", v)) => {
-                    spec.time_ms = Some(
-                        v.parse()
-                            .map_err(|_| format!("{text:?}: time_ms={v:?} is not a number"))?,
-                    );
-                }
-                Some(("arg", v)) => spec.args.push(v.to_string()),
-                _ => {
-                    return Err(format!(
-                        "{text:?}: unknown pbrain parameter {part:?} (time_ms=N, arg=TEXT)"
-                    ))
-                }
+        let pair = |command: &str, what: &str| {
+            parse_pair(rest).ok_or_else(|| format!("{command} needs {what}, got {rest:?}"))
+        };
+        Ok(match word.to_ascii_uppercase().as_str() {
+            "START" => match rest.parse() {
+                Ok(side) => Command::Start(side),
+                Err(_) => return Err(format!("START needs a board size, got {rest:?}")),
+            },
+            "RECTSTART" => {
+                let (m, n) = pair("RECTSTART", "width,height")?;
+                Command::RectStart(m, n)
             }
-        }
-        Ok(spec)
-    }
-}
-
-/// A running external engine, for one game.
-pub struct ExternalEngine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    label: String,
-}
-
-impl ExternalEngine {
-    /// Starts the program and sets up a game of `rules` with `turn` per move.
-    pub fn start(spec: &ExternalSpec, rules: &Rules, turn: Duration) -> Result<Self, String> {
-        let mut engine = ExternalEngine::spawn(&spec.program, &spec.args, &spec.label)?;
-        let start = start_command(rules.m(), rules.n());
-        engine.send(&start)?;
-        let reply = engine.read_line(Instant::now() + GRACE)?;
-        if !reply.eq_ignore_ascii_case("OK") {
-            return Err(format!("{}: answered {reply:?} to {start:?}", engine.label));
-        }
-        let ms = turn.as_millis();
-        engine.send(&format!("INFO timeout_turn {ms}"))?;
-        engine.send(&format!("INFO timeout_match {MATCH_MS}"))?;
-        engine.send(&format!("INFO time_left {MATCH_MS}"))?;
-        engine.send("INFO max_memory 268435456")?;
-        engine.send(&format!("INFO rule {}", rule_mask(rules)))?;
-        Ok(engine)
-    }
-
-    /// Runs `program` with `args`, its stdin and stdout piped (stderr dropped), without
-    /// a word said yet; `label` names it in errors.
-    pub fn spawn(program: &Path, args: &[String], label: &str) -> Result<Self, String> {
-        ExternalEngine::spawn_watched(program, args, label, || {})
-    }
-
-    /// [`spawn`](Self::spawn), calling `on_exit` from its reader thread as soon as the
-    /// process's output closes (it exited, crashed or was killed), whether or not
-    /// anybody is reading: a pool learns of a dead process when it dies.
-    pub fn spawn_watched(
-        program: &Path,
-        args: &[String],
-        label: &str,
-        on_exit: impl FnOnce() + Send + 'static,
-    ) -> Result<Self, String> {
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("{label}: cannot start: {e}"))?;
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (send, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                // Nobody listens any more: keep reading, so that the exit is still seen.
-                let _ = send.send(line.trim().to_string());
+            "RESTART" => Command::Restart,
+            "BEGIN" => Command::Begin,
+            "TURN" => {
+                let (x, y) = pair("TURN", "x,y")?;
+                Command::Turn(x, y)
             }
-            drop(send);
-            on_exit();
-        });
-        Ok(ExternalEngine {
-            child,
-            stdin,
-            lines,
-            label: label.to_string(),
+            "TAKEBACK" => {
+                let (x, y) = pair("TAKEBACK", "x,y")?;
+                Command::Takeback(x, y)
+            }
+            "BOARD" => Command::Board,
+            "SWAP2BOARD" => Command::Swap2Board,
+            "INFO" => Command::Info(Info::parse(rest)?),
+            "ABOUT" => Command::About,
+            "END" => Command::End,
+            _ => Command::Unknown(word.to_string()),
         })
     }
+}
 
-    /// Sends `INFO key value` (say `max_node 5000`), for the limits a brain may take
-    /// beyond the turn's time.
-    pub fn info(&mut self, key: &str, value: u64) -> Result<(), String> {
-        self.send(&format!("INFO {key} {value}"))
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Start(side) => write!(f, "START {side}"),
+            Command::RectStart(m, n) => write!(f, "RECTSTART {m},{n}"),
+            Command::Restart => f.write_str("RESTART"),
+            Command::Begin => f.write_str("BEGIN"),
+            Command::Turn(x, y) => write!(f, "TURN {x},{y}"),
+            Command::Takeback(x, y) => write!(f, "TAKEBACK {x},{y}"),
+            Command::Board => f.write_str("BOARD"),
+            Command::Swap2Board => f.write_str("SWAP2BOARD"),
+            Command::Info(info) => write!(f, "{info}"),
+            Command::About => f.write_str("ABOUT"),
+            Command::End => f.write_str("END"),
+            Command::Unknown(word) => f.write_str(word),
+        }
     }
+}
 
-    /// The name the engine goes by in errors.
-    pub fn label(&self) -> &str {
-        &self.label
-    }
+/// `INFO key value`: a setting of the game or the match. The keys kinrow sends or acts
+/// on have their variant; times are in milliseconds. A key with a value of the wrong
+/// kind is an error only where the brain acts on it (the times, `thread_num`, `rule`);
+/// the rest are kept as [`Info::Other`], which brains accept silently.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Info {
+    /// `timeout_turn`: the most a move may take.
+    TimeoutTurn(u64),
+    /// `timeout_match`: the whole match's clock (0: none).
+    TimeoutMatch(u64),
+    /// `time_left`: what is left of the match's clock.
+    TimeLeft(u64),
+    /// `thread_num`: the threads the brain may use (at least 1).
+    ThreadNum(usize),
+    /// `rule`: the rule mask ([`rule_mask`]).
+    Rule(u32),
+    /// `max_memory`: the bytes the brain may use.
+    MaxMemory(u64),
+    /// `max_node`: a node limit per move (not every brain takes one).
+    MaxNode(u64),
+    /// `max_depth`: a depth limit per move (not every brain takes one).
+    MaxDepth(u64),
+    /// Any other key, or a value of the wrong kind for a key the brain ignores.
+    Other {
+        /// The key, in lower case.
+        key: String,
+        /// The value, as sent.
+        value: String,
+    },
+}
 
-    /// Sends one command after [`PAUSE`] (for engines that drop a command arriving
-    /// while they print).
-    pub fn send(&mut self, command: &str) -> Result<(), String> {
-        std::thread::sleep(PAUSE);
-        self.send_now(command)
-    }
-
-    /// Sends `text` (one or more lines) at once, without the pause: for an engine that
-    /// is idle, having answered everything it was asked.
-    pub fn send_now(&mut self, text: &str) -> Result<(), String> {
-        writeln!(self.stdin, "{text}")
-            .and_then(|()| self.stdin.flush())
-            .map_err(|e| format!("{}: cannot write: {e}", self.label))
-    }
-
-    /// The engine's next line, waiting until `deadline`.
-    pub fn read_line(&mut self, deadline: Instant) -> Result<String, String> {
-        self.next_line(deadline).map_err(|e| match e {
-            Silence::Timeout => format!("{}: no answer in time", self.label),
-            Silence::Exited => format!("{}: exited", self.label),
+impl Info {
+    /// Reads what follows `INFO`: a key (any case), white space, a value.
+    pub fn parse(text: &str) -> Result<Info, String> {
+        let Some((key, value)) = text.split_once(char::is_whitespace) else {
+            return Err(format!("INFO needs a key and a value, got {text:?}"));
+        };
+        let (key, value) = (key.to_ascii_lowercase(), value.trim());
+        let ms = || {
+            value
+                .parse()
+                .map_err(|_| format!("{key} {value:?} is not milliseconds"))
+        };
+        let number = || value.parse::<u64>().ok();
+        Ok(match key.as_str() {
+            "timeout_turn" => Info::TimeoutTurn(ms()?),
+            "timeout_match" => Info::TimeoutMatch(ms()?),
+            "time_left" => Info::TimeLeft(ms()?),
+            "thread_num" => match value.parse::<usize>() {
+                Ok(n) if n >= 1 => Info::ThreadNum(n),
+                _ => return Err(format!("thread_num {value:?} is not at least 1")),
+            },
+            "rule" => match value.parse() {
+                Ok(mask) => Info::Rule(mask),
+                Err(_) => return Err(format!("rule {value:?} is not a number")),
+            },
+            "max_memory" if number().is_some() => Info::MaxMemory(number().unwrap_or(0)),
+            "max_node" if number().is_some() => Info::MaxNode(number().unwrap_or(0)),
+            "max_depth" if number().is_some() => Info::MaxDepth(number().unwrap_or(0)),
+            _ => Info::Other {
+                key,
+                value: value.to_string(),
+            },
         })
     }
+}
 
-    /// The engine's next line by `deadline`, or why there is none.
-    pub fn next_line(&mut self, deadline: Instant) -> Result<String, Silence> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(wait) {
-            Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => Err(Silence::Timeout),
-            Err(RecvTimeoutError::Disconnected) => Err(Silence::Exited),
-        }
-    }
-
-    /// Whether the process has exited (reaped here if it has).
-    pub fn exited(&mut self) -> bool {
-        matches!(self.child.try_wait(), Ok(Some(_)))
-    }
-
-    /// Whether the process, whose output closed, was killed by `SIGKILL` (an
-    /// out-of-memory killer, an operator: nothing it did itself), waiting up to `within`
-    /// for its exit. False for an exit of its own or a crash (`SIGSEGV`, `SIGABRT`).
-    pub fn killed(&mut self, within: Duration) -> bool {
-        let until = Instant::now() + within;
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => return killed_by_sigkill(status),
-                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(1)),
-                _ => return false,
-            }
-        }
-    }
-
-    /// Kills the process at once (it is not asked to `END`) and reaps it.
-    pub fn kill(mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        // Drop then finds it exited and says nothing more.
-    }
-
-    /// The engine's move in `position`, reached by `history` (every move from the empty
-    /// board), within `turn` plus [`GRACE`].
-    pub fn best_move(
-        &mut self,
-        position: &Position,
-        history: &[Move],
-        turn: Duration,
-    ) -> Result<Move, String> {
-        self.think(position, history, turn).map(|(mv, _)| mv)
-    }
-
-    /// [`best_move`](Self::best_move), with the last evaluation the engine reported in a
-    /// `MESSAGE` line on the way (see [`Eval::in_message`]).
-    pub fn think(
-        &mut self,
-        position: &Position,
-        history: &[Move],
-        turn: Duration,
-    ) -> Result<(Move, Option<Eval>), String> {
-        self.think_counted(position, history, turn)
-            .map(|(mv, said)| (mv, said.map(|(eval, _)| eval)))
-    }
-
-    /// [`think`](Self::think), with the plies of the last evaluation where it is a
-    /// forced result the engine counted (15 of Rapfi's `Eval +M15`; `None` for a score
-    /// or `+M*`).
-    pub fn think_counted(
-        &mut self,
-        position: &Position,
-        history: &[Move],
-        turn: Duration,
-    ) -> Result<(Move, Option<CountedEval>), String> {
-        let (mv, messages) = self.think_messages(position, history, turn)?;
-        let eval = messages
-            .iter()
-            .rev()
-            .find_map(|line| Eval::in_message(line).map(|e| (e, mate_plies(line))));
-        Ok((mv, eval))
-    }
-
-    /// The engine's move with every `MESSAGE` line it printed on the way, in order (its
-    /// depths, evaluations and node counts, as [`Thinking::in_message`] reads them).
-    pub fn think_messages(
-        &mut self,
-        position: &Position,
-        history: &[Move],
-        turn: Duration,
-    ) -> Result<(Move, Vec<String>), String> {
-        let m = position.m();
-        let me = position.to_move();
-        let mut board = String::from("BOARD");
-        let mut who = Player::X;
-        for mv in history {
-            let c = mv.coord(m);
-            let field = if who == me { 1 } else { 2 };
-            board.push_str(&format!("\n{},{},{field}", c.col, c.row));
-            who = who.opponent();
-        }
-        board.push_str("\nDONE");
-        self.send(&format!("INFO time_left {MATCH_MS}"))?;
-        self.send(&board)?;
-        let deadline = Instant::now() + turn + GRACE;
-        let mut messages = Vec::new();
-        loop {
-            let line = self.read_line(deadline)?;
-            if line.starts_with("MESSAGE") {
-                messages.push(line);
-                continue;
-            }
-            if let Some(mv) = parse_move(&line) {
-                let (m, n) = (position.m() as i64, position.n() as i64);
-                return match mv {
-                    (col, row) if (0..m).contains(&col) && (0..n).contains(&row) => {
-                        Ok((Move::mark((row * m + col) as usize), messages))
-                    }
-                    _ => Err(format!("{}: move {line:?} is off the board", self.label)),
-                };
-            }
-            if line.starts_with("ERROR") {
-                return Err(format!("{}: {line}", self.label));
-            }
+impl fmt::Display for Info {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Info::TimeoutTurn(ms) => write!(f, "INFO timeout_turn {ms}"),
+            Info::TimeoutMatch(ms) => write!(f, "INFO timeout_match {ms}"),
+            Info::TimeLeft(ms) => write!(f, "INFO time_left {ms}"),
+            Info::ThreadNum(n) => write!(f, "INFO thread_num {n}"),
+            Info::Rule(mask) => write!(f, "INFO rule {mask}"),
+            Info::MaxMemory(bytes) => write!(f, "INFO max_memory {bytes}"),
+            Info::MaxNode(nodes) => write!(f, "INFO max_node {nodes}"),
+            Info::MaxDepth(depth) => write!(f, "INFO max_depth {depth}"),
+            Info::Other { key, value } => write!(f, "INFO {key} {value}"),
         }
     }
 }
 
-impl ExternalEngine {
-    /// The engine's answer to `SWAP2BOARD` at `step` of `position` (its stones,
-    /// `history`, sent in turn, x first, each with field 2 for x and 1 for o: o is to move at three and five
-    /// stones, and the field is "own" for the side that would move), within `turn` plus
-    /// [`GRACE`]. `SWAP` takes x; one move keeps o and plays it; stones are placed.
-    pub fn swap2(
-        &mut self,
-        position: &Position,
-        history: &[Move],
-        step: kinrow_game::OpeningStep,
-        turn: Duration,
-    ) -> Result<StepAnswer, String> {
-        if position.opening() != kinrow_game::Opening::Swap2 {
-            return Err(format!(
-                "{}: external engines take swap2 decisions only (SWAP2BOARD)",
-                self.label
-            ));
+/// Whose stone a `BOARD` line holds, from the receiver's side: field 1 its own, 2 its
+/// opponent's. (Field 3, a winning line of the continuous game, is not spoken here.)
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// 1: the receiver's own stone.
+    Own,
+    /// 2: its opponent's.
+    Theirs,
+}
+
+impl Field {
+    /// The number written on the line.
+    pub fn number(self) -> u8 {
+        match self {
+            Field::Own => 1,
+            Field::Theirs => 2,
         }
-        let m = position.m();
-        let mut text = String::from("SWAP2BOARD");
-        for (i, mv) in history.iter().enumerate() {
-            let c = mv.coord(m);
-            let field = if i % 2 == 0 { 2 } else { 1 };
-            text.push_str(&format!("\n{},{},{field}", c.col, c.row));
+    }
+
+    /// The field numbered `number`, if it is one spoken here.
+    pub fn of(number: u8) -> Option<Field> {
+        match number {
+            1 => Some(Field::Own),
+            2 => Some(Field::Theirs),
+            _ => None,
         }
-        text.push_str("\nDONE");
-        self.send(&format!("INFO time_left {MATCH_MS}"))?;
-        self.send(&text)?;
-        let deadline = Instant::now() + turn + GRACE;
-        loop {
-            let line = self.read_line(deadline)?;
-            if line.eq_ignore_ascii_case("SWAP") {
-                return Ok(StepAnswer::Choose(Player::X));
-            }
-            if line.starts_with("ERROR") {
-                return Err(format!("{}: {line}", self.label));
-            }
-            let Some(stones) = parse_stones(&line) else {
-                continue;
-            };
-            return match (step, stones.as_slice()) {
-                (kinrow_game::OpeningStep::Place3, _) => Ok(StepAnswer::Place(stones)),
-                (_, [c]) if c.row < position.n() && c.col < m => {
-                    Ok(StepAnswer::KeepO(Move::mark(c.row * m + c.col)))
+    }
+}
+
+/// `word` (`BOARD` or `SWAP2BOARD`), one `x,y,field` line a stone, and `DONE`: a whole
+/// command, ready to send.
+pub fn stones_command(word: &str, stones: impl IntoIterator<Item = (Coord, Field)>) -> String {
+    let mut text = String::from(word);
+    for (cell, field) in stones {
+        text.push_str(&format!("\n{},{}", cell_text(cell), field.number()));
+    }
+    text.push_str("\nDONE");
+    text
+}
+
+/// A `BOARD` line: `x,y,field` as numbers (the field unchecked: see [`Field::of`]);
+/// `None` when it is not three numbers.
+pub fn parse_board_line(line: &str) -> Option<(usize, usize, u8)> {
+    match line
+        .split(',')
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        [x, y, field] => Some((x.parse().ok()?, y.parse().ok()?, field.parse().ok()?)),
+        _ => None,
+    }
+}
+
+/// A `SWAP2BOARD` line: `x,y`, or `x,y,field` with the field ignored (the order of the
+/// lines gives the side); `None` when it is neither.
+pub fn parse_swap2_line(line: &str) -> Option<(usize, usize)> {
+    match line
+        .split(',')
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        [x, y] | [x, y, _] => x.parse().ok().zip(y.parse().ok()),
+        _ => None,
+    }
+}
+
+/// A cell as the protocol writes it: `x,y`, column then row.
+pub fn cell_text(cell: Coord) -> String {
+    format!("{},{}", cell.col, cell.row)
+}
+
+/// Stones as a brain answers `SWAP2BOARD`: `x,y x,y ..`.
+pub fn stones_text(cells: impl IntoIterator<Item = Coord>) -> String {
+    let cells: Vec<String> = cells.into_iter().map(cell_text).collect();
+    cells.join(" ")
+}
+
+/// `a,b` as two numbers of any type (`x,y`, `width,height`); `None` when it is not.
+pub fn parse_pair<T: FromStr>(text: &str) -> Option<(T, T)> {
+    let (a, b) = text.split_once(',')?;
+    Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
+}
+
+/// `INFO rule`'s bit mask for `rules`: 0 freestyle, 1 exactly five, 4 renju, 8 caro.
+pub fn rule_mask(rules: &Rules) -> u32 {
+    rules.variant().gomocup_rule(rules.overline())
+}
+
+/// The variant and whether only exactly five wins of an `INFO rule` mask; an error names
+/// a mask with unknown bits or two variants at once.
+pub fn rules_of_mask(mask: u32) -> Result<(Variant, bool), String> {
+    Variant::from_gomocup_rule(mask)
+}
+
+/// The `MESSAGE` line kinrow writes before each move, in Rapfi's brief shape:
+/// `MESSAGE Depth d | Eval e | Node n | Time t ms | Bestline x,y x,y ..`, the eval a
+/// score in the brain's units, `+M<plies>` / `-M<plies>` for a proven win or loss
+/// (`+M*` where the plies are unknown). [`Thinking::in_message`] reads it back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Brief {
+    /// The depth reached.
+    pub depth: u32,
+    /// The evaluation for the side to move.
+    pub eval: Eval,
+    /// The plies to the five of a mate, where counted.
+    pub plies: Option<u32>,
+    /// The nodes searched.
+    pub nodes: u64,
+    /// The time taken.
+    pub time: Duration,
+    /// The best line, from the side to move.
+    pub line: Vec<Coord>,
+}
+
+impl fmt::Display for Brief {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let eval = match (self.eval, self.plies) {
+            (Eval::Score(score), _) => score.to_string(),
+            (Eval::Mate { win }, plies) => {
+                let sign = if win { '+' } else { '-' };
+                match plies {
+                    Some(p) => format!("{sign}M{p}"),
+                    None => format!("{sign}M*"),
                 }
-                (_, [_]) => Err(format!("{}: move {line:?} is off the board", self.label)),
-                _ => Ok(StepAnswer::Place(stones)),
-            };
-        }
+            }
+        };
+        write!(
+            f,
+            "MESSAGE Depth {} | Eval {eval} | Node {} | Time {}ms | Bestline {}",
+            self.depth,
+            self.nodes,
+            self.time.as_millis(),
+            stones_text(self.line.iter().copied())
+        )
     }
 }
-
-/// An evaluation with the plies of a forced result where the engine counted them
-/// ([`ExternalEngine::think_counted`]).
-pub type CountedEval = (Eval, Option<u32>);
 
 /// An evaluation an engine printed for the side to move, in its own units.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -418,7 +385,7 @@ fn eval_token(line: &str) -> Option<&str> {
 
 /// The plies of a mate in `line`'s evaluation: 15 of `+M15` or `-M15` (Rapfi counts
 /// them from the position to the five); `None` for a score or `+M*`.
-fn mate_plies(line: &str) -> Option<u32> {
+pub fn mate_plies(line: &str) -> Option<u32> {
     let token = eval_token(line)?;
     let m = token
         .strip_prefix("+M")
@@ -426,70 +393,22 @@ fn mate_plies(line: &str) -> Option<u32> {
     m.parse().ok()
 }
 
-#[cfg(unix)]
-fn killed_by_sigkill(status: std::process::ExitStatus) -> bool {
-    use std::os::unix::process::ExitStatusExt;
-    status.signal() == Some(9)
-}
-
-#[cfg(not(unix))]
-fn killed_by_sigkill(_: std::process::ExitStatus) -> bool {
-    false
-}
-
-/// Why no line came from an engine.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Silence {
-    /// Nothing by the deadline.
-    Timeout,
-    /// Its output closed: the process exited (or crashed).
-    Exited,
-}
-
 /// `START n` for a square board, `RECTSTART m,n` otherwise.
 pub fn start_command(m: usize, n: usize) -> String {
-    if m == n {
-        format!("START {m}")
-    } else {
-        format!("RECTSTART {m},{n}")
-    }
-}
-
-/// `INFO rule`'s bit mask for `rules`: 0 freestyle, 1 exactly five, 4 renju, 8 caro.
-pub fn rule_mask(rules: &Rules) -> u32 {
-    rules.variant().gomocup_rule(rules.overline())
+    Command::start(m, n).to_string()
 }
 
 /// The stones of `text` (`x,y x,y ..`, as a brain answers `SWAP2BOARD`), `None` when it
 /// is not a list of stones.
 pub fn parse_stones(text: &str) -> Option<Vec<Coord>> {
     text.split_whitespace()
-        .map(|s| {
-            let (x, y) = s.split_once(',')?;
-            Some(Coord::new(y.trim().parse().ok()?, x.trim().parse().ok()?))
-        })
+        .map(|s| parse_pair(s).map(|(x, y)| Coord::new(y, x)))
         .collect()
 }
 
 /// `x,y` (column, row) as numbers; `None` for a line that is not a move.
 pub fn parse_move(line: &str) -> Option<(i64, i64)> {
-    let (x, y) = line.split_once(',')?;
-    Some((x.trim().parse().ok()?, y.trim().parse().ok()?))
-}
-
-impl Drop for ExternalEngine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "END").and_then(|()| self.stdin.flush());
-        let until = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < until {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+    parse_pair(line)
 }
 
 /// What a brain said of its search in one `MESSAGE` line (Rapfi's and Yixin's style):
@@ -582,68 +501,4 @@ fn cell_of(word: &str, m: usize, n: usize) -> Option<Coord> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_rapfi_style_message_gives_depth_eval_and_line() {
-        let t = Thinking::in_message("MESSAGE depth 11-17 ev 42 n 120k pv h8 i9 g7", 15, 15);
-        assert_eq!(t.depth, Some(11));
-        assert_eq!(
-            t.pv,
-            vec![Coord::new(7, 7), Coord::new(8, 8), Coord::new(6, 6)]
-        );
-        let t = Thinking::in_message("MESSAGE Depth:9 | Eval -118 | pv 7,7 8,7 zz", 15, 15);
-        assert_eq!(t.depth, Some(9));
-        assert_eq!(t.eval, Some(Eval::Score(-118)));
-        assert_eq!(t.pv, vec![Coord::new(7, 7), Coord::new(7, 8)]);
-    }
-
-    #[test]
-    fn rapfi_lines_give_mate_plies_and_the_per_depth_line() {
-        let t = Thinking::in_message(
-            "MESSAGE Speed 167K | Depth 10-9 | Eval +M15 | Node 2183 | Time 13ms",
-            15,
-            15,
-        );
-        assert_eq!(t.eval, Some(Eval::Mate { win: true }));
-        assert_eq!(t.plies, Some(15));
-        assert!(t.pv.is_empty());
-        let t = Thinking::in_message("MESSAGE Depth 12-20 | Eval -M8 | Time 40ms", 15, 15);
-        assert_eq!(
-            (t.eval, t.plies),
-            (Some(Eval::Mate { win: false }), Some(8))
-        );
-        let t = Thinking::in_message("MESSAGE Depth 3 | Eval +M* | Time 1ms", 15, 15);
-        assert_eq!((t.eval, t.plies), (Some(Eval::Mate { win: true }), None));
-        let t = Thinking::in_message("MESSAGE Depth 4 | Eval -114 | Time 9ms", 15, 15);
-        assert_eq!((t.eval, t.plies), (Some(Eval::Score(-114)), None));
-        // message_mode = "normal": the best line after the last '|', without a keyword.
-        let t = Thinking::in_message(
-            "MESSAGE Depth 10-9 | Eval -114 | Time 13ms | I8 I7 H7",
-            15,
-            15,
-        );
-        assert_eq!(t.depth, Some(10));
-        assert_eq!(
-            t.pv,
-            vec![Coord::new(7, 8), Coord::new(6, 8), Coord::new(6, 7)]
-        );
-        // Not without a depth, nor when the tail holds anything but cells.
-        let t = Thinking::in_message("MESSAGE Load config | I8 I7", 15, 15);
-        assert!(t.pv.is_empty());
-        let t = Thinking::in_message("MESSAGE Depth 5 | Eval 3 | Time 9ms", 15, 15);
-        assert!(t.pv.is_empty());
-    }
-
-    #[test]
-    fn a_message_without_search_words_says_nothing() {
-        assert_eq!(
-            Thinking::in_message("MESSAGE hello from the brain", 15, 15),
-            Thinking::default()
-        );
-        // A line off the board ends the line.
-        let t = Thinking::in_message("MESSAGE pv 3,3 20,20 4,4", 15, 15);
-        assert_eq!(t.pv, vec![Coord::new(3, 3)]);
-    }
-}
+mod tests;

@@ -255,4 +255,27 @@ fn every_variant_answers_every_rule_question() {
         "renju and caro at once"
     );
     assert!(Variant::from_gomocup_rule(16).is_err(), "an unknown bit");
+    for v in Variant::ALL {
+        // The fixed line length is the one `Rules::with_variant` accepts.
+        for k in 3..=7 {
+            let accepted = Rules::mnk(15, 15, k).unwrap().with_variant(v).is_ok();
+            assert_eq!(
+                accepted,
+                v.fixed_k().is_none_or(|f| u64::from(f) == k),
+                "{v:?}: k = {k}"
+            );
+        }
+        for overline in [true, false] {
+            if let Some(name) = v.gomocup_name(overline) {
+                let (back, exact) = Variant::from_gomocup_name(name).expect("a known name");
+                assert_eq!(back, v, "{v:?}: its Gomocup rule name {name}");
+                assert_eq!(
+                    exact,
+                    v == Variant::Free && !overline,
+                    "{name}: exactly five"
+                );
+            }
+        }
+    }
+    assert_eq!(Variant::from_gomocup_name("Caro"), None);
 }

@@ -20,6 +20,7 @@ use std::time::Instant;
 use rand::RngExt;
 
 use super::{Brain, Stone};
+use kinrow_engine::gomocup::{parse_swap2_line, stones_text};
 use kinrow_engine::swap;
 use kinrow_engine::swap::Decision;
 use kinrow_engine::Limits;
@@ -43,12 +44,7 @@ impl Brain {
             let stones = self.pending_swap2.take().unwrap_or_default();
             return self.swap2_decide(&stones);
         }
-        let parts: Vec<&str> = line.split(',').map(str::trim).collect();
-        let parsed = match parts.as_slice() {
-            [x, y] | [x, y, _] => x.parse().ok().zip(y.parse().ok()),
-            _ => None,
-        };
-        match parsed {
+        match parse_swap2_line(line) {
             Some(stone) => {
                 self.pending_swap2.get_or_insert_with(Vec::new).push(stone);
                 Vec::new()
@@ -126,11 +122,7 @@ impl Brain {
                 } else {
                     Player::O
                 };
-                let line: Vec<String> = placed
-                    .iter()
-                    .map(|&(c, _)| format!("{},{}", c.col, c.row))
-                    .collect();
-                (me, Some(line.join(" ")))
+                (me, Some(stones_text(placed.iter().map(|&(c, _)| c))))
             }
             Decision::Choose(Player::X) => (Player::X, Some("SWAP".to_string())),
             Decision::Choose(Player::O) => (Player::O, None),

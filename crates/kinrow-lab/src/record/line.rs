@@ -108,7 +108,7 @@ impl RulesLine {
             .unwrap_or_default()
             .map(|[block, remove, bomb]| Hand::new(block, remove, bomb));
         let variant = match &self.variant {
-            None => Variant::Free,
+            None => Variant::default(),
             Some(name) => {
                 Variant::parse(name).ok_or_else(|| format!("rules.variant {name:?} is unknown"))?
             }

@@ -5,7 +5,7 @@
 //! value mapping `auto` showed with it.
 
 use kinrow_engine::weights;
-use kinrow_lab::tune::held_out_losses;
+use kinrow_lab::training::tune::held_out_losses;
 
 #[test]
 fn learned_weights_beat_the_window_count_on_held_out_games() {

@@ -6,8 +6,8 @@
 use kinrow_engine::Eval;
 use kinrow_engine::Outcome;
 use kinrow_game::{Move, Position, Rules};
-use kinrow_lab::value_suite::check::{answer, engines};
-use kinrow_lab::value_suite::{
+use kinrow_lab::measuring::value_suite::check::{answer, engines};
+use kinrow_lab::measuring::value_suite::{
     above_every, candidates, cell_move, defence, forced_win, read_suite, Fate, Shown, Suite, Tally,
 };
 
