@@ -72,7 +72,7 @@ pub use crate::core::types::{
 pub use crate::core::analyze::Engine;
 pub use crate::registry::{Cost, EngineKind, Parameter};
 pub use crate::search::auto::{
-    cell_pass, warm_up, window_value, CellValues, SearchCounters, Tactics,
+    cell_pass, warm_up, window_value, CellValues, RootCounters, SearchCounters, Tactics,
 };
 pub use crate::search::mcts::Mcts;
 pub use crate::search::minimax::Minimax;

@@ -33,10 +33,14 @@ mod guard;
 mod order;
 mod pattern;
 pub use pattern::CellValues;
+mod root_counts;
+pub use root_counts::RootCounters;
 mod score;
 mod search;
 mod tactics;
-pub use tactics::{Defences, MateSafe, Quiescence, SearchCounters, Selectivity, Tactics};
+pub use tactics::{
+    Defences, Guard, MateSafe, Quiescence, RootTime, RootVct, SearchCounters, Selectivity, Tactics,
+};
 
 pub use score::{PATTERN_MATE, PATTERN_WIN};
 pub use search::window_value;
