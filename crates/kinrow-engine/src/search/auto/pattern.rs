@@ -204,9 +204,13 @@ pub fn analyze(
         ..RootCounters::default()
     };
     let (plan_start, plan_clock) = (budget.nodes, Instant::now());
-    // With `root_vct=off` only the VCFs run (a VCT of depth 0 is none).
-    let vcts = tactics.root.root_vct == RootVct::On;
-    let vct_depth = if vcts { VCT_DEPTH } else { 0 };
+    // With `root_vct=off` only the VCFs run (a VCT of depth 0 is none), with
+    // `root_vct=opponent` the opponent's VCT too.
+    let vct_depth = match tactics.root.root_vct {
+        RootVct::On => VCT_DEPTH,
+        RootVct::Off | RootVct::Opponent => 0,
+    };
+    let vcts = tactics.root.root_vct != RootVct::Off;
     let plan = tss::plan(position, &mut budget.share(TSS_SHARE), vct_depth);
     // On an empty board only the centre is searched: the ordering puts the most
     // central cell first among the equally scored ones, and a search only tells

@@ -97,6 +97,8 @@ pub enum RootVct {
     On,
     /// Neither VCT: their shares go to the main search.
     Off,
+    /// Only the opponent's VCT (with its defences checked), not the mover's.
+    Opponent,
 }
 
 /// How the root's time is shared between the threat-space searches, the guard and the
@@ -105,7 +107,7 @@ pub enum RootVct {
 pub struct RootTime {
     /// `auto:guard=on|off|next`.
     pub guard: Guard,
-    /// `auto:root_vct=on|off`.
+    /// `auto:root_vct=on|off|opponent`.
     pub root_vct: RootVct,
 }
 
@@ -249,7 +251,8 @@ impl Tactics {
             "root_vct" => match value {
                 "on" => Ok(RootVct::On),
                 "off" => Ok(RootVct::Off),
-                _ => Err(format!("{key}={value:?} is not on or off")),
+                "opponent" => Ok(RootVct::Opponent),
+                _ => Err(format!("{key}={value:?} is not on, off or opponent")),
             }
             .map(|v| self.root.root_vct = v),
             _ => return None,
