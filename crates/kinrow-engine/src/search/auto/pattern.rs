@@ -3,7 +3,9 @@
 //!
 //! The root's threat searches, in order: the mover's VCF; the opponent's VCF if the
 //! mover passed (then only the moves that may stop it are searched, each checked for
-//! an opponent VCF after it, and the others are proven lost); the mover's VCT; and,
+//! an opponent VCF after it, and the others are proven lost); the mover's VCT (only
+//! with `auto:root_vct=on`: since issue 58 step 6 the main search, with its verdicts
+//! and quiescence, gets those nodes instead); and,
 //! when nothing else was found, the opponent's VCT if the mover passed (with the fewest
 //! quiet threats, up to [`OPP_VCT_DEPTH`]). That one is answered the same way: the
 //! possible defences (the cells of its proof, the mover's fours, and the marks that

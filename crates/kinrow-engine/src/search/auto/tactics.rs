@@ -90,10 +90,14 @@ pub enum Guard {
 }
 
 /// Which of the root's threat-space searches run before the main search (issue 58 step
-/// 6): the VCFs (the mover's, and the opponent's were the mover to pass) always do.
+/// 6): the VCFs (the mover's, and the opponent's were the mover to pass) always do. The
+/// default is [`RootVct::Opponent`] since its SPRT (Elo +44 at 20 000 nodes against
+/// [`RootVct::On`]: the mover's VCT took 12.8% of the nodes on the R8 replay and decided
+/// 3 of its 123 moves; docs/strength.md).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum RootVct {
-    /// The mover's VCT and the opponent's (with its defences checked) as well.
+    /// The mover's VCT and the opponent's (with its defences checked) as well (the
+    /// default before issue 58 step 6).
     On,
     /// Neither VCT: their shares go to the main search.
     Off,
@@ -115,7 +119,7 @@ impl Default for RootTime {
     fn default() -> RootTime {
         RootTime {
             guard: Guard::On,
-            root_vct: RootVct::On,
+            root_vct: RootVct::Opponent,
         }
     }
 }
