@@ -264,7 +264,15 @@ pub fn analyze(
     } else {
         PatternSearch::evaluating(position, 1 << 18, eval)
     };
-    s.chosen_root = opening;
+    // Every cell's own value first (about a node each), and the main search leaves a
+    // share of the time for the best moves' values that are only bounds.
+    let cells = ctx.kept::<CellValues>().0 && budget.every_cell();
+    // A forced move (one root left, the others proven lost) is searched only a few
+    // plies by the time manager: enough to play it. Where its value is shown, it is
+    // searched as deep as the budget allows, as a move chosen alone is, so that the
+    // value shows what a search of the position after it finds (an only defence that
+    // loses showed -0.3 from depth 4, where the position after it is lost).
+    s.chosen_root = opening || (cells && roots.len() == 1);
     s.tactics = tactics;
 
     note = match &plan {
@@ -277,9 +285,6 @@ pub fn analyze(
         RootPlan::Defend { lost, .. } => lost.clone(),
         _ => Vec::new(),
     };
-    // Every cell's own value first (about a node each), and the main search leaves a
-    // share of the time for the best moves' values that are only bounds.
-    let cells = ctx.kept::<CellValues>().0 && budget.every_cell();
     let shallow = if cells {
         shallow_values(position, &mut s, budget)
     } else {
