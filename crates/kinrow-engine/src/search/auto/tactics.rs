@@ -92,7 +92,7 @@ pub enum Guard {
 /// Which of the root's threat-space searches run before the main search (issue 58 step
 /// 6): the VCFs (the mover's, and the opponent's were the mover to pass) always do. The
 /// default is [`RootVct::Opponent`] since its SPRT (Elo +44 at 20 000 nodes against
-/// [`RootVct::On`]: the mover's VCT took 12.8% of the nodes on the R8 replay and decided
+/// [`RootVct::On`]: the mover's VCT took 12.9% of the nodes on the R8 replay and decided
 /// 3 of its 123 moves; docs/strength.md).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum RootVct {
