@@ -36,6 +36,7 @@ use super::{read_suite, TurnLine};
 use crate::arena::{cell_text, EngineSpec};
 use crate::output::{print_line, Progress};
 use kinrow_engine::Budget;
+use kinrow_engine::RootCounters;
 use kinrow_engine::WinScale;
 use kinrow_engine::{Analysis, Limits, Outcome};
 use kinrow_engine::{Tss, Verdict};
@@ -267,10 +268,13 @@ fn check_turn(
     limits: &Limits,
     turn: &TurnLine,
     seed: u64,
-) -> Result<(Seen, serde_json::Value), String> {
+) -> Result<(Seen, serde_json::Value, RootCounters), String> {
     let (p, turning, judge) = turn.position()?;
     let m = p.m();
+    // The root's counts of the answer before the turning move alone (issue 58 step 6).
+    RootCounters::take();
     let before = search(spec, limits, &p, seed);
+    let root = RootCounters::take();
     let mut after = p.clone();
     after.play(turning);
     let (sees_loss, answer_after) = if after.is_over() {
@@ -315,8 +319,10 @@ fn check_turn(
         "depth_after": answer_after.as_ref().map(|a| a.stats.depth),
         "nodes_after": answer_after.as_ref().map(|a| a.stats.nodes),
         "first_depth": first,
+        "root_before": serde_json::from_str::<serde_json::Value>(&root.json())
+            .map_err(|e| e.to_string())?,
     });
-    Ok((seen, json))
+    Ok((seen, json, root))
 }
 
 /// The classification's readings of one turn.
@@ -448,9 +454,10 @@ pub fn run(args: &CheckArgs) -> Result<(), String> {
     let mut reached = vec![0u32; turns.len()];
     for (s, &seed) in args.seeds.iter().enumerate() {
         let mut tally = Tally::default();
+        let mut root = RootCounters::default();
         for (i, turn) in turns.iter().enumerate() {
             let turn_seed = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ i as u64;
-            let (seen, json) = check_turn(&spec, &limits, turn, turn_seed)
+            let (seen, json, counts) = check_turn(&spec, &limits, turn, turn_seed)
                 .map_err(|e| format!("--suite: {} ply {}: {e}", turn.game, turn.ply))?;
             if s == 0 {
                 reached[i] = seen.depth_before;
@@ -458,6 +465,7 @@ pub fn run(args: &CheckArgs) -> Result<(), String> {
             let mut json = json;
             json["run_seed"] = seed.into();
             tally.add(&seen);
+            root.add(&counts);
             write_line(&json)?;
             progress.advance(&format!(
                 "seed {seed}: {} ply {}: turning {} played {}{}",
@@ -485,8 +493,15 @@ pub fn run(args: &CheckArgs) -> Result<(), String> {
             median(&tally.first_depths).map_or("-".into(), |d| d.to_string()),
             mean(&tally.depths_before)
         ));
+        print_line(&format!(
+            "{} seed {seed}, the root of the answers before the turning moves: {}",
+            spec.label,
+            root.line()
+        ));
         let mut json = tally.json();
         json["seed"] = seed.into();
+        json["root_before"] =
+            serde_json::from_str(&root.json()).map_err(|e| format!("root counts: {e}"))?;
         per_seed.push(json);
     }
     let mut classes = serde_json::Map::new();

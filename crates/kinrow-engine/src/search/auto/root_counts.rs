@@ -102,7 +102,12 @@ impl RootCounters {
 
     /// The process-wide totals so far, reset to zero.
     pub fn take() -> RootCounters {
-        let f: [u64; FIELDS] = std::array::from_fn(|i| TOTALS[i].swap(0, Ordering::Relaxed));
+        RootCounters::from_fields(std::array::from_fn(|i| {
+            TOTALS[i].swap(0, Ordering::Relaxed)
+        }))
+    }
+
+    fn from_fields(f: [u64; FIELDS]) -> RootCounters {
         RootCounters {
             answers: f[0],
             plan_nodes: f[1],
@@ -121,6 +126,12 @@ impl RootCounters {
             search_nodes: f[14],
             search_micros: f[15],
         }
+    }
+
+    /// Adds `other`'s counts to these.
+    pub fn add(&mut self, other: &RootCounters) {
+        let (a, b) = (self.fields(), other.fields());
+        *self = RootCounters::from_fields(std::array::from_fn(|i| a[i] + b[i]));
     }
 
     /// The counts as a JSON object (one number per field).
@@ -180,5 +191,12 @@ mod tests {
         assert!(json.contains("\"guard_refuted\":2,"), "{json}");
         assert!(json.ends_with("\"search_micros\":9}"), "{json}");
         assert_eq!(json.matches(':').count(), FIELDS, "{json}");
+        let mut sum = c;
+        sum.add(&RootCounters {
+            answers: 1,
+            plan_wins: 4,
+            ..RootCounters::default()
+        });
+        assert_eq!((sum.answers, sum.plan_wins, sum.guard_refuted), (4, 4, 2));
     }
 }
