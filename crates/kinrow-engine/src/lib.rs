@@ -67,8 +67,8 @@ pub use crate::core::types::{
 pub use crate::core::analyze::Engine;
 pub use crate::registry::{Cost, EngineKind, Parameter};
 pub use crate::search::auto::{
-    cell_pass, warm_up, window_value, CellValues, Defences, MateSafe, Quiescence, SearchCounters,
-    Selectivity, Tactics,
+    cell_pass, warm_up, window_value, CellValues, Defences, Guard, MateSafe, Quiescence,
+    RootCounters, RootTime, RootVct, SearchCounters, Selectivity, Tactics,
 };
 pub use crate::search::mcts::Mcts;
 pub use crate::search::minimax::Minimax;

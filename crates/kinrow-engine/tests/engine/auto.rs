@@ -379,3 +379,43 @@ fn searches_by_nodes_do_not_depend_on_earlier_searches() {
     };
     assert_eq!(scores(&again), scores(&first));
 }
+
+/// The position before a turning move of round 5 (`r5-rapfi-200.jsonl:26`, ply 21, line
+/// 20 of data/suites/turning-15x15.jsonl): o must block x's four at 5,5 (Gomocup `x,y`),
+/// the only move that does not lose at once, and after it x wins by threats (the
+/// judge: x mates in 11). Where the values are shown (every cell valued, as
+/// `/v1/suggest` answers) the forced move is searched on past the time manager's few
+/// plies and shows the loss (it showed -0.32 from depth 4, the search after it -0.99);
+/// where they are not (a lab player, the Gomocup brain) it is played after those plies.
+#[test]
+fn an_only_defence_that_loses_shows_the_loss_where_values_are_shown() {
+    let moves =
+        "8,10 7,7 6,6 7,6 7,5 5,7 8,7 5,9 8,6 5,8 5,6 6,7 8,5 8,4 6,4 5,3 6,5 9,5 4,7 7,4 4,5";
+    let mut p = Position::empty(&Rules::mnk(15, 15, 5).unwrap());
+    for word in moves.split_whitespace() {
+        let (x, y) = word.split_once(',').unwrap();
+        let (col, row): (usize, usize) = (x.parse().unwrap(), y.parse().unwrap());
+        p.play(Move::mark(cell(&p, row, col)));
+    }
+    assert_eq!(p.to_move(), Player::O);
+    let limits = Limits {
+        time: Duration::from_secs(60),
+        nodes: Some(50_000),
+        ..Limits::default()
+    };
+    let answer = |cells: bool| {
+        let mut ctx = kinrow_engine::SearchContext::new();
+        *ctx.kept::<kinrow_engine::CellValues>() = kinrow_engine::CellValues(cells);
+        let engine = EngineKind::Auto.build();
+        engine.analyze_with(&p, &limits, &mut ctx, &mut StdRng::seed_from_u64(1))
+    };
+    let forced = kinrow_engine::timeman::FORCED_DEPTH as u32;
+    let mut shown = answer(true);
+    assert_eq!(shown.best, Move::mark(cell(&p, 5, 5)));
+    assert!(shown.stats.depth > forced, "depth {}", shown.stats.depth);
+    let value = kinrow_engine::value::values(EngineKind::Auto, &p, &mut shown).evaluation;
+    assert!(value <= -0.9, "the only defence shown at {value}");
+    let played = answer(false);
+    assert_eq!(played.best, Move::mark(cell(&p, 5, 5)));
+    assert_eq!(played.stats.depth, forced);
+}

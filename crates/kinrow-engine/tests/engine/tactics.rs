@@ -8,7 +8,7 @@
 
 use crate::tss::support::plain;
 use kinrow_engine::{
-    alpha_beta_value, Defences, MateSafe, Quiescence, Selectivity, Tactics, PATTERN_MATE,
+    alpha_beta_value, Defences, MateSafe, Quiescence, RootTime, Selectivity, Tactics, PATTERN_MATE,
 };
 use kinrow_engine::{Tss, Verdict};
 use kinrow_fixtures::tactics_positions::{FOUR_THREE, FOUR_THREE_LATER, TWO_THREES};
@@ -28,6 +28,8 @@ fn off() -> Tactics {
         mate_safe: MateSafe::Off,
         depth: Selectivity::default(),
         quiescence: Quiescence::Off,
+        // (The root's shares: no part of the alpha-beta these tests read.)
+        root: RootTime::default(),
     }
 }
 

@@ -84,30 +84,32 @@ fn digests(threads: usize, nodes: u64) -> Vec<u64> {
 /// step 4 and 5 (the quiescence, child futility and the move count, on by default) every
 /// position but the 7x7x4 ones, the first 15x15 opening, one 14-ply one and one 9x9 one
 /// answers anew (renju too: futility and the move count search it, the quiescence does
-/// not). A deliberate change to `auto`'s search changes them: record them anew
+/// not); since step 6 (the mover's VCT at the root off by default, `root_vct=opponent`)
+/// twelve of them answer anew (the 7x7x4 positions among the ten that keep theirs), and
+/// one more since a forced move whose value is shown is searched on (the eighth). A deliberate change to `auto`'s search changes them: record them anew
 /// from the build before the change and check that only what it meant to change did.
 const BEFORE: &[u64] = &[
     0xa02c_862b_f681_07b9,
-    0xa110_5763_f97c_7474,
+    0x255d_704f_27cd_715b,
     0x90f8_5537_eb4c_1f8a,
     0xf2d1_cbb7_d396_0e01,
-    0x0275_2981_36d8_7db9,
-    0xbe7f_4eab_6fea_1198,
+    0x61aa_b2a3_6669_b427,
+    0x6c82_5200_581b_6f1f,
     0x25cd_c96c_991e_ae50,
-    0xd27a_f5f9_b85e_1dfe,
+    0xcaec_a83f_2b7f_721a,
     0x9313_230d_569b_7bad,
-    0xf783_6f0b_0453_446f,
+    0x95d9_6a33_5f36_b87c,
     0xf69c_f3dd_e584_2357,
-    0x0e18_7472_4882_cb3b,
+    0x855f_e7de_3219_7e41,
     0x216a_0d94_2fc3_df67,
     0x29a2_f543_7483_dbee,
-    0x20a4_3c9a_588b_5c95,
-    0x2fed_1e7e_0f61_3262,
-    0x53c6_01f1_1e47_596b,
+    0x8ba2_e8bf_ed17_5abc,
+    0xc811_7bf3_6bcb_1d1a,
+    0x37fd_2d44_9121_dc1b,
     0x60a1_6597_4410_af93,
     0x0065_dec9_03f0_6db3,
     0xd3b7_baed_e158_7a2e,
-    0x2613_402d_529d_ac13,
+    0x2b2a_46d7_40b6_3ec8,
     0xf2d1_cbb7_d396_0e01,
 ];
 

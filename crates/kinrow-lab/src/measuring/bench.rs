@@ -17,7 +17,7 @@ use rand::SeedableRng;
 use kinrow_engine::EngineKind;
 use kinrow_engine::EvalChoice;
 use kinrow_engine::Limits;
-use kinrow_engine::{SearchCounters, Tactics};
+use kinrow_engine::{RootCounters, SearchCounters, Tactics};
 use kinrow_game::{Position, Rules};
 
 /// One measured cell of the table.
@@ -173,6 +173,12 @@ pub struct BenchArgs {
     /// `quiescence=vcf|off`).
     #[arg(long, default_value = "")]
     pub tactics: String,
+    /// In a replay, replay `auto` again with these tactics instead (`KEY=VALUE`, comma
+    /// separated, on top of `--tactics`; e.g. `guard=off` or `root_vct=off`) and count
+    /// the positions whose move differs, by the path of the first answer (how often the
+    /// part a switch turns off changes the move).
+    #[arg(long)]
+    pub compare: Option<String>,
 }
 
 /// Runs `kinrow bench`; returns the exit code.
@@ -201,29 +207,26 @@ pub fn main(args: BenchArgs) -> i32 {
             );
             return 2;
         };
-        let mut tactics = Tactics::default();
-        for pair in args.tactics.split(',').filter(|p| !p.trim().is_empty()) {
-            let (key, value) = pair.trim().split_once('=').unwrap_or((pair.trim(), ""));
-            match tactics.set(key, value) {
-                Some(Ok(())) => {}
-                Some(Err(e)) => {
-                    eprintln!("kinrow bench: --tactics: {e}");
-                    return 2;
-                }
-                None => {
-                    eprintln!(
-                        "kinrow bench: --tactics: unknown option {key:?} (known: {})",
-                        Tactics::KEYS
-                    );
-                    return 2;
-                }
+        let tactics = match parse_tactics(Tactics::default(), &args.tactics) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("kinrow bench: --tactics: {e}");
+                return 2;
             }
-        }
+        };
+        let compare = match args.compare.as_deref().map(|c| parse_tactics(tactics, c)) {
+            None => None,
+            Some(Ok(t)) => Some(t),
+            Some(Err(e)) => {
+                eprintln!("kinrow bench: --compare: {e}");
+                return 2;
+            }
+        };
         return replay_main(
             &engines,
             path,
             args.nodes.unwrap_or(60_000),
-            (eval, tactics),
+            (eval, tactics, compare),
         );
     }
     let mut boards = Vec::new();
@@ -282,11 +285,25 @@ pub fn main(args: BenchArgs) -> i32 {
     0
 }
 
+/// `base` with the `KEY=VALUE` pairs of `text` (comma separated) set; the error names
+/// the option.
+fn parse_tactics(mut tactics: Tactics, text: &str) -> Result<Tactics, String> {
+    for pair in text.split(',').filter(|p| !p.trim().is_empty()) {
+        let (key, value) = pair.trim().split_once('=').unwrap_or((pair.trim(), ""));
+        match tactics.set(key, value) {
+            Some(Ok(())) => {}
+            Some(Err(e)) => return Err(e),
+            None => return Err(format!("unknown option {key:?} (known: {})", Tactics::KEYS)),
+        }
+    }
+    Ok(tactics)
+}
+
 fn replay_main(
     engines: &[EngineKind],
     path: &std::path::Path,
     nodes: u64,
-    (eval, tactics): (EvalChoice, Tactics),
+    (eval, tactics, compare): (EvalChoice, Tactics, Option<Tactics>),
 ) -> i32 {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
@@ -303,6 +320,7 @@ fn replay_main(
         }
     };
     SearchCounters::take();
+    RootCounters::take();
     let rows: Vec<_> = engines
         .iter()
         .map(|&e| super::replay::replay(e, &positions, nodes, (eval, tactics)))
@@ -311,6 +329,40 @@ fn replay_main(
     crate::output::print_line(&format!(
         "\nauto's alpha-beta ({tactics:?}): {}",
         SearchCounters::take().line()
+    ));
+    let root = RootCounters::take();
+    crate::output::print_line(&format!("auto's root: {}", root.line()));
+    crate::output::print_line(&format!("root counts (JSON): {}", root.json()));
+    let Some(other) = compare else {
+        return 0;
+    };
+    let Some(base) = rows.iter().find(|r| r.engine == EngineKind::Auto) else {
+        eprintln!("kinrow bench: --compare needs auto among the engines");
+        return 2;
+    };
+    let changed_row =
+        crate::measuring::replay::replay(EngineKind::Auto, &positions, nodes, (eval, other));
+    crate::output::print_line(&format!(
+        "\nauto again with {other:?}:\n{}",
+        crate::measuring::replay::table(std::slice::from_ref(&changed_row), nodes)
+            .trim_end_matches('\n')
+    ));
+    crate::output::print_line(&format!("auto's root: {}", RootCounters::take().line()));
+    SearchCounters::take();
+    let by_path = crate::measuring::replay::moves_changed(base, &changed_row);
+    let total: usize = by_path.iter().map(|(_, _, c)| c).sum();
+    crate::output::print_line(&format!(
+        "moves changed: {total} of {} positions",
+        base.answers.len()
+    ));
+    let mut json = Vec::new();
+    for (path, n, changed) in &by_path {
+        crate::output::print_line(&format!("  {changed} of {n} answered by {path:?}"));
+        json.push(serde_json::json!({ "path": path, "positions": n, "changed": changed }));
+    }
+    crate::output::print_line(&format!(
+        "moves changed (JSON): {}",
+        serde_json::json!({ "changed": total, "positions": base.answers.len(), "by_path": json })
     ));
     0
 }

@@ -15,7 +15,7 @@ use kinrow_engine::EvalChoice;
 use kinrow_engine::Limits;
 use kinrow_engine::SearchContext;
 use kinrow_engine::Tactics;
-use kinrow_game::{splitmix64, Position};
+use kinrow_game::{splitmix64, Move, Position};
 
 /// One engine's replay: positions analysed, the digest, nodes and time.
 #[derive(Clone, Debug)]
@@ -34,6 +34,28 @@ pub struct ReplayRow {
     pub depth: u64,
     /// The time taken, summed.
     pub elapsed: Duration,
+    /// Each position's answer: the move and the path it came by (`stats.path`).
+    pub answers: Vec<(Move, String)>,
+}
+
+/// Positions where two replays of the same positions answered different moves, each
+/// counted under the first replay's path (`pattern search: threat-space guard`, ...):
+/// how often a switch changes the move, and where.
+pub fn moves_changed(base: &ReplayRow, other: &ReplayRow) -> Vec<(String, usize, usize)> {
+    let mut by_path: Vec<(String, usize, usize)> = Vec::new();
+    for ((mv, path), (other_mv, _)) in base.answers.iter().zip(&other.answers) {
+        let i = match by_path.iter().position(|(p, _, _)| p == path) {
+            Some(i) => i,
+            None => {
+                by_path.push((path.clone(), 0, 0));
+                by_path.len() - 1
+            }
+        };
+        by_path[i].1 += 1;
+        by_path[i].2 += usize::from(mv != other_mv);
+    }
+    by_path.sort();
+    by_path
 }
 
 /// Reads every position of the recorded games in `text` (one game per line): the
@@ -63,6 +85,7 @@ pub fn replay(
     let mut moves = 0u64;
     let mut total = 0u64;
     let mut depth = 0u64;
+    let mut answers = Vec::with_capacity(positions.len());
     let start = Instant::now();
     for p in positions {
         let mut rng = StdRng::seed_from_u64(7);
@@ -78,6 +101,12 @@ pub fn replay(
             ^ u64::from(a.stats.depth);
         digest = splitmix64(digest ^ step);
         moves = splitmix64(moves ^ ((a.best.cell() as u64) << 8) ^ a.best.piece as u64);
+        let path = a
+            .stats
+            .path
+            .as_ref()
+            .map_or_else(String::new, |p| p.to_string());
+        answers.push((a.best, path));
     }
     ReplayRow {
         engine,
@@ -87,6 +116,7 @@ pub fn replay(
         nodes: total,
         depth,
         elapsed: start.elapsed(),
+        answers,
     }
 }
 

@@ -12,10 +12,16 @@
 //! move with no proof within its slice of time holds, and the search goes on with the
 //! time the guard did not use (its table makes the early depths cheap), until the time
 //! runs out. When every root move falls, the last one stands: the opponent may not find
-//! the win.
+//! the win. A check that runs out of its slice keeps its move unchecked and ends the
+//! guard's turn, or with `auto:guard=next` ([`Guard::Next`]) lets the guard go on to
+//! the next root move (the unchecked one stays first and is checked again next turn).
 
+use std::time::Instant;
+
+use super::root_counts::RootCounters;
 use super::score::PATTERN_MATE;
 use super::search::{PatternSearch, RootMove};
+use super::tactics::Guard;
 use crate::core::budget::Budget;
 use crate::search::tss::{Tss, Verdict};
 use kinrow_game::{Move, Position};
@@ -53,30 +59,47 @@ pub fn search(
     roots: &mut Vec<RootMove>,
     (max_depth, threads): (u32, usize),
     budget: &mut Budget,
+    counts: &mut RootCounters,
 ) -> Findings {
     let mut found = Findings::default();
     let mut tss = Tss::new(position);
     let mut held: Vec<u16> = Vec::new();
     let start = budget.remaining();
+    let mut changed = false;
+    let mode = s.tactics.root.guard;
     for _ in 0..TURNS {
         // A later turn goes on from the depth the last one completed (its table makes
         // that depth cheap again; the refuted moves have left the roots).
         let first = found.completed.max(1);
         let depths = (first, max_depth);
+        let (nodes, clock) = (budget.nodes, Instant::now());
         let (completed, _) = {
             let mut rest = budget.rest();
             let mut turn = rest.share(1.0 - GUARD_SHARE);
             s.iterate_threads(&mut turn, position, roots, depths, threads)
         };
+        counts.search_nodes += budget.nodes - nodes;
+        counts.search_micros += clock.elapsed().as_micros() as u64;
         found.completed = found.completed.max(completed);
         let checks = (&mut held, &mut found.refuted);
         let wins_checked = s.tactics.mate_safe.checks_wins();
-        check(&mut tss, roots, checks, wins_checked, &mut budget.rest());
+        let (nodes, clock) = (budget.nodes, Instant::now());
+        changed |= check(
+            &mut tss,
+            roots,
+            checks,
+            (wins_checked, mode),
+            &mut budget.rest(),
+            counts,
+        );
+        counts.guard_nodes += budget.nodes - nodes;
+        counts.guard_micros += clock.elapsed().as_micros() as u64;
         let done = found.completed >= max_depth || budget.expired() || budget.past_target();
         if done || budget.remaining() < start / 8 {
             break;
         }
     }
+    counts.guard_changed += u64::from(changed);
     found
 }
 
@@ -86,38 +109,59 @@ pub fn search(
 /// holds (no proof within its slice), at a move the search values as a loss (the
 /// guard adds nothing there) or as a win (unless `wins_checked`: with `mate_safe=on` a
 /// win of the alpha-beta is checked like any move, since it is no threat-space proof),
-/// after [`MAX_CHECKS`] moves, or when the budget runs out.
+/// after [`MAX_CHECKS`] moves, or when the budget runs out. A check out of its slice
+/// ends the turn too under [`Guard::On`]; under [`Guard::Next`] the check goes on with
+/// the next root move (the unchecked one keeps its place and is not held). Returns
+/// whether it took the search's first choice from the roots (it changed the move).
 fn check(
     tss: &mut Tss,
     roots: &mut Vec<RootMove>,
     (held, refuted): (&mut Vec<u16>, &mut Vec<(u16, u32)>),
-    wins_checked: bool,
+    (wins_checked, mode): (bool, Guard),
     budget: &mut Budget,
-) {
+    counts: &mut RootCounters,
+) -> bool {
+    let mut changed = false;
+    // The root move checked next: the first, or under `next` the first after those
+    // whose checks ran out of time.
+    let mut i = 0;
     for _ in 0..MAX_CHECKS {
-        let Some(&r) = roots.first() else { return };
+        let Some(&r) = roots.get(i) else {
+            return changed;
+        };
         let decided = held.contains(&r.cell) || refuted.iter().any(|&(c, _)| c == r.cell);
         let win = r.value >= PATTERN_MATE && !wins_checked;
         if decided || win || r.value <= -PATTERN_MATE || budget.expired() {
-            return;
+            return changed;
         }
         let mv = Move::mark(r.cell as usize);
         let verdict = tss.vct_after(&mut budget.rest().share(CHECK_SLICE), mv, GUARD_DEPTH);
+        counts.guard_checks += 1;
         match verdict {
             Verdict::Win(proof) => {
+                counts.guard_refuted += 1;
                 refuted.push((r.cell, proof.plies() + 1));
                 if roots.len() == 1 {
-                    return;
+                    return changed;
                 }
-                roots.remove(0);
+                roots.remove(i);
+                changed |= i == 0;
             }
-            Verdict::OutOfTime => return,
+            Verdict::OutOfTime => {
+                counts.guard_out_of_time += 1;
+                if mode != Guard::Next {
+                    return changed;
+                }
+                i += 1;
+            }
             _ => {
+                counts.guard_held += 1;
                 held.push(r.cell);
-                return;
+                return changed;
             }
         }
     }
+    changed
 }
 
 #[cfg(test)]
@@ -166,8 +210,9 @@ mod tests {
             &mut tss,
             &mut roots,
             (&mut held, &mut refuted),
-            false,
+            (false, Guard::On),
             &mut budget,
+            &mut RootCounters::default(),
         );
         let left = roots.iter().map(|r| r.cell).collect();
         (refuted, left, held)
@@ -216,8 +261,9 @@ mod tests {
                 &mut tss,
                 &mut roots,
                 (&mut held, &mut refuted),
-                false,
+                (false, Guard::On),
                 &mut budget,
+                &mut RootCounters::default(),
             );
         }
         assert_eq!(refuted.len(), 1, "{refuted:?}");

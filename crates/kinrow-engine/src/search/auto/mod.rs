@@ -7,8 +7,9 @@
 //!    no other can better (a draw where the opening book shows nothing wins). What it did not
 //!    spend is the rest's: the phases share one [`Budget`], so `nodes` is a total.
 //! 2. Otherwise, for k >= 4 with no special piece in hand, the **pattern search**
-//!    ([`pattern`], [`search`]): threat-space search at the root (a forced win is
-//!    played; against the opponent's forced win by fours or by threats only the moves
+//!    ([`pattern`], [`search`]): threat-space search at the root (a forced win by fours
+//!    is played, by threats too with `auto:root_vct=on`; against the opponent's forced
+//!    win by fours or by threats only the moves
 //!    that may stop it are searched and the rest are proven lost; the defences against
 //!    threats are checked for an opponent VCT after them, deeper while time lasts), then
 //!    principal-variation alpha-beta over incrementally counted k-windows until the
@@ -33,10 +34,14 @@ mod guard;
 mod order;
 mod pattern;
 pub use pattern::CellValues;
+mod root_counts;
+pub use root_counts::RootCounters;
 mod score;
 mod search;
 mod tactics;
-pub use tactics::{Defences, MateSafe, Quiescence, SearchCounters, Selectivity, Tactics};
+pub use tactics::{
+    Defences, Guard, MateSafe, Quiescence, RootTime, RootVct, SearchCounters, Selectivity, Tactics,
+};
 
 pub use score::{PATTERN_MATE, PATTERN_WIN};
 pub use search::window_value;

@@ -3,7 +3,9 @@
 //!
 //! The root's threat searches, in order: the mover's VCF; the opponent's VCF if the
 //! mover passed (then only the moves that may stop it are searched, each checked for
-//! an opponent VCF after it, and the others are proven lost); the mover's VCT; and,
+//! an opponent VCF after it, and the others are proven lost); the mover's VCT (only
+//! with `auto:root_vct=on`: since issue 58 step 6 the main search, with its verdicts
+//! and quiescence, gets those nodes instead); and,
 //! when nothing else was found, the opponent's VCT if the mover passed (with the fewest
 //! quiet threats, up to [`OPP_VCT_DEPTH`]). That one is answered the same way: the
 //! possible defences (the cells of its proof, the mover's fours, and the marks that
@@ -19,10 +21,13 @@
 use rand::rngs::StdRng;
 use rand::RngExt;
 
+use std::time::Instant;
+
 use super::guard;
+use super::root_counts::RootCounters;
 use super::score::PATTERN_MATE;
 use super::search::{PatternSearch, RootMove};
-use super::tactics::Tactics;
+use super::tactics::{Guard, RootVct, Tactics};
 use crate::core::budget::Budget;
 use crate::core::context::SearchContext;
 use crate::core::path::{Note, Route, SearchPath};
@@ -195,7 +200,20 @@ pub fn analyze(
     rng: &mut StdRng,
 ) -> Analysis {
     let threads = threads.clamp(1, crate::core::types::MAX_THREADS);
-    let plan = tss::plan(position, &mut budget.share(TSS_SHARE), VCT_DEPTH);
+    let tactics = *ctx.kept::<Tactics>();
+    let mut counts = RootCounters {
+        answers: 1,
+        ..RootCounters::default()
+    };
+    let (plan_start, plan_clock) = (budget.nodes, Instant::now());
+    // With `root_vct=off` only the VCFs run (a VCT of depth 0 is none), with
+    // `root_vct=opponent` the opponent's VCT too.
+    let vct_depth = match tactics.root.root_vct {
+        RootVct::On => VCT_DEPTH,
+        RootVct::Off | RootVct::Opponent => 0,
+    };
+    let vcts = tactics.root.root_vct != RootVct::Off;
+    let plan = tss::plan(position, &mut budget.share(TSS_SHARE), vct_depth);
     // On an empty board only the centre is searched: the ordering puts the most
     // central cell first among the equally scored ones, and a search only tells
     // cells near the middle apart by the noise of where its horizon falls. The other
@@ -206,7 +224,7 @@ pub fn analyze(
     let mut note = None;
     let mut hardest = Vec::new();
     let plan = match plan {
-        RootPlan::Quiet => {
+        RootPlan::Quiet if vcts => {
             let (plan, held) = defend_vct(position, budget, &scored);
             hardest = held;
             if matches!(plan, RootPlan::Defend { .. }) {
@@ -220,16 +238,42 @@ pub fn analyze(
     // starts empty, so that it gives the same answer whatever ran before it.
     let keep = budget.node_limit().is_none();
     let (mut roots, mut proven) = root_moves(position, &plan, &hardest, &scored, opening);
-    // In a quiet position the search takes turns with the root's guard.
-    let guarding = matches!(plan, RootPlan::Quiet) && roots.len() > 1;
+    counts.plan_nodes = budget.nodes - plan_start;
+    counts.plan_micros = plan_clock.elapsed().as_micros() as u64;
+    match &plan {
+        RootPlan::Win(_) => counts.plan_wins = 1,
+        RootPlan::Defend { .. } => {
+            if note == Some(Note::ThreatSpaceDefenceVct) {
+                counts.plan_vct_defences = 1;
+            } else {
+                counts.plan_vcf_defences = 1;
+            }
+            let first = scored.first().map(|&(_, c)| c);
+            counts.plan_moved_first =
+                u64::from(first.is_some_and(|c| !roots.iter().any(|r| r.cell == c)));
+        }
+        RootPlan::Quiet => {}
+    }
+    // In a quiet position the search takes turns with the root's guard (unless
+    // `guard=off`).
+    let guarding =
+        matches!(plan, RootPlan::Quiet) && roots.len() > 1 && tactics.root.guard != Guard::Off;
     let eval = *ctx.kept::<EvalChoice>();
     let mut s = if keep {
         PatternSearch::keeping_table(position, 1 << 18, ctx.kept(), eval)
     } else {
         PatternSearch::evaluating(position, 1 << 18, eval)
     };
-    s.chosen_root = opening;
-    s.tactics = *ctx.kept::<Tactics>();
+    // Every cell's own value first (about a node each), and the main search leaves a
+    // share of the time for the best moves' values that are only bounds.
+    let cells = ctx.kept::<CellValues>().0 && budget.every_cell();
+    // A forced move (one root left, the others proven lost) is searched only a few
+    // plies by the time manager: enough to play it. Where its value is shown, it is
+    // searched as deep as the budget allows, as a move chosen alone is, so that the
+    // value shows what a search of the position after it finds (an only defence that
+    // loses showed -0.3 from depth 4, where the position after it is lost).
+    s.chosen_root = opening || (cells && roots.len() == 1);
+    s.tactics = tactics;
 
     note = match &plan {
         RootPlan::Win(_) => Some(Note::ThreatSpaceWin),
@@ -241,9 +285,6 @@ pub fn analyze(
         RootPlan::Defend { lost, .. } => lost.clone(),
         _ => Vec::new(),
     };
-    // Every cell's own value first (about a node each), and the main search leaves a
-    // share of the time for the best moves' values that are only bounds.
-    let cells = ctx.kept::<CellValues>().0 && budget.every_cell();
     let shallow = if cells {
         shallow_values(position, &mut s, budget)
     } else {
@@ -259,6 +300,7 @@ pub fn analyze(
             &mut roots,
             (max_depth, threads),
             &mut main,
+            &mut counts,
         );
         if !found.refuted.is_empty() {
             note = note.or(Some(Note::ThreatSpaceGuard));
@@ -279,9 +321,15 @@ pub fn analyze(
             rest.untarget();
         }
         let range = (1, max_depth);
-        s.iterate_threads(&mut rest, position, &mut roots, range, threads)
-            .0
+        let (nodes, clock) = (rest.nodes, Instant::now());
+        let completed = s
+            .iterate_threads(&mut rest, position, &mut roots, range, threads)
+            .0;
+        counts.search_nodes = rest.nodes - nodes;
+        counts.search_micros = clock.elapsed().as_micros() as u64;
+        completed
     };
+    counts.flush();
     drop(main);
     let ran = if roots.is_empty() { 1 } else { threads };
     // The lines of the best roots (the chosen move's, and more with multipv), read from

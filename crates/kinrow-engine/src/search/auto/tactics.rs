@@ -75,6 +75,55 @@ pub enum Quiescence {
     Vcf,
 }
 
+/// What the guard does with a root move whose check ran out of its slice (issue 58
+/// step 6), or whether it runs at all.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Guard {
+    /// No guard: the search takes the whole time, the root moves unchecked.
+    Off,
+    /// A check out of its slice ends the guard's turn, the move kept unchecked.
+    On,
+    /// A check out of its slice moves on to the next root move (the unchecked one stays
+    /// first and is checked again in the next turn), so that the moves behind it are
+    /// checked too.
+    Next,
+}
+
+/// Which of the root's threat-space searches run before the main search (issue 58 step
+/// 6): the VCFs (the mover's, and the opponent's were the mover to pass) always do. The
+/// default is [`RootVct::Opponent`] since its SPRT (Elo +44 at 20 000 nodes against
+/// [`RootVct::On`]: the mover's VCT took 12.9% of the nodes on the R8 replay and decided
+/// 3 of its 123 moves; docs/strength.md).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RootVct {
+    /// The mover's VCT and the opponent's (with its defences checked) as well (the
+    /// default before issue 58 step 6).
+    On,
+    /// Neither VCT: their shares go to the main search.
+    Off,
+    /// Only the opponent's VCT (with its defences checked), not the mover's.
+    Opponent,
+}
+
+/// How the root's time is shared between the threat-space searches, the guard and the
+/// main search (issue 58 step 6).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RootTime {
+    /// `auto:guard=on|off|next`.
+    pub guard: Guard,
+    /// `auto:root_vct=on|off|opponent`.
+    pub root_vct: RootVct,
+}
+
+impl Default for RootTime {
+    fn default() -> RootTime {
+        RootTime {
+            guard: Guard::On,
+            root_vct: RootVct::Opponent,
+        }
+    }
+}
+
 /// The switchable tactics of the pattern search (see the module's text).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Tactics {
@@ -89,6 +138,8 @@ pub struct Tactics {
     pub depth: Selectivity,
     /// What a leaf reads (`auto:quiescence=off|vcf`).
     pub quiescence: Quiescence,
+    /// The root's shares of the time: its threat-space searches and the guard.
+    pub root: RootTime,
 }
 
 /// Where the alpha-beta spends its depth (issue 58 step 5, the research's D5 rows 2-7),
@@ -141,6 +192,7 @@ impl Default for Tactics {
                 ..Selectivity::default()
             },
             quiescence: Quiescence::Vcf,
+            root: RootTime::default(),
         }
     }
 }
@@ -155,7 +207,7 @@ impl Tactics {
     /// The option names, for the lab's messages.
     pub const KEYS: &'static str =
         "verdicts, defences, mate_safe, quiescence, reply_ext, move_count, \
-        log_lmr, futility, alpha_reduce, attack_history";
+        log_lmr, futility, alpha_reduce, attack_history, guard, root_vct";
 
     /// Sets option `key` to `value`: `None` when `key` is none of these options, else
     /// whether `value` was understood (the error names the option and what it takes).
@@ -193,6 +245,20 @@ impl Tactics {
             "futility" => on_off(value).map(|b| self.depth.futility = b),
             "alpha_reduce" => on_off(value).map(|b| self.depth.alpha_reduce = b),
             "attack_history" => on_off(value).map(|b| self.depth.attack_history = b),
+            "guard" => match value {
+                "off" => Ok(Guard::Off),
+                "on" => Ok(Guard::On),
+                "next" => Ok(Guard::Next),
+                _ => Err(format!("{key}={value:?} is not off, on or next")),
+            }
+            .map(|g| self.root.guard = g),
+            "root_vct" => match value {
+                "on" => Ok(RootVct::On),
+                "off" => Ok(RootVct::Off),
+                "opponent" => Ok(RootVct::Opponent),
+                _ => Err(format!("{key}={value:?} is not on, off or opponent")),
+            }
+            .map(|v| self.root.root_vct = v),
             _ => return None,
         })
     }
@@ -298,6 +364,7 @@ mod tests {
                 mate_safe: MateSafe::Shallow,
                 depth: Tactics::default().depth,
                 quiescence: Quiescence::Vcf,
+                root: RootTime::default(),
             }
         );
         for key in [
@@ -334,5 +401,18 @@ mod tests {
         assert!(err.contains("defences"), "{err}");
         let err = t.set("mate_safe", "yes").unwrap().unwrap_err();
         assert!(err.contains("mate_safe"), "{err}");
+        assert_eq!(t.set("guard", "next"), Some(Ok(())));
+        assert_eq!(t.set("root_vct", "off"), Some(Ok(())));
+        assert_eq!(
+            t.root,
+            RootTime {
+                guard: Guard::Next,
+                root_vct: RootVct::Off,
+            }
+        );
+        let err = t.set("guard", "later").unwrap().unwrap_err();
+        assert!(err.contains("guard"), "{err}");
+        let err = t.set("root_vct", "1").unwrap().unwrap_err();
+        assert!(err.contains("root_vct"), "{err}");
     }
 }

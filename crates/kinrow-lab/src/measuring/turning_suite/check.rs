@@ -34,7 +34,7 @@ use super::classify::{classify_turns, first_depth, search, sees_win, Readings, W
 use super::{read_suite, TurnLine};
 use crate::measuring::arena::{cell_text, EngineSpec};
 use crate::output::{print_line, Progress};
-use kinrow_engine::{Analysis, Limits};
+use kinrow_engine::{Analysis, Limits, RootCounters};
 
 /// `kinrow turning-suite check` on the command line.
 #[derive(clap::Args, Debug)]
@@ -168,10 +168,13 @@ fn check_turn(
     limits: &Limits,
     turn: &TurnLine,
     seed: u64,
-) -> Result<(Seen, serde_json::Value), String> {
+) -> Result<(Seen, serde_json::Value, RootCounters), String> {
     let (p, turning, judge) = turn.position()?;
     let m = p.m();
+    // The root's counts of the answer before the turning move alone (issue 58 step 6).
+    RootCounters::take();
     let before = search(spec, limits, &p, seed);
+    let root = RootCounters::take();
     let mut after = p.clone();
     after.play(turning);
     let (sees_loss, answer_after) = if after.is_over() {
@@ -216,8 +219,10 @@ fn check_turn(
         "depth_after": answer_after.as_ref().map(|a| a.stats.depth),
         "nodes_after": answer_after.as_ref().map(|a| a.stats.nodes),
         "first_depth": first,
+        "root_before": serde_json::from_str::<serde_json::Value>(&root.json())
+            .map_err(|e| e.to_string())?,
     });
-    Ok((seen, json))
+    Ok((seen, json, root))
 }
 
 /// Checks every turn of the suite with one run seed: a line per turn to `write_line`,
@@ -234,9 +239,10 @@ fn check_seed(
     write_line: &mut WriteLine<'_>,
 ) -> Result<serde_json::Value, String> {
     let mut tally = Tally::default();
+    let mut root = RootCounters::default();
     for (i, turn) in turns.iter().enumerate() {
         let turn_seed = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ i as u64;
-        let (seen, json) = check_turn(spec, limits, turn, turn_seed)
+        let (seen, json, counts) = check_turn(spec, limits, turn, turn_seed)
             .map_err(|e| format!("--suite: {} ply {}: {e}", turn.game, turn.ply))?;
         if let Some(reached) = reached.as_deref_mut() {
             reached[i] = seen.depth_before;
@@ -244,6 +250,7 @@ fn check_seed(
         let mut json = json;
         json["run_seed"] = seed.into();
         tally.add(&seen);
+        root.add(&counts);
         write_line(&json)?;
         progress.advance(&format!(
             "seed {seed}: {} ply {}: turning {} played {}{}",
@@ -271,8 +278,15 @@ fn check_seed(
         median(&tally.first_depths).map_or("-".into(), |d| d.to_string()),
         mean(&tally.depths_before)
     ));
+    print_line(&format!(
+        "{} seed {seed}, the root of the answers before the turning moves: {}",
+        spec.label,
+        root.line()
+    ));
     let mut json = tally.json();
     json["seed"] = seed.into();
+    json["root_before"] =
+        serde_json::from_str(&root.json()).map_err(|e| format!("root counts: {e}"))?;
     Ok(json)
 }
 

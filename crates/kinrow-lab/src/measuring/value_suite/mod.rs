@@ -16,9 +16,13 @@
 //!   [`LOSING_VALUE`] or below, and the positions where the holding move's value is above
 //!   every losing move's.
 //!
+//! - `agree` ([`agree`]) needs no judge: it checks the values shown for an answer's best
+//!   moves against a search of the position after each move.
+//!
 //! The suite file is JSON lines ([`SuiteLine`]) after a `#` comment naming the command
 //! and the judge that made it.
 
+pub mod agree;
 pub mod build;
 pub mod check;
 
@@ -32,6 +36,7 @@ use kinrow_engine::Eval;
 use kinrow_engine::{Analysis, Outcome};
 use kinrow_game::{Cell, Move, Player, Position, Rules};
 
+pub use agree::AgreeArgs;
 pub use build::BuildArgs;
 pub use check::CheckArgs;
 
@@ -55,6 +60,9 @@ pub enum SuiteCommand {
     Build(BuildArgs),
     /// Count how often an engine's per-move values agree with a suite's labels.
     Check(CheckArgs),
+    /// Count how often the values shown for the best moves agree with a search of the
+    /// position after each move.
+    Agree(AgreeArgs),
 }
 
 /// Runs `kinrow value-suite`; returns the exit code.
@@ -62,6 +70,7 @@ pub fn main(args: ValueSuiteArgs) -> i32 {
     let (what, result) = match args.command {
         SuiteCommand::Build(a) => ("build", build::run(&a)),
         SuiteCommand::Check(a) => ("check", check::run(&a)),
+        SuiteCommand::Agree(a) => ("agree", agree::run(&a)),
     };
     match result {
         Ok(()) => 0,
