@@ -198,6 +198,14 @@ pub fn window_value(score: [i64; 2], side: usize) -> i64 {
     me + me / 2 - them
 }
 
+/// How a node goes on after [`PatternSearch::enter`].
+enum Enter {
+    /// The node is decided (or the budget stopped): its value.
+    Over(i64),
+    /// The node is searched; the opponent's single five cell, the block to play, if any.
+    Open(Option<u16>),
+}
+
 /// One root move with its value from the last completed iteration.
 #[derive(Copy, Clone, Debug)]
 pub struct RootMove {
@@ -365,6 +373,34 @@ impl PatternSearch {
         self.solver.board.hash() ^ if self.side == 1 { SIDE_KEY } else { 0 }
     }
 
+    /// What every node of the alpha-beta and of the quiescence reads first: the
+    /// budget's tick (0 once it stopped), the node count, a five of the side to move's
+    /// own on the board (a win), the ply cap (the static value), and the cells where the
+    /// opponent makes five: two or more lose, one is the forced block.
+    #[inline(always)]
+    fn enter(&mut self, budget: &mut Budget, ply: usize) -> Enter {
+        if budget.tick() {
+            return Enter::Over(0);
+        }
+        self.counters.nodes += 1;
+        let me = self.side;
+        if self.solver.board.has_win(me) {
+            return Enter::Over(PATTERN_WIN - ply as i64 - 1);
+        }
+        if ply >= MAX_PLY - 1 {
+            return Enter::Over(self.eval());
+        }
+        let mut wins = std::mem::take(&mut self.wins);
+        self.solver.board.win_cells(me ^ 1, &mut wins);
+        let node = match wins[..] {
+            [] => Enter::Open(None),
+            [f] => Enter::Open(Some(f)),
+            _ => Enter::Over(-(PATTERN_WIN - ply as i64 - 2)),
+        };
+        self.wins = wins;
+        node
+    }
+
     /// Negamax with alpha-beta (principal variation search) within `budget`; 0 once the
     /// budget stopped.
     ///
@@ -380,28 +416,11 @@ impl PatternSearch {
         mut alpha: i64,
         beta: i64,
     ) -> i64 {
-        if budget.tick() {
-            return 0;
-        }
-        self.counters.nodes += 1;
-        let me = self.side;
-        if self.solver.board.has_win(me) {
-            return PATTERN_WIN - ply as i64 - 1;
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.eval();
-        }
-        let mut wins = std::mem::take(&mut self.wins);
-        self.solver.board.win_cells(me ^ 1, &mut wins);
-        let forced = match wins.len() {
-            0 => None,
-            1 => Some(wins[0]),
-            _ => {
-                self.wins = wins;
-                return -(PATTERN_WIN - ply as i64 - 2);
-            }
+        let forced = match self.enter(budget, ply) {
+            Enter::Over(v) => return v,
+            Enter::Open(forced) => forced,
         };
-        self.wins = wins;
+        let me = self.side;
         self.forced_at[ply] = forced.is_some();
         self.evals[ply] = NO_EVAL;
         let replies = if ply == 0 { 0 } else { self.replies[ply - 1] } + forced.is_some() as u32;
