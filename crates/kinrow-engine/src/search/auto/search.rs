@@ -43,8 +43,8 @@
 //! exact defences against threes and four-threes (`defences`) and the refill of a cut
 //! list whose kept moves all lost (`mate_safe`: at every depth, or `shallow`, only at a
 //! remaining depth of at most 3) are switches, off by default. So is each of Rapfi's
-//! depth rows ([`Selectivity`](super::tactics::Selectivity), issue 58 step 5): a forced
-//! reply worth 1.3 plies, move-count pruning growing with the depth and refilled where
+//! depth rows ([`Selectivity`](super::tactics::Selectivity), issue 58 step 5): razoring
+//! into the quiescence one or two plies above the leaves, a forced reply worth 1.3 plies, move-count pruning growing with the depth and refilled where
 //! every kept move lost (on by default since its SPRT), logarithmic late-move reductions keyed on threats, child
 //! futility (on by default since its SPRT), and a ply off the remaining moves once
 //! alpha rises. The leaves' two-sided VCF quiescence (`quiescence=vcf|off`) is on.
@@ -65,7 +65,7 @@ pub use self::table::KeptTable;
 use self::table::{from_tt, table_size, to_tt, Entry, Table, EXACT, LOWER, UPPER};
 use super::order::order_score;
 use super::score::{PATTERN_MATE, PATTERN_WIN};
-use super::tactics::{Defences, SearchCounters, Tactics};
+use super::tactics::{razor_margin, Defences, Quiescence, SearchCounters, Tactics, RAZOR_DEPTH};
 use crate::board::{LineCodes, PatternBoard};
 use crate::core::budget::Budget;
 use crate::core::types::Bound;
@@ -470,6 +470,35 @@ impl PatternSearch {
                 }
             }
         }
+        let sel = self.tactics.depth;
+        // Razoring: a quiet null-window node near the leaves whose static value lies far
+        // below alpha reads the quiescence first (its fours and the opponent's blocks)
+        // and returns its value where that fails low too. Not against a five, a three
+        // or a four-three (the stand-pat would ignore them), not where alpha is a mate
+        // bound, and never a mate value (the quiescence's stand-pat gives none here).
+        if sel.razor
+            && forced.is_none()
+            && !three
+            && !four_three
+            && exact
+            && self.learned
+            && self.tactics.quiescence == Quiescence::Vcf
+            && depth <= RAZOR_DEPTH
+            && beta - alpha == 1
+            && alpha.abs() < PATTERN_MATE
+        {
+            let e = self.eval();
+            self.evals[ply] = e;
+            if e + razor_margin(depth) < alpha {
+                let v = self.leaf(budget, ply, alpha, beta);
+                if budget.stopped() {
+                    return 0;
+                }
+                if v <= alpha && v > -PATTERN_MATE {
+                    return v;
+                }
+            }
+        }
         let mut moves = std::mem::take(&mut self.lists[ply]);
         moves.clear();
         let mut staged = false;
@@ -492,9 +521,12 @@ impl PatternSearch {
             }
             self.defence = cells;
         }
-        let sel = self.tactics.depth;
         if forced.is_none() && !three && !guarded && (sel.move_count || sel.futility) {
-            let e = self.eval();
+            // (Read already where razoring asked for it.)
+            let e = match self.evals[ply] {
+                NO_EVAL => self.eval(),
+                e => e,
+            };
             self.evals[ply] = e;
             let improving = ply < 3 || self.evals[ply - 2] == NO_EVAL || e > self.evals[ply - 2];
             self.improving[ply] = improving;

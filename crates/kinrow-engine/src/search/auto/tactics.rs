@@ -91,7 +91,7 @@ pub struct Tactics {
     pub quiescence: Quiescence,
 }
 
-/// Where the alpha-beta spends its depth (issue 58 step 5, the research's D5 rows 2-7),
+/// Where the alpha-beta spends its depth (issue 58 step 5, the research's D5 rows 1-7),
 /// each an `auto:` switch, off until an SPRT keeps it (`futility` and `move_count` are on since their SPRTs). Every one keeps the mate
 /// guard: none prunes before the node has a move that does not lose, none returns an
 /// unproven win, and fours and threat defences are never pruned.
@@ -122,6 +122,24 @@ pub struct Selectivity {
     /// and cuts is counted in a history of attacks kept per side, apart from the
     /// history of the other moves, and attacking moves are ordered by it.
     pub attack_history: bool,
+    /// Row 1 (`auto:razor=on`): at a quiet null-window node one or two plies above the
+    /// leaves whose static value lies more than [`razor_margin`] below alpha, the
+    /// quiescence is read first with the node's window, and its value is returned where
+    /// it fails low (never a mate bound, never against a five, a three or a four-three
+    /// of the opponent's).
+    pub razor: bool,
+}
+
+/// `auto:razor`: the deepest remaining depth that is razored (Rapfi razors below 2.6 of
+/// its plies).
+pub const RAZOR_DEPTH: i32 = 2;
+
+/// `auto:razor`: how far below alpha a node's static value at remaining depth `depth`
+/// must lie to be razored, in thousandths of a logit: Rapfi's `0.17 d^2 + 14 d + 19` of
+/// its units, five of ours each (the research's D5, row 1): 165 at one ply, 238 at two.
+pub fn razor_margin(depth: i32) -> i64 {
+    let d = depth as i64;
+    (85 * d * d + 7_000 * d + 9_500) / 100
 }
 
 /// The defaults, each as its SPRT at 20 000 nodes decided (docs/strength.md): the
@@ -155,7 +173,7 @@ impl Tactics {
     /// The option names, for the lab's messages.
     pub const KEYS: &'static str =
         "verdicts, defences, mate_safe, quiescence, reply_ext, move_count, \
-        log_lmr, futility, alpha_reduce, attack_history";
+        log_lmr, futility, alpha_reduce, attack_history, razor";
 
     /// Sets option `key` to `value`: `None` when `key` is none of these options, else
     /// whether `value` was understood (the error names the option and what it takes).
@@ -193,6 +211,7 @@ impl Tactics {
             "futility" => on_off(value).map(|b| self.depth.futility = b),
             "alpha_reduce" => on_off(value).map(|b| self.depth.alpha_reduce = b),
             "attack_history" => on_off(value).map(|b| self.depth.attack_history = b),
+            "razor" => on_off(value).map(|b| self.depth.razor = b),
             _ => return None,
         })
     }
@@ -307,6 +326,7 @@ mod tests {
             "futility",
             "alpha_reduce",
             "attack_history",
+            "razor",
         ] {
             assert_eq!(t.set(key, "on"), Some(Ok(())), "{key}");
             let err = t.set(key, "1.3").unwrap().unwrap_err();
@@ -321,6 +341,7 @@ mod tests {
                 futility: true,
                 alpha_reduce: true,
                 attack_history: true,
+                razor: true,
             }
         );
         assert_eq!(t.set("quiescence", "vcf"), Some(Ok(())));
