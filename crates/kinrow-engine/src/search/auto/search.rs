@@ -44,7 +44,7 @@
 //! list whose kept moves all lost (`mate_safe`: at every depth, or `shallow`, only at a
 //! remaining depth of at most 3) are switches, off by default. So is each of Rapfi's
 //! depth rows ([`Selectivity`](super::tactics::Selectivity), issue 58 step 5): razoring
-//! into the quiescence one or two plies above the leaves, a forced reply worth 1.3 plies, move-count pruning growing with the depth and refilled where
+//! into the quiescence one or two plies above the leaves (on by default since its SPRT), a forced reply worth 1.3 plies, move-count pruning growing with the depth and refilled where
 //! every kept move lost (on by default since its SPRT), logarithmic late-move reductions keyed on threats, child
 //! futility (on by default since its SPRT), and a ply off the remaining moves once
 //! alpha rises. The leaves' two-sided VCF quiescence (`quiescence=vcf|off`) is on.

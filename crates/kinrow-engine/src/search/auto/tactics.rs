@@ -92,7 +92,7 @@ pub struct Tactics {
 }
 
 /// Where the alpha-beta spends its depth (issue 58 step 5, the research's D5 rows 1-7),
-/// each an `auto:` switch, off until an SPRT keeps it (`futility` and `move_count` are on since their SPRTs). Every one keeps the mate
+/// each an `auto:` switch, off until an SPRT keeps it (`futility`, `move_count` and `razor` are on since their SPRTs). Every one keeps the mate
 /// guard: none prunes before the node has a move that does not lose, none returns an
 /// unproven win, and fours and threat defences are never pruned.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -145,7 +145,8 @@ pub fn razor_margin(depth: i32) -> i64 {
 /// The defaults, each as its SPRT at 20 000 nodes decided (docs/strength.md): the
 /// verdicts passed (`-3,1`, Elo +27), child futility passed (`0,5`, Elo +52) and the move
 /// count on top of it (`0,5`, Elo +48); the quiescence passed its (`0,5`, Elo +137, and
-/// +22 against the probe given 1.6 times the nodes); the others are off until theirs are
+/// +22 against the probe given 1.6 times the nodes), and razoring on top of them (`0,5`,
+/// Elo +26); the others are off until theirs are
 /// logged.
 impl Default for Tactics {
     fn default() -> Tactics {
@@ -156,6 +157,7 @@ impl Default for Tactics {
             depth: Selectivity {
                 futility: true,
                 move_count: true,
+                razor: true,
                 ..Selectivity::default()
             },
             quiescence: Quiescence::Vcf,
