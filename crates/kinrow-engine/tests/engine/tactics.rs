@@ -1,10 +1,11 @@
 //! The tactics of `auto`'s alpha-beta that the lab switches (issue 58, `auto:verdicts`,
 //! `auto:defences`, `auto:mate_safe=on|shallow`, and step 5's depth switches
-//! `auto:reply_ext`, `move_count`, `log_lmr`, `futility`, `alpha_reduce`): positions from
-//! `auto`'s round-5 games against Rapfi where each one changes what the search concludes,
-//! read with [`alpha_beta_value`] (the alpha-beta alone, at a fixed depth). Each case
-//! fails with the option off, except the last, which holds the wins the plain search
-//! reads against futility and the reduction after alpha.
+//! `auto:reply_ext`, `move_count`, `log_lmr`, `futility`, `alpha_reduce`, `razor`):
+//! positions from `auto`'s round-5 games against Rapfi where each one changes what the
+//! search concludes, read with [`alpha_beta_value`] (the alpha-beta alone, at a fixed
+//! depth). Each case fails with the option off, except the last three, which hold the
+//! wins the plain search reads against futility, the reduction after alpha and
+//! razoring, and the losses and wins razoring must not invent.
 
 use crate::tss::support::plain;
 use kinrow_engine::{
@@ -270,5 +271,56 @@ fn futility_and_the_reduction_after_alpha_keep_the_short_wins() {
             reduced.is_some_and(|d| d <= plain_depth + 1),
             "mate {i}: {reduced:?} against {plain_depth}"
         );
+    }
+}
+
+/// The defaults (the verdicts, the quiescence, futility, the move count) with razoring
+/// on or off.
+fn defaults_razor(on: bool) -> Tactics {
+    let mut t = Tactics::default();
+    t.depth.razor = on;
+    t
+}
+
+#[test]
+fn razoring_reads_every_short_win_at_the_same_depth() {
+    // Razoring cuts only quiet null-window nodes far below alpha, never against the
+    // opponent's threats and never with a mate bound, so each win the default search
+    // reads within 7 plies is read as early with it (the default reads 7 of the 15).
+    let mut read = 0;
+    for (i, mate) in crate::tss::mates::MATES.iter().enumerate() {
+        let p = plain(mate.rows);
+        let first = |t: Tactics| {
+            (1..=7).find(|&d| alpha_beta_value(&p, t, d, NODES).is_some_and(|v| v >= PATTERN_MATE))
+        };
+        let without = first(defaults_razor(false));
+        assert_eq!(first(defaults_razor(true)), without, "mate {i}");
+        read += usize::from(without.is_some());
+    }
+    assert!(
+        read >= 5,
+        "only {read} wins read within 7 plies: the comparison says little"
+    );
+}
+
+#[test]
+fn razoring_claims_no_loss_and_no_win_the_search_without_it_does_not() {
+    let razor = defaults_razor(true);
+    // x to move against o's four-three: the move count's refill holds at every depth.
+    for rows in [&FOUR_THREE, &FOUR_THREE_LATER] {
+        let p = plain(rows);
+        for depth in 1..=4 {
+            assert!(value(&p, razor, depth) > -PATTERN_MATE, "depth {depth}");
+        }
+    }
+    // o's false win from x's cut nodes: no razored node invents it back.
+    let p = plain(&FALSE_WIN);
+    for depth in 1..=5 {
+        assert!(value(&p, razor, depth) < PATTERN_MATE, "depth {depth}");
+    }
+    // And two threes with no common defence still lose at once.
+    let p = plain(&TWO_THREES);
+    for depth in 0..=3 {
+        assert!(value(&p, razor, depth) <= -PATTERN_MATE, "depth {depth}");
     }
 }

@@ -43,8 +43,8 @@
 //! exact defences against threes and four-threes (`defences`) and the refill of a cut
 //! list whose kept moves all lost (`mate_safe`: at every depth, or `shallow`, only at a
 //! remaining depth of at most 3) are switches, off by default. So is each of Rapfi's
-//! depth rows ([`Selectivity`](super::tactics::Selectivity), issue 58 step 5): a forced
-//! reply worth 1.3 plies, move-count pruning growing with the depth and refilled where
+//! depth rows ([`Selectivity`](super::tactics::Selectivity), issue 58 step 5): razoring
+//! into the quiescence one or two plies above the leaves (on by default since its SPRT), a forced reply worth 1.3 plies, move-count pruning growing with the depth and refilled where
 //! every kept move lost (on by default since its SPRT), logarithmic late-move reductions keyed on threats, child
 //! futility (on by default since its SPRT), and a ply off the remaining moves once
 //! alpha rises. The leaves' two-sided VCF quiescence (`quiescence=vcf|off`) is on.
@@ -65,7 +65,7 @@ pub use self::table::KeptTable;
 use self::table::{from_tt, table_size, to_tt, Entry, Table, EXACT, LOWER, UPPER};
 use super::order::order_score;
 use super::score::{PATTERN_MATE, PATTERN_WIN};
-use super::tactics::{Defences, SearchCounters, Tactics};
+use super::tactics::{razor_margin, Defences, Quiescence, SearchCounters, Tactics, RAZOR_DEPTH};
 use crate::board::{LineCodes, PatternBoard};
 use crate::core::budget::Budget;
 use crate::core::types::Bound;
@@ -196,6 +196,14 @@ pub struct PatternSearch {
 pub fn window_value(score: [i64; 2], side: usize) -> i64 {
     let (me, them) = (score[side], score[side ^ 1]);
     me + me / 2 - them
+}
+
+/// How a node goes on after [`PatternSearch::enter`].
+enum Enter {
+    /// The node is decided (or the budget stopped): its value.
+    Over(i64),
+    /// The node is searched; the opponent's single five cell, the block to play, if any.
+    Open(Option<u16>),
 }
 
 /// One root move with its value from the last completed iteration.
@@ -365,6 +373,34 @@ impl PatternSearch {
         self.solver.board.hash() ^ if self.side == 1 { SIDE_KEY } else { 0 }
     }
 
+    /// What every node of the alpha-beta and of the quiescence reads first: the
+    /// budget's tick (0 once it stopped), the node count, a five of the side to move's
+    /// own on the board (a win), the ply cap (the static value), and the cells where the
+    /// opponent makes five: two or more lose, one is the forced block.
+    #[inline(always)]
+    fn enter(&mut self, budget: &mut Budget, ply: usize) -> Enter {
+        if budget.tick() {
+            return Enter::Over(0);
+        }
+        self.counters.nodes += 1;
+        let me = self.side;
+        if self.solver.board.has_win(me) {
+            return Enter::Over(PATTERN_WIN - ply as i64 - 1);
+        }
+        if ply >= MAX_PLY - 1 {
+            return Enter::Over(self.eval());
+        }
+        let mut wins = std::mem::take(&mut self.wins);
+        self.solver.board.win_cells(me ^ 1, &mut wins);
+        let node = match wins[..] {
+            [] => Enter::Open(None),
+            [f] => Enter::Open(Some(f)),
+            _ => Enter::Over(-(PATTERN_WIN - ply as i64 - 2)),
+        };
+        self.wins = wins;
+        node
+    }
+
     /// Negamax with alpha-beta (principal variation search) within `budget`; 0 once the
     /// budget stopped.
     ///
@@ -380,28 +416,11 @@ impl PatternSearch {
         mut alpha: i64,
         beta: i64,
     ) -> i64 {
-        if budget.tick() {
-            return 0;
-        }
-        self.counters.nodes += 1;
-        let me = self.side;
-        if self.solver.board.has_win(me) {
-            return PATTERN_WIN - ply as i64 - 1;
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.eval();
-        }
-        let mut wins = std::mem::take(&mut self.wins);
-        self.solver.board.win_cells(me ^ 1, &mut wins);
-        let forced = match wins.len() {
-            0 => None,
-            1 => Some(wins[0]),
-            _ => {
-                self.wins = wins;
-                return -(PATTERN_WIN - ply as i64 - 2);
-            }
+        let forced = match self.enter(budget, ply) {
+            Enter::Over(v) => return v,
+            Enter::Open(forced) => forced,
         };
-        self.wins = wins;
+        let me = self.side;
         self.forced_at[ply] = forced.is_some();
         self.evals[ply] = NO_EVAL;
         let replies = if ply == 0 { 0 } else { self.replies[ply - 1] } + forced.is_some() as u32;
@@ -451,6 +470,35 @@ impl PatternSearch {
                 }
             }
         }
+        let sel = self.tactics.depth;
+        // Razoring: a quiet null-window node near the leaves whose static value lies far
+        // below alpha reads the quiescence first (its fours and the opponent's blocks)
+        // and returns its value where that fails low too. Not against a five, a three
+        // or a four-three (the stand-pat would ignore them), not where alpha is a mate
+        // bound, and never a mate value (the quiescence's stand-pat gives none here).
+        if sel.razor
+            && forced.is_none()
+            && !three
+            && !four_three
+            && exact
+            && self.learned
+            && self.tactics.quiescence == Quiescence::Vcf
+            && depth <= RAZOR_DEPTH
+            && beta - alpha == 1
+            && alpha.abs() < PATTERN_MATE
+        {
+            let e = self.eval();
+            self.evals[ply] = e;
+            if e + razor_margin(depth) < alpha {
+                let v = self.leaf(budget, ply, alpha, beta);
+                if budget.stopped() {
+                    return 0;
+                }
+                if v <= alpha && v > -PATTERN_MATE {
+                    return v;
+                }
+            }
+        }
         let mut moves = std::mem::take(&mut self.lists[ply]);
         moves.clear();
         let mut staged = false;
@@ -473,9 +521,12 @@ impl PatternSearch {
             }
             self.defence = cells;
         }
-        let sel = self.tactics.depth;
         if forced.is_none() && !three && !guarded && (sel.move_count || sel.futility) {
-            let e = self.eval();
+            // (Read already where razoring asked for it.)
+            let e = match self.evals[ply] {
+                NO_EVAL => self.eval(),
+                e => e,
+            };
             self.evals[ply] = e;
             let improving = ply < 3 || self.evals[ply - 2] == NO_EVAL || e > self.evals[ply - 2];
             self.improving[ply] = improving;

@@ -142,8 +142,8 @@ pub struct Tactics {
     pub root: RootTime,
 }
 
-/// Where the alpha-beta spends its depth (issue 58 step 5, the research's D5 rows 2-7),
-/// each an `auto:` switch, off until an SPRT keeps it (`futility` and `move_count` are on since their SPRTs). Every one keeps the mate
+/// Where the alpha-beta spends its depth (issue 58 step 5, the research's D5 rows 1-7),
+/// each an `auto:` switch, off until an SPRT keeps it (`futility`, `move_count` and `razor` are on since their SPRTs). Every one keeps the mate
 /// guard: none prunes before the node has a move that does not lose, none returns an
 /// unproven win, and fours and threat defences are never pruned.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -173,12 +173,31 @@ pub struct Selectivity {
     /// and cuts is counted in a history of attacks kept per side, apart from the
     /// history of the other moves, and attacking moves are ordered by it.
     pub attack_history: bool,
+    /// Row 1 (`auto:razor=on`): at a quiet null-window node one or two plies above the
+    /// leaves whose static value lies more than [`razor_margin`] below alpha, the
+    /// quiescence is read first with the node's window, and its value is returned where
+    /// it fails low (never a mate bound, never against a five, a three or a four-three
+    /// of the opponent's).
+    pub razor: bool,
+}
+
+/// `auto:razor`: the deepest remaining depth that is razored (Rapfi razors below 2.6 of
+/// its plies).
+pub const RAZOR_DEPTH: i32 = 2;
+
+/// `auto:razor`: how far below alpha a node's static value at remaining depth `depth`
+/// must lie to be razored, in thousandths of a logit: Rapfi's `0.17 d^2 + 14 d + 19` of
+/// its units, five of ours each (the research's D5, row 1): 165 at one ply, 238 at two.
+pub fn razor_margin(depth: i32) -> i64 {
+    let d = depth as i64;
+    (85 * d * d + 7_000 * d + 9_500) / 100
 }
 
 /// The defaults, each as its SPRT at 20 000 nodes decided (docs/strength.md): the
 /// verdicts passed (`-3,1`, Elo +27), child futility passed (`0,5`, Elo +52) and the move
 /// count on top of it (`0,5`, Elo +48); the quiescence passed its (`0,5`, Elo +137, and
-/// +22 against the probe given 1.6 times the nodes); the others are off until theirs are
+/// +22 against the probe given 1.6 times the nodes), and razoring on top of them (`0,5`,
+/// Elo +26); the others are off until theirs are
 /// logged.
 impl Default for Tactics {
     fn default() -> Tactics {
@@ -189,6 +208,7 @@ impl Default for Tactics {
             depth: Selectivity {
                 futility: true,
                 move_count: true,
+                razor: true,
                 ..Selectivity::default()
             },
             quiescence: Quiescence::Vcf,
@@ -207,7 +227,7 @@ impl Tactics {
     /// The option names, for the lab's messages.
     pub const KEYS: &'static str =
         "verdicts, defences, mate_safe, quiescence, reply_ext, move_count, \
-        log_lmr, futility, alpha_reduce, attack_history, guard, root_vct";
+        log_lmr, futility, alpha_reduce, attack_history, guard, root_vct, razor";
 
     /// Sets option `key` to `value`: `None` when `key` is none of these options, else
     /// whether `value` was understood (the error names the option and what it takes).
@@ -259,6 +279,7 @@ impl Tactics {
                 _ => Err(format!("{key}={value:?} is not on, off or opponent")),
             }
             .map(|v| self.root.root_vct = v),
+            "razor" => on_off(value).map(|b| self.depth.razor = b),
             _ => return None,
         })
     }
@@ -374,6 +395,7 @@ mod tests {
             "futility",
             "alpha_reduce",
             "attack_history",
+            "razor",
         ] {
             assert_eq!(t.set(key, "on"), Some(Ok(())), "{key}");
             let err = t.set(key, "1.3").unwrap().unwrap_err();
@@ -388,6 +410,7 @@ mod tests {
                 futility: true,
                 alpha_reduce: true,
                 attack_history: true,
+                razor: true,
             }
         );
         assert_eq!(t.set("quiescence", "vcf"), Some(Ok(())));

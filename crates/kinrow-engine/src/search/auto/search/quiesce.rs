@@ -189,28 +189,10 @@ impl PatternSearch {
         beta: i64,
         line: QLine,
     ) -> i64 {
-        if budget.tick() {
-            return 0;
-        }
-        self.counters.nodes += 1;
-        let me = self.side;
-        if self.solver.board.has_win(me) {
-            return PATTERN_WIN - ply as i64 - 1;
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.eval();
-        }
-        let mut wins = std::mem::take(&mut self.wins);
-        self.solver.board.win_cells(me ^ 1, &mut wins);
-        let forced = match wins[..] {
-            [] => None,
-            [f] => Some(f as usize),
-            _ => {
-                self.wins = wins;
-                return -(PATTERN_WIN - ply as i64 - 2);
-            }
+        let forced = match self.enter(budget, ply) {
+            Enter::Over(v) => return v,
+            Enter::Open(forced) => forced.map(usize::from),
         };
-        self.wins = wins;
         if let Some(f) = forced {
             // The block costs nothing; the blocker then reads its own fours.
             let next = self.after(&line, f, false);
