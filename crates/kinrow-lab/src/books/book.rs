@@ -126,7 +126,15 @@ fn run(args: &BookArgs) -> Result<(), String> {
     if args.outcomes {
         let depth = args.depth.ok_or("--depth is required")?;
         let [m, n, k] = rules_of(&args.rules)?;
-        return super::outcomes::run(args, (m, n, k), depth);
+        let outcome_args = super::outcomes::OutcomeArgs {
+            out: args.out.clone(),
+            seed: args.seed,
+            table_bits: args.table_bits,
+            stop_after: args.stop_after,
+            from: args.from,
+            rate_sample: args.rate_sample,
+        };
+        return super::outcomes::run(&outcome_args, (m, n, k), depth);
     }
     let out = args.out.as_deref().ok_or("--out is required")?;
     if let Some(input) = &args.from_bitbully {

@@ -20,7 +20,6 @@ use std::time::{Duration, Instant};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use super::book::BookArgs;
 use crate::output::print_line;
 use kinrow_engine::gravity_outcomes;
 use kinrow_engine::Budget;
@@ -29,8 +28,25 @@ use kinrow_engine::LevelSolver;
 /// How often the work files are flushed and a progress line printed.
 const FLUSH_EVERY: Duration = Duration::from_secs(5);
 
+/// What `kinrow book --outcomes` reads of `kinrow book`'s arguments.
+#[derive(Clone, Debug)]
+pub struct OutcomeArgs {
+    /// `--out`: the book file (its work files beside it).
+    pub out: Option<String>,
+    /// `--seed`: the rate sample's positions.
+    pub seed: u64,
+    /// `--table-bits`: the solver's table.
+    pub table_bits: u32,
+    /// `--stop-after`: seconds after which the run stops (resumably).
+    pub stop_after: Option<u64>,
+    /// `--from`: the fewest stones of a position in the book.
+    pub from: Option<u32>,
+    /// `--rate-sample`: solve this many random last-level positions and estimate.
+    pub rate_sample: Option<usize>,
+}
+
 /// Runs `kinrow book --outcomes` for the board `(m, n, k)` up to `depth` stones.
-pub fn run(args: &BookArgs, (m, n, k): (u32, u32, u32), depth: u32) -> Result<(), String> {
+pub fn run(args: &OutcomeArgs, (m, n, k): (u32, u32, u32), depth: u32) -> Result<(), String> {
     let from = args.from.unwrap_or(depth);
     if from == 0 || from > depth || depth > m * n {
         return Err(format!(
