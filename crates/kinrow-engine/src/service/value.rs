@@ -396,15 +396,26 @@ fn bounds_of(analysis: &Analysis, lost: &[Move]) -> Vec<Bound> {
 /// `raw` as the unit of `scale` names it, `None` where `score` is no number of it: not
 /// finite (a move a level added without a search), or the pattern search's clamp
 /// [`PATTERN_MATE`] of a value near a win that is no proof (its unit is the window
-/// score, and +-(1e15 - plies) for threat-space proofs).
+/// score, and +-(1e15 - plies) for threat-space proofs). The clamp is a zone, not a
+/// point: the root's parity shift moves every unproven value alike, a clamped one too
+/// (-`PATTERN_MATE` - 21 was answered as a raw value).
 pub fn raw_in_unit(scale: Scale, score: f64) -> Option<f64> {
     if !score.is_finite() {
         return None;
     }
     match scale {
-        Scale::Pattern | Scale::Learned if score.abs() == PATTERN_MATE as f64 => None,
+        Scale::Pattern | Scale::Learned if at_the_clamp(score) => None,
         _ => Some(score),
     }
+}
+
+/// Whether a pattern-search score lies at its clamp [`PATTERN_MATE`] (give or take the
+/// parity shift) or between it and the threat-space proofs' +-(1e15 - plies): no
+/// evaluation comes within a million of the clamp, and no proof is that long.
+fn at_the_clamp(score: f64) -> bool {
+    const SLACK: f64 = 1e6;
+    let a = score.abs();
+    a >= PATTERN_MATE as f64 - SLACK && a < crate::core::root::WinScale::SEARCH.win - SLACK
 }
 
 /// On `perfect`'s scale an unproven move has no heuristic value: it is listed without
@@ -571,5 +582,31 @@ pub fn one_scale(analysis: &mut Analysis, values: &mut Values, full_strength: bo
         if analysis.moves[i].evaluated && !is_proven(&analysis.moves[i]) {
             values.evaluation = values.moves[i];
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::root::WinScale;
+
+    #[test]
+    fn a_clamped_search_value_has_no_raw_even_when_shifted() {
+        let clamp = PATTERN_MATE as f64;
+        for scale in [Scale::Pattern, Scale::Learned] {
+            assert_eq!(raw_in_unit(scale, -clamp), None);
+            // The parity shift of a clamped value (seen: -PATTERN_MATE - 21).
+            assert_eq!(raw_in_unit(scale, -clamp - 21.0), None);
+            assert_eq!(raw_in_unit(scale, clamp - 21.0), None);
+            // An evaluation and a threat-space proof keep theirs.
+            assert_eq!(raw_in_unit(scale, -350.0), Some(-350.0));
+            let proof = WinScale::SEARCH.proven(Outcome::Loss, 9);
+            assert_eq!(raw_in_unit(scale, proof), Some(proof));
+        }
+        // Another engine's unit is its own.
+        assert_eq!(
+            raw_in_unit(Scale::Minimax, -clamp - 21.0),
+            Some(-clamp - 21.0)
+        );
     }
 }
