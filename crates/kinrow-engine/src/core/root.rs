@@ -110,6 +110,18 @@ impl RootResults<'_> {
 
 /// Turns `results` into the answer for `position` (see the top of this file). The
 /// statistics' nodes and time are the budget's: every phase of the search counted.
+/// Scores at or beyond this are a search's win or loss values (the tree searches'
+/// 10^15 less the plies, the pattern search's clamp at 2^49), never a heuristic value.
+const WIN_ZONE: f64 = 1e14;
+
+/// Whether the parity shift moves `eval`: an unproven heuristic value. A search's win
+/// or loss value that is no proof (a bound of one, or a mate seen by a truncated node)
+/// stays where its scale puts it: shifted, it left the engine's unit (minimax answered a
+/// raw of -10^15 - 104).
+fn shifts(eval: &Evaluation) -> bool {
+    eval.outcome == Outcome::Unknown && eval.score.abs() < WIN_ZONE
+}
+
 pub fn finish(
     position: &Position,
     mut results: RootResults<'_>,
@@ -132,7 +144,7 @@ pub fn finish(
         // unproven value alike (those of shallower searches too), so that it never
         // reorders moves the engine ranked by score.
         for e in results.moves.iter_mut() {
-            if e.eval.outcome == Outcome::Unknown {
+            if shifts(&e.eval) {
                 e.eval.score += shift;
             }
         }
@@ -159,7 +171,7 @@ pub fn finish(
         }
         Choice::Ranked => moves[0].eval.clone(),
         Choice::Chosen(mv, mut eval) => {
-            if eval.outcome == Outcome::Unknown {
+            if shifts(&eval) {
                 eval.score += shift;
             }
             sort_best_first(moves);

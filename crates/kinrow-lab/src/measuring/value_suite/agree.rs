@@ -185,15 +185,6 @@ fn child_value(
     (-values.evaluation, outcome, analysis.stats.depth)
 }
 
-fn outcome_name(o: Outcome) -> &'static str {
-    match o {
-        Outcome::Win => "win",
-        Outcome::Loss => "loss",
-        Outcome::Draw => "draw",
-        Outcome::Unknown => "unknown",
-    }
-}
-
 /// Runs `kinrow value-suite agree`.
 pub fn run(args: &AgreeArgs) -> Result<(), String> {
     let positions = positions(args)?;
@@ -264,9 +255,9 @@ pub fn run(args: &AgreeArgs) -> Result<(), String> {
                     serde_json::json!({
                         "move": crate::measuring::arena::cell_text(c.mv, p.m()),
                         "shown": c.shown,
-                        "shown_outcome": outcome_name(c.shown_outcome),
+                        "shown_outcome": c.shown_outcome.as_str(),
                         "child": c.child,
-                        "child_outcome": outcome_name(c.child_outcome),
+                        "child_outcome": c.child_outcome.as_str(),
                         "child_depth": c.child_depth,
                     })
                 })

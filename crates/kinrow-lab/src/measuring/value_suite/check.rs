@@ -38,7 +38,7 @@ use kinrow_engine::value::Values;
 use kinrow_engine::CellValues;
 use kinrow_engine::EngineKind;
 use kinrow_engine::SearchPlan;
-use kinrow_engine::{Analysis, Limits, Outcome};
+use kinrow_engine::{Analysis, Limits};
 use kinrow_game::{Move, Position};
 
 /// `kinrow value-suite check` on the command line.
@@ -101,20 +101,11 @@ pub fn answer(
     (analysis, values)
 }
 
-fn outcome_name(o: Outcome) -> &'static str {
-    match o {
-        Outcome::Win => "win",
-        Outcome::Loss => "loss",
-        Outcome::Draw => "draw",
-        Outcome::Unknown => "unknown",
-    }
-}
-
 fn shown_json(mv: Move, s: Shown, m: usize) -> serde_json::Value {
     serde_json::json!({
         "move": cell_text(mv, m),
         "value": s.value,
-        "outcome": outcome_name(s.outcome),
+        "outcome": s.outcome.as_str(),
     })
 }
 
