@@ -381,3 +381,47 @@ fn a_budget_too_small_for_the_distances_still_proves_every_outcome() {
         "no cap left every outcome proven with a distance unpinned"
     );
 }
+
+/// One hard column does not keep the easy ones unproven: in `4123555135462` (13 stones,
+/// the benchmark file's line; the centre wins in 27 plies, every other column loses) the
+/// centre's proof takes most of 300 000 nodes, and searched first to the end it left
+/// every column unknown at 100 000 nodes. The columns' searches take turns with growing
+/// allowances, so the six losses are proven within that budget (their plies as bounds).
+#[test]
+fn a_hard_column_does_not_keep_the_easy_ones_unproven() {
+    let rules = gravity_rules(7, 6, 4);
+    let position = Position::from_column_digits(&rules, "4123555135462", "board").unwrap();
+    let limits = Limits {
+        nodes: Some(100_000),
+        ..Limits::with_time(Duration::from_secs(60))
+    };
+    let a = Perfect.analyze(&position, &limits, &mut StdRng::seed_from_u64(1));
+    assert_eq!(a.moves.len(), 7);
+    for e in &a.moves {
+        let col = e.mv.cell() % 7;
+        if col == 3 {
+            // The centre's win, if proven within the budget, is a win.
+            assert!(
+                matches!(e.eval.outcome, Outcome::Win | Outcome::Unknown),
+                "{e:?}"
+            );
+        } else {
+            assert_eq!(e.eval.outcome, Outcome::Loss, "column {}: {e:?}", col + 1);
+        }
+    }
+    // Exact on its own: every column's outcome and plies, as the benchmark file lists.
+    let a = Perfect.analyze(
+        &position,
+        &Limits::with_time(Duration::from_secs(60)),
+        &mut StdRng::seed_from_u64(1),
+    );
+    let plies: Vec<(Outcome, Option<u32>)> = (0..7)
+        .map(|c| {
+            let e = a.moves.iter().find(|e| e.mv.cell() % 7 == c).unwrap();
+            (e.eval.outcome, e.eval.plies)
+        })
+        .collect();
+    let (l, w) = (Outcome::Loss, Outcome::Win);
+    let want = [(l, 24), (l, 24), (l, 24), (w, 27), (l, 6), (l, 6), (l, 6)];
+    assert_eq!(plies, want.map(|(o, p)| (o, Some(p))));
+}

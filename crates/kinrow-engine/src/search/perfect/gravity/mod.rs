@@ -2,13 +2,17 @@
 //! that fits 128 bits with a sentinel row ([`word`]).
 //!
 //! Every playable column is judged from the mover's side: a win now is exact at once;
-//! otherwise the position after the move is searched first with the window (-1, 1),
-//! which settles win, draw or loss for every column cheaply, and then the plies of each
-//! win and loss are pinned by the null-window searches of [`search::Solver::solve`].
-//! All searches share one table of bounds, which the caller's context keeps for its next
-//! answer. A position in the opening book ([`book`]) has its score there: each column is
-//! first asked by one null window whether it reaches that score (which pins the best
-//! columns), and the search reads the book at every node of few enough stones.
+//! otherwise the position after the move is searched first for its outcome alone, with
+//! the narrowest window that tells win, draw or loss apart from what is known ((-1, 1),
+//! or a null window when two remain), and then the plies of each win and loss are
+//! pinned by the null-window searches of [`search::Solver::solve`]. Both stages go in
+//! rounds over the columns, each search allowed 4 096 nodes in the first round and four
+//! times as many in each next one, so that one hard column does not keep the easy ones
+//! unproven when the budget runs out. All searches share one table of bounds, which the
+//! caller's context keeps for its next answer. A position in the opening book ([`book`])
+//! has its score there, which caps every column; a column that may reach it is asked by
+//! one null window whether it does (which pins the best columns), and the search reads
+//! the book at every node of few enough stones.
 //! A mirror-symmetric position searches only one of each pair of mirrored columns.
 //! When the budget runs out, each column keeps the interval its score was proven to
 //! lie in: a proven win or loss with the plies it comes within at most (a bound, not
@@ -163,6 +167,97 @@ struct Column<T: Word> {
     hi: i32,
 }
 
+impl<T: Word> Column<T> {
+    /// Whether its outcome (win, draw or loss) is proven.
+    fn outcome_known(&self) -> bool {
+        self.lo > 0 || self.hi < 0 || (self.lo == 0 && self.hi == 0)
+    }
+
+    /// Whether its score is pinned.
+    fn pinned(&self) -> bool {
+        self.lo == self.hi
+    }
+
+    /// One search of the position after the column with the narrowest window that
+    /// tells its outcome from what is known of its score: (-1, 1) when it may be a win,
+    /// a draw or a loss, a null window when only two remain.
+    fn ask_outcome(&mut self, solver: &mut Solver<'_, T>, st: &Stones<T>) {
+        let (a, b) = (-self.hi.min(1), -self.lo.max(-1));
+        let r = solver.negamax(&st.play(self.cell), a, b);
+        if solver.halted() {
+            return;
+        }
+        // The child's value r is an upper bound at or below a, a lower one at or above b.
+        if r <= a {
+            self.lo = self.lo.max(-r);
+        } else if r >= b {
+            self.hi = self.hi.min(-r);
+        } else {
+            (self.lo, self.hi) = (-r, -r);
+        }
+    }
+
+    /// Narrows its score: where the root's exact score `booked` is known and the
+    /// column may reach it, one null window asks whether it does (which pins a best
+    /// column at once); otherwise null windows halving the interval.
+    fn ask_score(&mut self, solver: &mut Solver<'_, T>, st: &Stones<T>, booked: Option<i32>) {
+        let child = st.play(self.cell);
+        if let Some(v) = booked.filter(|&v| self.lo < v && v <= self.hi) {
+            let r = solver.negamax(&child, -v, -v + 1);
+            if solver.halted() {
+                return;
+            }
+            if r <= -v {
+                self.lo = v;
+            } else {
+                self.hi = self.hi.min(-r);
+            }
+            return;
+        }
+        let (clo, chi) = solver.solve(&child, -self.hi, -self.lo);
+        self.lo = self.lo.max(-chi);
+        self.hi = self.hi.min(-clo);
+    }
+}
+
+/// The nodes a column's search may take in the first round of [`in_rounds`].
+const FIRST_ALLOWANCE: u64 = 1 << 12;
+const GROWTH: u64 = 4;
+
+/// Asks `ask` of every column not yet `done`, in rounds: each search may take
+/// [`FIRST_ALLOWANCE`] nodes in the first round and four times as many in each next one,
+/// so that one hard column does not keep the easy ones after it unproven when the budget
+/// runs out (a halted search keeps what its finished subtrees stored: the next round
+/// starts from there). Ends when every column is done or the budget ran out.
+fn in_rounds<T: Word>(
+    solver: &mut Solver<'_, T>,
+    cols: &mut [&mut Column<T>],
+    done: fn(&Column<T>) -> bool,
+    mut ask: impl FnMut(&mut Solver<'_, T>, &mut Column<T>),
+) {
+    let mut allowance = FIRST_ALLOWANCE;
+    loop {
+        let mut open = false;
+        for col in cols.iter_mut() {
+            while !done(col) {
+                if !solver.cap(Some(allowance)) {
+                    return;
+                }
+                ask(solver, col);
+                if solver.halted() {
+                    open = true;
+                    break;
+                }
+            }
+        }
+        if !open {
+            break;
+        }
+        allowance = allowance.saturating_mul(GROWTH);
+    }
+    solver.cap(None);
+}
+
 /// [`columns_in`] over the context's kept table of the board shape (a new one when the
 /// last answer was on another shape). A search limited by nodes starts from a fresh
 /// table, so that its answer does not depend on what ran before it
@@ -249,49 +344,25 @@ fn columns_in<T: Word>(position: &Position, budget: &mut Budget, table: &mut Tab
     }
     let mirrored = |c: u32| symmetric && frame.m - 1 - c < c;
     // A position the book holds (its last level: shallower ones have their children
-    // there) has its exact score v: no column scores above it, and one null window asks
-    // whether a column reaches it, which pins every best column at once.
-    if let Some(v) = solver.booked(&st) {
+    // there) has its exact score v: no column scores above it.
+    let booked = solver.booked(&st);
+    if let Some(v) = booked {
         for col in cols.iter_mut() {
             col.hi = col.hi.min(v);
         }
-        for col in cols.iter_mut().filter(|col| !mirrored(col.col)) {
-            if col.lo == col.hi || solver.stopped {
-                continue;
-            }
-            let r = solver.negamax(&st.play(col.cell), -v, -v + 1);
-            if solver.stopped {
-                break;
-            }
-            if r <= -v {
-                col.lo = v;
-            } else {
-                col.hi = col.hi.min(-r);
-            }
-        }
     }
+    let mut searched: Vec<&mut Column<T>> =
+        cols.iter_mut().filter(|col| !mirrored(col.col)).collect();
     // First win, draw or loss for every column, then the plies.
-    for phase in 0..2 {
-        for col in cols.iter_mut().filter(|col| !mirrored(col.col)) {
-            if col.lo == col.hi || solver.stopped {
-                continue;
-            }
-            let child = st.play(col.cell);
-            let (clo, chi) = if phase == 0 {
-                let r = solver.negamax(&child, -1, 1);
-                match r {
-                    _ if solver.stopped => (-col.hi, -col.lo),
-                    r if r >= 1 => (r, -col.lo),
-                    r if r <= -1 => (-col.hi, r),
-                    _ => (0, 0),
-                }
-            } else {
-                solver.solve(&child, -col.hi, -col.lo)
-            };
-            col.lo = col.lo.max(-chi);
-            col.hi = col.hi.min(-clo);
-        }
-    }
+    in_rounds(
+        &mut solver,
+        &mut searched,
+        Column::outcome_known,
+        |solver, col| col.ask_outcome(solver, &st),
+    );
+    in_rounds(&mut solver, &mut searched, Column::pinned, |solver, col| {
+        col.ask_score(solver, &st, booked)
+    });
     let proven: Vec<(u32, i32, i32)> = cols.iter().map(|c| (c.col, c.lo, c.hi)).collect();
     for col in cols.iter_mut().filter(|col| mirrored(col.col)) {
         let twin = frame.m - 1 - col.col;

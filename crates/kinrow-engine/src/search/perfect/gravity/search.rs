@@ -90,6 +90,12 @@ pub struct Solver<'a, T: Word> {
     pub budget: &'a mut Budget,
     /// Set once the budget ran out: every value since is meaningless.
     pub stopped: bool,
+    /// Nodes the current search may still take before it halts ([`Solver::cap`]):
+    /// `u64::MAX` when only the budget limits it.
+    allowance: u64,
+    /// Set when the budget ran out or the current search used its allowance: the
+    /// search unwinds and its value is meaningless (what it stored stays true).
+    halted: bool,
     /// Cells on the board.
     total: i32,
     /// The committed opening book of this board, if any.
@@ -106,6 +112,8 @@ impl<'a, T: Word> Solver<'a, T> {
             table,
             budget,
             stopped: false,
+            allowance: u64::MAX,
+            halted: false,
             total,
             book: super::book::find(frame.m, frame.n, frame.k),
             outcomes: super::outcomes::find(frame.m, frame.n, frame.k),
@@ -153,8 +161,14 @@ impl<'a, T: Word> Solver<'a, T> {
     pub fn negamax(&mut self, st: &Stones<T>, mut alpha: i32, mut beta: i32) -> i32 {
         if self.budget.tick() {
             self.stopped = true;
+            self.halted = true;
             return 0;
         }
+        if self.allowance == 0 {
+            self.halted = true;
+            return 0;
+        }
+        self.allowance -= 1;
         let s = st.count as i32;
         if s >= self.total {
             return 0;
@@ -257,7 +271,7 @@ impl<'a, T: Word> Solver<'a, T> {
         for &(cell, col) in &list[..len] {
             let child = st.play(cell);
             let v = -self.negamax(&child, -beta, -alpha);
-            if self.stopped {
+            if self.halted {
                 return 0;
             }
             if v >= beta {
@@ -331,7 +345,7 @@ impl<'a, T: Word> Solver<'a, T> {
     /// move has no win now), by null-window searches until it is one score or the
     /// budget runs out; returns what was proven.
     pub fn solve(&mut self, st: &Stones<T>, mut lo: i32, mut hi: i32) -> (i32, i32) {
-        while lo < hi && !self.stopped {
+        while lo < hi && !self.halted {
             let mut med = lo + (hi - lo) / 2;
             // Ask near zero first: whether it is a win or a loss is the cheap question.
             if med <= 0 && lo / 2 < med {
@@ -340,7 +354,7 @@ impl<'a, T: Word> Solver<'a, T> {
                 med = hi / 2;
             }
             let r = self.negamax(st, med, med + 1);
-            if self.stopped {
+            if self.halted {
                 break;
             }
             if r <= med {
@@ -350,6 +364,20 @@ impl<'a, T: Word> Solver<'a, T> {
             }
         }
         (lo, hi)
+    }
+
+    /// Lets the searches that follow take at most `nodes` nodes in all (`None`: as many
+    /// as the budget gives) and clears a halt the last allowance caused. Returns
+    /// whether they may run: false once the budget ran out.
+    pub fn cap(&mut self, nodes: Option<u64>) -> bool {
+        self.allowance = nodes.unwrap_or(u64::MAX);
+        self.halted = self.stopped;
+        !self.stopped
+    }
+
+    /// Whether the last search was cut short (by the budget or its allowance).
+    pub fn halted(&self) -> bool {
+        self.halted
     }
 
     /// The widest interval the score of `st` can lie in (no win now for its mover).
