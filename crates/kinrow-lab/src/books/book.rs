@@ -50,7 +50,7 @@ pub struct BookArgs {
     /// With `--check` or `--rate-sample`: the seed of the positions drawn.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// The shared table's size as a power of two (entries of 11 bytes).
+    /// The shared table's size as a power of two (entries of 8 bytes on boards of 64 bits).
     #[arg(long, default_value_t = 24)]
     pub table_bits: u32,
     /// Stop (resumably) after this many seconds.

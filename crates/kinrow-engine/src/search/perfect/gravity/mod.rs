@@ -115,7 +115,7 @@ fn table_bits(empties: u32, time: std::time::Duration) -> u32 {
 }
 
 /// The size (a power of two) of the table a context keeps from one answer to the
-/// next: 2^22 entries, 46 MB for boards of 64 bits, 80 MB for wider ones, touched only
+/// next: 2^22 entries, 32 MiB for boards of 64 bits, 80 MiB for wider ones, touched only
 /// as searches reach them. A score is the position's own (absolute, see [`search`]),
 /// and a stopped search stores nothing, so what one answer proved stays true for the
 /// next on the same board shape; a fresh table would cost a request its page faults
@@ -292,7 +292,7 @@ fn kept_table<'c, T: KeptWord>(
 /// board it solves) and writes it whole, so that the first search there does not pay for
 /// its memory: the allocator may zero all of it when it makes it (mimalloc zeroes memory
 /// it reuses), and fresh pages cost a fault and a clear each on first write, tens of
-/// milliseconds for the 46 MB of 7x6, hundreds on a loaded machine.
+/// milliseconds for the 32 MiB of 7x6, hundreds on a loaded machine.
 pub fn prepare(position: &Position, ctx: &mut SearchContext) {
     if !applies(position) {
         return;

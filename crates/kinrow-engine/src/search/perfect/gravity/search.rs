@@ -22,64 +22,81 @@ use super::book::Book;
 use super::outcomes::OutcomeBook;
 use super::word::{Frame, Stones, Word};
 
-/// Bounds kept per position, indexed by a digest of its canonical key.
+/// Bounds kept per position, indexed by a digest of its canonical key: one slot a
+/// position holds its key, bounds and best move together ([`Word::to_slot`]: 8 bytes on
+/// boards of 64 bits), so that a probe reads one place in memory (the table is far
+/// larger than the caches, and probes are most of a node's cost).
 pub struct Table<T: Word> {
-    keys: Vec<T>,
-    /// `lower + 128` in the high byte, `upper + 128` in the low one.
-    bounds: Vec<u16>,
-    /// The column + 1 (of the canonical orientation) of the move that last cut off or
-    /// scored best (0: none).
-    best: Vec<u8>,
-    /// `64 - bits`: the index is the digest's top bits (its low bits depend only on
-    /// the key's low bits, the first columns, and would crowd positions together).
-    shift: u32,
+    slots: Vec<T::Slot>,
+    /// The table holds `2^bits` slots; the index is the digest's top bits (its low bits
+    /// depend only on the key's low bits, the first columns, and would crowd positions
+    /// together).
+    bits: u32,
+}
+
+/// A slot's `meta`: the lower and upper bound, each plus `2^(SCORE_BITS - 1)` (so never
+/// 0: scores are smaller), and the column + 1 (of the canonical orientation) of the
+/// move that last cut off or scored best (0: none).
+#[inline]
+fn meta<T: Word>(lower: i32, upper: i32, best: u8) -> u64 {
+    let (w, half) = (T::SCORE_BITS, 1i32 << (T::SCORE_BITS - 1));
+    debug_assert!(lower > -half && upper < half && lower <= upper + 2 * half);
+    (lower + half) as u64 | ((upper + half) as u64) << w | (best as u64) << (2 * w)
+}
+
+/// The bounds and best move of a slot's `meta`.
+#[inline]
+fn unmeta<T: Word>(meta: u64) -> (i32, i32, u8) {
+    let (w, half) = (T::SCORE_BITS, 1i32 << (T::SCORE_BITS - 1));
+    let mask = (1u64 << w) - 1;
+    (
+        (meta & mask) as i32 - half,
+        ((meta >> w) & mask) as i32 - half,
+        (meta >> (2 * w)) as u8,
+    )
 }
 
 impl<T: Word> Table<T> {
-    /// A table of `2^bits` entries (zeroed memory: cheap until touched).
+    /// A table of `2^bits` entries, at least `2^T::MIN_TABLE_BITS` (zeroed memory: cheap
+    /// until touched).
     pub fn new(bits: u32) -> Table<T> {
-        let size = 1usize << bits;
+        let bits = bits.max(T::MIN_TABLE_BITS);
         Table {
-            keys: vec![T::ZERO; size],
-            bounds: vec![0; size],
-            best: vec![0; size],
-            shift: 64 - bits,
+            slots: vec![T::EMPTY_SLOT; 1usize << bits],
+            bits,
         }
     }
 
     /// Forgets every entry (writes the whole table: the pages are then resident).
     pub fn clear(&mut self) {
-        self.keys.fill(T::ZERO);
-        self.bounds.fill(0);
-        self.best.fill(0);
+        self.slots.fill(T::EMPTY_SLOT);
     }
 
     /// The memory the table holds, in bytes.
     pub fn bytes(&self) -> usize {
-        self.keys.len() * std::mem::size_of::<T>() + self.bounds.len() * 2 + self.best.len()
+        self.slots.len() * std::mem::size_of::<T::Slot>()
+    }
+
+    #[inline]
+    fn index(&self, key: T) -> usize {
+        (key.digest() >> (64 - self.bits)) as usize
     }
 
     #[inline]
     fn get(&self, key: T) -> Option<(i32, i32, u8)> {
-        let i = (key.digest() >> self.shift) as usize;
-        (self.keys[i] == key).then(|| {
-            let b = self.bounds[i];
-            ((b >> 8) as i32 - 128, (b & 255) as i32 - 128, self.best[i])
-        })
+        key.meta_of(self.slots[self.index(key)], self.bits)
+            .map(unmeta::<T>)
     }
 
     #[inline]
     fn put(&mut self, key: T, lower: i32, upper: i32, best: u8) {
-        let i = (key.digest() >> self.shift) as usize;
+        let i = self.index(key);
         let (mut lo, mut hi) = (lower, upper);
-        if self.keys[i] == key {
-            let b = self.bounds[i];
-            lo = lo.max((b >> 8) as i32 - 128);
-            hi = hi.min((b & 255) as i32 - 128);
+        if let Some((l, h, _)) = key.meta_of(self.slots[i], self.bits).map(unmeta::<T>) {
+            lo = lo.max(l);
+            hi = hi.min(h);
         }
-        self.keys[i] = key;
-        self.bounds[i] = (((lo + 128) as u16) << 8) | (hi + 128) as u16;
-        self.best[i] = best;
+        self.slots[i] = key.to_slot(self.bits, meta::<T>(lo, hi, best));
     }
 }
 

@@ -37,43 +37,97 @@ pub trait Word:
     fn wide(self) -> u128;
     /// From a `u128` that fits.
     fn narrow(v: u128) -> Self;
+
+    /// The table's entry for positions of this width ([`super::search::Table`]): a key
+    /// and its `meta` (bounds and best move, never 0 once written), all zero when empty.
+    type Slot: Copy + Send + Sync + 'static;
+    const EMPTY_SLOT: Self::Slot;
+    /// The bits a score takes in `meta` (a board of `BITS` bits has scores below
+    /// `2^(SCORE_BITS - 1)` in size).
+    const SCORE_BITS: u32;
+    /// The smallest table (as a power of two) [`Word::to_slot`] can key.
+    const MIN_TABLE_BITS: u32;
+    /// The entry of key `self` with `meta` in a table of `2^bits` entries, at index
+    /// `self.digest() >> (64 - bits)`.
+    fn to_slot(self, bits: u32, meta: u64) -> Self::Slot;
+    /// The `meta` of `slot` when it holds key `self` (in a table of `2^bits` entries).
+    fn meta_of(self, slot: Self::Slot, bits: u32) -> Option<u64>;
 }
 
-macro_rules! word_impl {
+/// The methods both widths share.
+macro_rules! word_common {
     ($t:ty) => {
-        impl Word for $t {
-            const BITS: u32 = <$t>::BITS;
-            const ZERO: Self = 0;
-            const ONE: Self = 1;
-            #[inline]
-            fn down(self, t: u32) -> Self {
-                self.checked_shr(t).unwrap_or(0)
-            }
-            #[inline]
-            fn up(self, t: u32) -> Self {
-                self.checked_shl(t).unwrap_or(0)
-            }
-            #[inline]
-            fn ones(self) -> u32 {
-                self.count_ones()
-            }
-            fn wide(self) -> u128 {
-                self as u128
-            }
-            fn narrow(v: u128) -> Self {
-                v as $t
-            }
-            #[inline]
-            fn digest(self) -> u64 {
-                let folded = (self as u128 as u64) ^ ((self as u128 >> 64) as u64);
-                folded.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            }
+        const BITS: u32 = <$t>::BITS;
+        const ZERO: Self = 0;
+        const ONE: Self = 1;
+        #[inline]
+        fn down(self, t: u32) -> Self {
+            self.checked_shr(t).unwrap_or(0)
+        }
+        #[inline]
+        fn up(self, t: u32) -> Self {
+            self.checked_shl(t).unwrap_or(0)
+        }
+        #[inline]
+        fn ones(self) -> u32 {
+            self.count_ones()
+        }
+        fn wide(self) -> u128 {
+            self as u128
+        }
+        fn narrow(v: u128) -> Self {
+            v as $t
+        }
+        #[inline]
+        fn digest(self) -> u64 {
+            let folded = (self as u128 as u64) ^ ((self as u128 >> 64) as u64);
+            folded.wrapping_mul(0x9E37_79B9_7F4A_7C15)
         }
     };
 }
 
-word_impl!(u64);
-word_impl!(u128);
+/// A 64-bit key keeps only the digest's bits below the index, with `meta` above them in
+/// one `u64`: the digest multiplies the key by an odd number, which loses nothing, so
+/// the index and those bits give back the key. 8 bytes an entry, one read a probe.
+impl Word for u64 {
+    word_common!(u64);
+    type Slot = u64;
+    const EMPTY_SLOT: u64 = 0;
+    const SCORE_BITS: u32 = 7;
+    /// `meta` takes 20 bits (two scores and a column of 6 bits): the index must take
+    /// at least as many of the digest's 64.
+    const MIN_TABLE_BITS: u32 = 20;
+    #[inline]
+    fn to_slot(self, bits: u32, meta: u64) -> u64 {
+        let low = 64 - bits;
+        (self.digest() & ((1 << low) - 1)) | (meta << low)
+    }
+    #[inline]
+    fn meta_of(self, slot: u64, bits: u32) -> Option<u64> {
+        let low = 64 - bits;
+        let mask = (1 << low) - 1;
+        (slot != 0 && slot & mask == self.digest() & mask).then_some(slot >> low)
+    }
+}
+
+/// A 128-bit key is kept whole (its digest folds it), `meta` beside it: 20 bytes.
+impl Word for u128 {
+    word_common!(u128);
+    type Slot = [u32; 5];
+    const EMPTY_SLOT: [u32; 5] = [0; 5];
+    const SCORE_BITS: u32 = 8;
+    const MIN_TABLE_BITS: u32 = 1;
+    #[inline]
+    fn to_slot(self, _bits: u32, meta: u64) -> [u32; 5] {
+        let k = |i: u32| (self >> (32 * i)) as u32;
+        [k(0), k(1), k(2), k(3), meta as u32]
+    }
+    #[inline]
+    fn meta_of(self, slot: [u32; 5], _bits: u32) -> Option<u64> {
+        let key = (0..4).fold(0u128, |key, i| key | (slot[i] as u128) << (32 * i));
+        (slot[4] != 0 && key == self).then_some(slot[4] as u64)
+    }
+}
 
 /// The fixed shape of a gravity board: size, k, the masks the moves use.
 #[derive(Clone, Debug)]
