@@ -451,3 +451,122 @@ pub fn safety(position: &Position, analysis: &mut Analysis) -> bool {
         _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::types::SearchStats;
+    use kinrow_game::Rules;
+
+    /// The empty Connect Four board and its seven landing cells' moves, by column.
+    fn columns() -> (Position, Vec<Move>) {
+        let rules = Rules::mnk(7, 6, 4)
+            .and_then(|r| r.with_gravity(true))
+            .unwrap();
+        let p = Position::empty(&rules);
+        let moves = (0..7).map(|c| Move::mark(35 + c)).collect();
+        (p, moves)
+    }
+
+    fn estimate(mv: Move, score: f64) -> MoveEval {
+        let eval = Evaluation {
+            score,
+            outcome: Outcome::Unknown,
+            plies: None,
+        };
+        MoveEval::searched(mv, eval, 6)
+    }
+
+    fn proof(mv: Move, outcome: Outcome, plies: Option<u32>, bound: Bound) -> MoveEval {
+        MoveEval {
+            bound,
+            ..MoveEval::searched(
+                mv,
+                Evaluation {
+                    score: crate::search::perfect::outcome_score(outcome, plies),
+                    outcome,
+                    plies,
+                },
+                plies.unwrap_or(1),
+            )
+        }
+    }
+
+    /// A fallback's answer: `scores` best first (the chosen move first), as minimax gives.
+    fn fallback(moves: &[Move], scores: &[f64]) -> Analysis {
+        let moves: Vec<MoveEval> = moves
+            .iter()
+            .zip(scores)
+            .map(|(&mv, &s)| estimate(mv, s))
+            .collect();
+        Analysis {
+            best: moves[0].mv,
+            evaluation: moves[0].eval.clone(),
+            pv: vec![moves[0].mv],
+            moves,
+            win_rates: Vec::new(),
+            lines: Vec::new(),
+            stats: SearchStats::default(),
+        }
+    }
+
+    #[test]
+    fn a_proven_loss_leaves_the_top_and_shows_its_proof() {
+        let (p, c) = columns();
+        let mut a = fallback(&[c[3], c[2], c[4]], &[500.0, 400.0, 300.0]);
+        let proven = [
+            proof(c[3], Outcome::Loss, Some(29), Bound::Upper),
+            proof(c[2], Outcome::Unknown, None, Bound::Exact),
+        ];
+        assert_eq!(keep_proven(&p, &mut a, &proven), 1);
+        let order: Vec<Move> = a.moves.iter().map(|e| e.mv).collect();
+        assert_eq!(order, [c[2], c[4], c[3]]);
+        assert_eq!((a.best, a.pv.clone()), (c[2], vec![c[2]]));
+        assert_eq!(a.evaluation, a.moves[0].eval);
+        let lost = &a.moves[2];
+        assert_eq!(
+            (lost.eval.outcome, lost.eval.plies, lost.bound),
+            (Outcome::Loss, Some(29), Bound::Upper)
+        );
+        // On the fallback's scale: below every estimate, where its own proofs go.
+        assert_eq!(lost.eval.score, WinScale::SEARCH.proven(Outcome::Loss, 29));
+    }
+
+    #[test]
+    fn a_proven_draw_is_chosen_over_an_estimate_no_better_than_a_draw() {
+        let (p, c) = columns();
+        let draw = proof(c[5], Outcome::Draw, Some(42), Bound::Exact);
+        for (top, chosen) in [
+            (DRAW_MARGIN, c[5]),
+            (DRAW_MARGIN + 1.0, c[1]),
+            (-40.0, c[5]),
+        ] {
+            let mut a = fallback(&[c[1], c[5]], &[top, top - 50.0]);
+            keep_proven(&p, &mut a, std::slice::from_ref(&draw));
+            assert_eq!(a.best, chosen, "{top}");
+            assert_eq!(a.moves[0].mv, chosen);
+            let d = a.moves.iter().find(|e| e.mv == c[5]).unwrap();
+            assert_eq!(
+                (d.eval.score, d.eval.outcome, d.eval.plies),
+                (0.0, Outcome::Draw, Some(42))
+            );
+        }
+    }
+
+    #[test]
+    fn the_fallback_s_own_proof_stays_where_it_tells_more() {
+        let (p, c) = columns();
+        let mut a = fallback(&[c[0], c[1]], &[100.0, 0.0]);
+        a.moves[1] = MoveEval::searched(c[1], WinScale::SEARCH.eval(Outcome::Loss, 4), 4);
+        let proven = [proof(c[1], Outcome::Loss, Some(10), Bound::Upper)];
+        assert_eq!(keep_proven(&p, &mut a, &proven), 0);
+        assert_eq!(a.moves[1].eval.plies, Some(4));
+        // Without plies of its own, the proof's bound is shown.
+        a.moves[1].eval.plies = None;
+        assert_eq!(keep_proven(&p, &mut a, &proven), 1);
+        assert_eq!(
+            (a.moves[1].eval.plies, a.moves[1].bound),
+            (Some(10), Bound::Upper)
+        );
+    }
+}
