@@ -276,16 +276,17 @@ fn proven_worse(moves: &[MoveEval]) -> Vec<Move> {
 /// at 0. A test there keeps every such fit at or above a draw here.
 pub const DRAW_MARGIN: f64 = 32.0;
 
-/// Carries what an incomplete proof settled into the fallback's answer: every move of
-/// `proof` (`perfect`'s moves) with a proven outcome shows it, with its plies and their
-/// bound, in place of the fallback's estimate (the fallback's own proof of the same
-/// outcome stays where it says as much of the plies). Its score goes on the fallback's scale, where
-/// the searches score their own proofs ([`WinScale::SEARCH`]): a win above every
-/// estimate, a loss below, a draw at 0 (a proof whose plies are not counted scores as
-/// the longest a board allows). Then the moves are ordered by proven outcome: wins, then
-/// the unproven moves and the draws, then the losses, each group in the fallback's
-/// order; and a proven draw is chosen over an unproven choice
-/// that reads no better than a draw ([`DRAW_MARGIN`]). Returns how many moves it carried.
+/// Carries what an incomplete proof settled into the fallback's answer (issue 62: no
+/// column shows less than what was proven): every move of `proof` (`perfect`'s moves)
+/// with a proven outcome shows it, with its plies and their bound, in place of the
+/// fallback's estimate (the fallback's own proof of the same outcome stays where it says
+/// as much of the plies). Its score goes on the fallback's scale, where the searches
+/// score their own proofs ([`WinScale::SEARCH`]): a win above every estimate, a loss
+/// below, a draw at 0 (a proof whose plies are not counted scores as the longest a board
+/// allows). Then the moves are ordered by proven outcome: wins, then the unproven moves
+/// and the draws, then the losses, each group in the fallback's order; and a proven draw
+/// is chosen over an unproven choice that reads no better than a draw ([`DRAW_MARGIN`]).
+/// Returns how many moves it carried.
 fn keep_proven(position: &Position, analysis: &mut Analysis, proof: &[MoveEval]) -> usize {
     let mut kept = 0;
     for e in analysis.moves.iter_mut() {
