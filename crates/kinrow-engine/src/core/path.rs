@@ -30,6 +30,9 @@ pub enum Route {
 pub enum Note {
     /// A proof was tried first and ran out of budget.
     PerfectRanOut,
+    /// The moves that proof settled show its outcomes (win, draw or loss, their plies),
+    /// not the later search's estimates.
+    PerfectKept,
     /// A threat-space search found a forced win.
     ThreatSpaceWin,
     /// Only the moves that may stop the opponent's forced win by fours were searched.
@@ -61,6 +64,7 @@ impl Note {
     pub fn as_str(self) -> &'static str {
         match self {
             Note::PerfectRanOut => "perfect ran out",
+            Note::PerfectKept => "its proofs kept",
             Note::ThreatSpaceWin => "threat-space win",
             Note::ThreatSpaceDefence => "threat-space defence",
             Note::ThreatSpaceDefenceVct => "threat-space defence (vct)",

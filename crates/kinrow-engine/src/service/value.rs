@@ -590,6 +590,26 @@ mod tests {
     use super::*;
     use crate::core::root::WinScale;
 
+    /// `auto` plays a proven draw rather than a fallback's estimate up to
+    /// [`crate::search::auto::DRAW_MARGIN`]: on every scale its fallback answers in, on
+    /// the boards `perfect` solves (at most 128 cells), that estimate must read no
+    /// better than the draw, or the chosen move would show below the draw it passed over.
+    #[test]
+    fn auto_s_draw_margin_reads_no_better_than_a_draw() {
+        let edge = crate::search::auto::DRAW_MARGIN;
+        for scale in [Scale::Minimax, Scale::Pattern, Scale::Learned] {
+            for family in [Family::Small, Family::Medium] {
+                let eval = Evaluation {
+                    score: edge,
+                    outcome: Outcome::Unknown,
+                    plies: None,
+                };
+                let v = value_of(&eval, scale, family, None);
+                assert!(v >= 0.0, "{scale:?} {family:?}: {v}");
+            }
+        }
+    }
+
     #[test]
     fn a_clamped_search_value_has_no_raw_even_when_shifted() {
         let clamp = PATTERN_MATE as f64;

@@ -16,8 +16,8 @@ use kinrow_engine::Engine;
 use kinrow_engine::EngineKind;
 use kinrow_engine::Perfect;
 use kinrow_engine::SearchContext;
-use kinrow_engine::{Analysis, Limits, Outcome};
-use kinrow_engine::{Route, SearchPath};
+use kinrow_engine::{Analysis, Bound, Limits, MoveEval, Outcome};
+use kinrow_engine::{Note, Route, SearchPath};
 use kinrow_game::{Position, Rules};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -198,4 +198,220 @@ fn the_empty_board_is_answered_at_once() {
         .moves
         .iter()
         .all(|e| e.eval.outcome != Outcome::Unknown && e.eval.plies.is_some()));
+}
+
+/// What a column's answer `e` shows against the reference's score `want` on a board of
+/// `stones` stones: `None` where unproven, else whether the proof agrees: the outcome,
+/// and the plies exact, or as a bound (`bound` not exact: `perfect` ran out before
+/// pinning them) no fewer than the exact distance.
+fn agrees(e: &MoveEval, stones: u32, want: i32) -> Option<bool> {
+    let outcome = match want.signum() {
+        1 => Outcome::Win,
+        0 => Outcome::Draw,
+        _ => Outcome::Loss,
+    };
+    if e.eval.outcome == Outcome::Unknown {
+        return None;
+    }
+    let plies = match (e.eval.outcome, e.eval.plies) {
+        (Outcome::Draw, _) | (_, None) => true,
+        (o, Some(p)) => {
+            let shown = unit(42, stones, o, Some(p)).unwrap();
+            if e.bound == Bound::Exact {
+                shown == want
+            } else {
+                // At most `p` plies: the end comes no later, so no fewer stones are left.
+                shown.abs() <= want.abs()
+            }
+        }
+    };
+    Some(e.eval.outcome == outcome && plies)
+}
+
+/// `auto`'s answer for Connect Four `moves` at a budget of `nodes` (half of them
+/// `perfect`'s), seeded.
+fn auto_at(moves: &str, nodes: u64) -> (Position, Analysis) {
+    let p = Position::from_column_digits(&connect_four(), moves, "board").unwrap();
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::with_time(Duration::from_secs(600))
+    };
+    let a = EngineKind::Auto
+        .build()
+        .analyze(&p, &limits, &mut StdRng::seed_from_u64(1));
+    (p, a)
+}
+
+/// docs/performance.md ("auto keeps what perfect proved"): `auto` at a node budget
+/// (`KINROW_AUTO_NODES`, default 400,000: what 150 ms buys here) on the first 60
+/// positions of 12 and of 13 stones of the reference: the answers that fell back to
+/// `minimax` (the proof ran out), the columns they show with a proven outcome and as
+/// estimates, the proven ones that disagree with the reference (outcome, or plies below
+/// the exact distance), and the chosen moves of a worse outcome than the best column's.
+/// `KINROW_AUTO_VERBOSE` prints every fallback answer.
+#[test]
+#[ignore]
+fn auto_shows_what_its_proof_settled_on_12_and_13_stones() {
+    let nodes: u64 = std::env::var("KINROW_AUTO_NODES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(400_000);
+    let verbose = std::env::var("KINROW_AUTO_VERBOSE").is_ok();
+    println!("| stones | answers | fell back | columns there | shown proven | estimates | wrong | chosen of a worse outcome |");
+    println!("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    let mut wrong_in_all = 0;
+    for stones in [12, 13] {
+        let (mut answers, mut fell, mut columns, mut proven, mut wrong, mut worse) =
+            (0, 0, 0, 0, 0, 0);
+        for (moves, want) in reference()
+            .into_iter()
+            .filter(|(m, _)| m.len() == stones)
+            .take(60)
+        {
+            answers += 1;
+            let (_, a) = auto_at(&moves, nodes);
+            let path = a.stats.path.clone().unwrap_or_default();
+            if path.route == Some(Route::Perfect) {
+                continue;
+            }
+            fell += 1;
+            let mut shown = String::new();
+            let mut by_column: Vec<&MoveEval> = a.moves.iter().collect();
+            by_column.sort_by_key(|e| e.mv.cell() % 7);
+            for e in by_column {
+                let w = want[e.mv.cell() % 7].expect("a legal column has a score");
+                columns += 1;
+                match agrees(e, stones as u32, w) {
+                    None => shown.push('?'),
+                    Some(true) => {
+                        proven += 1;
+                        shown.push_str(e.eval.outcome.as_str().get(..1).unwrap());
+                    }
+                    Some(false) => {
+                        proven += 1;
+                        wrong += 1;
+                        shown.push('X');
+                    }
+                }
+            }
+            let best = want.iter().flatten().map(|w| w.signum()).max().unwrap();
+            let chosen = want[a.best.cell() % 7].unwrap().signum();
+            if chosen < best {
+                worse += 1;
+            }
+            if verbose {
+                // What `perfect` alone proves with auto's share of the nodes.
+                let p = Position::from_column_digits(&connect_four(), &moves, "board").unwrap();
+                let limits = Limits {
+                    nodes: Some(nodes / 2),
+                    ..Limits::with_time(Duration::from_secs(600))
+                };
+                let proof = Perfect.analyze(&p, &limits, &mut StdRng::seed_from_u64(1));
+                let mut proved: Vec<_> = proof.moves.iter().collect();
+                proved.sort_by_key(|e| e.mv.cell() % 7);
+                let proved: String = proved
+                    .iter()
+                    .map(|e| e.eval.outcome.as_str().chars().next().unwrap())
+                    .collect();
+                println!(
+                    "{moves} {path}: chose {} (ref {:?}), shown by column order {shown}, perfect alone {proved}",
+                    a.best.cell() % 7 + 1,
+                    want
+                );
+            }
+        }
+        let estimates = columns - proven;
+        println!("| {stones} | {answers} | {fell} | {columns} | {proven} | {estimates} | {wrong} | {worse} |");
+        wrong_in_all += wrong;
+    }
+    assert_eq!(wrong_in_all, 0);
+}
+
+/// `auto` on Connect Four positions of 12 and 13 stones where its proof runs out (issue
+/// 62): at a node budget whose half (`perfect`'s share) settles some columns and not all
+/// (or all, but not their distances), every column `perfect` settled shows that outcome in
+/// `auto`'s answer, plies and bound included, not the later `minimax` estimate; no
+/// column shows an outcome the reference does not give it; and the chosen move is of the
+/// best outcome proven in the answer, first in `moves`, its evaluation the answer's.
+#[test]
+fn auto_keeps_the_columns_its_proof_settled() {
+    const NODES: u64 = 200_000;
+    let rules = connect_four();
+    let mut unsettled = 0;
+    for moves in [
+        "4724657677234",
+        "2324517457754",
+        "1316446572273",
+        "426233267577",
+    ] {
+        let (_, want) = reference().into_iter().find(|(m, _)| m == moves).unwrap();
+        let stones = moves.len() as u32;
+        let p = Position::from_column_digits(&rules, moves, "board").unwrap();
+        let limits = Limits {
+            nodes: Some(NODES / 2),
+            ..Limits::with_time(Duration::from_secs(600))
+        };
+        let proof = Perfect.analyze(&p, &limits, &mut StdRng::seed_from_u64(1));
+        let settled: Vec<&MoveEval> = proof
+            .moves
+            .iter()
+            .filter(|e| e.eval.outcome != Outcome::Unknown)
+            .collect();
+        assert!(!settled.is_empty(), "{moves}: perfect settled nothing");
+        unsettled += proof.moves.len() - settled.len();
+
+        let (_, a) = auto_at(moves, NODES);
+        let path = a.stats.path.clone().unwrap();
+        assert_eq!(path.route, Some(Route::Minimax), "{moves}: {path}");
+        assert!(path.notes.contains(&Note::PerfectKept), "{moves}: {path}");
+        for s in &settled {
+            let e = a.moves.iter().find(|e| e.mv == s.mv).unwrap();
+            let col = s.mv.cell() % 7;
+            assert_eq!(
+                (e.eval.outcome, e.eval.plies, e.bound),
+                (s.eval.outcome, s.eval.plies, s.bound),
+                "{moves}: column {} as perfect proved it",
+                col + 1
+            );
+        }
+        for e in &a.moves {
+            let col = e.mv.cell() % 7;
+            let w = want[col].unwrap();
+            assert_ne!(
+                agrees(e, stones, w),
+                Some(false),
+                "{moves}: column {} shows {:?}, the reference {w}",
+                col + 1,
+                e.eval
+            );
+        }
+        // The chosen move: first, the answer's evaluation, and none proven better.
+        assert_eq!(a.moves[0].mv, a.best, "{moves}");
+        assert_eq!(a.evaluation, a.moves[0].eval, "{moves}");
+        let floor = |o: Outcome| match o {
+            Outcome::Win => 2,
+            Outcome::Draw => 1,
+            Outcome::Loss | Outcome::Unknown => 0,
+        };
+        let ceiling = |o: Outcome| match o {
+            Outcome::Loss => 0,
+            Outcome::Draw => 1,
+            Outcome::Win | Outcome::Unknown => 2,
+        };
+        let best = a.moves.iter().map(|e| floor(e.eval.outcome)).max().unwrap();
+        assert!(
+            ceiling(a.evaluation.outcome) >= best,
+            "{moves}: {:?}",
+            a.evaluation
+        );
+        // No proven loss ranks above a move that is not one.
+        let first_loss = a.moves.iter().position(|e| e.eval.outcome == Outcome::Loss);
+        if let Some(i) = first_loss {
+            assert!(
+                a.moves[i..].iter().all(|e| e.eval.outcome == Outcome::Loss),
+                "{moves}: a loss above another move"
+            );
+        }
+    }
+    assert!(unsettled > 0, "every column settled everywhere");
 }

@@ -18,13 +18,17 @@
 //!    [`Limits::threads`] threads sharing the table (Lazy SMP, `search/smp.rs`).
 //! 3. Otherwise (k <= 3, or special pieces held) **`minimax`**, which handles every
 //!    piece, with its own threat-space search at the root. Moves `perfect` proved worse
-//!    than another (a loss where it proved a draw) are avoided either way.
+//!    than another (a loss where it proved a draw) are avoided either way, and every move
+//!    it settled keeps its proven outcome in the answer rather than the estimate of the
+//!    search that followed (ranked by outcome: wins, the unproven and draws, losses;
+//!    a proven draw is chosen over an estimate that reads no better than a draw).
 //! 4. A last **safety check**: a win now is always taken, and an immediate loss is
 //!    always stopped when any move can stop it (when none can, as many of the
 //!    opponent's winning cells as possible are taken).
 //!
 //! `stats.path` ([`SearchPath`]) says which way the answer came: `perfect`, `pattern search` or
-//! `minimax`, followed by notes: `perfect ran out` (a proof was tried first),
+//! `minimax`, followed by notes: `perfect ran out` (a proof was tried first), `its
+//! proofs kept` (some moves show that proof's outcomes),
 //! `threat-space win` / `threat-space defence` / `threat-space defence (vct)` (what
 //! decided the root: a forced win, a defence against a VCF or against a VCT), `safety check`
 //! (the check changed the move), e.g. `pattern search: perfect ran out, threat-space
@@ -106,7 +110,8 @@ use crate::core::analyze::Engine;
 use crate::core::budget::Budget;
 use crate::core::context::SearchContext;
 use crate::core::path::{Note, Route, SearchPath};
-use crate::core::types::{Analysis, Evaluation, Limits, MoveEval, Outcome, Scale};
+use crate::core::root::WinScale;
+use crate::core::types::{Analysis, Bound, Evaluation, Limits, MoveEval, Outcome, Scale};
 use crate::search::minimax::Minimax;
 use crate::search::perfect::Perfect;
 use kinrow_game::{Move, Piece, Player, Position};
@@ -155,6 +160,8 @@ impl Engine for Auto {
         rng: &mut StdRng,
     ) -> Analysis {
         let mut worse = Vec::new();
+        // The moves of an incomplete proof (some settled, the rest unknown).
+        let mut proven: Vec<MoveEval> = Vec::new();
         let mut notes: Vec<Note> = Vec::new();
         // Gravity boards are proven on bit boards up to 128 bits, from any stage: half
         // the budget, then minimax (landing cells only) avoiding the columns proven worse
@@ -178,6 +185,7 @@ impl Engine for Auto {
             }
             worse = proven_worse(&proof.moves);
             notes.push(Note::PerfectRanOut);
+            proven = proof.moves;
         }
         let mut rest = budget.rest();
         let (mut analysis, base) = if pattern::applies(position) {
@@ -205,6 +213,9 @@ impl Engine for Auto {
             if let Some(i) = analysis.moves.iter().position(|e| !worse.contains(&e.mv)) {
                 promote(&mut analysis, i);
             }
+        }
+        if keep_proven(position, &mut analysis, &proven) > 0 {
+            notes.push(Note::PerfectKept);
         }
         if safety(position, &mut analysis) {
             notes.push(Note::SafetyCheck);
@@ -256,6 +267,94 @@ fn proven_worse(moves: &[MoveEval]) -> Vec<Move> {
         .filter(|e| ceiling(e.eval.outcome) < best)
         .map(|e| e.mv)
         .collect()
+}
+
+/// Up to this score an unproven move's estimate reads no better than a draw on the value
+/// scale of the answer: the fits of `minimax`'s and the pattern search's scores
+/// (`service::value::fit`, on the boards `perfect` solves) read a score of 0 a little
+/// below a draw and reach the draw's value between 17 and 28; the learned evaluation's
+/// at 0. A test there keeps every such fit at or above a draw here.
+pub const DRAW_MARGIN: f64 = 32.0;
+
+/// Carries what an incomplete proof settled into the fallback's answer (issue 62: no
+/// column shows less than what was proven): every move of `proof` (`perfect`'s moves)
+/// with a proven outcome shows it, with its plies and their bound, in place of the
+/// fallback's estimate (the fallback's own proof of the same outcome stays where it says
+/// as much of the plies). Its score goes on the fallback's scale, where the searches
+/// score their own proofs ([`WinScale::SEARCH`]): a win above every estimate, a loss
+/// below, a draw at 0 (a proof whose plies are not counted scores as the longest a board
+/// allows). Then the moves are ordered by proven outcome: wins, then the unproven moves
+/// and the draws, then the losses, each group in the fallback's order; and a proven draw
+/// is chosen over an unproven choice that reads no better than a draw ([`DRAW_MARGIN`]).
+/// Returns how many moves it carried.
+fn keep_proven(position: &Position, analysis: &mut Analysis, proof: &[MoveEval]) -> usize {
+    let mut kept = 0;
+    for e in analysis.moves.iter_mut() {
+        let Some(p) = proof
+            .iter()
+            .find(|p| p.mv == e.mv && p.eval.outcome != Outcome::Unknown)
+        else {
+            continue;
+        };
+        debug_assert!(
+            matches!(e.eval.outcome, Outcome::Unknown) || e.eval.outcome == p.eval.outcome,
+            "two proofs disagree on {:?}: {:?} and {:?}",
+            e.mv,
+            e.eval,
+            p.eval
+        );
+        // What a proof says of the distance: none, a bound, or the exact plies.
+        let told = |m: &MoveEval| match (m.eval.plies, m.bound) {
+            (None, _) => 0,
+            (Some(_), Bound::Exact) => 2,
+            (Some(_), _) => 1,
+        };
+        if e.eval.outcome == p.eval.outcome && told(e) >= told(p) {
+            continue;
+        }
+        let plies = p.eval.plies.unwrap_or(position.cells().len() as u32);
+        let score = match p.eval.outcome {
+            Outcome::Win | Outcome::Loss => WinScale::SEARCH.proven(p.eval.outcome, plies),
+            Outcome::Draw | Outcome::Unknown => 0.0,
+        };
+        *e = MoveEval {
+            eval: Evaluation {
+                score,
+                ..p.eval.clone()
+            },
+            ..p.clone()
+        };
+        kept += 1;
+    }
+    if kept == 0 {
+        return 0;
+    }
+    let group = |e: &MoveEval| match e.eval.outcome {
+        Outcome::Win => 0,
+        Outcome::Draw | Outcome::Unknown => 1,
+        Outcome::Loss => 2,
+    };
+    // (Stable: the fallback's order stays within each group. Among losses too: the plies
+    // of a loss `perfect` did not pin are only the most it can take, which ranks none.)
+    analysis.moves.sort_by_key(group);
+    let first = &analysis.moves[0];
+    if first.eval.outcome == Outcome::Unknown && first.eval.score <= DRAW_MARGIN {
+        if let Some(i) = analysis
+            .moves
+            .iter()
+            .position(|e| e.eval.outcome == Outcome::Draw)
+        {
+            let draw = analysis.moves.remove(i);
+            analysis.moves.insert(0, draw);
+        }
+    }
+    if analysis.moves[0].mv == analysis.best {
+        // The chosen move stays; its value may be a proof now.
+        analysis.evaluation = analysis.moves[0].eval.clone();
+    } else {
+        promote(analysis, 0);
+    }
+    kept
 }
 
 /// Makes `analysis.moves[i]` the chosen move (first in the list, in the PV).
@@ -351,5 +450,124 @@ pub fn safety(position: &Position, analysis: &mut Analysis) -> bool {
             true
         }
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::types::SearchStats;
+    use kinrow_game::Rules;
+
+    /// The empty Connect Four board and its seven landing cells' moves, by column.
+    fn columns() -> (Position, Vec<Move>) {
+        let rules = Rules::mnk(7, 6, 4)
+            .and_then(|r| r.with_gravity(true))
+            .unwrap();
+        let p = Position::empty(&rules);
+        let moves = (0..7).map(|c| Move::mark(35 + c)).collect();
+        (p, moves)
+    }
+
+    fn estimate(mv: Move, score: f64) -> MoveEval {
+        let eval = Evaluation {
+            score,
+            outcome: Outcome::Unknown,
+            plies: None,
+        };
+        MoveEval::searched(mv, eval, 6)
+    }
+
+    fn proof(mv: Move, outcome: Outcome, plies: Option<u32>, bound: Bound) -> MoveEval {
+        MoveEval {
+            bound,
+            ..MoveEval::searched(
+                mv,
+                Evaluation {
+                    score: crate::search::perfect::outcome_score(outcome, plies),
+                    outcome,
+                    plies,
+                },
+                plies.unwrap_or(1),
+            )
+        }
+    }
+
+    /// A fallback's answer: `scores` best first (the chosen move first), as minimax gives.
+    fn fallback(moves: &[Move], scores: &[f64]) -> Analysis {
+        let moves: Vec<MoveEval> = moves
+            .iter()
+            .zip(scores)
+            .map(|(&mv, &s)| estimate(mv, s))
+            .collect();
+        Analysis {
+            best: moves[0].mv,
+            evaluation: moves[0].eval.clone(),
+            pv: vec![moves[0].mv],
+            moves,
+            win_rates: Vec::new(),
+            lines: Vec::new(),
+            stats: SearchStats::default(),
+        }
+    }
+
+    #[test]
+    fn a_proven_loss_leaves_the_top_and_shows_its_proof() {
+        let (p, c) = columns();
+        let mut a = fallback(&[c[3], c[2], c[4]], &[500.0, 400.0, 300.0]);
+        let proven = [
+            proof(c[3], Outcome::Loss, Some(29), Bound::Upper),
+            proof(c[2], Outcome::Unknown, None, Bound::Exact),
+        ];
+        assert_eq!(keep_proven(&p, &mut a, &proven), 1);
+        let order: Vec<Move> = a.moves.iter().map(|e| e.mv).collect();
+        assert_eq!(order, [c[2], c[4], c[3]]);
+        assert_eq!((a.best, a.pv.clone()), (c[2], vec![c[2]]));
+        assert_eq!(a.evaluation, a.moves[0].eval);
+        let lost = &a.moves[2];
+        assert_eq!(
+            (lost.eval.outcome, lost.eval.plies, lost.bound),
+            (Outcome::Loss, Some(29), Bound::Upper)
+        );
+        // On the fallback's scale: below every estimate, where its own proofs go.
+        assert_eq!(lost.eval.score, WinScale::SEARCH.proven(Outcome::Loss, 29));
+    }
+
+    #[test]
+    fn a_proven_draw_is_chosen_over_an_estimate_no_better_than_a_draw() {
+        let (p, c) = columns();
+        let draw = proof(c[5], Outcome::Draw, Some(42), Bound::Exact);
+        for (top, chosen) in [
+            (DRAW_MARGIN, c[5]),
+            (DRAW_MARGIN + 1.0, c[1]),
+            (-40.0, c[5]),
+        ] {
+            let mut a = fallback(&[c[1], c[5]], &[top, top - 50.0]);
+            keep_proven(&p, &mut a, std::slice::from_ref(&draw));
+            assert_eq!(a.best, chosen, "{top}");
+            assert_eq!(a.moves[0].mv, chosen);
+            let d = a.moves.iter().find(|e| e.mv == c[5]).unwrap();
+            assert_eq!(
+                (d.eval.score, d.eval.outcome, d.eval.plies),
+                (0.0, Outcome::Draw, Some(42))
+            );
+        }
+    }
+
+    #[test]
+    fn the_fallback_s_own_proof_stays_where_it_tells_more() {
+        let (p, c) = columns();
+        let mut a = fallback(&[c[0], c[1]], &[100.0, 0.0]);
+        a.moves[1] = MoveEval::searched(c[1], WinScale::SEARCH.eval(Outcome::Loss, 4), 4);
+        let proven = [proof(c[1], Outcome::Loss, Some(10), Bound::Upper)];
+        assert_eq!(keep_proven(&p, &mut a, &proven), 0);
+        assert_eq!(a.moves[1].eval.plies, Some(4));
+        // Without plies of its own, the proof's bound is shown.
+        a.moves[1].eval.plies = None;
+        assert_eq!(keep_proven(&p, &mut a, &proven), 1);
+        assert_eq!(
+            (a.moves[1].eval.plies, a.moves[1].bound),
+            (Some(10), Bound::Upper)
+        );
     }
 }
