@@ -10,9 +10,10 @@
 //! times as many in each next one, so that one hard column does not keep the easy ones
 //! unproven when the budget runs out. All searches share one table of bounds, which the
 //! caller's context keeps for its next answer. A position in the opening book ([`book`])
-//! has its score there, which caps every column; a column that may reach it is asked by
-//! one null window whether it does (which pins the best columns), and the search reads
-//! the book at every node of few enough stones.
+//! has its score there, which caps every column; before the rounds, each column that may
+//! reach it (a win or a draw) is asked in turn by one null window whether it does (which
+//! pins the best columns and proves the choice), and the search reads the book at every
+//! node of few enough stones.
 //! A mirror-symmetric position searches only one of each pair of mirrored columns.
 //! When the budget runs out, each column keeps the interval its score was proven to
 //! lie in: a proven win or loss with the plies it comes within at most (a bound, not
@@ -353,6 +354,21 @@ fn columns_in<T: Word>(position: &Position, budget: &mut Budget, table: &mut Tab
     }
     let mut searched: Vec<&mut Column<T>> =
         cols.iter_mut().filter(|col| !mirrored(col.col)).collect();
+    // Where the book has the position's score (a win or a draw: under a loss every column
+    // is a loss already), each column in turn, centre first, is asked whether it reaches
+    // it, before any round: the best columns are pinned and the choice proven at once
+    // (what `auto` and the demo need most), and for the others the question (whether
+    // they win as fast, or hold the draw) is mostly quick to refute.
+    if let Some(v) = booked.filter(|&v| v >= 0) {
+        for col in searched.iter_mut() {
+            if col.lo < v && v <= col.hi {
+                col.ask_score(&mut solver, &st, booked);
+            }
+            if solver.stopped {
+                break;
+            }
+        }
+    }
     // First win, draw or loss for every column, then the plies.
     in_rounds(
         &mut solver,
