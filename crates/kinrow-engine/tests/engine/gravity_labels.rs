@@ -415,3 +415,45 @@ fn auto_keeps_the_columns_its_proof_settled() {
     }
     assert!(unsettled > 0, "every column settled everywhere");
 }
+
+/// Once its proof has proven the choice, `auto` carries the proof on with the rest of a
+/// time budget instead of answering at half of it: on `157433767357` (12 stones; column 5
+/// wins, column 4 draws, the rest lose) 400 ms proves column 5 within the first half
+/// here, and the other 200 ms settle most of the other columns. When the first half
+/// proved everything (a fast machine) or nothing (a loaded one), there is nothing to
+/// carry on and only the labels are checked.
+#[test]
+fn auto_carries_a_proof_that_chose_on_with_the_rest_of_a_time_budget() {
+    let moves = "157433767357";
+    let want = [-3, -5, -2, 0, 2, -3, -3];
+    let p = Position::from_column_digits(&connect_four(), moves, "board").unwrap();
+    // The book read before the clock starts (a search waits for it otherwise).
+    kinrow_engine::gravity_book::committed();
+    let budget = Duration::from_millis(400);
+    let a = EngineKind::Auto.build().analyze(
+        &p,
+        &Limits::with_time(budget),
+        &mut StdRng::seed_from_u64(1),
+    );
+    for e in &a.moves {
+        let c = e.mv.cell() % 7;
+        assert_ne!(
+            agrees(e, 12, want[c]),
+            Some(false),
+            "{moves} column {}: {e:?}",
+            c + 1
+        );
+    }
+    let route = a.stats.path.as_ref().and_then(|p| p.route);
+    eprintln!(
+        "{route:?}, complete {}, {:?}",
+        a.stats.complete, a.stats.elapsed
+    );
+    if route == Some(Route::Perfect) && !a.stats.complete {
+        assert!(
+            a.stats.elapsed >= budget * 3 / 4,
+            "answered through perfect, incomplete, after {:?} of {budget:?}",
+            a.stats.elapsed
+        );
+    }
+}

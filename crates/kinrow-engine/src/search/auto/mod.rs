@@ -4,8 +4,10 @@
 //!    boards `perfect` solves exactly (at most 128 cells) that are small or far enough
 //!    into the game (few empty cells). It gets half the budget (time and nodes); its
 //!    answer is taken when it completed, or when it proved a win anyway, or a move that
-//!    no other can better (a draw where the opening book shows nothing wins). What it did not
-//!    spend is the rest's: the phases share one [`Budget`], so `nodes` is a total.
+//!    no other can better (a draw where the opening book shows nothing wins), and then,
+//!    on a gravity board under a time budget, the proof goes on with the rest of it to
+//!    settle the other moves. What it did not spend is the rest's: the phases share one [`Budget`], so
+//!    `nodes` is a total.
 //! 2. Otherwise, for k >= 4 with no special piece in hand, the **pattern search**
 //!    ([`pattern`], [`search`]): threat-space search at the root (a forced win by fours
 //!    is played, by threats too with `auto:root_vct=on`; against the opponent's forced
@@ -178,6 +180,12 @@ impl Engine for Auto {
                 || proof.stats.best_proven
                 || proof.evaluation.outcome == Outcome::Win
             {
+                if !proof.stats.complete
+                    && budget.node_limit().is_none()
+                    && crate::search::perfect::gravity::applies(position)
+                {
+                    proof = proven_further(position, &exact, budget, ctx, rng, proof);
+                }
                 proof.stats.path = Some(SearchPath::route(Route::Perfect));
                 proof.stats.nodes = budget.nodes;
                 proof.stats.elapsed = budget.elapsed();
@@ -240,6 +248,43 @@ impl Engine for Auto {
         if pattern::applies(position) {
             pattern::value_unsearched(position, analysis, budget, ctx);
         }
+    }
+}
+
+/// The proof `first` (whose choice is proven) carried on with the rest of `budget`: the
+/// answer is `perfect`'s either way, and the half the fallback would have had settles
+/// more columns (their outcomes, then their plies). Only on gravity boards under a time
+/// budget, where the context keeps the solver's table and the second search starts from what the first
+/// proved; a node budget starts each search from a fresh table (a repeatable answer),
+/// which would only repeat the first. The second answer is taken when it says at least
+/// as much of every move and keeps a proven choice.
+fn proven_further(
+    position: &Position,
+    exact: &Limits,
+    budget: &mut Budget,
+    ctx: &mut SearchContext,
+    rng: &mut StdRng,
+    first: Analysis,
+) -> Analysis {
+    let mut rest = budget.rest();
+    let more = Perfect.analyze_in(position, exact, &mut rest, ctx, rng);
+    drop(rest);
+    // What a move's proof says: its outcome, then whether its plies are exact.
+    let told = |e: &MoveEval| {
+        (e.eval.outcome != Outcome::Unknown) as u8 * 2 + (e.bound == Bound::Exact) as u8
+    };
+    let no_less = first.moves.iter().all(|a| {
+        more.moves
+            .iter()
+            .find(|b| b.mv == a.mv)
+            .is_some_and(|b| told(b) >= told(a))
+    });
+    let proven =
+        more.stats.complete || more.stats.best_proven || more.evaluation.outcome == Outcome::Win;
+    if no_less && proven {
+        more
+    } else {
+        first
     }
 }
 
