@@ -428,7 +428,7 @@ fn auto_carries_a_proof_that_chose_on_with_the_rest_of_a_time_budget() {
     let want = [-3, -5, -2, 0, 2, -3, -3];
     let p = Position::from_column_digits(&connect_four(), moves, "board").unwrap();
     // The book read before the clock starts (a search waits for it otherwise).
-    kinrow_engine::gravity_book::committed();
+    assert!(kinrow_engine::gravity_book::find(7, 6, 4).is_some());
     let budget = Duration::from_millis(400);
     let a = EngineKind::Auto.build().analyze(
         &p,
