@@ -269,10 +269,6 @@ fn proven_further(
     let mut rest = budget.rest();
     let more = Perfect.analyze_in(position, exact, &mut rest, ctx, rng);
     drop(rest);
-    // What a move's proof says: its outcome, then whether its plies are exact.
-    let told = |e: &MoveEval| {
-        (e.eval.outcome != Outcome::Unknown) as u8 * 2 + (e.bound == Bound::Exact) as u8
-    };
     let no_less = first.moves.iter().all(|a| {
         more.moves
             .iter()
@@ -285,6 +281,17 @@ fn proven_further(
         more
     } else {
         first
+    }
+}
+
+/// How much a move's value says, to compare two proofs of it: nothing (an unknown
+/// outcome), an outcome with no plies, with plies as a bound, or with the exact plies.
+fn told(e: &MoveEval) -> u8 {
+    match (e.eval.outcome, e.eval.plies, e.bound) {
+        (Outcome::Unknown, _, _) => 0,
+        (_, None, _) => 1,
+        (_, Some(_), Bound::Exact) => 3,
+        (_, Some(_), _) => 2,
     }
 }
 
@@ -348,12 +355,6 @@ fn keep_proven(position: &Position, analysis: &mut Analysis, proof: &[MoveEval])
             e.eval,
             p.eval
         );
-        // What a proof says of the distance: none, a bound, or the exact plies.
-        let told = |m: &MoveEval| match (m.eval.plies, m.bound) {
-            (None, _) => 0,
-            (Some(_), Bound::Exact) => 2,
-            (Some(_), _) => 1,
-        };
         if e.eval.outcome == p.eval.outcome && told(e) >= told(p) {
             continue;
         }
