@@ -467,11 +467,14 @@ async function sharedLinkMoves(browser) {
 async function externalEngine(browser, pageErrors) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.on('pageerror', (e) => pageErrors.push(String(e)));
-  await page.goto(BASE_URL + '/?rules=15,15,5&x=human&o=brain::300', { waitUntil: 'load' });
+  // A second a move: CI serves the debug build, where the brain's first search (with
+  // its start-up) can pass 300 ms and the server stops it (a 503, as documented).
+  await page.goto(BASE_URL + '/?rules=15,15,5&x=human&o=brain::1000', { waitUntil: 'load' });
   await waitHumanTurnOrOver(page, false);
   const engines = await page.$$eval('#o-engine option', (os) => os.map((o) => o.value));
   check(engines.includes('brain'), 'the external engine is listed: ' + engines.join(', '));
   check((await page.inputValue('#o-engine')) === 'brain' && (await page.$eval('#o-level', (e) => e.closest('label').hidden)), 'the external engine plays o and shows no level');
+  await page.selectOption('#a-time', '1000');
   await page.selectOption('#a-engine', 'brain');
   await play(page, 7, 7);
   await page.waitForFunction(() => document.querySelectorAll('#board .cell.o').length === 1, null, { timeout: TIMEOUT });

@@ -30,7 +30,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::progress::{Line, Progress, Watch};
-use super::types::Scale;
+use super::types::{MoveEval, Scale};
 use crate::core::types::Limits;
 
 mod share;
@@ -239,6 +239,12 @@ impl Budget {
     /// Reports the search's progress to the watch (if any): `lines` best first after a
     /// completed `depth`, with scores in the unit of `scale`.
     pub fn report(&self, depth: u32, scale: Scale, lines: Vec<Line>) {
+        self.report_moves(depth, scale, lines, Vec::new());
+    }
+
+    /// [`Budget::report`] with every root move the search has valued (`moves`, each
+    /// with its depth and bound), for an anytime answer that values more than the lines.
+    pub fn report_moves(&self, depth: u32, scale: Scale, lines: Vec<Line>, moves: Vec<MoveEval>) {
         if let Some(w) = self
             .watch
             .as_ref()
@@ -250,6 +256,7 @@ impl Budget {
                 elapsed: w.elapsed(),
                 scale,
                 lines,
+                moves,
             });
         }
     }

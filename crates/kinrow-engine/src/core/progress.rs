@@ -22,14 +22,15 @@
 //!
 //! Without a watch a budget does none of this, and a search is exactly what it was.
 
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::types::Scale;
 use crate::core::path::{Route, SearchPath};
-use crate::core::types::{Analysis, Bound, Evaluation, MoveEval, SearchStats};
-use kinrow_game::Move;
+use crate::core::types::{Analysis, Evaluation, MoveEval, Outcome, SearchStats};
+use kinrow_game::{Move, Position};
 
 /// The longest time between two progress reports of a running search.
 pub const REPORT_EVERY: Duration = Duration::from_millis(250);
@@ -63,12 +64,17 @@ pub struct Progress {
     pub scale: Scale,
     /// The best lines, best first (at least one; at most [`Watch::lines`]).
     pub lines: Vec<Line>,
+    /// Every root move the search has valued so far, each with its own depth and bound
+    /// (in the unit of `scale`); empty where the engine reports only its lines.
+    pub moves: Vec<MoveEval>,
 }
 
 impl Progress {
-    /// The report as an engine's answer: its best line is the chosen move, the
-    /// reported lines the evaluated moves, `complete` false. `None` without a line.
-    pub fn analysis(&self) -> Option<Analysis> {
+    /// The report as an engine's answer on `position`: its best line is the chosen
+    /// move; the lines, then the other moves the search valued, then every other legal
+    /// move listed unsearched (ranked below them, no value), so that the answer lists
+    /// every legal move as a finished one does; `complete` false. `None` without a line.
+    pub fn analysis(&self, position: &Position) -> Option<Analysis> {
         let best = self.lines.first()?;
         let route = match self.scale {
             Scale::Perfect => Some(Route::Perfect),
@@ -79,18 +85,7 @@ impl Progress {
         Some(Analysis {
             best: best.mv,
             evaluation: best.eval.clone(),
-            moves: self
-                .lines
-                .iter()
-                .map(|l| MoveEval {
-                    mv: l.mv,
-                    eval: l.eval.clone(),
-                    action: None,
-                    evaluated: true,
-                    depth: self.depth,
-                    bound: Bound::Exact,
-                })
-                .collect(),
+            moves: self.every_move(position),
             pv: best.pv.clone(),
             win_rates: self
                 .lines
@@ -120,6 +115,45 @@ impl Progress {
                 parity_shift: 0.0,
             },
         })
+    }
+}
+
+impl Progress {
+    /// The lines (exact, at the report's depth), the other valued moves best first, then
+    /// the rest of `position`'s legal moves, unsearched and ranked below the lowest value.
+    fn every_move(&self, position: &Position) -> Vec<MoveEval> {
+        let mut moves: Vec<MoveEval> = self
+            .lines
+            .iter()
+            .map(|l| MoveEval::searched(l.mv, l.eval.clone(), self.depth))
+            .collect();
+        let mut valued: Vec<MoveEval> = self
+            .moves
+            .iter()
+            .filter(|e| e.evaluated && moves.iter().all(|m| m.mv != e.mv))
+            .cloned()
+            .collect();
+        valued.sort_by(|a, b| b.eval.score.total_cmp(&a.eval.score));
+        moves.extend(valued);
+        let listed: HashSet<Move> = moves.iter().map(|e| e.mv).collect();
+        let floor = moves
+            .iter()
+            .map(|e| e.eval.score)
+            .fold(f64::INFINITY, f64::min);
+        let floor = if floor.is_finite() { floor } else { 0.0 };
+        let mut rank = 0.0;
+        for mv in position.legal_moves() {
+            if !listed.contains(&mv) {
+                rank += 1.0;
+                let eval = Evaluation {
+                    score: floor - rank,
+                    outcome: Outcome::Unknown,
+                    plies: None,
+                };
+                moves.push(MoveEval::unsearched(mv, eval));
+            }
+        }
+        moves
     }
 }
 
@@ -306,7 +340,54 @@ mod tests {
                 win_rate: None,
                 pv: vec![Move::mark(4)],
             }],
+            moves: Vec::new(),
         }
+    }
+
+    fn unknown(score: f64) -> Evaluation {
+        Evaluation {
+            score,
+            outcome: Outcome::Unknown,
+            plies: None,
+        }
+    }
+
+    /// A late answer lists every legal move as a finished one does: the line first, the
+    /// other move the iteration valued with its own depth and bound, then the rest
+    /// unsearched below them (a page shows them as having no value, not as missing).
+    #[test]
+    fn a_late_answer_lists_every_legal_move() {
+        let mut p = Position::empty(&kinrow_game::Rules::mnk(3, 3, 3).unwrap());
+        p.play(Move::mark(0));
+        let bounded = MoveEval {
+            bound: crate::core::types::Bound::Upper,
+            ..MoveEval::searched(Move::mark(8), unknown(-2.0), 2)
+        };
+        let report = Progress {
+            moves: vec![
+                MoveEval::searched(Move::mark(4), unknown(1.0), 3),
+                bounded.clone(),
+            ],
+            ..progress(3)
+        };
+        let a = report.analysis(&p).unwrap();
+        assert_eq!(a.best, Move::mark(4));
+        assert_eq!(a.moves.len(), 8, "every empty cell: {:?}", a.moves);
+        assert_eq!(
+            a.moves[0],
+            MoveEval::searched(Move::mark(4), unknown(1.0), 3)
+        );
+        assert_eq!(
+            a.moves[1], bounded,
+            "the other valued move keeps its depth and bound"
+        );
+        assert!(a.moves[2..]
+            .iter()
+            .all(|e| !e.evaluated && e.eval.score < -2.0));
+        assert!(
+            a.moves.iter().all(|e| e.mv != Move::mark(0)),
+            "never an occupied cell"
+        );
     }
 
     #[test]

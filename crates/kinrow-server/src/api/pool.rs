@@ -480,6 +480,7 @@ impl Slot {
         let (name, queued, metrics) = (self.name, self.queued, self.metrics.clone());
         let (limits, margin) = (self.limits.clone(), self.margin);
         let job_watch = Arc::clone(&watch);
+        let late_position = position.clone();
         // Late halfway between the engine's end and the answer's due time: the other half
         // is left for the anytime answer.
         let w = &self.window;
@@ -501,7 +502,7 @@ impl Slot {
                 // time they searched until the answer went (issue 54 item 5).
                 let searched = started.elapsed().as_secs_f64();
                 metrics.search(name).seconds.observe(searched);
-                let Some(analysis) = watch.last().and_then(|p| p.analysis()) else {
+                let Some(analysis) = watch.last().and_then(|p| p.analysis(&late_position)) else {
                     return Err(budget_exhausted(&metrics, name, &limits, margin));
                 };
                 count(&metrics, name, "deadline");

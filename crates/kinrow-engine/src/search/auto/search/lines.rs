@@ -5,7 +5,8 @@ use super::{PatternSearch, RootMove};
 use crate::core::budget::Budget;
 use crate::core::progress::Line;
 use crate::core::types::Scale;
-use crate::core::types::{Evaluation, Outcome};
+use crate::core::types::{Evaluation, MoveEval, Outcome};
+use crate::search::auto::score::PATTERN_MATE;
 use kinrow_game::codes::EMPTY;
 use kinrow_game::Move;
 
@@ -34,8 +35,9 @@ impl PatternSearch {
         played.into_iter().map(Move::mark).collect()
     }
 
-    /// Reports `roots` (best first, the `wanted` best) after the completed `depth` to
-    /// `budget`'s watch.
+    /// Reports `roots` (best first, the `wanted` best as lines) after the completed
+    /// `depth` to `budget`'s watch, with every searched root's value, depth and bound
+    /// (a late answer lists them as a finished one does).
     pub(super) fn report(
         &mut self,
         budget: &Budget,
@@ -65,6 +67,21 @@ impl PatternSearch {
         } else {
             Scale::Pattern
         };
-        budget.report(depth, scale, lines);
+        let moves = roots
+            .iter()
+            .filter(|r| r.depth > 0)
+            .map(|r| {
+                let eval = Evaluation {
+                    score: r.value.clamp(-PATTERN_MATE, PATTERN_MATE) as f64,
+                    outcome: Outcome::Unknown,
+                    plies: None,
+                };
+                MoveEval {
+                    bound: r.bound,
+                    ..MoveEval::searched(Move::mark(r.cell as usize), eval, r.depth)
+                }
+            })
+            .collect();
+        budget.report_moves(depth, scale, lines, moves);
     }
 }
