@@ -119,13 +119,23 @@ impl Progress {
 }
 
 impl Progress {
-    /// The lines (exact, at the report's depth), the other valued moves best first, then
+    /// The lines (at the depth and bound reported for their moves, else exact at the
+    /// report's depth), the other valued moves best first, then
     /// the rest of `position`'s legal moves, unsearched and ranked below the lowest value.
     fn every_move(&self, position: &Position) -> Vec<MoveEval> {
+        // A line's move keeps the depth and bound the engine reported for it.
         let mut moves: Vec<MoveEval> = self
             .lines
             .iter()
-            .map(|l| MoveEval::searched(l.mv, l.eval.clone(), self.depth))
+            .map(
+                |l| match self.moves.iter().find(|e| e.mv == l.mv && e.evaluated) {
+                    Some(e) => MoveEval {
+                        eval: l.eval.clone(),
+                        ..e.clone()
+                    },
+                    None => MoveEval::searched(l.mv, l.eval.clone(), self.depth),
+                },
+            )
             .collect();
         let mut valued: Vec<MoveEval> = self
             .moves
@@ -388,6 +398,23 @@ mod tests {
             a.moves.iter().all(|e| e.mv != Move::mark(0)),
             "never an occupied cell"
         );
+    }
+
+    /// A line whose distance the engine reported only as a bound (a `perfect` win not
+    /// pinned) keeps that bound and depth in a late answer, never shown as exact.
+    #[test]
+    fn a_late_answers_line_keeps_its_reported_bound() {
+        let p = Position::empty(&kinrow_game::Rules::mnk(3, 3, 3).unwrap());
+        let won = MoveEval {
+            bound: crate::core::types::Bound::Lower,
+            ..MoveEval::searched(Move::mark(4), unknown(1.0), 7)
+        };
+        let report = Progress {
+            moves: vec![won.clone()],
+            ..progress(3)
+        };
+        let a = report.analysis(&p).unwrap();
+        assert_eq!(a.moves[0], won);
     }
 
     #[test]

@@ -173,28 +173,7 @@ fn finish(
     budget: &Budget,
     rng: &mut StdRng,
 ) -> Analysis {
-    let moves: Vec<MoveEval> = verdicts
-        .iter()
-        .map(|v| MoveEval {
-            mv: v.mv,
-            eval: Evaluation {
-                score: outcome_score(v.outcome, v.plies),
-                outcome: v.outcome,
-                plies: v.plies,
-            },
-            action: None,
-            evaluated: true,
-            // A proof reads to the end of the game; an unproven move as deep as the search.
-            depth: v.plies.unwrap_or(depth),
-            // A win or loss whose plies only bound its distance has a score (which counts
-            // the plies) that bounds the exact one: a win at least as fast, a loss no later.
-            bound: match (v.plies_bound, v.outcome) {
-                (Bound::Upper, Outcome::Win) => Bound::Lower,
-                (Bound::Upper, Outcome::Loss) => Bound::Upper,
-                _ => Bound::Exact,
-            },
-        })
-        .collect();
+    let moves: Vec<MoveEval> = verdicts.iter().map(|v| move_eval(v, depth)).collect();
     let complete = !budget.stopped() && moves.iter().all(|e| e.eval.outcome != Outcome::Unknown);
     let results = RootResults {
         choice: Choice::AmongBest,
@@ -429,9 +408,32 @@ fn mapped_back(
     })
 }
 
+/// A root move's verdict as the answer shows it.
+fn move_eval(v: &Verdict, depth: u32) -> MoveEval {
+    MoveEval {
+        mv: v.mv,
+        eval: Evaluation {
+            score: outcome_score(v.outcome, v.plies),
+            outcome: v.outcome,
+            plies: v.plies,
+        },
+        action: None,
+        evaluated: true,
+        // A proof reads to the end of the game; an unproven move as deep as the search.
+        depth: v.plies.unwrap_or(depth),
+        // A win or loss whose plies only bound its distance has a score (which counts
+        // the plies) that bounds the exact one: a win at least as fast, a loss no later.
+        bound: match (v.plies_bound, v.outcome) {
+            (Bound::Upper, Outcome::Win) => Bound::Lower,
+            (Bound::Upper, Outcome::Loss) => Bound::Upper,
+            _ => Bound::Exact,
+        },
+    }
+}
+
 /// Reports the root moves settled so far (the best first, with multipv the best few):
 /// each with its outcome score and a line of one move (the table is read once the
-/// search ends).
+/// search ends), and every settled move as the answer shows it.
 fn report(budget: &Budget, found: &[Verdict], depth: u32) {
     if !budget.observed() {
         return;
@@ -452,7 +454,14 @@ fn report(budget: &Budget, found: &[Verdict], depth: u32) {
         .collect();
     settled.sort_by(|a, b| b.eval.score.total_cmp(&a.eval.score));
     settled.truncate(budget.lines());
-    budget.report(depth, Scale::Perfect, settled);
+    // Every settled move with its bound: a late answer shows a distance not pinned as
+    // the bound it is.
+    let moves = found
+        .iter()
+        .filter(|v| v.outcome != Outcome::Unknown)
+        .map(|v| move_eval(v, depth))
+        .collect();
+    budget.report_moves(depth, Scale::Perfect, settled, moves);
 }
 
 /// The number of plies of a root move known to win (`win`) or to lose, on a board
