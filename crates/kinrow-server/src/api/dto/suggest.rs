@@ -286,7 +286,8 @@ pub struct StatsDto {
     /// Why the server answered before the engine returned: `deadline` when the search
     /// was still running as the answer fell due (its budget plus half the margin, on a
     /// busy machine) and the answer is its last completed iteration (`complete` is then
-    /// false, and `moves` holds the moves that iteration reported); null when the engine
+    /// false; `moves` still lists every legal move: those the iteration valued, with
+    /// their depth and bound, and the rest `evaluated: false`); null when the engine
     /// returned by itself.
     #[schema(example = json!(null))]
     pub stopped: Option<String>,
