@@ -22,14 +22,13 @@
 //!
 //! Without a watch a budget does none of this, and a search is exactly what it was.
 
-use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::types::Scale;
 use crate::core::path::{Route, SearchPath};
-use crate::core::types::{Analysis, Evaluation, MoveEval, Outcome, SearchStats};
+use crate::core::types::{Analysis, Evaluation, MoveEval, SearchStats};
 use kinrow_game::{Move, Position};
 
 /// The longest time between two progress reports of a running search.
@@ -71,9 +70,9 @@ pub struct Progress {
 
 impl Progress {
     /// The report as an engine's answer on `position`: its best line is the chosen
-    /// move; the lines, then the other moves the search valued, then every other legal
-    /// move listed unsearched (ranked below them, no value), so that the answer lists
-    /// every legal move as a finished one does; `complete` false. `None` without a line.
+    /// move; the lines, then the other moves the search valued, then every other cell a
+    /// legal move targets, listed unsearched (ranked below them, no value), as a finished
+    /// answer lists them; `complete` false. `None` without a line.
     pub fn analysis(&self, position: &Position) -> Option<Analysis> {
         let best = self.lines.first()?;
         let route = match self.scale {
@@ -120,8 +119,8 @@ impl Progress {
 
 impl Progress {
     /// The lines (at the depth and bound reported for their moves, else exact at the
-    /// report's depth), the other valued moves best first, then
-    /// the rest of `position`'s legal moves, unsearched and ranked below the lowest value.
+    /// report's depth), the other valued moves best first, then every other cell a legal
+    /// move targets, unsearched and ranked below them (as a finished answer lists them).
     fn every_move(&self, position: &Position) -> Vec<MoveEval> {
         // A line's move keeps the depth and bound the engine reported for it.
         let mut moves: Vec<MoveEval> = self
@@ -145,24 +144,7 @@ impl Progress {
             .collect();
         valued.sort_by(|a, b| b.eval.score.total_cmp(&a.eval.score));
         moves.extend(valued);
-        let listed: HashSet<Move> = moves.iter().map(|e| e.mv).collect();
-        let floor = moves
-            .iter()
-            .map(|e| e.eval.score)
-            .fold(f64::INFINITY, f64::min);
-        let floor = if floor.is_finite() { floor } else { 0.0 };
-        let mut rank = 0.0;
-        for mv in position.legal_moves() {
-            if !listed.contains(&mv) {
-                rank += 1.0;
-                let eval = Evaluation {
-                    score: floor - rank,
-                    outcome: Outcome::Unknown,
-                    plies: None,
-                };
-                moves.push(MoveEval::unsearched(mv, eval));
-            }
-        }
+        super::root::score_every_cell(position, &mut moves);
         moves
     }
 }

@@ -220,7 +220,7 @@ pub fn finish(
 
 /// Gives every cell that some legal move targets, and that no evaluated move does, an
 /// entry: its first legal move, ranked below every evaluated move and unproven.
-fn score_every_cell(position: &Position, moves: &mut Vec<MoveEval>) {
+pub(crate) fn score_every_cell(position: &Position, moves: &mut Vec<MoveEval>) {
     let cells = position.cells().len();
     let mut covered = vec![false; cells];
     for e in moves.iter() {
