@@ -144,7 +144,7 @@ impl Progress {
             .collect();
         valued.sort_by(|a, b| b.eval.score.total_cmp(&a.eval.score));
         moves.extend(valued);
-        super::root::score_every_cell(position, &mut moves);
+        super::types::score_every_cell(position, &mut moves);
         moves
     }
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 use rand::rngs::StdRng;
 
 use super::path::SearchPath;
-use kinrow_game::{Move, Piece};
+use kinrow_game::{Move, Piece, Position};
 
 /// The most threads one search runs on: [`Limits::threads`] is cut to it.
 pub const MAX_THREADS: usize = 64;
@@ -190,6 +190,36 @@ impl MoveEval {
             evaluated: false,
             depth: 0,
             bound: Bound::Exact,
+        }
+    }
+}
+
+/// Gives every cell that some legal move targets, and that no evaluated move does, an
+/// entry: its first legal move, ranked below every evaluated move and unproven.
+pub(crate) fn score_every_cell(position: &Position, moves: &mut Vec<MoveEval>) {
+    let cells = position.cells().len();
+    let mut covered = vec![false; cells];
+    for e in moves.iter() {
+        covered[e.mv.cell()] = true;
+    }
+    let floor = moves
+        .iter()
+        .map(|e| e.eval.score)
+        .fold(f64::INFINITY, f64::min);
+    let floor = if floor.is_finite() { floor } else { 0.0 };
+    let mut rank = 0.0;
+    for mv in position.legal_moves() {
+        if !covered[mv.cell()] {
+            covered[mv.cell()] = true;
+            rank += 1.0;
+            moves.push(MoveEval::unsearched(
+                mv,
+                Evaluation {
+                    score: floor - rank,
+                    outcome: Outcome::Unknown,
+                    plies: None,
+                },
+            ));
         }
     }
 }
