@@ -292,3 +292,73 @@ fn every_evaluated_move_was_searched_at_least_one_ply() {
         }
     }
 }
+
+/// A search the server stops late answers with its last completed iteration
+/// (`Progress::analysis`): that answer lists every empty cell once, values more than the
+/// reported line (every root the iteration searched, with its depth and bound), and no
+/// other move reads above the chosen one. `auto`'s pattern search on 15x15 and `minimax`
+/// on 7x7.
+#[test]
+fn a_late_answer_values_what_its_last_iteration_searched() {
+    let cases = [
+        (EngineKind::Auto, midgame()),
+        (
+            EngineKind::Minimax,
+            Position::new(
+                &Rules::mnk(7, 7, 4).unwrap(),
+                Some(&[
+                    ".......", "...x...", "...o...", "..x....", ".......", ".......", ".......",
+                ]),
+                None,
+            )
+            .unwrap(),
+        ),
+    ];
+    for (kind, p) in cases {
+        let limits = Limits {
+            nodes: Some(20_000),
+            ..Limits::with_time(Duration::from_secs(30))
+        };
+        let watch = std::sync::Arc::new(Watch::new(1).anytime());
+        let mut budget = Budget::new(&limits).watched(std::sync::Arc::clone(&watch));
+        kind.build().analyze_in(
+            &p,
+            &limits,
+            &mut budget,
+            &mut SearchContext::new(),
+            &mut StdRng::seed_from_u64(1),
+        );
+        let report = watch.last().expect("a completed iteration");
+        let late = report.analysis(&p).unwrap();
+        let empty = (0..p.cells().len())
+            .filter(|&c| p.cell(c) == kinrow_game::Cell::Empty)
+            .count();
+        let mut cells: Vec<usize> = late.moves.iter().map(|e| e.mv.cell()).collect();
+        cells.sort_unstable();
+        cells.dedup();
+        assert_eq!(
+            (late.moves.len(), cells.len()),
+            (empty, empty),
+            "{kind:?}: every empty cell once"
+        );
+        let valued: Vec<_> = late.moves.iter().filter(|e| e.evaluated).collect();
+        assert!(
+            valued.len() > 1,
+            "{kind:?}: more than the line is valued: {}",
+            valued.len()
+        );
+        assert!(
+            valued.iter().all(|e| (1..=report.depth).contains(&e.depth)),
+            "{kind:?}: each at its own depth, at most the report's {}",
+            report.depth
+        );
+        assert_eq!(late.moves[0].mv, late.best);
+        assert!(
+            valued[1..]
+                .iter()
+                .all(|e| e.eval.score <= late.moves[0].eval.score),
+            "{kind:?}: no move reads above the chosen one"
+        );
+        assert!(late.moves.iter().skip(valued.len()).all(|e| !e.evaluated));
+    }
+}

@@ -292,7 +292,8 @@ fn deepen(s: &mut Searcher, roots: &mut [RootMove], max_depth: u32) -> u32 {
             .iteration_done(depth, (best.abs() < MATE).then_some(best as f64));
         if s.budget.observed() {
             let lines = report_lines(s, &roots[..wanted.min(roots.len())], depth);
-            s.budget.report(depth, Scale::Minimax, lines);
+            let moves = report_moves(s, &roots);
+            s.budget.report_moves(depth, Scale::Minimax, lines, moves);
         }
         if roots[0].value >= MATE || roots.iter().all(|r| r.value.abs() >= MATE) {
             break;
@@ -403,6 +404,40 @@ fn report_lines(s: &mut Searcher, roots: &[RootMove], depth: u32) -> Vec<Line> {
                 },
                 win_rate: None,
                 pv: table_line(s, r.mv, depth),
+            }
+        })
+        .collect()
+}
+
+/// Every searched root with its value from the last completed iteration, as a late answer
+/// shows it: exact, or the upper bound a fail-soft null window left; a proven result only
+/// where the value proves one on a full-width search (an exact mate score, or a bound at
+/// a loss), its plies only where exact.
+fn report_moves(s: &Searcher, roots: &[RootMove]) -> Vec<MoveEval> {
+    roots
+        .iter()
+        .filter(|r| r.searched)
+        .map(|r| {
+            let proven = s.full_width && r.value.abs() >= MATE && (r.exact || r.value < 0);
+            let outcome = match (proven, r.value > 0) {
+                (false, _) => Outcome::Unknown,
+                (true, true) => Outcome::Win,
+                (true, false) => Outcome::Loss,
+            };
+            let plies = (proven && r.exact).then(|| (MINIMAX_WIN - r.value.abs()) as u32);
+            let eval = Evaluation {
+                score: r.value as f64,
+                outcome,
+                plies,
+            };
+            MoveEval {
+                // A proven result is exact whatever the window (as in the answer).
+                bound: if r.exact || proven {
+                    Bound::Exact
+                } else {
+                    Bound::Upper
+                },
+                ..MoveEval::searched(r.mv, eval, r.depth.max(1))
             }
         })
         .collect()
