@@ -292,7 +292,7 @@ fn deepen(s: &mut Searcher, roots: &mut [RootMove], max_depth: u32) -> u32 {
             .iteration_done(depth, (best.abs() < MATE).then_some(best as f64));
         if s.budget.observed() {
             let lines = report_lines(s, &roots[..wanted.min(roots.len())], depth);
-            let moves = report_moves(s, &roots);
+            let moves = report_moves(s, roots);
             s.budget.report_moves(depth, Scale::Minimax, lines, moves);
         }
         if roots[0].value >= MATE || roots.iter().all(|r| r.value.abs() >= MATE) {
