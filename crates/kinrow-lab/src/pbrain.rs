@@ -197,6 +197,9 @@ impl Brain {
         self.size = Some((w, h));
         self.board = vec![Stone::Empty; w * h];
         self.ctx.clear();
+        // The evaluation's tables are built once per process: here, before `OK`, rather
+        // than inside the first move's time (as the server does before its first request).
+        kinrow_engine::warm_up();
         vec!["OK".into()]
     }
 
