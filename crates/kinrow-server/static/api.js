@@ -32,6 +32,27 @@ async function send(method, path, body, signal) {
   }
 }
 
+// A 503 (every search slot busy, or a search that completed nothing in time on a loaded
+// server) is asked again after its Retry-After, at most twice and at most 3 s each, while
+// the page still wants the answer: every request is a pure function of its body, so
+// asking again changes nothing else. The third 503 is the caller's, with its message.
+async function sendAgainWhenBusy(method, path, body, signal) {
+  for (let tries = 0; ; tries += 1) {
+    const res = await send(method, path, body, signal);
+    if (res.status !== 503 || tries >= 2) return res;
+    const seconds = Math.min(3, Math.max(0.2, Number(res.headers.get('retry-after')) || 1));
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(resolve, seconds * 1000);
+      if (signal) {
+        signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          reject(new DOMException('the request was aborted', 'AbortError'));
+        }, { once: true });
+      }
+    });
+  }
+}
+
 async function failure(res) {
   const text = await res.text();
   let err = {};
@@ -51,7 +72,7 @@ async function failure(res) {
 
 // One JSON request; resolves to the parsed answer, rejects with an ApiError.
 export async function api(method, path, body, signal) {
-  const res = await send(method, path, body, signal);
+  const res = await sendAgainWhenBusy(method, path, body, signal);
   if (!res.ok) throw await failure(res);
   const text = await res.text();
   try {
@@ -65,7 +86,7 @@ export async function api(method, path, body, signal) {
 // arrives and resolves when the stream ends. Aborting `signal` disconnects, which stops
 // the server's search.
 export async function stream(path, body, onEvent, signal) {
-  const res = await send('POST', path, body, signal);
+  const res = await sendAgainWhenBusy('POST', path, body, signal);
   if (!res.ok) throw await failure(res);
   const type = res.headers.get('content-type') || '';
   if (!type.startsWith('text/event-stream') || !res.body) {
