@@ -115,9 +115,7 @@ impl Progress {
             },
         })
     }
-}
 
-impl Progress {
     /// The lines (at the depth and bound reported for their moves, else exact at the
     /// report's depth), the other valued moves best first, then every other cell a legal
     /// move targets, unsearched and ranked below them (as a finished answer lists them).
