@@ -311,14 +311,9 @@ fn settle(s: &mut Searcher, roots: &mut [RootMove], reached_end: bool) {
             r.value = s.static_value(r.mv);
             r.exact = false;
         }
-        if s.full_width && r.value.abs() >= MATE && (r.exact || r.value < 0) {
-            let plies = (MINIMAX_WIN - r.value.abs()) as u32;
-            r.outcome = if r.value > 0 {
-                Outcome::Win
-            } else {
-                Outcome::Loss
-            };
-            r.plies = r.exact.then_some(plies);
+        if let Some((outcome, plies)) = mate_result(s, r) {
+            r.outcome = outcome;
+            r.plies = plies;
         } else if s.full_width && reached_end && r.exact && r.value == 0 {
             r.outcome = Outcome::Draw;
         }
@@ -409,35 +404,42 @@ fn report_lines(s: &mut Searcher, roots: &[RootMove], depth: u32) -> Vec<Line> {
         .collect()
 }
 
+/// What a root's mate score proves on a full-width search: a win or loss when the value
+/// is exact, or an upper bound at a loss; its plies only where exact.
+fn mate_result(s: &Searcher, r: &RootMove) -> Option<(Outcome, Option<u32>)> {
+    if !(s.full_width && r.value.abs() >= MATE && (r.exact || r.value < 0)) {
+        return None;
+    }
+    let outcome = if r.value > 0 {
+        Outcome::Win
+    } else {
+        Outcome::Loss
+    };
+    Some((
+        outcome,
+        r.exact.then(|| (MINIMAX_WIN - r.value.abs()) as u32),
+    ))
+}
+
 /// Every searched root with its value from the last completed iteration, as a late answer
 /// shows it: exact, or the upper bound a fail-soft null window left; a proven result only
-/// where the value proves one on a full-width search (an exact mate score, or a bound at
-/// a loss), its plies only where exact.
+/// where [`mate_result`] finds one.
 fn report_moves(s: &Searcher, roots: &[RootMove]) -> Vec<MoveEval> {
     roots
         .iter()
         .filter(|r| r.searched)
         .map(|r| {
-            let proven = s.full_width && r.value.abs() >= MATE && (r.exact || r.value < 0);
-            let outcome = match (proven, r.value > 0) {
-                (false, _) => Outcome::Unknown,
-                (true, true) => Outcome::Win,
-                (true, false) => Outcome::Loss,
-            };
-            let plies = (proven && r.exact).then(|| (MINIMAX_WIN - r.value.abs()) as u32);
-            let eval = Evaluation {
-                score: r.value as f64,
-                outcome,
-                plies,
-            };
+            let proof = mate_result(s, r);
+            let (outcome, plies) = proof.unwrap_or((Outcome::Unknown, None));
             MoveEval {
+                depth: r.depth.max(1),
                 // A proven result is exact whatever the window (as in the answer).
-                bound: if r.exact || proven {
+                bound: if r.exact || proof.is_some() {
                     Bound::Exact
                 } else {
                     Bound::Upper
                 },
-                ..MoveEval::searched(r.mv, eval, r.depth.max(1))
+                ..move_eval(r.mv, r.value, outcome, plies)
             }
         })
         .collect()
