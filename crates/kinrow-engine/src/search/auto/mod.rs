@@ -176,10 +176,7 @@ impl Engine for Auto {
             let mut attempt = budget.share(PROVE_SHARE);
             let mut proof = Perfect.analyze_in(position, &exact, &mut attempt, ctx, rng);
             drop(attempt);
-            if proof.stats.complete
-                || proof.stats.best_proven
-                || proof.evaluation.outcome == Outcome::Win
-            {
+            if chose(&proof) {
                 if !proof.stats.complete
                     && budget.node_limit().is_none()
                     && crate::search::perfect::gravity::applies(position)
@@ -275,13 +272,17 @@ fn proven_further(
             .find(|b| b.mv == a.mv)
             .is_some_and(|b| told(b) >= told(a))
     });
-    let proven =
-        more.stats.complete || more.stats.best_proven || more.evaluation.outcome == Outcome::Win;
-    if no_less && proven {
+    if no_less && chose(&more) {
         more
     } else {
         first
     }
+}
+
+/// Whether a proof settles the choice: it completed, or proved a move nothing betters,
+/// or proved a win.
+fn chose(proof: &Analysis) -> bool {
+    proof.stats.complete || proof.stats.best_proven || proof.evaluation.outcome == Outcome::Win
 }
 
 /// How much a move's value says, to compare two proofs of it: nothing (an unknown
