@@ -408,17 +408,13 @@ fn rank_moves(
         if done[r.cell as usize] || (r.depth == 0 && !lost_root) {
             continue;
         }
-        // Search values near a win are not proofs (inner nodes see only the best moves).
-        let score = r.value.clamp(-PATTERN_MATE, PATTERN_MATE) as f64;
-        floor = floor.min(score);
-        let mv = Move::mark(r.cell as usize);
-        let (outcome, plies) = lost
-            .iter()
-            .find(|&&(m, _)| m == mv)
-            .map_or((Outcome::Unknown, None), |&(_, p)| (Outcome::Loss, Some(p)));
-        let mut e = MoveEval::searched(mv, eval(score, outcome, plies), r.depth.max(1));
-        if outcome == Outcome::Unknown {
-            e.bound = r.bound;
+        let mut e = r.move_eval();
+        floor = floor.min(e.eval.score);
+        // A root the search saw lose is proven: exact whatever the window.
+        if let Some(&(_, plies)) = lost.iter().find(|&&(m, _)| m == e.mv) {
+            e.eval.outcome = Outcome::Loss;
+            e.eval.plies = Some(plies);
+            e.bound = Bound::Exact;
         }
         moves.push(e);
         done[r.cell as usize] = true;

@@ -68,12 +68,12 @@ use super::score::{PATTERN_MATE, PATTERN_WIN};
 use super::tactics::{razor_margin, Defences, Quiescence, SearchCounters, Tactics, RAZOR_DEPTH};
 use crate::board::{LineCodes, PatternBoard};
 use crate::core::budget::Budget;
-use crate::core::types::Bound;
+use crate::core::types::{Bound, Evaluation, MoveEval, Outcome};
 use crate::eval::cells::Threat;
 use crate::eval::EvalChoice;
 use crate::search::tss::search::{Solver, R};
 use kinrow_game::codes::{stone, EMPTY};
-use kinrow_game::{Geometry, Position};
+use kinrow_game::{Geometry, Move, Position};
 
 const MAX_PLY: usize = 96;
 const SIDE_KEY: u64 = 0x6A09_E667_F3BC_C909;
@@ -226,6 +226,21 @@ impl RootMove {
             value: 0,
             depth: 0,
             bound: Bound::Exact,
+        }
+    }
+
+    /// The move valued as an answer shows it: at its depth (at least 1), with its bound,
+    /// its outcome unknown and its score held inside the mate scores (search values near
+    /// a win are not proofs: inner nodes see only the best moves).
+    pub fn move_eval(&self) -> MoveEval {
+        let eval = Evaluation {
+            score: self.value.clamp(-PATTERN_MATE, PATTERN_MATE) as f64,
+            outcome: Outcome::Unknown,
+            plies: None,
+        };
+        MoveEval {
+            bound: self.bound,
+            ..MoveEval::searched(Move::mark(self.cell as usize), eval, self.depth.max(1))
         }
     }
 }

@@ -5,8 +5,7 @@ use super::{PatternSearch, RootMove};
 use crate::core::budget::Budget;
 use crate::core::progress::Line;
 use crate::core::types::Scale;
-use crate::core::types::{Evaluation, MoveEval, Outcome};
-use crate::search::auto::score::PATTERN_MATE;
+use crate::core::types::{Evaluation, Outcome};
 use kinrow_game::codes::EMPTY;
 use kinrow_game::Move;
 
@@ -70,17 +69,7 @@ impl PatternSearch {
         let moves = roots
             .iter()
             .filter(|r| r.depth > 0)
-            .map(|r| {
-                let eval = Evaluation {
-                    score: r.value.clamp(-PATTERN_MATE, PATTERN_MATE) as f64,
-                    outcome: Outcome::Unknown,
-                    plies: None,
-                };
-                MoveEval {
-                    bound: r.bound,
-                    ..MoveEval::searched(Move::mark(r.cell as usize), eval, r.depth)
-                }
-            })
+            .map(RootMove::move_eval)
             .collect();
         budget.report_moves(depth, scale, lines, moves);
     }
